@@ -1,0 +1,171 @@
+import { z } from "zod";
+
+/** How a server authenticates (§9). */
+export type MCPAuthConfig =
+  | {
+      type: "oauth";
+      /** Scopes to request. */
+      scope?: string;
+      /** A pre-registered client id (skips dynamic client registration). */
+      clientId?: string;
+      /** Port of the local OAuth callback. */
+      callbackPort?: number;
+    }
+  | {
+      type: "apikey";
+      /** Key under which the secret is kept in `AuthStorage`. */
+      credentialId: string;
+    };
+
+/** Fields every server config has, whatever its transport. */
+export interface MCPServerCommon {
+  /** `false` skips the server before any connection attempt. @default true */
+  enabled?: boolean;
+  /** Connect + `tools/list` limit in ms. @default 30000 */
+  timeout?: number;
+  /** Per-call limit in ms. */
+  toolTimeout?: number;
+  /** How the server authenticates. */
+  auth?: MCPAuthConfig;
+  /** Only these tools (original names) are exposed. */
+  includeTools?: string[];
+  /** These tools (original names) are hidden; wins over `includeTools`. */
+  excludeTools?: string[];
+}
+
+/** A local server, started as a child process and spoken to over stdio. */
+export interface MCPStdioServerConfig extends MCPServerCommon {
+  type?: "stdio";
+  /** The program to run. */
+  command: string;
+  /** Its arguments. */
+  args?: string[];
+  /** Variables added to the (filtered) parent environment. */
+  env?: Record<string, string>;
+  /** Working folder, relative to the agent's cwd. @default the agent's cwd */
+  cwd?: string;
+}
+
+/** A remote server over Streamable HTTP (`http`) or SSE (`sse`); no `type` means HTTP with SSE fallback. */
+export interface MCPHttpServerConfig extends MCPServerCommon {
+  type?: "http" | "sse";
+  /** The server's endpoint, `http:` or `https:`. */
+  url: string;
+  /** Headers sent on every request. */
+  headers?: Record<string, string>;
+}
+
+/** One MCP server's configuration, in mcp-rt's single shape. */
+export type MCPServerConfig = MCPStdioServerConfig | MCPHttpServerConfig;
+
+/** True when the config starts a local process. */
+export function isStdioConfig(config: MCPServerConfig): config is MCPStdioServerConfig {
+  return "command" in config && typeof config.command === "string";
+}
+
+/** MCP tool annotations (hints; never trusted for security decisions). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** A tool as a server lists it, and as the cache keeps it. */
+export interface MCPToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+}
+
+/** Where a server's config came from. */
+export interface SourceMeta {
+  /** Provider id, e.g. `claude-code`. */
+  provider: string;
+  /** Display name, e.g. `Claude Code`. */
+  providerName: string;
+  /** The file the entry was read from. */
+  path: string;
+  /** `project` for files that come with the repository. */
+  level: "user" | "project";
+}
+
+/** A problem with a file or one of its entries. */
+export interface ConfigIssue {
+  /** The file. */
+  path: string;
+  /** The server entry, when the problem is in one entry. */
+  server?: string;
+  /** What is wrong and what to change. */
+  message: string;
+}
+
+const positiveInt = z.number().int().positive();
+const stringRecord = z.record(z.string(), z.string());
+
+/** zod schema of {@link MCPAuthConfig}. */
+export const MCPAuthConfigSchema: z.ZodType<MCPAuthConfig> = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("oauth"),
+    scope: z.string().optional(),
+    clientId: z.string().optional(),
+    callbackPort: z.number().int().min(0).max(65535).optional(),
+  }),
+  z.object({ type: z.literal("apikey"), credentialId: z.string().min(1) }),
+]);
+
+const common = {
+  enabled: z.boolean().optional(),
+  timeout: positiveInt.optional(),
+  toolTimeout: positiveInt.optional(),
+  auth: MCPAuthConfigSchema.optional(),
+  includeTools: z.array(z.string()).optional(),
+  excludeTools: z.array(z.string()).optional(),
+};
+
+/** zod schema of {@link MCPStdioServerConfig}. */
+export const MCPStdioServerConfigSchema: z.ZodType<MCPStdioServerConfig> = z.object({
+  ...common,
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: stringRecord.optional(),
+  cwd: z.string().optional(),
+});
+
+/** zod schema of {@link MCPHttpServerConfig}. */
+export const MCPHttpServerConfigSchema: z.ZodType<MCPHttpServerConfig> = z.object({
+  ...common,
+  type: z.enum(["http", "sse"]).optional(),
+  url: z.url({ protocol: /^https?$/ }),
+  headers: stringRecord.optional(),
+});
+
+/** zod schema of {@link MCPServerConfig}. */
+export const MCPServerConfigSchema: z.ZodType<MCPServerConfig> = z.union([
+  MCPStdioServerConfigSchema,
+  MCPHttpServerConfigSchema,
+]);
+
+/** zod schema of {@link MCPToolDefinition}; unknown fields are dropped. */
+export const MCPToolDefinitionSchema: z.ZodType<MCPToolDefinition> = z.object({
+  name: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  annotations: z.looseObject({}).optional() as z.ZodType<ToolAnnotations | undefined>,
+});
+
+/** zod schema of {@link SourceMeta}. */
+export const SourceMetaSchema: z.ZodType<SourceMeta> = z.object({
+  provider: z.string(),
+  providerName: z.string(),
+  path: z.string(),
+  level: z.enum(["user", "project"]),
+});

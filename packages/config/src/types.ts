@@ -1,0 +1,93 @@
+import type { ConfigIssue, MCPServerConfig, SourceMeta } from "./server-config.js";
+
+/** Where discovery looks: injected so tests can point it at a fixture home. */
+export interface DiscoveryContext {
+  /** The project folder. */
+  cwd: string;
+  /** The user's home folder. */
+  homeDir: string;
+  /** The environment used for `${VAR}` expansion and OS folder lookup. */
+  env: Record<string, string | undefined>;
+  /** The OS, which decides where app-config folders are. */
+  platform: NodeJS.Platform;
+}
+
+/** One server entry as a source found it, before validation. */
+export interface DiscoveredServer {
+  name: string;
+  /** The entry, mapped onto `MCPServerConfig` field names; validated later. */
+  config: unknown;
+  source: SourceMeta;
+}
+
+/** A place server configs come from: one per client whose files mcp-rt reads (§7). */
+export interface CapabilitySource {
+  /** Provider id, e.g. `cursor`. */
+  id: string;
+  /** Display name, e.g. `Cursor`. */
+  name: string;
+  /** Higher wins when two sources define the same server name. */
+  priority: number;
+  /** Reads the source's files. Never throws: problems come back as `issues`. */
+  load(ctx: DiscoveryContext): Promise<{ servers: DiscoveredServer[]; issues: ConfigIssue[] }>;
+}
+
+/** The user's decision about a project's project-level servers (§8). */
+export interface ProjectTrust {
+  /** True when the user approved exactly this set of project servers. */
+  isApproved(projectDir: string, hash: string): Promise<boolean>;
+  /** Approve this project's current set of project servers. */
+  approve(projectDir: string, hash: string): Promise<void>;
+  /** Forget every approval of this project. */
+  revoke(projectDir: string): Promise<void>;
+}
+
+/** Where secrets live (API keys, OAuth tokens): a small key-value seam (§9). */
+export interface AuthStorage {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** The logging seam every package accepts. `console` fits. */
+export interface Logger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+}
+
+/** Options of `loadAllMCPConfigs`. */
+export interface LoadConfigsOptions {
+  /** `false` does not read project-level files at all. @default true */
+  enableProjectConfig?: boolean;
+  /** Remove Exa servers and return their API keys. @default true */
+  filterExa?: boolean;
+  /** @default os.homedir() */
+  homeDir?: string;
+  /** @default process.env */
+  env?: Record<string, string | undefined>;
+  /** @default process.platform */
+  platform?: NodeJS.Platform;
+  /** @default the built-in sources (§7) */
+  sources?: CapabilitySource[];
+  /** Without it every project server is trusted (the design document's behaviour). */
+  trust?: ProjectTrust;
+  /** Answers VS Code `${input:id}` placeholders. */
+  resolveInput?: (id: string, input: unknown) => Promise<string | undefined>;
+}
+
+/** What `loadAllMCPConfigs` found, and why each server it will not start is left out. */
+export interface LoadConfigsResult {
+  configs: Record<string, MCPServerConfig>;
+  sources: Record<string, SourceMeta>;
+  exaApiKeys: string[];
+  /** Unreadable file, bad syntax, invalid entry, unset variable. */
+  errors: ConfigIssue[];
+  shadowed: Array<{ name: string; source: SourceMeta; by: SourceMeta }>;
+  /** `enabled: false`, or named in the native file's `disabledServers`. */
+  disabled: Array<{ name: string; source: SourceMeta }>;
+  filtered: Array<{ name: string; source: SourceMeta; reason: "exa" }>;
+  /** Project servers waiting for the user's approval (§8). */
+  needsApproval: Array<{ name: string; source: SourceMeta }>;
+}
