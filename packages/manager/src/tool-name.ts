@@ -1,0 +1,98 @@
+import { createHash } from "node:crypto";
+
+/** The longest exposed tool name most model APIs accept. */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+/** Every exposed tool name matches this. */
+export const TOOL_NAME_PATTERN: RegExp = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const HASH_LENGTH = 8;
+
+/** One tool of one server, by their original (config / listed) names. */
+export interface ToolNameEntry {
+  /** The server's config name. */
+  server: string;
+  /** The tool's name as the server lists it. */
+  tool: string;
+}
+
+/** Lower-case, every run outside `[a-z0-9]` becomes `_`, no leading or trailing `_`. */
+function sanitizePart(part: string): string {
+  return part
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+/** An 8-character hex digest of a server/tool pair (salted by `round` on later rounds), stable across runs. */
+function hashOf(entry: ToolNameEntry, round = 0): string {
+  // NUL cannot occur in a config key or tool name, so distinct pairs never hash the same input.
+  const input = `${round === 0 ? "" : `${round}\u0000`}${entry.server}\u0000${entry.tool}`;
+  return createHash("sha256").update(input).digest("hex").slice(0, HASH_LENGTH);
+}
+
+/** `<head>_<hash>` within the length limit, the head cut at the limit and trimmed of `_`. */
+function withHash(base: string, entry: ToolNameEntry, round = 0): string {
+  const head = base.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1).replace(/_+$/, "");
+  return `${head}_${hashOf(entry, round)}`;
+}
+
+/** The readable name, before any length or collision handling. */
+function baseName(entry: ToolNameEntry): string {
+  // A part with nothing left (a name in another script, only punctuation) still needs something stable.
+  const server = sanitizePart(entry.server) || hashOf({ server: entry.server, tool: "" });
+  let tool = sanitizePart(entry.tool);
+  if (tool.startsWith(`${server}_`)) tool = tool.slice(server.length + 1);
+  if (tool === "") tool = hashOf(entry);
+  return `mcp_${server}_${tool}`;
+}
+
+/**
+ * The exposed name of one tool (§6): `mcp_<server>_<tool>`, each part lower-cased
+ * with every run of other characters turned into `_`; a tool name that already
+ * starts with its server's name drops that prefix; names over 64 characters keep
+ * a readable head and end in `_` + an 8-character hash of the original pair.
+ *
+ * It does not see other tools: use {@link createMCPToolNames} for a whole set,
+ * which also resolves collisions.
+ *
+ * @example
+ * ```ts
+ * createMCPToolName("GitHub", "github.create-issue"); // "mcp_github_create_issue"
+ * ```
+ */
+export function createMCPToolName(server: string, tool: string): string {
+  const entry = { server, tool };
+  const base = baseName(entry);
+  return base.length > MAX_TOOL_NAME_LENGTH ? withHash(base, entry) : base;
+}
+
+/**
+ * The exposed names of a set of tools, in input order. Names are those of
+ * {@link createMCPToolName}; when two or more different tools would still get the
+ * same name, every one of them gets a hash suffix, so a name depends only on the
+ * set, never on the order in which servers answered. The same server/tool pair
+ * given twice gets the same name.
+ */
+export function createMCPToolNames(entries: readonly ToolNameEntry[]): string[] {
+  const keys = entries.map((entry) => `${entry.server}\u0000${entry.tool}`);
+  const names = entries.map((entry) => createMCPToolName(entry.server, entry.tool));
+  // A hashed name can in turn meet a tool literally named like it (a hostile server can
+  // compute our hashes), so repeat with a salted hash until every name has one owner.
+  for (let round = 0; round < 16; round++) {
+    const owners = new Map<string, Set<string>>();
+    names.forEach((name, index) => {
+      const set = owners.get(name) ?? new Set<string>();
+      set.add(keys[index]!);
+      owners.set(name, set);
+    });
+    const clashing = names.map((name) => (owners.get(name)?.size ?? 0) > 1);
+    if (!clashing.includes(true)) break;
+    clashing.forEach((clash, index) => {
+      if (!clash) return;
+      const entry = entries[index]!;
+      names[index] = withHash(baseName(entry), entry, round);
+    });
+  }
+  return names;
+}

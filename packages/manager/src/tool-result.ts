@@ -1,0 +1,166 @@
+import type { ToolResult, ToolResultContent, ToolResultDetails } from "./custom-tool.js";
+
+/** Default of `resultCharLimit`: characters of text a result may hold. */
+export const DEFAULT_RESULT_CHAR_LIMIT = 100_000;
+
+/** A `tools/call` result as a server sends it; every field is treated as untrusted. */
+export interface CallToolResultLike {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+  /** The 2024-10-07 protocol's result field. */
+  toolResult?: unknown;
+  [key: string]: unknown;
+}
+
+/** Which tool produced a result, for its `details`. */
+export type ToolResultContext = Omit<ToolResultDetails, "isError" | "rawContent">;
+
+/** Options of {@link toToolResult}. */
+export interface ToToolResultOptions {
+  /** Text beyond this many characters is cut, with a note of how much. @default 100000 */
+  resultCharLimit?: number;
+}
+
+type Block = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Block =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** Roughly how many bytes a base64 string holds, for a human. */
+function sizeOf(base64: string): string {
+  const bytes = Math.floor((base64.length * 3) / 4);
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function describeResource(resource: Block): string {
+  const uri = str(resource.uri) ?? "(no uri)";
+  const mime = str(resource.mimeType);
+  const head = `[resource ${uri}${mime ? ` (${mime})` : ""}]`;
+  const text = str(resource.text);
+  if (text !== undefined) return `${head}\n${text}`;
+  const blob = str(resource.blob);
+  return blob === undefined ? head : `${head} binary, ${sizeOf(blob)}`;
+}
+
+function convertBlock(block: unknown): ToolResultContent {
+  if (!isRecord(block)) return { type: "text", text: json(block) };
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: str(block.text) ?? "" };
+    case "image": {
+      const data = str(block.data);
+      const mimeType = str(block.mimeType);
+      if (data !== undefined && mimeType !== undefined) return { type: "image", data, mimeType };
+      return { type: "text", text: "[image without data or mime type]" };
+    }
+    case "audio": {
+      const data = str(block.data) ?? "";
+      return { type: "text", text: `[audio ${str(block.mimeType) ?? "(unknown type)"}, ${sizeOf(data)}]` };
+    }
+    case "resource":
+      return {
+        type: "text",
+        text: isRecord(block.resource) ? describeResource(block.resource) : "[resource]",
+      };
+    case "resource_link": {
+      const name = str(block.title) ?? str(block.name);
+      const mime = str(block.mimeType);
+      const description = str(block.description);
+      const parts = [`[resource link ${str(block.uri) ?? "(no uri)"}`];
+      if (name) parts.push(` "${name}"`);
+      if (mime) parts.push(` (${mime})`);
+      parts.push("]");
+      if (description) parts.push(` ${description}`);
+      return { type: "text", text: parts.join("") };
+    }
+    default:
+      return { type: "text", text: `[${str(block.type) ?? "unknown"} content] ${json(block)}` };
+  }
+}
+
+/** True when some text block already carries the structured content (the spec asks servers to do so). */
+function mirrorsStructured(content: ToolResultContent[], structured: unknown): boolean {
+  const expected = json(structured);
+  return content.some((block) => {
+    if (block.type !== "text") return false;
+    try {
+      return json(JSON.parse(block.text)) === expected;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Cuts text blocks once their total passes `limit` characters, and says how much was cut. */
+function truncate(content: ToolResultContent[], limit: number): ToolResultContent[] {
+  const total = content.reduce((sum, block) => sum + (block.type === "text" ? block.text.length : 0), 0);
+  if (total <= limit) return content;
+  let budget = limit;
+  const kept: ToolResultContent[] = [];
+  for (const block of content) {
+    if (block.type !== "text") {
+      kept.push(block);
+    } else if (budget > 0) {
+      kept.push({ type: "text", text: block.text.slice(0, budget) });
+      budget -= Math.min(budget, block.text.length);
+    }
+  }
+  kept.push({
+    type: "text",
+    text: `[output truncated: ${total - limit} of ${total} characters cut; raise resultCharLimit to see more]`,
+  });
+  return kept;
+}
+
+/**
+ * Converts an MCP `tools/call` result into a {@link ToolResult}: text stays text,
+ * images stay images; audio, embedded resources, resource links and
+ * `structuredContent` become short text (uri, mime type, JSON). The server's
+ * result is kept as is in `details.rawContent`.
+ */
+export function toToolResult(
+  raw: CallToolResultLike,
+  context: ToolResultContext,
+  options: ToToolResultOptions = {},
+): ToolResult {
+  const limit = options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT;
+  let content = Array.isArray(raw.content) ? raw.content.map(convertBlock) : [];
+  if (raw.structuredContent !== undefined && !mirrorsStructured(content, raw.structuredContent)) {
+    content.push({ type: "text", text: json(raw.structuredContent) });
+  }
+  if (raw.content === undefined && raw.toolResult !== undefined) {
+    content.push({
+      type: "text",
+      text: typeof raw.toolResult === "string" ? raw.toolResult : json(raw.toolResult),
+    });
+  }
+  if (content.length === 0) content = [{ type: "text", text: "(no output)" }];
+  const isError = raw.isError === true;
+  return {
+    content: truncate(content, limit),
+    ...(isError ? { isError: true } : {}),
+    details: { ...context, isError, rawContent: raw },
+  };
+}
+
+/**
+ * A failed call as tool output: one text block `MCP error: <message>`, marked
+ * as an error, so the model sees what went wrong instead of the agent crashing.
+ */
+export function toolErrorResult(message: string, context: ToolResultContext, raw?: unknown): ToolResult {
+  return {
+    content: [{ type: "text", text: `MCP error: ${message}` }],
+    isError: true,
+    details: { ...context, isError: true, rawContent: raw },
+  };
+}
