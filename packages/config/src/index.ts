@@ -1,5 +1,9 @@
 export type { McpRtErrorCode, McpRtErrorOptions } from "./errors.js";
 export { McpRtError } from "./errors.js";
+export { hashProjectServers } from "./project-trust-hash.js";
+export { REDACTED, redactServerConfig, redactUrl } from "./redact.js";
+export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
+export { resolveServerConfig } from "./resolve-server-config.js";
 export type {
   ConfigIssue,
   MCPAuthConfig,
@@ -20,6 +24,7 @@ export {
   MCPToolDefinitionSchema,
   SourceMetaSchema,
 } from "./server-config.js";
+export { createTrustStore, defaultTrustStorePath, resolveProjectDir } from "./trust-store.js";
 export type {
   AuthStorage,
   CapabilitySource,

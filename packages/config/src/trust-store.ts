@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, open, readFile, realpath, rename, unlink } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { z } from "zod";
+import type { ProjectTrust } from "./types.js";
+
+/** Where {@link createTrustStore} keeps approvals when given no path: `~/.mcp-rt/trust.json`. */
+export function defaultTrustStorePath(): string {
+  return join(homedir(), ".mcp-rt", "trust.json");
+}
+
+/**
+ * The key a project's approval is stored under: the folder's real path, so a
+ * symlinked checkout and its target share one approval. A folder that does not
+ * exist (yet) is keyed by its absolute path.
+ */
+export async function resolveProjectDir(projectDir: string): Promise<string> {
+  const absolute = resolve(projectDir);
+  try {
+    return await realpath(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+const ApprovalSchema = z.object({ hash: z.string().min(1), approvedAt: z.string() });
+type Approval = z.infer<typeof ApprovalSchema>;
+const TrustFileSchema = z.object({ projects: z.record(z.string(), z.unknown()) });
+
+interface TrustFile {
+  version: 1;
+  projects: Record<string, Approval>;
+}
+
+/**
+ * A file-backed {@link ProjectTrust} (§8): one approval per project folder, the
+ * hash of that project's project-level servers (see `hashProjectServers`).
+ * The file is written atomically (temp file + rename) with mode 0600, in a
+ * folder created with mode 0700. A missing or corrupt file means "nothing
+ * approved" and is rewritten on the next `approve`; it never throws on read.
+ *
+ * @param path the trust file. @default `~/.mcp-rt/trust.json`
+ * @example
+ * ```ts
+ * const trust = createTrustStore();
+ * const { needsApproval } = await loadAllMCPConfigs(cwd, { trust });
+ * ```
+ */
+export function createTrustStore(path?: string): ProjectTrust {
+  return new FileTrustStore(path ?? defaultTrustStorePath());
+}
+
+class FileTrustStore implements ProjectTrust {
+  readonly #path: string;
+  // Writes in this process run one after another, so two approvals made at
+  // once both land instead of one read-modify-write overwriting the other.
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(path: string) {
+    this.#path = resolve(path);
+  }
+
+  async isApproved(projectDir: string, hash: string): Promise<boolean> {
+    const key = await resolveProjectDir(projectDir);
+    const file = await this.#read();
+    return file.projects[key]?.hash === hash;
+  }
+
+  approve(projectDir: string, hash: string): Promise<void> {
+    return this.#update(async (file) => {
+      file.projects[await resolveProjectDir(projectDir)] = { hash, approvedAt: new Date().toISOString() };
+      return true;
+    });
+  }
+
+  revoke(projectDir: string): Promise<void> {
+    return this.#update(async (file) => {
+      const key = await resolveProjectDir(projectDir);
+      if (!(key in file.projects)) return false;
+      delete file.projects[key];
+      return true;
+    });
+  }
+
+  #update(change: (file: TrustFile) => Promise<boolean>): Promise<void> {
+    const next = this.#queue.then(async () => {
+      const file = await this.#read();
+      if (await change(file)) await this.#write(file);
+    });
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #read(): Promise<TrustFile> {
+    const empty: TrustFile = { version: 1, projects: {} };
+    let text: string;
+    try {
+      text = await readFile(this.#path, "utf8");
+    } catch {
+      return empty;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return empty;
+    }
+    const parsed = TrustFileSchema.safeParse(json);
+    if (!parsed.success) return empty;
+    // One damaged entry costs only that project's approval.
+    for (const [dir, value] of Object.entries(parsed.data.projects)) {
+      const approval = ApprovalSchema.safeParse(value);
+      if (approval.success) empty.projects[dir] = approval.data;
+    }
+    return empty;
+  }
+
+  async #write(file: TrustFile): Promise<void> {
+    const folder = dirname(this.#path);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const temp = join(folder, `.trust-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+    const handle = await open(temp, "wx", 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(file, null, 2)}\n`, "utf8");
+      await handle.sync();
+      await handle.close();
+      // The mode given to `open` is masked by the umask; make 0600 certain.
+      await chmod(temp, 0o600);
+      await rename(temp, this.#path);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  }
+}
