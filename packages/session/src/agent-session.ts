@@ -1,0 +1,192 @@
+import type {
+  CustomTool,
+  LoadConfigsOptions,
+  LoadedCustomTool,
+  Logger,
+  MCPLoadResult,
+  MCPManager,
+} from "@mcp-rt/manager";
+import { McpRtError } from "@mcp-rt/manager";
+import { silentLogger } from "./logger.js";
+import { SessionMCPTool } from "./session-mcp-tool.js";
+import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
+
+/** Options of {@link AgentSession}. `createAgentSession` fills them for you. */
+export interface AgentSessionOptions {
+  /** The project folder. @default process.cwd() */
+  cwd?: string;
+  /** The agent's tool registry. @default createToolRegistry() */
+  registry?: ToolRegistry;
+  /** The manager whose tools this session follows; without one the session has no MCP. */
+  mcpManager?: MCPManager;
+  /** The discovery options used at start, reused by `reloadMCP()` and `/mcp`. */
+  loadOptions?: LoadConfigsOptions;
+  /** Where warnings go (tool name conflicts, failed follow-up refreshes). @default silent */
+  logger?: Logger;
+  /** How long the session waits for a burst of `tools:changed` events to end before refreshing. @default 50 */
+  refreshDebounceMs?: number;
+}
+
+/**
+ * An agent session's side of MCP: it puts the manager's tools into the agent's
+ * {@link ToolRegistry}, follows the manager when servers connect late or their
+ * tools change, and shuts every server down on `dispose()`.
+ */
+export class AgentSession {
+  /** The agent's tool registry; MCP tools are added and removed here. */
+  readonly registry: ToolRegistry;
+  /** The manager of this session's MCP servers, when MCP is on. */
+  mcpManager?: MCPManager;
+  /** The project folder. */
+  readonly cwd: string;
+  /** The discovery options of this session (trust, project config, home, env…). */
+  readonly loadOptions: LoadConfigsOptions;
+  /** This session's logger. */
+  readonly logger: Logger;
+
+  // Keyed by the manager's tool object, so an unchanged tool keeps its wrapper.
+  #wrappers = new Map<CustomTool, SessionMCPTool>();
+  #unsubscribe: Array<() => void> = [];
+  #timer: NodeJS.Timeout | undefined;
+  #debounceMs: number;
+  #disposed: Promise<void> | undefined;
+
+  constructor(options: AgentSessionOptions = {}) {
+    this.registry = options.registry ?? createToolRegistry();
+    this.cwd = options.cwd ?? process.cwd();
+    this.loadOptions = { ...options.loadOptions };
+    this.logger = options.logger ?? silentLogger;
+    this.#debounceMs = options.refreshDebounceMs ?? 50;
+    if (options.mcpManager) this.#follow(options.mcpManager);
+  }
+
+  /** Whether `dispose()` has been called. */
+  get disposed(): boolean {
+    return this.#disposed !== undefined;
+  }
+
+  /** The MCP tools this session registered, in order. */
+  mcpTools(): CustomTool[] {
+    return [...this.#wrappers.values()];
+  }
+
+  /**
+   * Replaces the MCP tools in the registry (§3.8): every MCP tool this session
+   * registered before is removed (by identity, never by name prefix), the new
+   * ones are wrapped and added, the agent's other tools stay registered and keep
+   * their active state, and every MCP tool is active. A call already running
+   * finishes on the tool it started with.
+   *
+   * A tool whose name is taken by one of the agent's own tools is skipped with
+   * a warning: the agent's tool wins.
+   */
+  refreshMCPTools(tools: ReadonlyArray<CustomTool | LoadedCustomTool>): void {
+    const previous = this.#wrappers;
+    const incoming = tools.map((entry) =>
+      isLoadedTool(entry) ? { tool: entry.tool, path: entry.path } : { tool: entry, path: undefined },
+    );
+    const keep = new Set(incoming.map((entry) => entry.tool));
+    for (const [source, wrapper] of previous) {
+      if (!keep.has(source)) this.registry.remove(wrapper);
+    }
+    const next = new Map<CustomTool, SessionMCPTool>();
+    for (const { tool, path } of incoming) {
+      if (next.has(tool)) continue;
+      const kept = previous.get(tool);
+      if (kept) {
+        next.set(tool, kept);
+        continue;
+      }
+      const wrapper = new SessionMCPTool(tool, path);
+      try {
+        this.registry.add(wrapper);
+        next.set(tool, wrapper);
+      } catch (error) {
+        this.logger.warn(`MCP tool ${tool.name} (${tool.label}) skipped: ${(error as Error).message}`);
+      }
+    }
+    this.#wrappers = next;
+    const mcpNames = [...next.values()].map((wrapper) => wrapper.name);
+    const mcpNameSet = new Set(mcpNames);
+    const otherActive = this.registry.active().filter((name) => !mcpNameSet.has(name));
+    this.registry.setActive([...otherActive, ...mcpNames]);
+  }
+
+  /**
+   * `/mcp reload` (§3 step 6): disconnects every server, discovers and connects
+   * again with this session's own options, then refreshes the tools.
+   */
+  async reloadMCP(): Promise<MCPLoadResult> {
+    const manager = this.#requireManager();
+    await manager.disconnectAll();
+    const result = await manager.discoverAndConnect(this.loadOptions);
+    this.refreshMCPTools(manager.getTools());
+    return result;
+  }
+
+  /** Refreshes from the manager's current tools right away (cancels a pending debounced refresh). */
+  syncMCPTools(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.mcpManager && !this.disposed) this.refreshMCPTools(this.mcpManager.getTools());
+  }
+
+  /** Removes this session's MCP tools and disconnects every server. Idempotent. */
+  dispose(): Promise<void> {
+    this.#disposed ??= this.#dispose();
+    return this.#disposed;
+  }
+
+  /** Same as {@link AgentSession.dispose}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  async #dispose(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const off of this.#unsubscribe) off();
+    this.#unsubscribe = [];
+    for (const wrapper of this.#wrappers.values()) this.registry.remove(wrapper);
+    this.#wrappers = new Map();
+    await this.mcpManager?.disconnectAll();
+  }
+
+  #follow(manager: MCPManager): void {
+    this.mcpManager = manager;
+    const schedule = (): void => this.#schedule();
+    this.#unsubscribe.push(
+      manager.on("tools:changed", schedule),
+      manager.on("server:disconnected", schedule),
+    );
+  }
+
+  #schedule(): void {
+    if (this.disposed) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      try {
+        this.syncMCPTools();
+      } catch (error) {
+        this.logger.warn(`MCP tool refresh failed: ${(error as Error).message}`);
+      }
+    }, this.#debounceMs);
+    this.#timer.unref?.();
+  }
+
+  #requireManager(): MCPManager {
+    if (!this.mcpManager) {
+      throw new McpRtError(
+        "NOT_CONNECTED",
+        "MCP is off in this session (enableMCP: false); start one with MCP on.",
+      );
+    }
+    if (this.disposed) throw new McpRtError("NOT_CONNECTED", "This session was disposed; start a new one.");
+    return this.mcpManager;
+  }
+}
+
+function isLoadedTool(entry: CustomTool | LoadedCustomTool): entry is LoadedCustomTool {
+  return typeof (entry as CustomTool).execute !== "function" && "tool" in entry;
+}

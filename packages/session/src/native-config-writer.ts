@@ -1,0 +1,259 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { type MCPServerConfig, McpRtError, validateServerConfig } from "@mcp-rt/manager";
+import { assertServerName } from "./server-name.js";
+
+/** Which native file: `~/.mcp-rt/mcp.json` (`user`) or `<cwd>/.mcp-rt/mcp.json` (`project`). */
+export type ConfigScope = "user" | "project";
+
+/** Options of {@link createNativeConfigWriter}. */
+export interface NativeConfigWriterOptions {
+  /** The project folder; the project file is `<cwd>/.mcp-rt/mcp.json`. */
+  cwd: string;
+  /** The user's home; the user file is `<homeDir>/.mcp-rt/mcp.json`. @default os.homedir() */
+  homeDir?: string;
+}
+
+/** The native file's content as read; `rest` keeps every other top-level field. */
+export interface NativeConfigFile {
+  /** The file this content came from. */
+  path: string;
+  /** False when the file does not exist yet. */
+  exists: boolean;
+  /** Server entries, exactly as written (unknown fields included). */
+  mcpServers: Record<string, Record<string, unknown>>;
+  /** Names of servers (from any client's file) that mcp-rt must not start. */
+  disabledServers: string[];
+}
+
+/**
+ * Edits mcp-rt's own config files (§7): `{ "mcpServers": {…}, "disabledServers": […] }`.
+ * Every write is atomic (temp file + rename), the file gets mode 0600 and a
+ * folder it creates 0700, and every field it does not manage is kept. A file
+ * that cannot be parsed is never overwritten: the call throws `CONFIG_INVALID`.
+ * Other clients' files are never touched; a server defined there is turned off
+ * through `disabledServers`.
+ */
+export interface NativeConfigWriter {
+  /** The native file of a scope. */
+  pathOf(scope: ConfigScope): string;
+  /** Reads a native file; a missing file reads as empty. */
+  read(scope: ConfigScope): Promise<NativeConfigFile>;
+  /** Adds a server entry; throws when the name is taken in that file or the config is invalid. Returns the file. */
+  addServer(name: string, config: MCPServerConfig, scope: ConfigScope): Promise<string>;
+  /** Removes a server entry (and its `disabledServers` mention); throws when it is not in that file. Returns the file. */
+  removeServer(name: string, scope: ConfigScope): Promise<string>;
+  /**
+   * Turns a server off: `enabled: false` on its entry when the `scope` file
+   * defines it, otherwise its name in that file's `disabledServers`. Returns the file.
+   */
+  disableServer(name: string, scope: ConfigScope): Promise<string>;
+  /**
+   * Removes everything in the native files that turns this server off (its
+   * `disabledServers` mentions and `enabled: false` on native entries). Returns the files changed.
+   */
+  enableServer(name: string): Promise<string[]>;
+}
+
+type RawFile = Record<string, unknown> & {
+  mcpServers?: Record<string, Record<string, unknown>>;
+  disabledServers?: string[];
+};
+
+// One queue per file for the whole process, so two writers (or two commands
+// at once) never lose each other's read-modify-write.
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Creates the writer of mcp-rt's native config files.
+ *
+ * @example
+ * ```ts
+ * const writer = createNativeConfigWriter({ cwd: process.cwd() });
+ * await writer.addServer("docs", { url: "https://example.com/mcp" }, "user");
+ * ```
+ */
+export function createNativeConfigWriter(options: NativeConfigWriterOptions): NativeConfigWriter {
+  const home = options.homeDir ?? homedir();
+  const pathOf = (scope: ConfigScope): string =>
+    scope === "user" ? join(home, ".mcp-rt", "mcp.json") : join(resolve(options.cwd), ".mcp-rt", "mcp.json");
+
+  const update = (scope: ConfigScope, change: (file: RawFile, path: string) => boolean): Promise<boolean> => {
+    const path = pathOf(scope);
+    const next = (queues.get(path) ?? Promise.resolve()).then(async () => {
+      const { raw } = await readRaw(path);
+      if (!change(raw, path)) return false;
+      await writeAtomic(path, raw);
+      return true;
+    });
+    const settled = next.catch(() => undefined);
+    queues.set(path, settled);
+    void settled.then(() => {
+      if (queues.get(path) === settled) queues.delete(path);
+    });
+    return next;
+  };
+
+  return {
+    pathOf,
+    async read(scope) {
+      const path = pathOf(scope);
+      const { raw, exists } = await readRaw(path);
+      return {
+        path,
+        exists,
+        mcpServers: { ...raw.mcpServers },
+        disabledServers: [...(raw.disabledServers ?? [])],
+      };
+    },
+    async addServer(name, config, scope) {
+      assertServerName(name);
+      const problems = validateServerConfig(name, config);
+      if (problems.length > 0) {
+        throw new McpRtError("CONFIG_INVALID", `Server "${name}" is not valid: ${problems.join("; ")}.`, {
+          server: name,
+        });
+      }
+      await update(scope, (raw, path) => {
+        raw.mcpServers ??= {};
+        const servers = raw.mcpServers;
+        if (Object.hasOwn(servers, name)) {
+          throw new McpRtError(
+            "CONFIG_INVALID",
+            `Server "${name}" already exists in ${path}; remove it first or pick another name.`,
+            { server: name },
+          );
+        }
+        servers[name] = { ...config } as Record<string, unknown>;
+        return true;
+      });
+      return pathOf(scope);
+    },
+    async removeServer(name, scope) {
+      assertServerName(name);
+      await update(scope, (raw, path) => {
+        if (!raw.mcpServers || !Object.hasOwn(raw.mcpServers, name)) {
+          throw new McpRtError("UNKNOWN_SERVER", `Server "${name}" is not defined in ${path}.`, {
+            server: name,
+          });
+        }
+        delete raw.mcpServers[name];
+        if (raw.disabledServers) raw.disabledServers = raw.disabledServers.filter((entry) => entry !== name);
+        return true;
+      });
+      return pathOf(scope);
+    },
+    async disableServer(name, scope) {
+      assertServerName(name);
+      await update(scope, (raw) => {
+        const entry = raw.mcpServers?.[name];
+        if (entry !== undefined && Object.hasOwn(raw.mcpServers!, name)) {
+          if (entry.enabled === false) return false;
+          entry.enabled = false;
+          return true;
+        }
+        raw.disabledServers ??= [];
+        const list = raw.disabledServers;
+        if (list.includes(name)) return false;
+        list.push(name);
+        return true;
+      });
+      return pathOf(scope);
+    },
+    async enableServer(name) {
+      assertServerName(name);
+      const changed: string[] = [];
+      for (const scope of ["user", "project"] as const) {
+        const didChange = await update(scope, (raw) => {
+          let touched = false;
+          if (raw.disabledServers?.includes(name)) {
+            raw.disabledServers = raw.disabledServers.filter((entry) => entry !== name);
+            touched = true;
+          }
+          const entry =
+            raw.mcpServers && Object.hasOwn(raw.mcpServers, name) ? raw.mcpServers[name] : undefined;
+          if (entry?.enabled === false) {
+            delete entry.enabled;
+            touched = true;
+          }
+          return touched;
+        });
+        if (didChange) changed.push(pathOf(scope));
+      }
+      return changed;
+    },
+  };
+}
+
+async function readRaw(path: string): Promise<{ raw: RawFile; exists: boolean }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { raw: {}, exists: false };
+    throw new McpRtError("CONFIG_UNREADABLE", `Cannot read ${path}: ${(error as Error).message}.`, {
+      cause: error,
+    });
+  }
+  if (text.trim() === "") return { raw: {}, exists: true };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new McpRtError(
+      "CONFIG_INVALID",
+      `${path} is not valid JSON (${(error as Error).message}); fix it by hand, mcp-rt will not overwrite it.`,
+      { cause: error },
+    );
+  }
+  const problem = shapeProblem(json);
+  if (problem !== undefined) {
+    throw new McpRtError(
+      "CONFIG_INVALID",
+      `${path}: ${problem}; fix it by hand, mcp-rt will not overwrite it.`,
+    );
+  }
+  return { raw: json as RawFile, exists: true };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function shapeProblem(json: unknown): string | undefined {
+  if (!isObject(json)) return "the file must hold a JSON object";
+  if (json.mcpServers !== undefined) {
+    if (!isObject(json.mcpServers)) return "mcpServers: must be an object of server entries";
+    for (const [name, entry] of Object.entries(json.mcpServers)) {
+      if (!isObject(entry)) return `mcpServers.${name}: must be an object`;
+    }
+  }
+  if (json.disabledServers !== undefined) {
+    const list = json.disabledServers;
+    if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
+      return "disabledServers: must be an array of server names";
+    }
+  }
+  return undefined;
+}
+
+async function writeAtomic(path: string, content: RawFile): Promise<void> {
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const temp = join(folder, `.mcp-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await open(temp, "wx", 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`, "utf8");
+    await handle.sync();
+    await handle.close();
+    // `open`'s mode is masked by the umask, and a replaced file keeps none of its own.
+    await chmod(temp, 0o600);
+    await rename(temp, path);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,38 @@
+import type { CustomTool, ToolResult } from "@mcp-rt/manager";
+
+/**
+ * The session's wrapper around one MCP tool from the manager. The session
+ * registers wrappers, never the manager's objects, so it can tell exactly which
+ * registry entries are its own (by identity) and replace them without touching
+ * the agent's other tools. A call keeps running on the tool it started with,
+ * whatever refreshes happen meanwhile.
+ */
+export class SessionMCPTool implements CustomTool {
+  /** The manager's tool this wraps. */
+  readonly source: CustomTool;
+  /** Where it came from, e.g. `mcp:github via Cursor`, when the loader said so. */
+  readonly path: string | undefined;
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly parameters: object;
+
+  constructor(source: CustomTool, path?: string) {
+    this.source = source;
+    this.path = path;
+    this.name = source.name;
+    this.label = source.label;
+    this.description = source.description;
+    this.parameters = source.parameters;
+  }
+
+  /** Runs the wrapped tool. */
+  execute(
+    toolCallId: string,
+    params: unknown,
+    signal?: AbortSignal,
+    onUpdate?: (partial: ToolResult) => void,
+  ): Promise<ToolResult> {
+    return this.source.execute(toolCallId, params, signal, onUpdate);
+  }
+}

@@ -1,0 +1,65 @@
+import type { CustomTool } from "@mcp-rt/manager";
+import { toolRegistryContractTests } from "@mcp-rt/session/contract";
+import { describe, expect, it } from "vitest";
+import { createToolRegistry, type ToolRegistry } from "../src/tool-registry.js";
+
+describe("createToolRegistry (contract)", () => {
+  toolRegistryContractTests(it, () => createToolRegistry());
+});
+
+describe("toolRegistryContractTests", () => {
+  async function failuresAgainst(makeRegistry: () => ToolRegistry): Promise<string[]> {
+    const cases: Array<{ name: string; fn: () => void | Promise<void> }> = [];
+    toolRegistryContractTests((name, fn) => cases.push({ name, fn }), makeRegistry);
+    const failed: string[] = [];
+    for (const { name, fn } of cases) {
+      try {
+        await fn();
+      } catch {
+        failed.push(name);
+      }
+    }
+    return failed;
+  }
+
+  it("passes every case for the default registry", async () => {
+    expect(await failuresAgainst(createToolRegistry)).toEqual([]);
+  });
+
+  it("catches a registry that removes by name instead of identity", async () => {
+    const byName = (): ToolRegistry => {
+      const inner = createToolRegistry();
+      return {
+        ...inner,
+        remove(tool) {
+          const same = inner.list().find((entry) => entry.name === tool.name);
+          if (same) inner.remove(same);
+        },
+      };
+    };
+    expect(await failuresAgainst(byName)).toContain("removes by identity, not by name");
+  });
+
+  it("catches a registry that activates on add or leaks its internal arrays", async () => {
+    const leaky = (): ToolRegistry => {
+      const tools: CustomTool[] = [];
+      const active: string[] = [];
+      return {
+        add: (tool) => {
+          tools.push(tool);
+          active.push(tool.name);
+        },
+        remove: (tool) => {
+          tools.splice(tools.indexOf(tool), 1);
+        },
+        list: () => tools,
+        setActive: (names) => active.splice(0, active.length, ...names),
+        active: () => active,
+      };
+    };
+    const failed = await failuresAgainst(leaky);
+    expect(failed).toContain("does not activate a tool when adding it");
+    expect(failed).toContain("returns copies from list() and active()");
+    expect(failed).toContain("throws when a different tool takes a registered name, keeping the first");
+  });
+});
