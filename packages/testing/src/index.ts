@@ -1,1 +1,29 @@
-export {};
+export { childProcessesOf, isProcessAlive, waitForProcessExit } from "./child-processes.js";
+export type {
+  FixtureCommandLine,
+  FixtureOptions,
+  ParseFixtureCommandLineResult,
+} from "./fixture-options.js";
+export { fixtureArgs, parseFixtureCommandLine } from "./fixture-options.js";
+export {
+  crashAfterInitServer,
+  crashOnCallServer,
+  echoServer,
+  exitServer,
+  fixtureServer,
+  fixtureServerPath,
+  garbageServer,
+  grandchildServer,
+  hangingServer,
+  hugeOutputServer,
+  listChangingServer,
+  manyToolsServer,
+  noisyStderrServer,
+  sigtermIgnoringServer,
+  slowCallServer,
+  slowInitServer,
+} from "./fixtures.js";
+export type { HttpFixture, HttpFixtureOptions } from "./http-fixture.js";
+export { startHttpFixture } from "./http-fixture.js";
+export type { PidFileEntry } from "./pid-file.js";
+export { readPidFile, readPidFileEntries } from "./pid-file.js";

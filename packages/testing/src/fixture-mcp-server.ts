@@ -1,0 +1,203 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { FixtureOptions } from "./fixture-options.js";
+
+/** What the MCP side of the fixture needs from the process around it. */
+export interface FixtureHooks {
+  /** Writes one diagnostic line to stderr. */
+  log(line: string): void;
+  /** Ends the process at once (after logging why). */
+  exit(code: number, why: string): never;
+}
+
+type ToolHandler = (
+  args: Record<string, unknown>,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+) => CallToolResult | Promise<CallToolResult>;
+
+const text = (value: string, isError = false): CallToolResult => ({
+  content: [{ type: "text", text: value }],
+  ...(isError ? { isError: true } : {}),
+});
+
+const HUGE_PATTERN = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * Builds one fixture `McpServer` (one per stdio process, one per HTTP session).
+ * `tools/list` is answered here rather than by `McpServer`, so that it can page;
+ * `tools/call`, input validation and `list_changed` stay the SDK's.
+ */
+export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHooks): McpServer {
+  const mcp = new McpServer(
+    { name: options.name ?? "mcp-rt-fixture", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  const prefix = options.toolPrefix ?? "";
+  const listed = new Map<string, { definition: Tool; registered: RegisteredTool }>();
+
+  const addTool = (name: string, description: string, shape: z.ZodRawShape, handler: ToolHandler): void => {
+    const schema = z.object(shape);
+    const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(schema, { io: "input" });
+    const registered = mcp.registerTool(
+      name,
+      { description, inputSchema: schema },
+      (args: Record<string, unknown>, extra) => handler(args, extra),
+    );
+    listed.set(name, {
+      definition: { name, description, inputSchema: inputSchema as Tool["inputSchema"] },
+      registered,
+    });
+  };
+
+  addTool(`${prefix}echo`, "Returns `message` unchanged.", { message: z.string() }, ({ message }) =>
+    text(String(message)),
+  );
+
+  mcp.server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const all = [...listed.values()].map((entry) => entry.definition);
+    const cursor = request.params?.cursor;
+    let start = 0;
+    if (cursor !== undefined && cursor !== "loop") {
+      const match = /^offset:(\d+)$/.exec(cursor);
+      start = match ? Number(match[1]) : Number.NaN;
+      if (!Number.isSafeInteger(start) || start > all.length) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid cursor "${cursor}"`);
+      }
+    }
+    const end = options.pageSize === undefined ? all.length : start + options.pageSize;
+    const nextCursor = options.cursorLoop ? "loop" : end < all.length ? `offset:${end}` : undefined;
+    return { tools: all.slice(start, end), ...(nextCursor === undefined ? {} : { nextCursor }) };
+  });
+
+  for (let i = 0; i < (options.tools ?? 0); i++) {
+    const name = `${prefix}tool_${i}`;
+    addTool(
+      name,
+      `Extra fixture tool ${i} of ${options.tools}.`,
+      { input: z.string().optional() },
+      ({ input }) => text(input === undefined ? name : `${name}: ${String(input)}`),
+    );
+  }
+
+  if (options.crashOnCall) {
+    addTool(`${prefix}crash`, "Exits the server process before answering.", {}, () =>
+      hooks.exit(1, "crashing during tools/call (--crash-on-call)"),
+    );
+  }
+
+  if (options.slowTool) {
+    addTool(
+      `${prefix}slow`,
+      "Takes `ms` milliseconds in `steps` steps, reporting progress after each; honours cancellation.",
+      { ms: z.number().int().min(0).default(1000), steps: z.number().int().min(1).max(10_000).default(5) },
+      async (args, extra) => {
+        const ms = Number(args.ms);
+        const steps = Number(args.steps);
+        const progressToken = extra._meta?.progressToken;
+        for (let step = 1; step <= steps; step++) {
+          try {
+            await sleep(ms / steps, undefined, { signal: extra.signal });
+          } catch (error) {
+            hooks.log(`slow cancelled after ${step - 1} of ${steps} steps`);
+            throw error;
+          }
+          if (progressToken !== undefined) {
+            await extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken, progress: step, total: steps, message: `step ${step} of ${steps}` },
+            });
+          }
+        }
+        return text(`slow done: ${ms} ms in ${steps} steps`);
+      },
+    );
+  }
+
+  if (options.hugeTool) {
+    addTool(
+      `${prefix}huge`,
+      "Returns one text block of exactly `bytes` ASCII characters.",
+      {
+        bytes: z
+          .number()
+          .int()
+          .min(0)
+          .max(256 * 1024 * 1024)
+          .default(1_000_000),
+      },
+      ({ bytes }) => {
+        const size = Number(bytes);
+        return text(HUGE_PATTERN.repeat(Math.ceil(size / HUGE_PATTERN.length)).slice(0, size));
+      },
+    );
+  }
+
+  if (options.listChanging) {
+    addTool(
+      `${prefix}add_tool`,
+      "Adds a tool named `name` and sends notifications/tools/list_changed.",
+      { name: z.string().min(1) },
+      ({ name }) => {
+        const toolName = String(name);
+        if (listed.has(toolName)) return text(`tool "${toolName}" already exists`, true);
+        addTool(toolName, `Added at run time by add_tool.`, {}, () => text(`${toolName} called`));
+        return text(`added ${toolName}`);
+      },
+    );
+    addTool(
+      `${prefix}remove_tool`,
+      "Removes the tool named `name` and sends notifications/tools/list_changed.",
+      { name: z.string().min(1) },
+      ({ name }) => {
+        const toolName = String(name);
+        const entry = listed.get(toolName);
+        if (!entry) return text(`no tool "${toolName}"`, true);
+        listed.delete(toolName);
+        entry.registered.remove();
+        return text(`removed ${toolName}`);
+      },
+    );
+  }
+
+  if (options.crashAfterInit) {
+    mcp.server.oninitialized = () => hooks.exit(1, "crashing right after initialize (--crash-after-init)");
+  }
+  return mcp;
+}
+
+/**
+ * Connects `mcp` to `transport`, then delays (`initDelayMs`) or swallows
+ * (`hangAtInit`) the `initialize` request on its way in. Wrapping the
+ * transport's `onmessage` works the same for stdio, Streamable HTTP and SSE.
+ */
+export async function connectFixture(
+  mcp: McpServer,
+  transport: Transport,
+  options: FixtureOptions,
+  hooks: FixtureHooks,
+): Promise<void> {
+  await mcp.connect(transport);
+  const deliver = transport.onmessage;
+  if (!deliver || (!options.hangAtInit && !options.initDelayMs)) return;
+  transport.onmessage = (message, extra) => {
+    if (!("method" in message) || message.method !== "initialize") return deliver(message, extra);
+    if (options.hangAtInit) {
+      hooks.log("received initialize; never answering (--hang-at-init)");
+      return;
+    }
+    hooks.log(`received initialize; answering in ${options.initDelayMs} ms (--init-delay-ms)`);
+    setTimeout(() => deliver(message, extra), options.initDelayMs);
+  };
+}

@@ -1,0 +1,210 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+/**
+ * What the fixture server does. Every field maps to one command-line flag of
+ * `fixture-server.js`; fields combine freely (a slow-starting server with many
+ * tools and noisy stderr is `{ initDelayMs: 2000, tools: 50, noisyStderr: true }`).
+ */
+export interface FixtureOptions {
+  /** `serverInfo.name` reported at `initialize` (`--name`). @default "mcp-rt-fixture" */
+  name?: string;
+  /** Prefix added to every tool name, `echo` included (`--tool-prefix`). @default "" */
+  toolPrefix?: string;
+  /** Wait this long before answering `initialize` (`--init-delay-ms`). @default 0 */
+  initDelayMs?: number;
+  /** Never answer `initialize`; the process stays alive (`--hang-at-init`). @default false */
+  hangAtInit?: boolean;
+  /** Exit with code 1 as soon as `notifications/initialized` arrives (`--crash-after-init`). @default false */
+  crashAfterInit?: boolean;
+  /** Add a `crash` tool that exits the process (code 1) before answering (`--crash-on-call`). @default false */
+  crashOnCall?: boolean;
+  /** Write one line to stderr and exit with this code at start, before any MCP traffic (`--exit-code`). */
+  exitCode?: number;
+  /** Speak no MCP at all: write non-JSON lines to stdout, one at start and one per input line (`--garbage-stdout`). @default false */
+  garbageStdout?: boolean;
+  /** Speak MCP, but also write non-JSON log lines to stdout between messages (`--stdout-noise`). @default false */
+  stdoutNoise?: boolean;
+  /** Add this many tools, `tool_0` … `tool_<n-1>` (`--tools`). @default 0 */
+  tools?: number;
+  /** Answer `tools/list` in pages of this many tools with `nextCursor` (`--page-size`). @default all tools in one page */
+  pageSize?: number;
+  /** Broken pagination: every `tools/list` page returns the same `nextCursor` (`--cursor-loop`). @default false */
+  cursorLoop?: boolean;
+  /** Add `add_tool {name}` and `remove_tool {name}`, which change the list and send `notifications/tools/list_changed` (`--list-changing`). @default false */
+  listChanging?: boolean;
+  /** Add `slow {ms, steps}`: sends progress notifications, honours cancellation (`--slow-tool`). @default false */
+  slowTool?: boolean;
+  /** Add `huge {bytes}`: returns one text block of exactly `bytes` ASCII characters (`--huge-tool`). @default false */
+  hugeTool?: boolean;
+  /** Write a 128 KiB burst, then a line every 5 ms, to stderr while alive (`--noisy-stderr`). @default false */
+  noisyStderr?: boolean;
+  /** Ignore SIGTERM and stay alive after stdin closes; only SIGKILL stops it (`--ignore-sigterm`). @default false */
+  ignoreSigterm?: boolean;
+  /** Spawn a long-lived grandchild process in the same process group (`--spawn-grandchild`). @default false */
+  spawnGrandchild?: boolean;
+  /** Append `<pid> server` (and `<pid> grandchild`) lines to this file on each start (`--pid-file`). */
+  pidFile?: string;
+  /** HTTP modes only: reject requests without `Authorization: Bearer <token>` with 401 (`--bearer-token`). */
+  bearerToken?: string;
+}
+
+/** The parsed command line of the fixture server: {@link FixtureOptions} plus the transport. */
+export interface FixtureCommandLine extends FixtureOptions {
+  /** Which transport the program serves. */
+  transport: "stdio" | "http" | "sse";
+  /** HTTP port; 0 picks a free one. */
+  port: number;
+}
+
+const count = z.coerce.number().int().min(0);
+
+const commandLineSchema = z
+  .object({
+    name: z.string().min(1).optional(),
+    "tool-prefix": z.string().optional(),
+    "init-delay-ms": count.optional(),
+    "hang-at-init": z.boolean().optional(),
+    "crash-after-init": z.boolean().optional(),
+    "crash-on-call": z.boolean().optional(),
+    "exit-code": z.coerce.number().int().min(0).max(255).optional(),
+    "garbage-stdout": z.boolean().optional(),
+    "stdout-noise": z.boolean().optional(),
+    tools: count.max(100_000).optional(),
+    "page-size": z.coerce.number().int().min(1).optional(),
+    "cursor-loop": z.boolean().optional(),
+    "list-changing": z.boolean().optional(),
+    "slow-tool": z.boolean().optional(),
+    "huge-tool": z.boolean().optional(),
+    "noisy-stderr": z.boolean().optional(),
+    "ignore-sigterm": z.boolean().optional(),
+    "spawn-grandchild": z.boolean().optional(),
+    "pid-file": z.string().min(1).optional(),
+    "bearer-token": z.string().min(1).optional(),
+    http: z.boolean().optional(),
+    sse: z.boolean().optional(),
+    port: count.max(65535).optional(),
+  })
+  .refine((v) => !(v.http && v.sse), { message: "--http and --sse are exclusive", path: ["sse"] });
+
+const stringFlags = [
+  "name",
+  "tool-prefix",
+  "init-delay-ms",
+  "exit-code",
+  "tools",
+  "page-size",
+  "pid-file",
+  "bearer-token",
+  "port",
+] as const;
+const booleanFlags = [
+  "hang-at-init",
+  "crash-after-init",
+  "crash-on-call",
+  "garbage-stdout",
+  "stdout-noise",
+  "cursor-loop",
+  "list-changing",
+  "slow-tool",
+  "huge-tool",
+  "noisy-stderr",
+  "ignore-sigterm",
+  "spawn-grandchild",
+  "http",
+  "sse",
+] as const;
+
+/**
+ * Turns {@link FixtureOptions} into the fixture server's command-line flags.
+ *
+ * @example
+ * fixtureArgs({ tools: 10, pageSize: 3 }); // ["--tools", "10", "--page-size", "3"]
+ */
+export function fixtureArgs(options: FixtureOptions = {}): string[] {
+  const args: string[] = [];
+  const value = (flag: string, v: string | number | undefined): void => {
+    if (v !== undefined) args.push(`--${flag}`, String(v));
+  };
+  const flag = (name: string, on: boolean | undefined): void => {
+    if (on) args.push(`--${name}`);
+  };
+  value("name", options.name);
+  value("tool-prefix", options.toolPrefix);
+  value("init-delay-ms", options.initDelayMs);
+  flag("hang-at-init", options.hangAtInit);
+  flag("crash-after-init", options.crashAfterInit);
+  flag("crash-on-call", options.crashOnCall);
+  value("exit-code", options.exitCode);
+  flag("garbage-stdout", options.garbageStdout);
+  flag("stdout-noise", options.stdoutNoise);
+  value("tools", options.tools);
+  value("page-size", options.pageSize);
+  flag("cursor-loop", options.cursorLoop);
+  flag("list-changing", options.listChanging);
+  flag("slow-tool", options.slowTool);
+  flag("huge-tool", options.hugeTool);
+  flag("noisy-stderr", options.noisyStderr);
+  flag("ignore-sigterm", options.ignoreSigterm);
+  flag("spawn-grandchild", options.spawnGrandchild);
+  value("pid-file", options.pidFile);
+  value("bearer-token", options.bearerToken);
+  return args;
+}
+
+/** Result of {@link parseFixtureCommandLine}: the options, or a message naming the bad flag. */
+export type ParseFixtureCommandLineResult =
+  | { ok: true; value: FixtureCommandLine }
+  | { ok: false; error: string };
+
+/** Parses the fixture server's argv (without `node` and the script path). Never throws. */
+export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLineResult {
+  let raw: Record<string, string | boolean | undefined>;
+  try {
+    const options = Object.fromEntries([
+      ...stringFlags.map((f) => [f, { type: "string" as const }]),
+      ...booleanFlags.map((f) => [f, { type: "boolean" as const }]),
+    ]);
+    raw = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  const parsed = commandLineSchema.safeParse(raw);
+  if (!parsed.success) {
+    const error = parsed.error.issues
+      .map((issue) => `--${issue.path.map(String).join(".")}: ${issue.message}`)
+      .join("; ");
+    return { ok: false, error };
+  }
+  const v = parsed.data;
+  return {
+    ok: true,
+    value: {
+      transport: v.http ? "http" : v.sse ? "sse" : "stdio",
+      port: v.port ?? 0,
+      name: v.name,
+      toolPrefix: v["tool-prefix"],
+      initDelayMs: v["init-delay-ms"],
+      hangAtInit: v["hang-at-init"],
+      crashAfterInit: v["crash-after-init"],
+      crashOnCall: v["crash-on-call"],
+      exitCode: v["exit-code"],
+      garbageStdout: v["garbage-stdout"],
+      stdoutNoise: v["stdout-noise"],
+      tools: v.tools,
+      pageSize: v["page-size"],
+      cursorLoop: v["cursor-loop"],
+      listChanging: v["list-changing"],
+      slowTool: v["slow-tool"],
+      hugeTool: v["huge-tool"],
+      noisyStderr: v["noisy-stderr"],
+      ignoreSigterm: v["ignore-sigterm"],
+      spawnGrandchild: v["spawn-grandchild"],
+      pidFile: v["pid-file"],
+      bearerToken: v["bearer-token"],
+    },
+  };
+}

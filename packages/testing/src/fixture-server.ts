@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import type { FixtureHooks } from "./fixture-mcp-server.js";
+import { type FixtureCommandLine, parseFixtureCommandLine } from "./fixture-options.js";
+import { runHttpFixture } from "./run-http-fixture.js";
+import { runStdioFixture } from "./run-stdio-fixture.js";
+
+// The fixture MCP server program. Each flag switches on one scripted
+// behaviour; see fixture-options.ts and the package README for the list.
+
+const NOISE_LINE = `${"noise ".repeat(20)}\n`;
+
+function createHooks(name: string): FixtureHooks {
+  const log = (line: string): void => {
+    process.stderr.write(`[fixture ${name} ${process.pid}] ${line}\n`);
+  };
+  return {
+    log,
+    exit(code, why) {
+      log(why);
+      process.exit(code);
+    },
+  };
+}
+
+function startProcessBehaviours(options: FixtureCommandLine, hooks: FixtureHooks): void {
+  if (options.ignoreSigterm) {
+    process.on("SIGTERM", () => hooks.log("ignoring SIGTERM (--ignore-sigterm)"));
+    // Keeps the process alive after stdin closes: only SIGKILL ends it.
+    setInterval(() => {}, 1 << 30);
+  }
+  if (options.spawnGrandchild) {
+    const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1e9)"], { stdio: "ignore" });
+    grandchild.unref();
+    if (grandchild.pid !== undefined) {
+      if (options.pidFile) appendFileSync(options.pidFile, `${grandchild.pid} grandchild\n`);
+      hooks.log(`spawned grandchild ${grandchild.pid} (--spawn-grandchild)`);
+    }
+  }
+  if (options.noisyStderr) {
+    process.stderr.write(NOISE_LINE.repeat(Math.ceil((128 * 1024) / NOISE_LINE.length)));
+    let seq = 0;
+    setInterval(() => process.stderr.write(`noise ${++seq} ${NOISE_LINE}`), 5).unref();
+  }
+}
+
+async function main(): Promise<void> {
+  const parsed = parseFixtureCommandLine(process.argv.slice(2));
+  if (!parsed.ok) {
+    process.stderr.write(`mcp-rt fixture: ${parsed.error}\n`);
+    process.exit(2);
+  }
+  const options = parsed.value;
+  const hooks = createHooks(options.name ?? "mcp-rt-fixture");
+  if (options.pidFile) appendFileSync(options.pidFile, `${process.pid} server\n`);
+  if (options.exitCode !== undefined) {
+    hooks.exit(options.exitCode, `exiting at start with code ${options.exitCode} (--exit-code)`);
+  }
+  startProcessBehaviours(options, hooks);
+  if (options.transport === "stdio") await runStdioFixture(options, hooks);
+  else await runHttpFixture(options, hooks);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `mcp-rt fixture: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { connectFixture, createFixtureMcpServer, type FixtureHooks } from "./fixture-mcp-server.js";
+import type { FixtureCommandLine } from "./fixture-options.js";
+
+/** Path of the Streamable HTTP endpoint. */
+const MCP_PATH = "/mcp";
+/** Paths of the legacy SSE transport: the event stream and where messages are posted. */
+const SSE_PATH = "/sse";
+const SSE_MESSAGES_PATH = "/messages";
+
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Serves the fixture over HTTP on 127.0.0.1: Streamable HTTP with stateful
+ * sessions at `/mcp`, or (`transport: "sse"`) the legacy SSE transport at
+ * `/sse`. Prints `LISTENING <url>` on stdout once the port is bound.
+ */
+export async function runHttpFixture(options: FixtureCommandLine, hooks: FixtureHooks): Promise<void> {
+  const streamable = new Map<string, StreamableHTTPServerTransport>();
+  const sse = new Map<string, SSEServerTransport>();
+
+  const handleStreamable = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const sessionId = req.headers["mcp-session-id"];
+    const existing = typeof sessionId === "string" ? streamable.get(sessionId) : undefined;
+    if (typeof sessionId === "string" && !existing) {
+      return sendJsonRpcError(res, 404, -32001, `Session not found: ${sessionId}`);
+    }
+    if (req.method !== "POST") {
+      if (!existing) return sendJsonRpcError(res, 400, -32000, "Bad Request: missing mcp-session-id header");
+      return existing.handleRequest(req, res);
+    }
+    const body = await readJson(req);
+    if (!body.ok) return sendJsonRpcError(res, 400, -32700, "Parse error: request body is not JSON");
+    if (existing) return existing.handleRequest(req, res, body.value);
+    if (!isInitializeRequest(body.value)) {
+      return sendJsonRpcError(res, 400, -32000, "Bad Request: no session; send initialize first");
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        streamable.set(id, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) streamable.delete(transport.sessionId);
+    };
+    await connectFixture(createFixtureMcpServer(options, hooks), transport, options, hooks);
+    await transport.handleRequest(req, res, body.value);
+  };
+
+  const handleSse = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    if (req.method === "GET" && url.pathname === SSE_PATH) {
+      const transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
+      sse.set(transport.sessionId, transport);
+      res.on("close", () => sse.delete(transport.sessionId));
+      await connectFixture(createFixtureMcpServer(options, hooks), transport, options, hooks);
+      return;
+    }
+    if (req.method === "POST" && url.pathname === SSE_MESSAGES_PATH) {
+      const transport = sse.get(url.searchParams.get("sessionId") ?? "");
+      if (!transport) return sendJsonRpcError(res, 404, -32001, "Session not found");
+      return transport.handlePostMessage(req, res);
+    }
+    res.writeHead(url.pathname === SSE_PATH ? 405 : 404).end();
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (options.bearerToken && req.headers.authorization !== `Bearer ${options.bearerToken}`) {
+      res.writeHead(401, { "www-authenticate": 'Bearer error="invalid_token"' }).end("Unauthorized");
+      return;
+    }
+    if (options.garbageStdout) {
+      res.writeHead(200, { "content-type": "text/html" }).end("<html>This is not an MCP server.</html>");
+      return;
+    }
+    const handled =
+      options.transport === "sse"
+        ? handleSse(req, res, url)
+        : url.pathname === MCP_PATH
+          ? handleStreamable(req, res)
+          : Promise.resolve(void res.writeHead(404).end());
+    handled.catch((error: unknown) => {
+      hooks.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) sendJsonRpcError(res, 500, -32603, "Internal error");
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const path = options.transport === "sse" ? SSE_PATH : MCP_PATH;
+  process.stdout.write(`LISTENING http://127.0.0.1:${port}${path}\n`);
+}
