@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { SourceMeta } from "./server-config.js";
 
 /**
  * JSON with object keys sorted at every depth, so two configs that differ only
@@ -19,19 +20,37 @@ function sortKeys(value: unknown): unknown {
   return sorted;
 }
 
+/** The parts of a discovered server entry the trust hash reads. */
+export interface TrustHashEntry {
+  name: string;
+  /** The entry as written in its file (before `${…}` expansion). */
+  config: unknown;
+  source: Pick<SourceMeta, "provider" | "level">;
+}
+
 /**
  * The hash a project's approval is keyed by (§8): SHA-256 (hex) of the
- * canonical, key-sorted JSON of the project-level servers, name → config as
- * written in the project's files (before `${…}` expansion, so a rotated token
- * in the user's environment does not ask again, while any change to the files
- * does). `loadAllMCPConfigs` and the `mcp-rt-config trust` command both use it.
+ * canonical, key-sorted JSON of the project-level entries among `servers`
+ * (provider, name and config as written in the project's files, before `${…}`
+ * expansion). So any change to a project file's servers asks again, while a
+ * rotated token in the user's environment, the user's own files, and session
+ * options such as `filterExa` do not. `loadAllMCPConfigs` and the
+ * `mcp-rt-config trust` command both use it.
  *
  * @example
  * ```ts
- * const hash = hashProjectServers({ lint: { command: "npx", args: ["lint-mcp"] } });
+ * const hash = hashProjectServers(discovered);
  * await trust.approve(projectDir, hash);
  * ```
  */
-export function hashProjectServers(servers: Record<string, unknown>): string {
-  return createHash("sha256").update(canonicalJson(servers)).digest("hex");
+export function hashProjectServers(servers: readonly TrustHashEntry[]): string {
+  const entries = servers
+    .filter((server) => server.source.level === "project")
+    .map((server) => [server.source.provider, server.name, server.config] as const)
+    .sort(([p1, n1], [p2, n2]) => (p1 === p2 ? compare(n1, n2) : compare(p1, p2)));
+  return createHash("sha256").update(canonicalJson(entries)).digest("hex");
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -20,19 +20,53 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const servers = { lint: { command: "npx", args: ["lint-mcp"], env: { A: "1" } } };
+const lint = { command: "npx", args: ["lint-mcp"], env: { A: "1" } };
+const servers = [
+  { name: "lint", config: lint, source: { provider: "claude-code", level: "project" as const } },
+];
 
 describe("hashProjectServers", () => {
-  it("ignores key order and undefined fields, and changes with any value", () => {
-    const a = hashProjectServers({ x: { command: "a", args: ["1"], env: { B: "2", A: "1" } } });
-    const b = hashProjectServers({
-      x: { env: { A: "1", B: "2" }, args: ["1"], command: "a", cwd: undefined },
-    });
+  const entry = (
+    name: string,
+    config: unknown,
+    level: "user" | "project" = "project",
+    provider = "claude-code",
+  ) => ({
+    name,
+    config,
+    source: { provider, level },
+  });
+
+  it("ignores key order, entry order, undefined fields and user-level entries", () => {
+    const a = hashProjectServers([
+      entry("x", { command: "a", args: ["1"], env: { B: "2", A: "1" } }),
+      entry("y", { url: "https://h/" }, "project", "cursor"),
+    ]);
+    const b = hashProjectServers([
+      entry("mine", { command: "anything" }, "user"),
+      entry("y", { url: "https://h/" }, "project", "cursor"),
+      entry("x", { env: { A: "1", B: "2" }, args: ["1"], command: "a", cwd: undefined }),
+    ]);
     expect(a).toBe(b);
     expect(a).toMatch(/^[0-9a-f]{64}$/);
-    expect(hashProjectServers({ x: { command: "a", args: ["2"], env: { A: "1", B: "2" } } })).not.toBe(a);
-    expect(hashProjectServers({ y: { command: "a", args: ["1"], env: { A: "1", B: "2" } } })).not.toBe(a);
-    expect(canonicalJson({ b: [2, { d: 1, c: 0 }], a: null })).toBe('{"a":null,"b":[2,{"c":0,"d":1}]}');
+  });
+
+  it("changes when any project entry changes", () => {
+    const base = hashProjectServers([entry("x", { command: "a", args: ["1"] })]);
+    expect(hashProjectServers([entry("x", { command: "a", args: ["2"] })])).not.toBe(base);
+    expect(hashProjectServers([entry("z", { command: "a", args: ["1"] })])).not.toBe(base);
+    expect(hashProjectServers([entry("x", { command: "a", args: ["1"] }, "project", "cursor")])).not.toBe(
+      base,
+    );
+    expect(
+      hashProjectServers([entry("x", { command: "a", args: ["1"] }), entry("n", { command: "b" })]),
+    ).not.toBe(base);
+  });
+
+  it("serializes canonically", () => {
+    expect(canonicalJson({ b: [2, { d: 1, c: 0 }], a: null, u: undefined })).toBe(
+      '{"a":null,"b":[2,{"c":0,"d":1}]}',
+    );
   });
 });
 
@@ -47,7 +81,7 @@ describe("createTrustStore", () => {
     // A second store on the same file (another process) sees the approval.
     expect(await createTrustStore(file).isApproved(project, hash)).toBe(true);
 
-    const changed = hashProjectServers({ lint: { ...servers.lint, args: ["evil"] } });
+    const changed = hashProjectServers([{ ...servers[0]!, config: { ...lint, args: ["evil"] } }]);
     expect(await trust.isApproved(project, changed)).toBe(false);
     expect(await trust.isApproved(join(dir, "other"), hash)).toBe(false);
 

@@ -1,0 +1,146 @@
+import { redactServerConfig } from "../redact.js";
+import { displayPath, formatTable } from "./format.js";
+import type { InventoryEntry, ServerInventory, ServerStatus, Transport } from "./server-inventory.js";
+import { commandFields, type ReasonContext, statusReason } from "./status-reason.js";
+
+/** One source's entry in `mcp-rt-config explain --json`. */
+export interface ExplainJsonEntry {
+  status: ServerStatus;
+  winner: boolean;
+  transport: Transport | null;
+  provider: string | null;
+  providerName: string | null;
+  level: "user" | "project" | null;
+  path: string;
+  shadowedBy: { provider: string; providerName: string; path: string } | null;
+  reason: string;
+  /**
+   * The winner's config after `${…}` expansion, or a shadowed entry as its
+   * source read it; secrets are `***` unless `--show-secrets`. Null when unknown.
+   */
+  config: unknown;
+  /** `env.X` / `headers.Y` whose value is a `!command`, run at connect time (not by explain). */
+  commands: string[];
+  issues: string[];
+}
+
+/** The whole output of `mcp-rt-config explain <name> --json`. Fields are only ever added. */
+export interface ExplainJson {
+  version: 1;
+  cwd: string;
+  name: string;
+  /** The status of the entry that counts (the winner's). */
+  status: ServerStatus;
+  /** False when secrets are shown as `***`. */
+  secretsShown: boolean;
+  /** Every source that defines the name, the winner first. */
+  entries: ExplainJsonEntry[];
+}
+
+/** Options of the `explain` formatters. */
+export interface ExplainContext extends ReasonContext {
+  showSecrets: boolean;
+}
+
+/** The entries of `name`, or `undefined` when no source defines it. */
+export function entriesOf(inventory: ServerInventory, name: string): InventoryEntry[] | undefined {
+  const entries = inventory.entries.filter((entry) => entry.name === name);
+  return entries.length > 0 ? entries : undefined;
+}
+
+/** Every name any source defines, sorted, once each. */
+export function knownNames(inventory: ServerInventory): string[] {
+  return [...new Set(inventory.entries.map((entry) => entry.name))].sort();
+}
+
+function overallStatus(entries: readonly InventoryEntry[]): ServerStatus {
+  return (entries.find((entry) => entry.winner) ?? entries[0])?.status ?? "invalid";
+}
+
+function shownConfig(entry: InventoryEntry, showSecrets: boolean): unknown {
+  if (entry.config === undefined) return null;
+  return showSecrets ? entry.config : redactServerConfig(entry.config);
+}
+
+/** The `explain --json` document for the entries of one name. */
+export function explainJson(
+  name: string,
+  entries: readonly InventoryEntry[],
+  context: ExplainContext,
+): ExplainJson {
+  return {
+    version: 1,
+    cwd: context.cwd,
+    name,
+    status: overallStatus(entries),
+    secretsShown: context.showSecrets,
+    entries: entries.map((entry) => ({
+      status: entry.status,
+      winner: entry.winner,
+      transport: entry.transport ?? null,
+      provider: entry.source?.provider ?? null,
+      providerName: entry.source?.providerName ?? null,
+      level: entry.source?.level ?? null,
+      path: entry.path,
+      shadowedBy: entry.shadowedBy
+        ? {
+            provider: entry.shadowedBy.provider,
+            providerName: entry.shadowedBy.providerName,
+            path: entry.shadowedBy.path,
+          }
+        : null,
+      reason: statusReason(entry, context),
+      config: shownConfig(entry, context.showSecrets),
+      commands: commandFields(entry.config),
+      issues: [...entry.issues],
+    })),
+  };
+}
+
+/** `explain` as text: where the name is defined, then each entry's config, problems and status. */
+export function formatExplain(
+  name: string,
+  entries: readonly InventoryEntry[],
+  context: ExplainContext,
+): string {
+  const out: string[] = [
+    `Server "${name}": ${overallStatus(entries)}`,
+    "",
+    "Defined in (the one that counts first):",
+  ];
+  const table = formatTable(
+    ["", "PROVIDER", "LEVEL", "FILE", "STATUS"],
+    entries.map((entry) => [
+      entry.winner ? "*" : "",
+      entry.source?.providerName ?? "-",
+      entry.source?.level ?? "-",
+      displayPath(entry.path, context),
+      entry.status,
+    ]),
+  );
+  out.push(...table.split("\n").map((line) => `  ${line}`));
+  for (const entry of entries) {
+    const where = [entry.source?.providerName, displayPath(entry.path, context)].filter(Boolean).join(", ");
+    out.push("", `${where}: ${entry.status}`, `  why: ${statusReason(entry, context)}`);
+    if (entry.transport) out.push(`  transport: ${entry.transport}`);
+    if (entry.config === undefined) {
+      out.push("  config: unknown (the file could not be read as a server entry)");
+    } else {
+      const label =
+        entry.status === "shadowed" ? "config (as its file has it)" : "config (variables expanded)";
+      const secrets = context.showSecrets ? "secrets shown" : "secrets as ***, --show-secrets to reveal";
+      out.push(`  ${label}, ${secrets}:`);
+      const json = JSON.stringify(shownConfig(entry, context.showSecrets), null, 2);
+      out.push(...json.split("\n").map((line) => `    ${line}`));
+    }
+    const commands = commandFields(entry.config);
+    if (commands.length > 0) out.push(`  runs a command at connect time for: ${commands.join(", ")}`);
+    if (entry.issues.length > 0) {
+      out.push("  problems:");
+      for (const issue of entry.issues) out.push(`    - ${issue}`);
+    } else if (entry.status !== "shadowed") {
+      out.push("  problems: none");
+    }
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,169 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { DiscoveredServer, LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
+import { entriesOf, explainJson, formatExplain, knownNames } from "./explain-command.js";
+import { formatList, listJson } from "./list-command.js";
+import { buildInventory } from "./server-inventory.js";
+import type { ReasonContext } from "./status-reason.js";
+import { trustCommand, untrustCommand } from "./trust-command.js";
+
+/** Everything the CLI touches outside itself, injected so tests can drive it in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** The process's folder: the default of `--cwd`. */
+  cwd: string;
+  homeDir: string;
+  load(cwd: string, options: LoadConfigsOptions): Promise<LoadConfigsResult>;
+  /** Every entry as the sources read it, so servers that do not start still show their transport. */
+  discover?(cwd: string, options: LoadConfigsOptions): Promise<DiscoveredServer[]>;
+  trust: ProjectTrust;
+}
+
+/** The `--help` text. */
+export const USAGE: string = `mcp-rt-config: the MCP servers an agent session would start here, and why.
+
+Usage:
+  mcp-rt-config list [--json] [--cwd DIR]
+  mcp-rt-config explain <name> [--json] [--show-secrets] [--cwd DIR]
+  mcp-rt-config trust [--cwd DIR]      approve this project's project-level servers
+  mcp-rt-config untrust [--cwd DIR]    withdraw that approval
+
+Options:
+  --cwd DIR             the project folder (default: the current folder)
+  --json                stable machine-readable output (list, explain)
+  --show-secrets        show header and env values and URL credentials (explain)
+  --filter-exa          leave out Exa servers, as a session with a native Exa tool does
+  --no-project-config   ignore project-level files, as enableProjectConfig: false does
+  -h, --help            this help
+
+Exit codes: 0 done; 1 unknown server name (explain) or a failure; 2 wrong usage.
+`;
+
+const OPTIONS = {
+  cwd: { type: "string" },
+  json: { type: "boolean" },
+  "show-secrets": { type: "boolean" },
+  "filter-exa": { type: "boolean" },
+  "no-project-config": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+const COMMANDS: Record<string, { positionals: number; options: readonly OptionName[] }> = {
+  list: { positionals: 0, options: ["cwd", "json", "filter-exa", "no-project-config"] },
+  explain: { positionals: 1, options: ["cwd", "json", "show-secrets", "filter-exa", "no-project-config"] },
+  trust: { positionals: 0, options: ["cwd", "filter-exa"] },
+  untrust: { positionals: 0, options: ["cwd"] },
+};
+
+class UsageError extends Error {}
+
+/** Runs one `mcp-rt-config` invocation and returns its exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`mcp-rt-config: ${error.message}\nRun \`mcp-rt-config --help\` for usage.\n`);
+      return 2;
+    }
+    io.stderr(`mcp-rt-config: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (command === undefined) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  const spec = COMMANDS[command];
+  if (!spec)
+    throw new UsageError(`unknown command "${command}" (commands: ${Object.keys(COMMANDS).join(", ")})`);
+  for (const name of Object.keys(values) as OptionName[]) {
+    if (!spec.options.includes(name)) throw new UsageError(`${command} does not take --${name}`);
+  }
+  if (rest.length !== spec.positionals) {
+    throw new UsageError(
+      spec.positionals === 0
+        ? `${command} takes no arguments (got ${rest.join(" ")})`
+        : `${command} needs exactly one server name`,
+    );
+  }
+  if (values.cwd === "") throw new UsageError("--cwd needs a folder");
+
+  const cwd = resolve(io.cwd, values.cwd ?? ".");
+  const loadOptions: LoadConfigsOptions = {
+    // A default agent session registers no native Exa tool, so Exa servers start like any other.
+    filterExa: values["filter-exa"] === true,
+    enableProjectConfig: values["no-project-config"] !== true,
+  };
+  const context: ReasonContext = {
+    cwd,
+    homeDir: io.homeDir,
+    trustCommand: `mcp-rt-config trust${cwd === resolve(io.cwd) ? "" : ` --cwd ${cwd}`}`,
+  };
+
+  switch (command) {
+    case "trust": {
+      const outcome = await trustCommand(cwd, loadOptions, io);
+      io.stdout(outcome.text);
+      return outcome.exitCode;
+    }
+    case "untrust": {
+      const outcome = await untrustCommand(cwd, io);
+      io.stdout(outcome.text);
+      return outcome.exitCode;
+    }
+  }
+
+  const [result, discovered] = await Promise.all([
+    io.load(cwd, { ...loadOptions, trust: io.trust }),
+    io.discover ? io.discover(cwd, loadOptions).catch(() => []) : Promise.resolve([]),
+  ]);
+  const inventory = buildInventory(result, { discovered });
+  if (command === "list") {
+    io.stdout(
+      values.json
+        ? `${JSON.stringify(listJson(inventory, context), null, 2)}\n`
+        : formatList(inventory, context),
+    );
+    return 0;
+  }
+
+  const name = rest[0]!;
+  const entries = entriesOf(inventory, name);
+  if (!entries) {
+    const names = knownNames(inventory);
+    io.stderr(
+      `mcp-rt-config: no server named "${name}" for ${cwd}.\n` +
+        (names.length > 0 ? `Known servers: ${names.join(", ")}\n` : "No MCP servers are configured here.\n"),
+    );
+    return 1;
+  }
+  const explainContext = { ...context, showSecrets: values["show-secrets"] === true };
+  io.stdout(
+    values.json
+      ? `${JSON.stringify(explainJson(name, entries, explainContext), null, 2)}\n`
+      : formatExplain(name, entries, explainContext),
+  );
+  return 0;
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+}
