@@ -121,10 +121,11 @@ export function formatExplain(
   out.push(...table.split("\n").map((line) => `  ${line}`));
   for (const entry of entries) {
     const where = [entry.source?.providerName, displayPath(entry.path, context)].filter(Boolean).join(", ");
-    out.push("", `${where}: ${entry.status}`, `  why: ${statusReason(entry, context)}`);
+    out.push("", `${where}: ${entry.status}`);
+    if (entry.status !== "invalid") out.push(`  why: ${statusReason(entry, context)}`);
     if (entry.transport) out.push(`  transport: ${entry.transport}`);
     if (entry.config === undefined) {
-      out.push("  config: unknown (the file could not be read as a server entry)");
+      out.push("  config: not available");
     } else {
       const label =
         entry.status === "shadowed" ? "config (as its file has it)" : "config (variables expanded)";

@@ -1,6 +1,6 @@
 import type { ConfigIssue } from "../server-config.js";
 import { displayPath, formatTable, plural } from "./format.js";
-import type { ServerInventory, ServerStatus, Transport } from "./server-inventory.js";
+import { type ServerInventory, type ServerStatus, STATUSES, type Transport } from "./server-inventory.js";
 import { type ReasonContext, statusReason } from "./status-reason.js";
 
 /** One row of `mcp-rt-config list --json`. */
@@ -82,7 +82,10 @@ export function formatList(inventory: ServerInventory, context: ReasonContext): 
       ),
     );
     const counts = new Map<ServerStatus, number>();
-    for (const entry of entries) counts.set(entry.status, (counts.get(entry.status) ?? 0) + 1);
+    for (const status of STATUSES) {
+      const count = entries.filter((entry) => entry.status === status).length;
+      if (count > 0) counts.set(status, count);
+    }
     out.push(
       "",
       `${plural(entries.length, "entry", "entries")}: ${[...counts]

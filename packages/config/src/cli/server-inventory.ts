@@ -39,14 +39,15 @@ export interface InventoryExtras {
   discovered?: readonly DiscoveredServer[];
 }
 
-const STATUS_ORDER: Record<ServerStatus, number> = {
-  active: 0,
-  "needs approval": 1,
-  disabled: 2,
-  filtered: 3,
-  invalid: 4,
-  shadowed: 5,
-};
+/** Every status, in the order the CLI shows them. */
+export const STATUSES: readonly ServerStatus[] = [
+  "active",
+  "needs approval",
+  "disabled",
+  "filtered",
+  "invalid",
+  "shadowed",
+];
 
 /** The config a loader result entry carries, when the loader includes one. */
 export function configOf(entry: object): unknown {
@@ -162,7 +163,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     (a, b) =>
       compare(a.name, b.name) ||
       Number(b.winner) - Number(a.winner) ||
-      STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
+      STATUSES.indexOf(a.status) - STATUSES.indexOf(b.status),
   );
   return { entries, fileIssues };
 }
