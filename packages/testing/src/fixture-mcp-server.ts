@@ -172,7 +172,10 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
   }
 
   if (options.crashAfterInit) {
-    mcp.server.oninitialized = () => hooks.exit(1, "crashing right after initialize (--crash-after-init)");
+    // A moment's delay lets the initialize response out first even when a
+    // client sends `initialized` without waiting for it.
+    mcp.server.oninitialized = () =>
+      setTimeout(() => hooks.exit(1, "crashing right after initialize (--crash-after-init)"), 20);
   }
   return mcp;
 }

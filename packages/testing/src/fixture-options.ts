@@ -119,12 +119,13 @@ const booleanFlags = [
  * Turns {@link FixtureOptions} into the fixture server's command-line flags.
  *
  * @example
- * fixtureArgs({ tools: 10, pageSize: 3 }); // ["--tools", "10", "--page-size", "3"]
+ * fixtureArgs({ tools: 10, pageSize: 3 }); // ["--tools=10", "--page-size=3"]
  */
 export function fixtureArgs(options: FixtureOptions = {}): string[] {
   const args: string[] = [];
   const value = (flag: string, v: string | number | undefined): void => {
-    if (v !== undefined) args.push(`--${flag}`, String(v));
+    // `--flag=value`, so that a value starting with "-" is not read as a flag.
+    if (v !== undefined) args.push(`--${flag}=${v}`);
   };
   const flag = (name: string, on: boolean | undefined): void => {
     if (on) args.push(`--${name}`);

@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import {
+  childProcessesOf,
+  type HttpFixture,
+  type HttpFixtureOptions,
+  isProcessAlive,
+  readPidFileEntries,
+  startHttpFixture,
+  waitForProcessExit,
+} from "../src/index.js";
+
+const fixtures: HttpFixture[] = [];
+const clients: Client[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  expect(childProcessesOf(process.pid)).toEqual([]);
+});
+
+afterAll(() => {
+  expect(childProcessesOf(process.pid)).toEqual([]);
+});
+
+async function start(options: HttpFixtureOptions = {}): Promise<HttpFixture> {
+  const fixture = await startHttpFixture(options);
+  fixtures.push(fixture);
+  return fixture;
+}
+
+async function connect(transport: Transport): Promise<Client> {
+  const client = new Client({ name: "fixture-test", version: "1.0.0" });
+  clients.push(client);
+  await client.connect(transport, { timeout: 10_000 });
+  return client;
+}
+
+const echo = async (client: Client, message: string): Promise<string> => {
+  const result = await client.callTool({ name: "echo", arguments: { message } });
+  return (result.content as Array<{ text: string }>)[0]!.text;
+};
+
+describe("Streamable HTTP fixture", () => {
+  it("listens on 127.0.0.1 and serves stateful sessions", async () => {
+    const fixture = await start({ name: "remote", tools: 4, pageSize: 2 });
+    expect(fixture.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(fixture.config).toEqual({ type: "http", url: fixture.url });
+    const transport = new StreamableHTTPClientTransport(new URL(fixture.url));
+    const client = await connect(transport);
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(client.getServerVersion()?.name).toBe("remote");
+    const first = await client.listTools();
+    expect(first.tools.map((tool) => tool.name)).toEqual(["echo", "tool_0"]);
+    expect(first.nextCursor).toBeDefined();
+    expect(await echo(client, "over http")).toBe("over http");
+
+    const other = new StreamableHTTPClientTransport(new URL(fixture.url));
+    await connect(other);
+    expect(other.sessionId).not.toBe(transport.sessionId);
+  });
+
+  it("rejects a request with an unknown session id", async () => {
+    const fixture = await start();
+    const response = await fetch(fixture.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": "nope",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(404);
+  });
+
+  it("keeps list changes per session and notifies that session", async () => {
+    const fixture = await start({ listChanging: true });
+    const a = await connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
+    const b = await connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
+    const notified = new Promise<void>((resolve) =>
+      a.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await a.callTool({ name: "add_tool", arguments: { name: "only_a" } });
+    await notified;
+    expect((await a.listTools()).tools.map((tool) => tool.name)).toContain("only_a");
+    expect((await b.listTools()).tools.map((tool) => tool.name)).not.toContain("only_a");
+  });
+
+  it("delays initialize by initDelayMs", async () => {
+    const fixture = await start({ initDelayMs: 300 });
+    const started = Date.now();
+    await connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it("requires the bearer token when one is set", async () => {
+    const fixture = await start({ bearerToken: "s3cret" });
+    await expect(connect(new StreamableHTTPClientTransport(new URL(fixture.url)))).rejects.toThrow();
+    const client = await connect(
+      new StreamableHTTPClientTransport(new URL(fixture.url), {
+        requestInit: { headers: { authorization: "Bearer s3cret" } },
+      }),
+    );
+    expect(await echo(client, "authorized")).toBe("authorized");
+  });
+
+  it("dies mid-call with crashOnCall", async () => {
+    const fixture = await start({ crashOnCall: true });
+    const client = await connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
+    await expect(client.callTool({ name: "crash", arguments: {} })).rejects.toThrow();
+    expect(await waitForProcessExit(fixture.pid)).toBe(true);
+    expect(fixture.stderr()).toContain("crashing during tools/call");
+  });
+});
+
+describe("legacy SSE fixture", () => {
+  it("serves the SSE transport at /sse and not Streamable HTTP", async () => {
+    const fixture = await start({ transport: "sse" });
+    expect(fixture.url).toMatch(/\/sse$/);
+    expect(fixture.config.type).toBe("sse");
+    const client = await connect(new SSEClientTransport(new URL(fixture.url)));
+    expect(await echo(client, "over sse")).toBe("over sse");
+    // A Streamable HTTP client's first POST fails, which is what makes clients fall back to SSE.
+    const post = await fetch(fixture.url, { method: "POST", body: "{}" });
+    expect(post.status).toBe(405);
+  });
+});
+
+describe("startHttpFixture", () => {
+  it("rejects with the stderr line when the server exits before listening", async () => {
+    await expect(startHttpFixture({ exitCode: 4 })).rejects.toThrow(
+      /exited \(code 4\) before listening[\s\S]*code 4/,
+    );
+  });
+
+  it("close() stops the server and its grandchild, even when SIGTERM is ignored", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-rt-testing-http-"));
+    dirs.push(dir);
+    const pidFile = join(dir, "pids");
+    const fixture = await start({ spawnGrandchild: true, ignoreSigterm: true, pidFile });
+    const pids = readPidFileEntries(pidFile).map((entry) => entry.pid);
+    expect(pids).toEqual([fixture.pid, expect.any(Number)]);
+    expect(pids.every(isProcessAlive)).toBe(true);
+    const started = Date.now();
+    await fixture.close();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    for (const pid of pids) expect(await waitForProcessExit(pid)).toBe(true);
+    expect(fixture.stderr()).toContain("ignoring SIGTERM");
+    await fixture.close(); // idempotent
+  });
+
+  it("supports await using", async () => {
+    let pid = 0;
+    {
+      await using fixture = await startHttpFixture();
+      pid = fixture.pid;
+      expect(isProcessAlive(pid)).toBe(true);
+    }
+    expect(await waitForProcessExit(pid)).toBe(true);
+  });
+});
