@@ -1,1 +1,19 @@
-export {};
+export type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+export type { CallToolOptions, MCPProgress } from "./call-tool.js";
+export { callTool, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
+export type { ServerEnvOptions } from "./child-env.js";
+export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
+export type { ClientTransport } from "./client-transport.js";
+export { closeConnection } from "./close-connection.js";
+export type { ConnectOptions } from "./connect-to-server.js";
+export { connectToServer, DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
+export type {
+  MCPConnectionCloseEvent,
+  MCPServerCapabilities,
+  MCPServerConnection,
+  MCPServerInfo,
+} from "./connection.js";
+export type { ListToolsOptions } from "./list-tools.js";
+export { listTools, MAX_TOOL_PAGES } from "./list-tools.js";
+export type { ProcessExit, StdioTransportOptions } from "./stdio-transport.js";
+export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";

@@ -1,0 +1,81 @@
+import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { MCPServerConnection } from "./connection.js";
+import { getConnectionInternals } from "./connection.js";
+import { notConnectedError, toRequestError } from "./request-error.js";
+
+/** Per-call limit used when neither the call nor the config sets one, in ms. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/** A progress notification of a running call. */
+export type MCPProgress = Progress;
+
+/** Options of {@link callTool}. */
+export interface CallToolOptions {
+  /** Aborts the call: the server receives `notifications/cancelled` and the promise rejects with an `AbortError`. */
+  signal?: AbortSignal;
+  /** Limit without progress, in ms; each progress notification restarts it. @default config.toolTimeout ?? 60000 */
+  timeout?: number;
+  /** Limit however much progress arrives, in ms (`Infinity` for none). @default 10 × timeout */
+  maxTotalTimeout?: number;
+  /** Receives the server's progress notifications for this call. */
+  onProgress?(progress: MCPProgress): void;
+}
+
+/**
+ * Calls one tool and returns its result as the server sent it (`content`,
+ * `structuredContent`, `isError`). A tool that fails reports `isError: true`
+ * in the result; the promise rejects only when the call itself fails:
+ * `AbortError` on abort, `McpRtError` with `REQUEST_TIMEOUT`,
+ * `TRANSPORT_CLOSED`, `TOOL_NOT_FOUND` or `PROTOCOL_ERROR` otherwise.
+ */
+export async function callTool(
+  connection: MCPServerConnection,
+  toolName: string,
+  args: unknown,
+  options: CallToolOptions = {},
+): Promise<CallToolResult> {
+  const internals = getConnectionInternals(connection);
+  const what = `call of tool "${toolName}"`;
+  if (args !== undefined && args !== null && (typeof args !== "object" || Array.isArray(args))) {
+    throw new TypeError(
+      `Arguments of tool "${toolName}" on MCP server "${connection.name}" must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`,
+    );
+  }
+  if (connection.closed) throw notConnectedError(connection, internals, what);
+
+  const timeoutMs = options.timeout ?? connection.config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const maxTotalTimeoutMs = options.maxTotalTimeout ?? timeoutMs * 10;
+  const onProgress = options.onProgress;
+  try {
+    const result = await internals.client.callTool(
+      { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
+      undefined,
+      {
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: maxTotalTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        // Always ask for progress: it is what keeps a long call alive past `timeout`.
+        onprogress: (progress: Progress) => {
+          try {
+            onProgress?.(progress);
+          } catch {
+            // A throwing progress listener must not fail the call.
+          }
+        },
+      },
+    );
+    return result as CallToolResult;
+  } catch (error) {
+    throw toRequestError({
+      connection,
+      internals,
+      error,
+      what,
+      timeoutField: "toolTimeout",
+      timeoutMs,
+      maxTotalTimeoutMs,
+      signal: options.signal,
+    });
+  }
+}

@@ -1,0 +1,23 @@
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ProcessExit } from "./stdio-transport.js";
+
+/**
+ * What a connection needs from its transport besides the SDK's `Transport`:
+ * facts for error messages, and a close that does not wait politely.
+ */
+export interface ClientTransport extends Transport {
+  /** How the server is reached. */
+  readonly kind: "stdio" | "http" | "sse";
+  /** The server's process id (stdio only). */
+  readonly pid?: number | undefined;
+  /** How the server process ended, once it has (stdio only). */
+  readonly exit?: ProcessExit | undefined;
+  /** The protocol version agreed at `initialize`. */
+  readonly protocolVersion?: string | undefined;
+  /** The first stdout line that was not JSON-RPC (stdio only). */
+  readonly stdoutNoise?: string | undefined;
+  /** The last lines the server wrote to stderr ("" when there is none). */
+  stderrTail(maxLines?: number, maxChars?: number): string;
+  /** Closes without a grace period for the server to exit on its own (used after a failure). */
+  terminate(): Promise<void>;
+}

@@ -1,0 +1,116 @@
+import { createRequire } from "node:module";
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  ListRootsRequestSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ClientTransport } from "./client-transport.js";
+import { toConnectError } from "./connect-error.js";
+import type { MCPServerConnection } from "./connection.js";
+import { createTransport } from "./create-transport.js";
+import { ServerConnection } from "./server-connection.js";
+
+/** `timeout` used when a config has none: connect + `tools/list`, in ms. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+/** Options of {@link connectToServer}. */
+export interface ConnectOptions {
+  /** Aborts the handshake: the server is stopped and the promise rejects with `ABORTED`. */
+  signal?: AbortSignal;
+  /** How the client introduces itself. @default { name: "mcp-rt", version: <this package's version> } */
+  clientInfo?: { name: string; version: string; title?: string };
+  /** The agent's working folder: stdio servers start here (or in their `cwd`, relative to it), and it is the one root the client reports. @default process.cwd() */
+  cwd?: string;
+  /** The environment servers inherit from, before secret-looking names are removed. @default process.env */
+  env?: Record<string, string | undefined>;
+  /** The config file the server came from; error messages say what to change in it. */
+  sourcePath?: string;
+  /** The config the connection reports as `config`, when `config` was resolved (secrets filled in) for connecting. @default config */
+  unresolvedConfig?: MCPServerConfig;
+  /** Receives everything a stdio server writes to stderr, as it comes. */
+  onStderr?(chunk: string): void;
+  /** On close, how long a stdio server may take to exit after its stdin ends, before SIGTERM. @default 1000 */
+  stdinGraceMs?: number;
+  /** On close, how long a stdio server's process group may take to exit after SIGTERM, before SIGKILL. @default 2000 */
+  killGraceMs?: number;
+}
+
+/**
+ * Starts (stdio) or reaches a server and runs the MCP handshake (`initialize`
+ * + `notifications/initialized`) within `config.timeout` (default 30000 ms).
+ * The client declares the `roots` capability and answers `roots/list` with
+ * the agent's cwd. On any failure the server's process group is gone before
+ * the promise rejects with an `McpRtError` (`SPAWN_FAILED`, `CONNECT_TIMEOUT`,
+ * `INIT_FAILED`, `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail.
+ *
+ * @example
+ * ```ts
+ * const connection = await connectToServer("files", { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] });
+ * const tools = await listTools(connection);
+ * const result = await callTool(connection, "list_directory", { path: "." });
+ * await closeConnection(connection);
+ * ```
+ */
+export async function connectToServer(
+  name: string,
+  config: MCPServerConfig,
+  options: ConnectOptions = {},
+): Promise<MCPServerConnection> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const timeoutMs = config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  if (options.signal?.aborted) {
+    throw new McpRtError("ABORTED", `Connection to MCP server "${name}" was aborted`, {
+      server: name,
+      cause: options.signal.reason,
+    });
+  }
+
+  const transport: ClientTransport = createTransport(name, config, {
+    cwd,
+    parentEnv: options.env ?? process.env,
+    onStderr: options.onStderr,
+    stdinGraceMs: options.stdinGraceMs,
+    killGraceMs: options.killGraceMs,
+  });
+  const client = new Client(options.clientInfo ?? { name: "mcp-rt", version }, {
+    capabilities: { roots: {} },
+  });
+  const connection = new ServerConnection({
+    name,
+    config: options.unresolvedConfig ?? config,
+    client,
+    transport,
+    sourcePath: options.sourcePath,
+  });
+  client.onclose = () => connection.handleClose();
+  client.onerror = (error) => connection.handleError(error);
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => connection.handleToolsChanged());
+  client.setRequestHandler(ListRootsRequestSchema, () => ({
+    roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd }],
+  }));
+
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  try {
+    await client.connect(transport, { signal, timeout: timeoutMs });
+  } catch (error) {
+    await transport.terminate();
+    throw toConnectError({
+      name,
+      config,
+      error,
+      transport,
+      timeoutMs,
+      signal: options.signal,
+      deadline,
+      cwd,
+      sourcePath: options.sourcePath,
+    });
+  }
+  return connection;
+}

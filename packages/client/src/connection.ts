@@ -1,0 +1,84 @@
+import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientTransport } from "./client-transport.js";
+import type { ProcessExit } from "./stdio-transport.js";
+
+/** The server's name and version, as it reported them at `initialize`. */
+export type MCPServerInfo = Implementation;
+
+/** What the server said it supports at `initialize` (`tools`, `resources`, …). */
+export type MCPServerCapabilities = ServerCapabilities;
+
+/** Why a connection closed; passed to `onClose` listeners. */
+export interface MCPConnectionCloseEvent {
+  /** True when `closeConnection` closed it; false when the server went away. */
+  expected: boolean;
+  /** One sentence for logs and UIs, e.g. `MCP server "x" exited: process exited with code 1`. */
+  reason: string;
+  /** How the server process ended (stdio), when it did. */
+  exit?: ProcessExit;
+  /** For an unexpected close: a `TRANSPORT_CLOSED` error carrying the stderr tail. */
+  error?: McpRtError;
+}
+
+/**
+ * One live connection to one MCP server, as `connectToServer` returns it. Use
+ * it with `listTools`, `callTool` and `closeConnection`.
+ */
+export interface MCPServerConnection {
+  /** The server's name in the config. */
+  readonly name: string;
+  /** The config as the caller gave it (unresolved: no secrets from `!cmd` or auth). */
+  readonly config: MCPServerConfig;
+  /** How the server is reached. */
+  readonly transport: "stdio" | "http" | "sse";
+  /** The server's name and version. */
+  readonly serverInfo: MCPServerInfo;
+  /** What the server supports. */
+  readonly capabilities: MCPServerCapabilities;
+  /** The server's usage hints for the model, if it sent any. */
+  readonly instructions?: string | undefined;
+  /** The protocol revision agreed at `initialize`. */
+  readonly protocolVersion?: string | undefined;
+  /** The server's process id, which is also its process group id (stdio). */
+  readonly pid?: number | undefined;
+  /** True once the connection has closed, for whatever reason. */
+  readonly closed: boolean;
+  /** The last lines the server wrote to stderr ("" for none or for remote servers). */
+  stderrTail(): string;
+  /**
+   * Calls `listener` once when the connection closes. Subscribing after it has
+   * closed still calls it (asynchronously). Returns an unsubscribe function.
+   */
+  onClose(listener: (event: MCPConnectionCloseEvent) => void): () => void;
+  /** Calls `listener` on out-of-band problems (stdout noise, pipe errors). Returns an unsubscribe function. */
+  onError(listener: (error: McpRtError) => void): () => void;
+  /** Calls `listener` when the server sends `notifications/tools/list_changed`. Returns an unsubscribe function. */
+  onToolsChanged(listener: () => void): () => void;
+}
+
+/** What the package's own functions reach behind a connection; never exported. */
+export interface ConnectionInternals {
+  client: Client;
+  transport: ClientTransport;
+  sourcePath: string | undefined;
+  /** Closes (idempotent); resolves once the server (and its process group) is gone. */
+  close(): Promise<void>;
+  /** Why it closed, once it has. */
+  closeEvent(): MCPConnectionCloseEvent | undefined;
+}
+
+const internals = new WeakMap<MCPServerConnection, ConnectionInternals>();
+
+/** Links a connection to its internals. */
+export function setConnectionInternals(connection: MCPServerConnection, value: ConnectionInternals): void {
+  internals.set(connection, value);
+}
+
+/** The internals of a connection made by this package; throws a TypeError for anything else. */
+export function getConnectionInternals(connection: MCPServerConnection): ConnectionInternals {
+  const value = internals.get(connection);
+  if (!value) throw new TypeError("Not an MCPServerConnection returned by connectToServer()");
+  return value;
+}

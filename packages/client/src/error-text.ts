@@ -1,0 +1,38 @@
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { ProcessExit } from "./stdio-transport.js";
+
+/** Where a user fixes a setting: the config file when known. */
+export function inConfig(sourcePath: string | undefined): string {
+  return sourcePath ? `in ${sourcePath}` : "in the server's config";
+}
+
+/** "process exited with code 3" / "process was killed by SIGKILL". */
+export function describeExit(exit: ProcessExit): string {
+  if (exit.signal) return `process was killed by ${exit.signal}`;
+  return `process exited with code ${exit.code ?? "unknown"}`;
+}
+
+/** Appends the stderr tail, if any, the way every connection error shows it. */
+export function withStderr(message: string, stderrTail: string | undefined): string {
+  const tail = stderrTail?.trim();
+  if (!tail) return message;
+  const short = tail.length > 1000 ? `…${tail.slice(-999)}` : tail;
+  return `${message}. stderr: ${short}`;
+}
+
+/** The JSON-RPC error code of an SDK `McpError`, else undefined. */
+export function rpcCode(error: unknown): number | undefined {
+  if (error instanceof McpError) return error.code;
+  return undefined;
+}
+
+/** A DOMException named `AbortError`, as `fetch` and Node's own APIs reject with. */
+export function createAbortError(message: string, reason: unknown): DOMException {
+  return new DOMException(message, { name: "AbortError", cause: reason });
+}
+
+/** First line of an error's message, without the SDK's "MCP error -32603: " prefix. */
+export function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^MCP error -?\d+: /, "").split("\n")[0] ?? message;
+}

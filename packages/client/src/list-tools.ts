@@ -1,0 +1,93 @@
+import { type MCPToolDefinition, MCPToolDefinitionSchema, McpRtError } from "@mcp-rt/config";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
+import type { MCPServerConnection } from "./connection.js";
+import { getConnectionInternals } from "./connection.js";
+import { notConnectedError, toRequestError } from "./request-error.js";
+
+/** Pages after which `listTools` gives up: a server that never stops paging is broken. */
+export const MAX_TOOL_PAGES = 1000;
+
+/** Options of {@link listTools}. */
+export interface ListToolsOptions {
+  /** Aborts the listing; the promise rejects with an `AbortError`. */
+  signal?: AbortSignal;
+  /** Limit for all pages together, in ms. @default config.timeout ?? 30000 */
+  timeout?: number;
+}
+
+/**
+ * Lists every tool of a server, following `nextCursor` to the last page. A
+ * server without the `tools` capability has none (`[]`). A repeated cursor or
+ * more than 1000 pages rejects with `PROTOCOL_ERROR` instead of looping.
+ * Definitions are normalised to {@link MCPToolDefinition} (unknown fields
+ * dropped); a name listed twice keeps its first definition.
+ */
+export async function listTools(
+  connection: MCPServerConnection,
+  options: ListToolsOptions = {},
+): Promise<MCPToolDefinition[]> {
+  const internals = getConnectionInternals(connection);
+  const what = "tools/list request";
+  if (connection.closed) throw notConnectedError(connection, internals, what);
+  if (!connection.capabilities.tools) return [];
+
+  const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const started = Date.now();
+  const tools = new Map<string, MCPToolDefinition>();
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+
+  for (let page = 1; ; page++) {
+    let result: Awaited<ReturnType<typeof internals.client.listTools>>;
+    try {
+      result = await internals.client.listTools(cursor === undefined ? {} : { cursor }, {
+        signal,
+        timeout: Math.max(1, timeoutMs - (Date.now() - started)),
+      });
+    } catch (error) {
+      throw toRequestError({
+        connection,
+        internals,
+        error,
+        what,
+        timeoutField: "timeout",
+        timeoutMs,
+        signal: options.signal,
+        deadline,
+      });
+    }
+    for (const [index, tool] of result.tools.entries()) {
+      const parsed = MCPToolDefinitionSchema.safeParse(tool);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const path = ["tools", index, ...(issue?.path ?? [])].join(".");
+        throw new McpRtError(
+          "PROTOCOL_ERROR",
+          `MCP server "${connection.name}" listed an invalid tool on page ${page}: ${path}: ${issue?.message}`,
+          { server: connection.name },
+        );
+      }
+      if (!tools.has(parsed.data.name)) tools.set(parsed.data.name, parsed.data);
+    }
+    const next = result.nextCursor;
+    if (next === undefined) return [...tools.values()];
+    if (seenCursors.has(next)) {
+      throw new McpRtError(
+        "PROTOCOL_ERROR",
+        `MCP server "${connection.name}" repeated the tools/list cursor ${JSON.stringify(next)} on page ${page}; stopped instead of looping`,
+        { server: connection.name },
+      );
+    }
+    if (page >= MAX_TOOL_PAGES) {
+      throw new McpRtError(
+        "PROTOCOL_ERROR",
+        `MCP server "${connection.name}" sent more than ${MAX_TOOL_PAGES} pages of tools; stopped instead of paging forever`,
+        { server: connection.name },
+      );
+    }
+    seenCursors.add(next);
+    cursor = next;
+  }
+}

@@ -1,0 +1,117 @@
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** How long to wait between liveness checks while a group shuts down. */
+const POLL_MS = 20;
+/** How long SIGKILL may take before we stop waiting (a process stuck in the kernel). */
+const SIGKILL_WAIT_MS = 5000;
+
+const isWindows = process.platform === "win32";
+
+/**
+ * Live process groups started by this module. If the agent exits without
+ * closing its connections, they get SIGTERM on the way out (their stdin closes
+ * too), so no server outlives the agent by accident.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** Remembers a process group so that it is signalled if the agent exits without closing it. */
+export function trackProcessGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const group of liveGroups) signalProcessGroup(group, "SIGTERM");
+  });
+}
+
+/** Forgets a process group once it is gone. */
+export function untrackProcessGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+}
+
+/**
+ * Sends `signal` to every process in the group led by `pgid` (on Windows it
+ * ends the process tree with `taskkill /T /F`, whatever the signal). Returns
+ * false when no such group exists.
+ */
+export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    if (isWindows) {
+      // Console programs ignore a polite taskkill, and Windows has no SIGTERM: end the tree.
+      process.kill(pgid, 0);
+      execFile("taskkill", ["/pid", String(pgid), "/T", "/F"], { windowsHide: true }, () => {});
+    } else {
+      process.kill(-pgid, signal);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True while any process of the group led by `pgid` is running. Zombies do not
+ * count: on Linux an orphaned grandchild may stay a zombie until init reaps it.
+ */
+export function isProcessGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(isWindows ? pgid : -pgid, 0);
+  } catch (error) {
+    // EPERM: something exists that we may not signal; treat it as alive.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  if (process.platform !== "linux") return true;
+  return hasLiveMemberOnLinux(pgid);
+}
+
+function hasLiveMemberOnLinux(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state ppid pgrp …
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
+}
+
+/** Resolves true as soon as the group is gone, false after `ms`. */
+export async function waitForProcessGroupExit(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!isProcessGroupAlive(pgid)) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Ends a process group: SIGTERM to every member, then SIGKILL to whatever is
+ * left after `killGraceMs`. Resolves once no member runs any more (or, if a
+ * process cannot be killed at all, after a bounded wait).
+ */
+export async function terminateProcessGroup(pgid: number, killGraceMs: number): Promise<void> {
+  try {
+    if (!isProcessGroupAlive(pgid)) return;
+    signalProcessGroup(pgid, "SIGTERM");
+    if (await waitForProcessGroupExit(pgid, killGraceMs)) return;
+    signalProcessGroup(pgid, "SIGKILL");
+    await waitForProcessGroupExit(pgid, SIGKILL_WAIT_MS);
+  } finally {
+    untrackProcessGroup(pgid);
+  }
+}

@@ -1,0 +1,90 @@
+import { McpRtError } from "@mcp-rt/config";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
+import { createAbortError, describeExit, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+
+/** The facts a failed request is explained from. */
+export interface RequestFailure {
+  connection: MCPServerConnection;
+  internals: ConnectionInternals;
+  error: unknown;
+  /** "tool call \"x\"" or "tools/list". */
+  what: string;
+  /** The config field that sets the limit: `toolTimeout` or `timeout`. */
+  timeoutField: "toolTimeout" | "timeout";
+  timeoutMs: number;
+  maxTotalTimeoutMs?: number;
+  signal: AbortSignal | undefined;
+  deadline?: AbortSignal;
+}
+
+/** Why a connection cannot take requests: "process exited with code 1" etc. */
+export function closedReason(internals: ConnectionInternals): string {
+  const event = internals.closeEvent();
+  if (event?.expected) return "the connection was closed by the client";
+  const exit = internals.transport.exit;
+  return exit ? describeExit(exit) : "the server closed the connection";
+}
+
+/** The error of a request on a connection that has already closed. */
+export function notConnectedError(
+  connection: MCPServerConnection,
+  internals: ConnectionInternals,
+  what: string,
+): McpRtError {
+  const stderrTail = internals.transport.stderrTail() || undefined;
+  const message = `Cannot send ${what} to MCP server "${connection.name}": ${closedReason(internals)}`;
+  return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), {
+    server: connection.name,
+    ...(stderrTail ? { stderrTail } : {}),
+  });
+}
+
+/**
+ * Turns whatever an SDK request threw into what `callTool` / `listTools`
+ * promise: an `AbortError` for an abort, else an `McpRtError`.
+ */
+export function toRequestError(failure: RequestFailure): Error {
+  const { connection, internals, error, what } = failure;
+  const server = connection.name;
+  if (failure.signal?.aborted) {
+    return createAbortError(`The ${what} to MCP server "${server}" was aborted`, failure.signal.reason);
+  }
+  const code = rpcCode(error);
+  const stderrTail = internals.transport.stderrTail() || undefined;
+  const base = { server, cause: error, ...(stderrTail ? { stderrTail } : {}) };
+
+  if (failure.deadline?.aborted || code === ErrorCode.RequestTimeout) {
+    const total = /maximum total timeout/i.test(errorText(error)) && failure.maxTotalTimeoutMs !== undefined;
+    const limit = total
+      ? `ran past its maximum of ${failure.maxTotalTimeoutMs} ms despite progress (raise "maxTotalTimeout")`
+      : `timed out after ${failure.timeoutMs} ms (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;
+    return new McpRtError("REQUEST_TIMEOUT", `The ${what} to MCP server "${server}" ${limit}`, base);
+  }
+  if (code === ErrorCode.ConnectionClosed || connection.closed || /^Not connected$/.test(errorText(error))) {
+    const message = `MCP server "${server}" closed the connection during the ${what}: ${closedReason(internals)}`;
+    return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), base);
+  }
+  if (code === ErrorCode.InvalidParams && /not found|unknown tool/i.test(errorText(error))) {
+    return new McpRtError(
+      "TOOL_NOT_FOUND",
+      `MCP server "${server}" does not know the ${what}: ${errorText(error)}`,
+      {
+        ...base,
+        details: { rpcCode: code },
+      },
+    );
+  }
+  if (code !== undefined) {
+    return new McpRtError(
+      "PROTOCOL_ERROR",
+      `MCP server "${server}" answered the ${what} with error ${code}: ${errorText(error)}`,
+      { ...base, details: { rpcCode: code } },
+    );
+  }
+  return new McpRtError(
+    "PROTOCOL_ERROR",
+    `The ${what} to MCP server "${server}" failed: ${errorText(error)}`,
+    base,
+  );
+}

@@ -1,0 +1,166 @@
+import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ClientTransport } from "./client-transport.js";
+import type {
+  MCPConnectionCloseEvent,
+  MCPServerCapabilities,
+  MCPServerConnection,
+  MCPServerInfo,
+} from "./connection.js";
+import { setConnectionInternals } from "./connection.js";
+import { describeExit, withStderr } from "./error-text.js";
+
+/** What a {@link ServerConnection} is made from. */
+export interface ServerConnectionInit {
+  name: string;
+  config: MCPServerConfig;
+  client: Client;
+  transport: ClientTransport;
+  sourcePath: string | undefined;
+}
+
+/**
+ * The one implementation of {@link MCPServerConnection}. It is created before
+ * `initialize` so that no close, error or list-changed notification is missed,
+ * and filled in once the handshake has succeeded.
+ */
+export class ServerConnection implements MCPServerConnection {
+  readonly name: string;
+  readonly config: MCPServerConfig;
+  readonly #client: Client;
+  readonly #transport: ClientTransport;
+  readonly #closeListeners = new Set<(event: MCPConnectionCloseEvent) => void>();
+  readonly #errorListeners = new Set<(error: McpRtError) => void>();
+  readonly #toolsListeners = new Set<() => void>();
+  #closeEvent: MCPConnectionCloseEvent | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(init: ServerConnectionInit) {
+    this.name = init.name;
+    this.config = init.config;
+    this.#client = init.client;
+    this.#transport = init.transport;
+    setConnectionInternals(this, {
+      client: init.client,
+      transport: init.transport,
+      sourcePath: init.sourcePath,
+      close: () => this.#close(),
+      closeEvent: () => this.#closeEvent,
+    });
+  }
+
+  get transport(): "stdio" | "http" | "sse" {
+    return this.#transport.kind;
+  }
+
+  get serverInfo(): MCPServerInfo {
+    return this.#client.getServerVersion() ?? { name: this.name, version: "unknown" };
+  }
+
+  get capabilities(): MCPServerCapabilities {
+    return this.#client.getServerCapabilities() ?? {};
+  }
+
+  get instructions(): string | undefined {
+    return this.#client.getInstructions();
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#transport.protocolVersion;
+  }
+
+  get pid(): number | undefined {
+    return this.#transport.pid;
+  }
+
+  get closed(): boolean {
+    return this.#closeEvent !== undefined;
+  }
+
+  stderrTail(): string {
+    return this.#transport.stderrTail(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  }
+
+  onClose(listener: (event: MCPConnectionCloseEvent) => void): () => void {
+    const event = this.#closeEvent;
+    if (event) {
+      let cancelled = false;
+      queueMicrotask(() => {
+        if (!cancelled) safely(() => listener(event));
+      });
+      return () => {
+        cancelled = true;
+      };
+    }
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  onError(listener: (error: McpRtError) => void): () => void {
+    this.#errorListeners.add(listener);
+    return () => this.#errorListeners.delete(listener);
+  }
+
+  onToolsChanged(listener: () => void): () => void {
+    this.#toolsListeners.add(listener);
+    return () => this.#toolsListeners.delete(listener);
+  }
+
+  /** Wired to the SDK client's `onclose`. */
+  handleClose(): void {
+    if (this.#closeEvent) return;
+    const exit = this.#transport.exit;
+    let event: MCPConnectionCloseEvent;
+    if (this.#closing) {
+      event = { expected: true, reason: `MCP server "${this.name}" was closed by the client` };
+    } else {
+      const how = exit ? describeExit(exit) : "the server closed the connection";
+      const reason = `MCP server "${this.name}" stopped: ${how}`;
+      const stderrTail = this.#transport.stderrTail();
+      event = {
+        expected: false,
+        reason,
+        error: new McpRtError("TRANSPORT_CLOSED", withStderr(reason, stderrTail), {
+          server: this.name,
+          ...(stderrTail ? { stderrTail } : {}),
+          ...(exit ? { details: { exitCode: exit.code, signal: exit.signal } } : {}),
+        }),
+      };
+    }
+    if (exit) event.exit = exit;
+    this.#closeEvent = event;
+    const listeners = [...this.#closeListeners];
+    this.#closeListeners.clear();
+    for (const listener of listeners) safely(() => listener(event));
+  }
+
+  /** Wired to the SDK client's `onerror`. */
+  handleError(error: Error): void {
+    if (this.#errorListeners.size === 0) return;
+    const errno = (error as NodeJS.ErrnoException).code;
+    const wrapped = new McpRtError(
+      typeof errno === "string" ? "TRANSPORT_CLOSED" : "PROTOCOL_ERROR",
+      `MCP server "${this.name}": ${error.message}`,
+      { server: this.name, cause: error },
+    );
+    for (const listener of [...this.#errorListeners]) safely(() => listener(wrapped));
+  }
+
+  /** Wired to `notifications/tools/list_changed`. */
+  handleToolsChanged(): void {
+    for (const listener of [...this.#toolsListeners]) safely(() => listener());
+  }
+
+  #close(): Promise<void> {
+    this.#closing ??= this.#transport.close().finally(() => this.handleClose());
+    return this.#closing;
+  }
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A throwing listener must not break the connection or the other listeners.
+  }
+}

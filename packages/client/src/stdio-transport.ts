@@ -1,0 +1,285 @@
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import spawn from "cross-spawn";
+import type { ClientTransport } from "./client-transport.js";
+import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
+import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
+
+/** Options of {@link createStdioTransport}. */
+export interface StdioTransportOptions {
+  /** The program to run (resolved on `PATH`; Windows shims such as `npx.cmd` work too). */
+  command: string;
+  /** Its arguments. */
+  args?: string[];
+  /** The complete environment of the process (see `createServerEnv`). */
+  env: Record<string, string>;
+  /** Absolute working folder. */
+  cwd: string;
+  /** Called with every piece of text the server writes to stderr. */
+  onStderr?: (chunk: string) => void;
+  /** How much stderr to keep, in characters. @default 65536 */
+  stderrLimit?: number;
+  /** On close, how long the server may take to exit after its stdin ends, before SIGTERM. @default 1000 */
+  stdinGraceMs?: number;
+  /** On close, how long the process group may take to exit after SIGTERM, before SIGKILL. @default 2000 */
+  killGraceMs?: number;
+}
+
+/** How a server process ended. */
+export interface ProcessExit {
+  /** Exit code, or null when a signal ended it. */
+  code: number | null;
+  /** The signal that ended it, if any. */
+  signal: NodeJS.Signals | null;
+}
+
+// How long to let stdout/stderr drain after the process exits before reporting the close.
+const DRAIN_MS = 200;
+
+/**
+ * A stdio transport that runs the server in its own process group, so closing
+ * it ends the server and everything the server started (`npx`, shell wrappers,
+ * grandchildren), and a terminal's Ctrl-C does not reach servers behind the
+ * agent's back. Messages are framed with the SDK's own `ReadBuffer` and
+ * `serializeMessage`.
+ *
+ * Close: end stdin, wait `stdinGraceMs`, SIGTERM the group, wait `killGraceMs`,
+ * SIGKILL the group; `close()` resolves once no process of the group runs.
+ */
+export class ProcessGroupStdioTransport implements ClientTransport {
+  /** Always `stdio`. */
+  readonly kind = "stdio" as const;
+  /** Called once, when the process has exited or `close()` has finished. */
+  onclose?: (() => void) | undefined;
+  /** Called on out-of-band problems: unparsable stdout lines, pipe errors. */
+  onerror?: ((error: Error) => void) | undefined;
+  /** Called with every JSON-RPC message the server sends. */
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+
+  readonly #options: StdioTransportOptions;
+  readonly #readBuffer = new ReadBuffer();
+  readonly #stderr: StderrBuffer;
+  #child: ChildProcess | undefined;
+  #exit: ProcessExit | undefined;
+  #exited: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #closeReported = false;
+  #protocolVersion: string | undefined;
+  #stdoutNoise: string | undefined;
+  #hurry: (() => void) | undefined;
+  readonly #hurried = new Promise<void>((resolve) => {
+    this.#hurry = resolve;
+  });
+
+  constructor(options: StdioTransportOptions) {
+    this.#options = options;
+    this.#stderr = createStderrBuffer(options.stderrLimit);
+  }
+
+  /** The server's process id (also its process group id), once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ProcessExit | undefined {
+    return this.#exit;
+  }
+
+  /** The protocol version agreed at `initialize`, once known. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** The first stdout line that was not a JSON-RPC message, if any (a server logging to stdout). */
+  get stdoutNoise(): string | undefined {
+    return this.#stdoutNoise;
+  }
+
+  /** Called by the SDK client after `initialize`. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  /** The last lines the server wrote to stderr (up to `maxLines` / `maxChars`). */
+  stderrTail(maxLines?: number, maxChars?: number): string {
+    return this.#stderr.tail(maxLines, maxChars);
+  }
+
+  /** Everything kept of the server's stderr (about the last 64 KiB). */
+  stderrText(): string {
+    return this.#stderr.text();
+  }
+
+  /** Spawns the server. Rejects with the spawn error (`code` ENOENT, EACCES…) if it cannot start. */
+  start(): Promise<void> {
+    if (this.#child || this.#closing) throw new Error("ProcessGroupStdioTransport already started");
+    const { command, args = [], env, cwd } = this.#options;
+    const child = spawn(command, args, {
+      cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+      // A group of its own (POSIX); on Windows `detached` would open a console window.
+      detached: process.platform !== "win32",
+      windowsHide: true,
+      shell: false,
+    });
+    this.#child = child;
+    this.#exited = once(child, "exit").then(
+      () => {},
+      () => {},
+    );
+
+    child.stdout?.on("data", (chunk: Buffer) => this.#onStdout(chunk));
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => this.#onStderr(chunk));
+    for (const stream of [child.stdin, child.stdout, child.stderr]) {
+      stream?.on("error", (error) => {
+        if (!this.#closing) this.onerror?.(error);
+      });
+    }
+
+    return new Promise<void>((resolve, reject) => {
+      child.once("error", (error) => {
+        if (child.pid === undefined) {
+          this.#closing = Promise.resolve();
+          this.#closeReported = true;
+          reject(error);
+        } else {
+          this.onerror?.(error);
+        }
+      });
+      child.once("spawn", () => {
+        const pid = child.pid as number;
+        trackProcessGroup(pid);
+        // Neither the process nor its pipes keep the agent's event loop alive;
+        // pending requests do (their timers), idle connections do not.
+        child.unref();
+        for (const stream of [child.stdin, child.stdout, child.stderr]) {
+          (stream as unknown as { unref?: () => void } | null)?.unref?.();
+        }
+        child.once("exit", (code, signal) => this.#onExit({ code, signal }));
+        resolve();
+      });
+    });
+  }
+
+  /** Writes one message to the server's stdin. Rejects when the process is gone. */
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#exit || this.#closing || !stdin.writable) {
+      return Promise.reject(new Error("Not connected"));
+    }
+    return new Promise<void>((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Ends the server and its whole process group; idempotent, resolves once they are gone. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  /** Like `close()`, but sends SIGTERM at once instead of waiting for the server to exit on its own. */
+  terminate(): Promise<void> {
+    this.#hurry?.();
+    return this.close();
+  }
+
+  async #shutdown(): Promise<void> {
+    const child = this.#child;
+    const pid = child?.pid;
+    if (child && pid !== undefined) {
+      if (!this.#exit) {
+        child.stdin?.end();
+        await settleWithin(
+          [this.#exited ?? Promise.resolve(), this.#hurried],
+          this.#options.stdinGraceMs ?? 1000,
+        );
+      }
+      // Even when the leader has exited, grandchildren may still run in its group.
+      await terminateProcessGroup(pid, this.#options.killGraceMs ?? 2000);
+      await settleWithin([once(child, "close")], DRAIN_MS);
+      child.stdin?.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }
+    this.#readBuffer.clear();
+    this.#reportClose();
+  }
+
+  async #onExit(exit: ProcessExit): Promise<void> {
+    this.#exit = exit;
+    const child = this.#child;
+    if (this.#closing || !child) return;
+    // Let the pipes drain so the stderr tail and last messages are complete;
+    // a grandchild holding the pipes open must not delay the report.
+    await settleWithin([once(child, "close")], DRAIN_MS);
+    this.#reportClose();
+    // The server is dead: whatever it started goes too.
+    this.close().catch(() => {});
+  }
+
+  #reportClose(): void {
+    if (this.#closeReported) return;
+    this.#closeReported = true;
+    this.onclose?.();
+  }
+
+  #onStdout(chunk: Buffer): void {
+    try {
+      this.#readBuffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      this.close().catch(() => {});
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#readBuffer.readMessage();
+      } catch (error) {
+        // The line is consumed by ReadBuffer; report it and go on with the next one.
+        const text = error instanceof Error ? error.message : String(error);
+        const reason = text.length > 300 ? `${text.slice(0, 299)}…` : text;
+        this.#stdoutNoise ??= reason;
+        this.onerror?.(new Error(`The server wrote a line that is not JSON-RPC on stdout: ${reason}`));
+        continue;
+      }
+      if (message === null) break;
+      this.onmessage?.(message);
+    }
+  }
+
+  #onStderr(chunk: string): void {
+    this.#stderr.append(chunk);
+    try {
+      this.#options.onStderr?.(chunk);
+    } catch {
+      // A throwing listener must not break the connection.
+    }
+  }
+}
+
+/** Waits until one of `promises` settles or `ms` pass, whichever is first; never rejects. */
+async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([...promises.map((p) => p.then(noop, noop)), elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function noop(): void {}
+
+/** Creates a {@link ProcessGroupStdioTransport}. */
+export function createStdioTransport(options: StdioTransportOptions): ProcessGroupStdioTransport {
+  return new ProcessGroupStdioTransport(options);
+}

@@ -1,0 +1,231 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  type CallToolResult,
+  callTool,
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPProgress,
+  type MCPServerConnection,
+} from "@mcp-rt/client";
+import type { MCPStdioServerConfig } from "@mcp-rt/config";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const require = createRequire(import.meta.url);
+const everythingEntry = join(
+  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist/index.js",
+);
+const everything: MCPStdioServerConfig = { command: process.execPath, args: [everythingEntry] };
+
+function textOf(result: CallToolResult): string {
+  return result.content
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
+}
+
+describe("against @modelcontextprotocol/server-everything over stdio", () => {
+  let connection: MCPServerConnection;
+
+  beforeAll(async () => {
+    connection = await connectToServer("everything", everything);
+  });
+  afterAll(async () => {
+    await closeConnection(connection);
+  });
+
+  it("connects and reports what the server said at initialize", () => {
+    expect(connection.name).toBe("everything");
+    expect(connection.transport).toBe("stdio");
+    expect(connection.serverInfo.name).toMatch(/everything/i);
+    expect(connection.capabilities.tools).toBeDefined();
+    expect(connection.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(connection.instructions).toBeTruthy();
+    expect(connection.pid).toBeGreaterThan(0);
+    expect(connection.closed).toBe(false);
+    expect(connection.stderrTail()).toContain("Starting default (STDIO) server");
+  });
+
+  it("lists the tools, normalised to MCPToolDefinition", async () => {
+    const tools = await listTools(connection);
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "echo",
+        "get-tiny-image",
+        "get-resource-links",
+        "get-structured-content",
+        "trigger-long-running-operation",
+        "get-roots-list",
+      ]),
+    );
+    const structured = tools.find((tool) => tool.name === "get-structured-content");
+    expect(structured?.inputSchema).toMatchObject({ type: "object" });
+    expect(structured?.outputSchema).toMatchObject({ type: "object" });
+    expect(structured?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("calls echo", async () => {
+    const result = await callTool(connection, "echo", { message: "hello from mcp-rt" });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe("Echo: hello from mcp-rt");
+  });
+
+  it("returns image content from get-tiny-image", async () => {
+    const result = await callTool(connection, "get-tiny-image", {});
+    const image = result.content.find((block) => block.type === "image");
+    expect(image).toMatchObject({ type: "image", mimeType: "image/png" });
+    expect(
+      Buffer.from((image as { data: string }).data, "base64")
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
+  });
+
+  it("returns resource links from get-resource-links", async () => {
+    const result = await callTool(connection, "get-resource-links", { count: 4 });
+    const links = result.content.filter((block) => block.type === "resource_link");
+    expect(links).toHaveLength(4);
+    expect(links[0]).toMatchObject({ type: "resource_link", uri: expect.stringMatching(/^demo:\/\//) });
+  });
+
+  it("returns structured content from get-structured-content", async () => {
+    const result = await callTool(connection, "get-structured-content", { location: "Chicago" });
+    expect(result.structuredContent).toEqual({
+      temperature: 36,
+      conditions: "Light rain / drizzle",
+      humidity: 82,
+    });
+  });
+
+  it("reports a tool's own failure as an isError result, not a rejection", async () => {
+    const result = await callTool(connection, "get-structured-content", { location: "Atlantis" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/location|Invalid/i);
+  });
+
+  it("answers roots/list with the agent's cwd", async () => {
+    const result = await callTool(connection, "get-roots-list", {});
+    expect(textOf(result)).toContain(pathToFileURL(process.cwd()).href);
+  });
+
+  it("delivers progress of a long-running call and keeps it alive past its timeout", async () => {
+    const progress: MCPProgress[] = [];
+    // 1.5 s of work with a 700 ms timeout: only the progress notifications keep it going.
+    const result = await callTool(
+      connection,
+      "trigger-long-running-operation",
+      { duration: 1.5, steps: 5 },
+      { timeout: 700, onProgress: (p) => progress.push(p) },
+    );
+    expect(textOf(result)).toContain("Long running operation completed");
+    // The last notification may arrive together with the result, after the call has settled.
+    expect(progress.map((p) => p.progress).slice(0, 4)).toEqual([1, 2, 3, 4]);
+    expect(progress.every((p) => p.total === 5)).toBe(true);
+  });
+
+  it("stops a long-running call at maxTotalTimeout despite progress", async () => {
+    const error = await callTool(
+      connection,
+      "trigger-long-running-operation",
+      { duration: 3, steps: 10 },
+      { timeout: 1000, maxTotalTimeout: 800 },
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "McpRtError", code: "REQUEST_TIMEOUT", server: "everything" });
+    expect((error as Error).message).toContain("maximum of 800 ms");
+  });
+
+  it("times out a call without progress with REQUEST_TIMEOUT naming toolTimeout", async () => {
+    const started = Date.now();
+    const error = await callTool(
+      connection,
+      "trigger-long-running-operation",
+      { duration: 2, steps: 1 },
+      {
+        timeout: 300,
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "McpRtError", code: "REQUEST_TIMEOUT" });
+    expect((error as Error).message).toBe(
+      `The call of tool "trigger-long-running-operation" to MCP server "everything" timed out after 300 ms (raise "toolTimeout" in the server's config)`,
+    );
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it("rejects an aborted call with an AbortError, mid-call", async () => {
+    const controller = new AbortController();
+    const progress: MCPProgress[] = [];
+    const call = callTool(
+      connection,
+      "trigger-long-running-operation",
+      { duration: 5, steps: 10 },
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          progress.push(p);
+          controller.abort();
+        },
+      },
+    );
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect(error).toMatchObject({ name: "AbortError" });
+    expect(progress).toHaveLength(1);
+    // The connection is still usable afterwards.
+    expect(textOf(await callTool(connection, "echo", { message: "still here" }))).toBe("Echo: still here");
+  });
+
+  it("rejects at once when the signal is already aborted", async () => {
+    const error = await callTool(connection, "echo", { message: "x" }, { signal: AbortSignal.abort() }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: "AbortError" });
+  });
+
+  it("rejects arguments that are not an object with a clear TypeError", async () => {
+    await expect(callTool(connection, "echo", "hello")).rejects.toThrow(
+      'Arguments of tool "echo" on MCP server "everything" must be a JSON object, got string',
+    );
+  });
+
+  it("reports an unknown tool as a tool error result or TOOL_NOT_FOUND", async () => {
+    const outcome = await callTool(connection, "no-such-tool", {}).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    if ("result" in outcome) {
+      expect(outcome.result.isError).toBe(true);
+      expect(textOf(outcome.result)).toContain("no-such-tool");
+    } else {
+      expect(outcome.error).toMatchObject({ code: "TOOL_NOT_FOUND", server: "everything" });
+    }
+  });
+});
+
+describe("closing a server-everything connection", () => {
+  it("is idempotent, stops the process, and later calls fail with TRANSPORT_CLOSED", async () => {
+    const connection = await connectToServer("everything", everything);
+    const pid = connection.pid!;
+    const closes: unknown[] = [];
+    connection.onClose((event) => closes.push(event));
+    const first = closeConnection(connection);
+    expect(closeConnection(connection)).toBe(first);
+    await first;
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(connection.closed).toBe(true);
+    expect(closes).toEqual([
+      { expected: true, reason: 'MCP server "everything" was closed by the client', exit: expect.anything() },
+    ]);
+    await expect(callTool(connection, "echo", { message: "x" })).rejects.toMatchObject({
+      code: "TRANSPORT_CLOSED",
+      message: expect.stringContaining("closed by the client"),
+    });
+    await expect(listTools(connection)).rejects.toMatchObject({ code: "TRANSPORT_CLOSED" });
+  });
+});
