@@ -1,1 +1,11 @@
-export {};
+export type { CachedServerInfo, MCPToolCacheEntry } from "./cache-entry.js";
+export { CachedServerInfoSchema, MCPToolCacheEntrySchema } from "./cache-entry.js";
+export type { CacheFromUrlOptions } from "./create-cache-from-url.js";
+export { createCacheFromUrl } from "./create-cache-from-url.js";
+export type { FileStore } from "./file-store.js";
+export { createFileStore, defaultCacheDir } from "./file-store.js";
+export { CACHE_FORMAT_VERSION, toolCacheFingerprint } from "./fingerprint.js";
+export type { MCPToolCacheOptions, MCPToolCacheSetOptions } from "./mcp-tool-cache.js";
+export { MCPToolCache } from "./mcp-tool-cache.js";
+export type { RedisStoreOptions } from "./redis-store-options.js";
+export type { ToolCacheStore } from "./store-keyv.js";

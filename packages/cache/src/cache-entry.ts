@@ -1,0 +1,93 @@
+import { type MCPToolDefinition, MCPToolDefinitionSchema } from "@mcp-rt/config";
+import { z } from "zod";
+
+/** What a server said about itself in `initialize`, kept next to its tools. */
+export interface CachedServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** One server's cached tools, as the store keeps them. */
+export interface MCPToolCacheEntry {
+  /** The cache format version that wrote it. */
+  version: number;
+  /** The fingerprint of the server config it belongs to. */
+  fingerprint: string;
+  /** The tool definitions, as `tools/list` returned them. */
+  tools: MCPToolDefinition[];
+  /** The server's `serverInfo`, when the writer passed it. */
+  serverInfo?: CachedServerInfo;
+  /** When it was written, in ms since the epoch. */
+  savedAt: number;
+}
+
+/** zod schema of {@link CachedServerInfo}. */
+export const CachedServerInfoSchema: z.ZodType<CachedServerInfo> = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  title: z.string().optional(),
+});
+
+/** zod schema of {@link MCPToolCacheEntry}: what a read accepts. */
+export const MCPToolCacheEntrySchema: z.ZodType<MCPToolCacheEntry> = z.object({
+  version: z.number().int(),
+  fingerprint: z.string().min(1),
+  tools: z.array(MCPToolDefinitionSchema),
+  serverInfo: CachedServerInfoSchema.optional(),
+  savedAt: z.number(),
+});
+
+/** Why a stored value was not used. */
+export type EntryRejection =
+  | { kind: "other-version"; version: unknown }
+  | { kind: "corrupt"; reason: string }
+  | { kind: "expired"; savedAt: number };
+
+/** The result of reading a stored value. */
+export type EntryCheck = { ok: true; entry: MCPToolCacheEntry } | { ok: false; rejection: EntryRejection };
+
+/** `path.to.field: message` for the first few problems zod found. */
+export function describeIssues(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join(".") : "(value)";
+    return `${path}: ${issue.message}`;
+  });
+  const more = error.issues.length > shown.length ? ` (and ${error.issues.length - shown.length} more)` : "";
+  return `${shown.join("; ")}${more}`;
+}
+
+/**
+ * Checks a value read from the store against the expected fingerprint, the
+ * current format version and the TTL. Never throws.
+ */
+export function checkEntry(
+  value: unknown,
+  expected: { fingerprint: string; version: number; ttlMs: number; now: number },
+): EntryCheck {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, rejection: { kind: "corrupt", reason: `expected an object, got ${typeOf(value)}` } };
+  }
+  const version = (value as { version?: unknown }).version;
+  if (typeof version === "number" && version !== expected.version) {
+    return { ok: false, rejection: { kind: "other-version", version } };
+  }
+  const parsed = MCPToolCacheEntrySchema.safeParse(value);
+  if (!parsed.success)
+    return { ok: false, rejection: { kind: "corrupt", reason: describeIssues(parsed.error) } };
+  const entry = parsed.data;
+  if (entry.fingerprint !== expected.fingerprint) {
+    return { ok: false, rejection: { kind: "corrupt", reason: "fingerprint: does not match its key" } };
+  }
+  if (expected.now - entry.savedAt > expected.ttlMs) {
+    return { ok: false, rejection: { kind: "expired", savedAt: entry.savedAt } };
+  }
+  return { ok: true, entry };
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? "a string" : typeof value;
+}

@@ -1,0 +1,278 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import type { MCPHttpServerConfig, MCPStdioServerConfig } from "@mcp-rt/config";
+import {
+  type ProbeStore,
+  probeStore,
+  type RawStore,
+  rawGet,
+  rawSet,
+  recordingLogger,
+  sampleTools,
+} from "./contract-support.js";
+import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
+import { MCPToolCache, type MCPToolCacheOptions } from "./mcp-tool-cache.js";
+
+/** The `it` (or `test`) function of any test runner: vitest, jest, `node:test`. */
+export type ContractIt = (name: string, fn: () => void | Promise<void>) => unknown;
+
+/** Returns a fresh handle on the store under test; entries may outlive it (the cases use unique keys). */
+export type MakeStore = () => RawStore | Promise<RawStore>;
+
+const stdio: MCPStdioServerConfig = {
+  command: "node",
+  args: ["server.js", "--port", "0"],
+  env: { LOG_LEVEL: "debug" },
+};
+const http: MCPHttpServerConfig = { url: "https://mcp.example.com/mcp", headers: { "X-Team": "core" } };
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** What one case gets: the store, a probe around it, and a cache factory with a unique namespace. */
+interface Case {
+  store: RawStore;
+  probe: ProbeStore;
+  namespace: string;
+  logger: ReturnType<typeof recordingLogger>;
+  cache(options?: MCPToolCacheOptions & { through?: "store" | "probe" }): MCPToolCache;
+  key(serverName: string, config: MCPStdioServerConfig | MCPHttpServerConfig, cwd?: string): string;
+}
+
+function withCase(makeStore: MakeStore, body: (c: Case) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const store = await makeStore();
+    const probe = probeStore(store);
+    const namespace = `contract-${randomUUID()}`;
+    const logger = recordingLogger();
+    try {
+      await body({
+        store,
+        probe,
+        namespace,
+        logger,
+        cache: ({ through = "store", ...options } = {}) =>
+          new MCPToolCache(through === "probe" ? probe : store, { namespace, logger, ...options }),
+        key: (serverName, config, cwd) =>
+          toolCacheKey(namespace, toolCacheFingerprint(serverName, config, cwd)),
+      });
+    } finally {
+      await probe.settled();
+      if (!(store instanceof Map)) await store.disconnect?.();
+    }
+  };
+}
+
+/**
+ * The contract of a store behind `MCPToolCache`: run it against your store to
+ * prove the cache keeps its promises on it (hits, misses, invalidation, TTL,
+ * corrupt data, failures, slowness, concurrent writers, namespaces, size).
+ * Uses `node:assert`, so it works with any runner.
+ *
+ * @param it - your runner's `it`/`test`.
+ * @param makeStore - returns a handle on the store under test (a keyv store
+ *   adapter or a `Map`); called once per case and disconnected after it.
+ *
+ * @example
+ * ```ts
+ * import { it } from "vitest";
+ * import { createFileStore } from "@mcp-rt/cache";
+ * import { toolCacheContractTests } from "@mcp-rt/cache/contract";
+ * toolCacheContractTests(it, () => createFileStore(tempDir));
+ * ```
+ */
+export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): void {
+  const test = (name: string, body: (c: Case) => Promise<void>): void => {
+    it(name, withCase(makeStore, body));
+  };
+
+  test("hit: returns the tools written for a server, also to another cache on the same store", async (c) => {
+    const tools = sampleTools(3);
+    await c.cache().set("github", stdio, tools, "/work/a");
+    assert.deepEqual(await c.cache().get("github", stdio, "/work/a"), tools);
+    const info = { name: "github-server", version: "1.2.3" };
+    await c.cache().set("remote", http, tools, undefined, { serverInfo: info });
+    const entry = await c.cache().getEntry("remote", http);
+    assert.deepEqual(entry?.serverInfo, info);
+    assert.ok(entry && Math.abs(Date.now() - entry.savedAt) < 60_000);
+    assert.equal(c.logger.count("warn"), 0);
+  });
+
+  test("miss: null for a server never written, and an empty tool list is a hit", async (c) => {
+    const cache = c.cache();
+    assert.equal(await cache.get("github", stdio, "/work/a"), null);
+    await cache.set("github", stdio, [], "/work/a");
+    assert.deepEqual(await cache.get("github", stdio, "/work/a"), []);
+    assert.equal(await cache.get("gitlab", stdio, "/work/a"), null);
+    assert.equal(c.logger.count("warn"), 0);
+  });
+
+  test("config change: a changed config misses, key order does not matter", async (c) => {
+    const cache = c.cache();
+    await cache.set("github", stdio, sampleTools(2), "/work/a");
+    assert.equal(
+      await cache.get("github", { ...stdio, args: ["server.js", "--port", "1"] }, "/work/a"),
+      null,
+    );
+    assert.equal(await cache.get("github", { ...stdio, env: { LOG_LEVEL: "info" } }, "/work/a"), null);
+    assert.equal(await cache.get("github", { ...http }, "/work/a"), null);
+    const reordered: MCPStdioServerConfig = {
+      env: { LOG_LEVEL: "debug" },
+      args: stdio.args ?? [],
+      command: "node",
+    };
+    assert.deepEqual(await cache.get("github", reordered, "/work/a"), sampleTools(2));
+  });
+
+  test("cwd change: stdio entries are per working folder, HTTP entries are shared", async (c) => {
+    const cache = c.cache();
+    await cache.set("local", stdio, sampleTools(2, "a"), "/work/a");
+    await cache.set("local", stdio, sampleTools(2, "b"), "/work/b");
+    assert.deepEqual(await cache.get("local", stdio, "/work/a"), sampleTools(2, "a"));
+    assert.deepEqual(await cache.get("local", stdio, "/work/b/../a/"), sampleTools(2, "a"));
+    assert.deepEqual(await cache.get("local", stdio, "/work/b"), sampleTools(2, "b"));
+    assert.equal(await cache.get("local", stdio, "/work/c"), null);
+    assert.equal(await cache.get("local", { ...stdio, cwd: "sub" }, "/work/a"), null);
+    await cache.set("remote", http, sampleTools(1), "/work/a");
+    assert.deepEqual(await cache.get("remote", http, "/elsewhere"), sampleTools(1));
+  });
+
+  test("version change: entries of another cache format version are not read", async (c) => {
+    const cache = c.cache();
+    const key = c.key("github", stdio, "/work/a");
+    await cache.set("github", stdio, sampleTools(2), "/work/a");
+    const stored = JSON.parse(String(await rawGet(c.store, key))) as { value: Record<string, unknown> };
+    stored.value.version = CACHE_FORMAT_VERSION + 1;
+    await rawSet(c.store, key, JSON.stringify(stored));
+    assert.equal(await cache.get("github", stdio, "/work/a"), null);
+    const oldFingerprint = toolCacheFingerprint("gitlab", stdio, "/work/a", CACHE_FORMAT_VERSION - 1);
+    const old = {
+      version: CACHE_FORMAT_VERSION - 1,
+      fingerprint: oldFingerprint,
+      tools: [],
+      savedAt: Date.now(),
+    };
+    await rawSet(c.store, toolCacheKey(c.namespace, oldFingerprint), JSON.stringify({ value: old }));
+    assert.equal(await cache.get("gitlab", stdio, "/work/a"), null);
+    assert.equal(c.logger.count("warn"), 0, "another version is a miss, not corruption");
+  });
+
+  test("TTL expiry: an entry older than ttlMs reads as null", async (c) => {
+    const cache = c.cache({ ttlMs: 300 });
+    await cache.set("github", stdio, sampleTools(1), "/work/a");
+    assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(1));
+    await sleep(700);
+    assert.equal(await cache.get("github", stdio, "/work/a"), null);
+    await c.cache().set("gitlab", stdio, sampleTools(1), "/work/a");
+    await sleep(20);
+    assert.equal(
+      await c.cache({ ttlMs: 10 }).get("gitlab", stdio, "/work/a"),
+      null,
+      "a reader's shorter TTL wins",
+    );
+  });
+
+  test("corrupt value: each unreadable entry is null with one warning, never an exception", async (c) => {
+    const cache = c.cache();
+    const key = c.key("github", stdio, "/work/a");
+    const entry = { version: CACHE_FORMAT_VERSION, fingerprint: key.split(":").pop(), savedAt: Date.now() };
+    const corrupt = [
+      "{not json",
+      JSON.stringify({ value: "a string" }),
+      JSON.stringify({ value: { ...entry, tools: [{ name: "no-schema" }] } }),
+      JSON.stringify({ value: { ...entry, fingerprint: "0".repeat(64), tools: [] } }),
+      JSON.stringify({ value: { ...entry, tools: "nope" } }),
+    ];
+    for (const [i, value] of corrupt.entries()) {
+      await rawSet(c.store, key, value);
+      assert.equal(await cache.get("github", stdio, "/work/a"), null, `corrupt value #${i}`);
+      assert.equal(c.logger.count("warn"), i + 1, `one warning for corrupt value #${i}`);
+    }
+    await cache.set("github", stdio, sampleTools(2), "/work/a");
+    assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(2));
+  });
+
+  test("store failure: get is null, set and delete are no-ops, one warning, then recovery", async (c) => {
+    const cache = c.cache({ through: "probe" });
+    await cache.set("github", stdio, sampleTools(2), "/work/a");
+    c.probe.mode = "fail";
+    for (let i = 0; i < 5; i++) {
+      assert.equal(await cache.get("github", stdio, "/work/a"), null);
+      await cache.set("github", stdio, sampleTools(1), "/work/a");
+      await cache.delete("github", stdio, "/work/a");
+    }
+    assert.equal(c.logger.count("warn"), 1, "a dead store is warned about once");
+    c.probe.mode = "pass";
+    assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(2));
+    await cache.set("github", stdio, sampleTools(3), "/work/a");
+    assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(3));
+    assert.equal(c.logger.count("info"), 1, "recovery is logged");
+  });
+
+  test("slow store: a read slower than readTimeoutMs is a miss, without waiting for it", async (c) => {
+    const cache = c.cache({ through: "probe", readTimeoutMs: 50 });
+    await cache.set("github", stdio, sampleTools(2), "/work/a");
+    c.probe.mode = "slow";
+    c.probe.delayMs = 1500;
+    const started = Date.now();
+    const results = await Promise.all([1, 2, 3].map(() => cache.get("github", stdio, "/work/a")));
+    assert.deepEqual(results, [null, null, null]);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    assert.equal(c.logger.count("warn"), 1, "slowness is warned about once");
+    c.probe.mode = "pass";
+    assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(2));
+  });
+
+  test("concurrent writers: one whole, valid entry survives", async (c) => {
+    const writers = Array.from({ length: 8 }, (_, i) => ({
+      cache: c.cache(),
+      tools: sampleTools(150, `w${i}`),
+    }));
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(writers.map((w) => w.cache.set("github", stdio, w.tools, "/work/a")));
+      const read = await c.cache().get("github", stdio, "/work/a");
+      assert.ok(read, `round ${round}: an entry survives`);
+      assert.ok(
+        writers.some((w) => JSON.stringify(w.tools) === JSON.stringify(read)),
+        `round ${round}: the entry is exactly one writer's`,
+      );
+    }
+    assert.equal(c.logger.count("warn"), 0);
+  });
+
+  test("namespace isolation: caches with other namespaces neither read nor delete each other", async (c) => {
+    const a = c.cache();
+    const b = c.cache({ namespace: `${c.namespace}-other` });
+    await a.set("github", stdio, sampleTools(2, "a"), "/work/a");
+    assert.equal(await b.get("github", stdio, "/work/a"), null);
+    await b.set("github", stdio, sampleTools(2, "b"), "/work/a");
+    assert.deepEqual(await a.get("github", stdio, "/work/a"), sampleTools(2, "a"));
+    await b.delete("github", stdio, "/work/a");
+    assert.equal(await b.get("github", stdio, "/work/a"), null);
+    assert.deepEqual(await a.get("github", stdio, "/work/a"), sampleTools(2, "a"));
+  });
+
+  test("no secret in clear: the store sees only the fingerprint key and the tools", async (c) => {
+    const secret = `sk-${randomUUID()}`;
+    const cache = c.cache({ through: "probe" });
+    await cache.set("github", { ...stdio, env: { TOKEN: secret } }, sampleTools(1), "/work/a");
+    await cache.set("remote", { ...http, headers: { Authorization: `Bearer ${secret}` } }, sampleTools(1));
+    assert.equal(c.probe.writes.length, 2);
+    for (const write of c.probe.writes) {
+      assert.ok(
+        !`${write.key} ${JSON.stringify(write.value)}`.includes(secret),
+        "secret leaked to the store",
+      );
+      assert.match(write.key, new RegExp(`^${c.namespace}:[0-9a-f]{64}$`));
+    }
+  });
+
+  test("a 5000-tool entry round-trips", async (c) => {
+    const tools = sampleTools(5000);
+    // Size is the point here, not speed (that is bench/'s job): allow a slow machine.
+    const cache = c.cache({ readTimeoutMs: 10_000 });
+    await cache.set("huge", stdio, tools, "/work/a");
+    const read = await c.cache({ readTimeoutMs: 10_000 }).get("huge", stdio, "/work/a");
+    assert.equal(read?.length, 5000);
+    assert.deepEqual(read, tools);
+    assert.equal(c.logger.count("warn"), 0);
+  });
+}

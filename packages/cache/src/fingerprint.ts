@@ -1,0 +1,48 @@
+import { createHash } from "node:crypto";
+import { resolve } from "node:path";
+import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
+
+/**
+ * The layout of a cache entry. Part of every fingerprint, so entries written by
+ * an mcp-rt with another layout are never read, only left to expire.
+ */
+export const CACHE_FORMAT_VERSION = 1;
+
+/** JSON with object keys sorted at every depth, so equal configs give equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+    return sorted;
+  });
+}
+
+/**
+ * The folder a stdio server runs in: its `cwd` resolved against the agent's. HTTP
+ * servers run elsewhere, so their entries are shared by every project.
+ */
+export function serverWorkingFolder(config: MCPServerConfig, cwd: string | undefined): string | null {
+  if (!isStdioConfig(config)) return null;
+  return resolve(cwd ?? process.cwd(), config.cwd ?? ".");
+}
+
+/**
+ * SHA-256 (hex) over the format version, the server name, the canonical JSON of
+ * its unresolved config and, for stdio servers, the folder it runs in. Secrets
+ * in the config only ever reach the store through this one-way hash.
+ */
+export function toolCacheFingerprint(
+  serverName: string,
+  config: MCPServerConfig,
+  cwd?: string,
+  version: number = CACHE_FORMAT_VERSION,
+): string {
+  const parts = [version, serverName, canonicalJson(config), serverWorkingFolder(config, cwd)];
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}
+
+/** The store key of an entry: the cache's namespace and the fingerprint, nothing else. */
+export function toolCacheKey(namespace: string, fingerprint: string): string {
+  return `${namespace}:${fingerprint}`;
+}

@@ -1,0 +1,278 @@
+import { type Logger, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import type { Keyv } from "keyv";
+import {
+  type CachedServerInfo,
+  checkEntry,
+  describeIssues,
+  type MCPToolCacheEntry,
+  MCPToolCacheEntrySchema,
+} from "./cache-entry.js";
+import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
+import { type Settled, settleWithin } from "./settle-within.js";
+import { isUnreadable, type ToolCacheStore, toKeyv } from "./store-keyv.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Options of {@link MCPToolCache}. */
+export interface MCPToolCacheOptions {
+  /** How long an entry lives, in ms. @default 2592000000 (30 days) */
+  ttlMs?: number;
+  /** Prefix of every key, so that several caches can share one store. @default "mcp-rt" */
+  namespace?: string;
+  /** A read slower than this (ms) counts as a miss, so a slow store never delays startup. @default 100 */
+  readTimeoutMs?: number;
+  /** A write or delete slower than this (ms) is given up (it may still land). @default 5000 */
+  writeTimeoutMs?: number;
+  /** Where warnings go: a dead or slow store (once), a corrupt entry. @default silent */
+  logger?: Logger;
+}
+
+/** Options of {@link MCPToolCache.set}. */
+export interface MCPToolCacheSetOptions {
+  /** The server's `serverInfo` from `initialize`, returned by {@link MCPToolCache.getEntry}. */
+  serverInfo?: CachedServerInfo;
+}
+
+const ignore = (): void => {};
+const silent: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignore };
+
+function message(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value > 0)) {
+    throw new McpRtError(
+      "CONFIG_INVALID",
+      `MCPToolCache: ${name} must be a positive number of ms, got ${value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Tool definitions that outlive the process, so an agent can offer a server's
+ * tools before the server has started. Best effort by design: it never throws
+ * from `get`/`set`/`delete`, a miss is `null`, and a dead, slow or corrupt
+ * store only ever costs a cache miss.
+ *
+ * Entries are keyed by a SHA-256 fingerprint of the server name, its unresolved
+ * config and (for stdio servers) the folder it runs in, so a changed config
+ * simply misses and no secret is stored in clear.
+ *
+ * @example
+ * ```ts
+ * const cache = new MCPToolCache(createFileStore(), { logger: console });
+ * const tools = await cache.get("github", config, process.cwd()); // null on a miss
+ * await cache.set("github", config, await listTools(connection), process.cwd());
+ * ```
+ */
+export class MCPToolCache {
+  readonly #keyv: Keyv;
+  readonly #ttlMs: number;
+  readonly #namespace: string;
+  readonly #readTimeoutMs: number;
+  readonly #writeTimeoutMs: number;
+  readonly #logger: Logger;
+  #storeDown = false;
+  #slowWarned = false;
+  #closed = false;
+
+  /**
+   * @param store - a `Keyv`, any keyv store adapter (`createFileStore()`,
+   *   `createRedisStore()` from `@mcp-rt/cache/redis`, `@keyv/*`), or a `Map`.
+   *   @default a new in-memory `Map`
+   * @throws McpRtError `CONFIG_INVALID` for a non-positive TTL or timeout.
+   */
+  constructor(store: ToolCacheStore = new Map<string, unknown>(), options: MCPToolCacheOptions = {}) {
+    this.#ttlMs = positive("ttlMs", options.ttlMs, 30 * DAY_MS);
+    this.#readTimeoutMs = positive("readTimeoutMs", options.readTimeoutMs, 100);
+    this.#writeTimeoutMs = positive("writeTimeoutMs", options.writeTimeoutMs, 5000);
+    this.#namespace = options.namespace ?? "mcp-rt";
+    this.#logger = options.logger ?? silent;
+    const { keyv, owned } = toKeyv(store);
+    this.#keyv = keyv;
+    // Connection errors (a Redis that went away) arrive as events before any call fails.
+    if (owned) keyv.on("error", (error: unknown) => this.#storeFailed(error));
+  }
+
+  /** The cached tools of a server, or `null` on a miss, an expired or unreadable entry, or a store problem. */
+  async get(serverName: string, config: MCPServerConfig, cwd?: string): Promise<MCPToolDefinition[] | null> {
+    return (await this.getEntry(serverName, config, cwd))?.tools ?? null;
+  }
+
+  /** Like {@link MCPToolCache.get}, with the `serverInfo` and write time kept next to the tools. */
+  async getEntry(
+    serverName: string,
+    config: MCPServerConfig,
+    cwd?: string,
+  ): Promise<MCPToolCacheEntry | null> {
+    if (this.#closed) return null;
+    try {
+      const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+      const key = toolCacheKey(this.#namespace, fingerprint);
+      const read = await settleWithin(() => this.#keyv.get<unknown>(key), this.#readTimeoutMs);
+      if (read.status === "timeout") {
+        this.#readTooSlow(serverName);
+        return null;
+      }
+      if (read.status === "error") {
+        // A caller-supplied Keyv throws its deserializer's error for unparsable text.
+        if (read.error instanceof SyntaxError)
+          await this.#corrupt(serverName, key, "the stored text is not JSON");
+        else this.#storeFailed(read.error);
+        return null;
+      }
+      this.#storeWorks();
+      if (read.value === undefined || read.value === null) return null;
+      if (isUnreadable(read.value)) {
+        await this.#corrupt(serverName, key, "the stored text is not a JSON cache entry");
+        return null;
+      }
+      const check = checkEntry(read.value, {
+        fingerprint,
+        version: CACHE_FORMAT_VERSION,
+        ttlMs: this.#ttlMs,
+        now: Date.now(),
+      });
+      if (check.ok) return check.entry;
+      const { rejection } = check;
+      if (rejection.kind === "corrupt") await this.#corrupt(serverName, key, rejection.reason);
+      else if (rejection.kind === "expired") this.#logger.debug(`tool cache: "${serverName}" entry expired`);
+      else this.#logger.debug(`tool cache: "${serverName}" entry has format version ${rejection.version}`);
+      return null;
+    } catch (error) {
+      this.#logger.warn(
+        `Tool cache: could not read "${serverName}" (${message(error)}); treating it as a miss.`,
+        {
+          error,
+        },
+      );
+      return null;
+    }
+  }
+
+  /**
+   * Stores a server's tools. A logged no-op when the store fails, is slower
+   * than `writeTimeoutMs`, or the tools are not valid tool definitions.
+   */
+  async set(
+    serverName: string,
+    config: MCPServerConfig,
+    tools: MCPToolDefinition[],
+    cwd?: string,
+    options: MCPToolCacheSetOptions = {},
+  ): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+      const parsed = MCPToolCacheEntrySchema.safeParse({
+        version: CACHE_FORMAT_VERSION,
+        fingerprint,
+        tools,
+        ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
+        savedAt: Date.now(),
+      });
+      if (!parsed.success) {
+        this.#logger.warn(
+          `Tool cache: not caching the tools of "${serverName}": ${describeIssues(parsed.error)}.`,
+        );
+        return;
+      }
+      const key = toolCacheKey(this.#namespace, fingerprint);
+      const write = await settleWithin(
+        () => this.#keyv.set(key, parsed.data, this.#ttlMs),
+        this.#writeTimeoutMs,
+      );
+      this.#afterWrite(write, "write");
+    } catch (error) {
+      this.#logger.warn(`Tool cache: could not write "${serverName}" (${message(error)}).`, { error });
+    }
+  }
+
+  /** Removes a server's entry. A logged no-op when the store fails. */
+  async delete(serverName: string, config: MCPServerConfig, cwd?: string): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#deleteKey(toolCacheKey(this.#namespace, toolCacheFingerprint(serverName, config, cwd)));
+    } catch (error) {
+      this.#logger.warn(`Tool cache: could not delete "${serverName}" (${message(error)}).`, { error });
+    }
+  }
+
+  /**
+   * Disconnects the store (a Redis connection keeps the process alive until
+   * then). Later calls are misses and no-ops. Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const closed = await settleWithin(() => this.#keyv.disconnect(), this.#writeTimeoutMs);
+    if (closed.status === "error")
+      this.#logger.debug(`tool cache: disconnect failed: ${message(closed.error)}`);
+  }
+
+  /** Same as {@link MCPToolCache.close}, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #deleteKey(key: string): Promise<void> {
+    this.#afterWrite(await settleWithin(() => this.#keyv.delete(key), this.#writeTimeoutMs), "delete");
+  }
+
+  #afterWrite(result: Settled<boolean>, what: "write" | "delete"): void {
+    if (result.status === "ok") {
+      // A caller-supplied Keyv that swallows errors reports them as `false`.
+      if (result.value === false && what === "write")
+        this.#storeFailed(new Error("the store refused the write"));
+      else this.#storeWorks();
+    } else if (result.status === "error") {
+      this.#storeFailed(result.error);
+    } else {
+      this.#logger.debug(
+        `tool cache: ${what} took longer than ${this.#writeTimeoutMs} ms; not waiting for it`,
+      );
+    }
+  }
+
+  // Removes the entry so the next read is a plain miss; waits no longer than a read may take.
+  async #corrupt(serverName: string, key: string, reason: string): Promise<void> {
+    this.#logger.warn(
+      `Tool cache: the cached tools of "${serverName}" are unreadable (${reason}); ignoring and removing them.`,
+    );
+    await settleWithin(() => this.#keyv.delete(key), this.#readTimeoutMs);
+  }
+
+  #readTooSlow(serverName: string): void {
+    if (this.#slowWarned) {
+      this.#logger.debug(`tool cache: read of "${serverName}" timed out`);
+      return;
+    }
+    this.#slowWarned = true;
+    this.#logger.warn(
+      `Tool cache: the store did not answer within ${this.#readTimeoutMs} ms (reading "${serverName}"), so it counts as a miss. Raise readTimeoutMs if the store is slow but healthy.`,
+    );
+  }
+
+  #storeFailed(error: unknown): void {
+    if (this.#closed) return;
+    if (this.#storeDown) {
+      this.#logger.debug(`tool cache: store still failing: ${message(error)}`);
+      return;
+    }
+    this.#storeDown = true;
+    this.#logger.warn(
+      `Tool cache: the store failed (${message(error)}); continuing without cached tools until it works again. Check the store (is Redis up? is the cache folder writable?) or turn the cache off.`,
+      { error },
+    );
+  }
+
+  #storeWorks(): void {
+    if (!this.#storeDown) return;
+    this.#storeDown = false;
+    this.#logger.info("Tool cache: the store works again.");
+  }
+}
