@@ -1,6 +1,18 @@
+export { appConfigDir } from "./app-config-dir.js";
 export type { McpRtErrorCode, McpRtErrorOptions } from "./errors.js";
 export { McpRtError } from "./errors.js";
+export type {
+  InterpolatedConfig,
+  InterpolatedString,
+  InterpolationOptions,
+  InterpolationSyntax,
+  MissingVariable,
+} from "./interpolate.js";
+export { interpolateServerConfig, interpolateString } from "./interpolate.js";
+export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 export { hashProjectServers } from "./project-trust-hash.js";
+export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
+export { readConfigFile } from "./read-config-file.js";
 export { REDACTED, redactServerConfig, redactUrl } from "./redact.js";
 export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
 export { resolveServerConfig } from "./resolve-server-config.js";
@@ -24,14 +36,26 @@ export {
   MCPToolDefinitionSchema,
   SourceMetaSchema,
 } from "./server-config.js";
+export { builtinSources } from "./sources/builtin-sources.js";
+export { createClaudeCodeSource } from "./sources/claude-code.js";
+export { createClaudeDesktopSource } from "./sources/claude-desktop.js";
+export { createCodexSource } from "./sources/codex.js";
+export { createCursorSource } from "./sources/cursor.js";
+export { createGeminiSource } from "./sources/gemini.js";
+export { createNativeSource } from "./sources/native.js";
+export { createVsCodeSource } from "./sources/vscode.js";
+export { createWindsurfSource } from "./sources/windsurf.js";
 export { createTrustStore, defaultTrustStorePath, resolveProjectDir } from "./trust-store.js";
 export type {
   AuthStorage,
   CapabilitySource,
+  CapabilitySourceResult,
   DiscoveredServer,
   DiscoveryContext,
+  EntryInterpolation,
   LoadConfigsOptions,
   LoadConfigsResult,
   Logger,
   ProjectTrust,
 } from "./types.js";
+export { validateServerConfig } from "./validate-server-config.js";

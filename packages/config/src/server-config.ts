@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { McpRtErrorCode } from "./errors.js";
 
 /** How a server authenticates (§9). */
 export type MCPAuthConfig =
@@ -103,6 +104,12 @@ export interface ConfigIssue {
   server?: string;
   /** What is wrong and what to change. */
   message: string;
+  /** What kind of problem: `CONFIG_UNREADABLE`, `CONFIG_INVALID`, `VAR_UNSET`, `INPUT_UNRESOLVED`… */
+  code?: McpRtErrorCode;
+  /** 1-based line of a syntax error, when the parser reports one. */
+  line?: number;
+  /** 1-based column of a syntax error, when the parser reports one. */
+  column?: number;
 }
 
 const positiveInt = z.number().int().positive();

@@ -1,3 +1,4 @@
+import type { InterpolationSyntax } from "./interpolate.js";
 import type { ConfigIssue, MCPServerConfig, SourceMeta } from "./server-config.js";
 
 /** Where discovery looks: injected so tests can point it at a fixture home. */
@@ -10,14 +11,57 @@ export interface DiscoveryContext {
   env: Record<string, string | undefined>;
   /** The OS, which decides where app-config folders are. */
   platform: NodeJS.Platform;
+  /**
+   * `false`: do not read project-level files at all (`loadAllMCPConfigs`'
+   * `enableProjectConfig`). Sources that ignore it still have their
+   * project-level entries dropped by the loader. @default true
+   */
+  enableProjectConfig?: boolean;
+}
+
+/** How the loader expands `${…}` placeholders in one entry. */
+export interface EntryInterpolation {
+  /** The placeholder forms the provider's files use. @default "posix" */
+  syntax: InterpolationSyntax;
+  /** VS Code's `inputs` of the entry's file, by id (for `${input:id}`). */
+  inputs?: Record<string, unknown>;
 }
 
 /** One server entry as a source found it, before validation. */
 export interface DiscoveredServer {
   name: string;
-  /** The entry, mapped onto `MCPServerConfig` field names; validated later. */
+  /**
+   * The entry, mapped onto `MCPServerConfig` field names; validated later.
+   * An entry that is not an object is passed on unchanged, so it still
+   * shadows lower-priority entries and is reported as invalid.
+   */
   config: unknown;
   source: SourceMeta;
+  /** Placeholder expansion of this entry. @default `{ syntax: "posix" }` */
+  interpolation?: EntryInterpolation;
+  /**
+   * A dotenv file whose variables are added under the entry's `env` (explicit
+   * `env` values win), read after expansion; relative to the project folder.
+   */
+  envFile?: string;
+  /**
+   * The provider's own name of a mapped field, e.g. `{ url: "httpUrl" }`, so a
+   * validation message can point at what the user actually wrote.
+   */
+  fieldNames?: Record<string, string>;
+}
+
+/** What a {@link CapabilitySource} found. */
+export interface CapabilitySourceResult {
+  /** Entries in precedence order: the first of two with the same name wins. */
+  servers: DiscoveredServer[];
+  /** Unreadable files, bad syntax, wrong shapes. */
+  issues: ConfigIssue[];
+  /**
+   * Names this source turns off wherever they are defined (the native file's
+   * `disabledServers`).
+   */
+  disabledServers?: string[];
 }
 
 /** A place server configs come from: one per client whose files mcp-rt reads (§7). */
@@ -29,7 +73,7 @@ export interface CapabilitySource {
   /** Higher wins when two sources define the same server name. */
   priority: number;
   /** Reads the source's files. Never throws: problems come back as `issues`. */
-  load(ctx: DiscoveryContext): Promise<{ servers: DiscoveredServer[]; issues: ConfigIssue[] }>;
+  load(ctx: DiscoveryContext): Promise<CapabilitySourceResult>;
 }
 
 /** The user's decision about a project's project-level servers (§8). */

@@ -1,0 +1,101 @@
+import { describeValue } from "./describe-value.js";
+import type { ConfigIssue } from "./server-config.js";
+import type { CapabilitySource, DiscoveredServer, DiscoveryContext } from "./types.js";
+
+/** Every entry of every source, highest precedence first, and what went wrong reading them. */
+export interface DiscoveryOutcome {
+  servers: DiscoveredServer[];
+  issues: ConfigIssue[];
+  /** Names some source turns off everywhere (the native `disabledServers`). */
+  disabledServers: Set<string>;
+}
+
+/**
+ * Runs the sources in parallel and lines their entries up by precedence:
+ * higher `priority` first, then each source's own order. A source that throws
+ * or returns something malformed becomes an issue; the others still count.
+ * With `enableProjectConfig: false`, project-level entries are dropped even if
+ * a source read them anyway.
+ */
+export async function discoverServers(
+  sources: readonly CapabilitySource[],
+  ctx: DiscoveryContext,
+): Promise<DiscoveryOutcome> {
+  const ordered = sources
+    .map((source, index) => ({ source, index }))
+    .sort((a, b) => priorityOf(b.source) - priorityOf(a.source) || a.index - b.index)
+    .map(({ source }) => source);
+  const results = await Promise.all(ordered.map((source) => loadSafely(source, ctx)));
+  const outcome: DiscoveryOutcome = { servers: [], issues: [], disabledServers: new Set() };
+  for (const result of results) {
+    outcome.issues.push(...result.issues);
+    for (const name of result.disabledServers) outcome.disabledServers.add(name);
+    for (const server of result.servers) {
+      if (server.source.level === "project" && ctx.enableProjectConfig === false) continue;
+      outcome.servers.push(server);
+    }
+  }
+  return outcome;
+}
+
+function priorityOf(source: CapabilitySource): number {
+  return typeof source.priority === "number" && !Number.isNaN(source.priority) ? source.priority : 0;
+}
+
+async function loadSafely(
+  source: CapabilitySource,
+  ctx: DiscoveryContext,
+): Promise<{ servers: DiscoveredServer[]; issues: ConfigIssue[]; disabledServers: string[] }> {
+  const label = `source:${String(source.id)}`;
+  const fail = (message: string) => ({
+    servers: [],
+    issues: [{ path: label, code: "CONFIG_UNREADABLE" as const, message }],
+    disabledServers: [],
+  });
+  let result: unknown;
+  try {
+    result = await source.load(ctx);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return fail(`config source "${String(source.name)}" failed (${reason}); its servers were skipped`);
+  }
+  if (!isObject(result) || !Array.isArray(result.servers) || !Array.isArray(result.issues)) {
+    return fail(
+      `config source "${String(source.name)}" returned ${describeValue(result)} instead of { servers, issues }; its servers were skipped`,
+    );
+  }
+  const servers: DiscoveredServer[] = [];
+  const issues = result.issues.filter(
+    (issue): issue is ConfigIssue => isObject(issue) && typeof issue.message === "string",
+  );
+  for (const server of result.servers) {
+    if (isWellFormed(server)) servers.push(server);
+    else {
+      issues.push({
+        path: label,
+        code: "CONFIG_INVALID",
+        message: `config source "${String(source.name)}" returned a malformed entry ${describeValue(server)}; it was skipped`,
+      });
+    }
+  }
+  const disabled = Array.isArray(result.disabledServers)
+    ? result.disabledServers.filter((name): name is string => typeof name === "string")
+    : [];
+  return { servers, issues, disabledServers: disabled };
+}
+
+// Loose on purpose: a source may build its results as class instances.
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function isWellFormed(server: unknown): server is DiscoveredServer {
+  if (!isObject(server) || typeof server.name !== "string" || !isObject(server.source)) return false;
+  const { level, path, provider, providerName } = server.source;
+  return (
+    (level === "user" || level === "project") &&
+    typeof path === "string" &&
+    typeof provider === "string" &&
+    typeof providerName === "string"
+  );
+}

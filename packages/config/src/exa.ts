@@ -1,0 +1,36 @@
+import { isStdioConfig, type MCPServerConfig } from "./server-config.js";
+
+const EXA_HOST = "mcp.exa.ai";
+const KEY_PARAM = /[?&]exaApiKey=([^&#\s"']+)/gi;
+
+/**
+ * True for an Exa search server: named `exa` (any case), or reaching
+ * `mcp.exa.ai` through its `url` or one of its `args` (e.g. via `mcp-remote`).
+ */
+export function isExaServer(name: string, config: MCPServerConfig): boolean {
+  if (name.toLowerCase() === "exa") return true;
+  if (isStdioConfig(config)) return (config.args ?? []).some((arg) => arg.toLowerCase().includes(EXA_HOST));
+  return config.url.toLowerCase().includes(EXA_HOST);
+}
+
+/**
+ * The Exa API keys an Exa server config carries: the `exaApiKey=` query
+ * parameter of its url or args, and its `EXA_API_KEY` environment variable.
+ */
+export function exaApiKeysOf(config: MCPServerConfig): string[] {
+  const keys: string[] = [];
+  const texts = isStdioConfig(config) ? (config.args ?? []) : [config.url];
+  for (const text of texts) {
+    for (const match of text.matchAll(KEY_PARAM)) keys.push(decode(match[1] ?? ""));
+  }
+  if (isStdioConfig(config) && config.env?.EXA_API_KEY) keys.push(config.env.EXA_API_KEY);
+  return keys.filter((key) => key !== "");
+}
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

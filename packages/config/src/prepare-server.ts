@@ -1,0 +1,102 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseEnv } from "node:util";
+import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
+import {
+  type InterpolationOptions,
+  interpolateServerConfig,
+  interpolateString,
+  type MissingVariable,
+} from "./interpolate.js";
+import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
+import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions } from "./types.js";
+import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
+
+/** A discovered entry turned into a usable config, or the one issue that keeps it from running. */
+export type PreparedServer = { config: MCPServerConfig } | { issue: ConfigIssue };
+
+/**
+ * Finishes one entry: expands its placeholders, adds its `envFile`, validates
+ * it and strips fields that do not apply to its transport.
+ */
+export async function prepareServer(
+  server: DiscoveredServer,
+  ctx: DiscoveryContext,
+  options: Pick<LoadConfigsOptions, "resolveInput">,
+): Promise<PreparedServer> {
+  const { name, source } = server;
+  const issue = (code: ConfigIssue["code"], message: string): PreparedServer => ({
+    issue: { path: source.path, server: name, code, message },
+  });
+  const interpolation: InterpolationOptions = {
+    syntax: server.interpolation?.syntax ?? "posix",
+    env: ctx.env,
+    cwd: ctx.cwd,
+    homeDir: ctx.homeDir,
+    ...(server.interpolation?.inputs ? { inputs: server.interpolation.inputs } : {}),
+    ...(options.resolveInput ? { resolveInput: options.resolveInput } : {}),
+  };
+
+  const expanded = await interpolateServerConfig(server.config, interpolation);
+  const missing = [...expanded.missing];
+  let envFile: string | undefined;
+  if (server.envFile !== undefined) {
+    const path = await interpolateString(server.envFile, interpolation);
+    for (const variable of path.missing) missing.push({ variable, field: "envFile" });
+    envFile = resolve(ctx.cwd, path.value);
+  }
+  if (missing.length > 0) return issue("VAR_UNSET", unsetMessage(name, source.path, missing));
+
+  let config = expanded.config;
+  if (envFile !== undefined && isPlainObject(config) && config.command !== undefined) {
+    const loaded = await readEnvFile(envFile);
+    if ("error" in loaded) {
+      return issue(
+        "CONFIG_UNREADABLE",
+        `servers${fieldKey(name)}.envFile: cannot read ${envFile} (${loaded.error}); create it or fix the path in ${source.path}`,
+      );
+    }
+    if (config.env === undefined || isPlainObject(config.env)) {
+      const env: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(loaded.values)) setOwn(env, key, value);
+      for (const [key, value] of Object.entries(config.env ?? {})) setOwn(env, key, value);
+      config = { ...config, env };
+    }
+  }
+
+  const problems = findServerConfigProblems(name, config);
+  if (problems.length > 0) {
+    const messages = problems.map((problem) => formatProblem(name, problem, server.fieldNames));
+    return issue("CONFIG_INVALID", messages.join("; "));
+  }
+  const normalized = normalizeServerConfig(config);
+  if (normalized === undefined) {
+    return issue("CONFIG_INVALID", `servers${fieldKey(name)}: not a valid server config`);
+  }
+  return { config: normalized };
+}
+
+function unsetMessage(name: string, path: string, missing: MissingVariable[]): string {
+  const variables = [...new Set(missing.map((m) => m.variable))];
+  const uses = missing.map((m) => `\${${m.variable}} in ${m.field}`).join(", ");
+  const first = variables[0] ?? "";
+  const subject =
+    variables.length === 1
+      ? `environment variable ${first} is not set`
+      : `environment variables ${variables.join(", ")} are not set`;
+  return (
+    `servers${fieldKey(name)}: ${subject} (${uses}, in ${path}); ` +
+    `set ${variables.length === 1 ? "it" : "them"}, or write \${${first}:-default} to fall back to a default`
+  );
+}
+
+async function readEnvFile(path: string): Promise<{ values: Record<string, string> } | { error: string }> {
+  try {
+    const values = parseEnv(await readFile(path, "utf8"));
+    const clean: Record<string, string> = {};
+    for (const [key, value] of Object.entries(values)) if (value !== undefined) setOwn(clean, key, value);
+    return { values: clean };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,130 @@
+import { realpath } from "node:fs/promises";
+import { join } from "node:path";
+import { isPlainObject } from "../describe-value.js";
+import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
+import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
+import {
+  allowed,
+  collectServers,
+  type EntryMapping,
+  mergeResults,
+  type ReadSourceFileResult,
+  readSourceFile,
+  type SourceFile,
+  sourceMeta,
+} from "./file-source.js";
+
+const ID = { id: "claude-code", name: "Claude Code" };
+
+/**
+ * Maps a Claude entry (Claude Code, and Claude Desktop's same format): `type`
+ * (`stdio` | `http` | `sse`), `command`, `args`, `env`, `url`, `headers`, and
+ * `oauth: { clientId, callbackPort, scopes }` → `auth`.
+ */
+export function mapClaudeEntry(entry: Record<string, unknown>): EntryMapping {
+  const config = pickFields(entry, ["command", "args", "env", "url", "headers"]);
+  if (entry.type !== undefined) config.type = transportType(entry.type);
+  const oauth = objectOrUndefined(entry.oauth);
+  const auth =
+    oauth && oauthAuth({ clientId: oauth.clientId, scopes: oauth.scopes, callbackPort: oauth.callbackPort });
+  if (auth) config.auth = auth;
+  return { config, interpolation: { syntax: "posix" } };
+}
+
+/**
+ * Claude Code's three scopes, in its own precedence: local
+ * (`projects[<cwd>].mcpServers` of `~/.claude.json`, level `user` since it
+ * lives in the user's file), then project (`.mcp.json`), then user (top-level
+ * `mcpServers` of `~/.claude.json`). `$CLAUDE_CONFIG_DIR` moves
+ * `.claude.json`. A project server the user turned down in Claude
+ * (`projects[<cwd>].disabledMcpjsonServers`) is `enabled: false`.
+ */
+export function createClaudeCodeSource(): CapabilitySource {
+  return {
+    ...ID,
+    priority: 700,
+    async load(ctx) {
+      const configDir = ctx.env.CLAUDE_CONFIG_DIR || ctx.homeDir;
+      const userFile: SourceFile = { path: join(configDir, ".claude.json"), level: "user", format: "json" };
+      const projectFile: SourceFile = { path: join(ctx.cwd, ".mcp.json"), level: "project", format: "json" };
+      const none: ReadSourceFileResult = { issues: [] };
+      const [user, project] = await Promise.all([
+        readSourceFile(userFile),
+        allowed(projectFile, ctx) ? readSourceFile(projectFile) : none,
+      ]);
+      const results: CapabilitySourceResult[] = [
+        { servers: [], issues: [...user.issues, ...project.issues] },
+      ];
+      const common = { ctx, mapEntry: mapClaudeEntry };
+
+      let turnedDown = new Set<string>();
+      if (user.document !== undefined) {
+        const local = await localProject(user.document.projects, ctx);
+        if (local !== undefined) {
+          results.push(
+            collectServers({
+              ...common,
+              map: local.settings.mcpServers,
+              keyPath: `projects[${JSON.stringify(local.key)}].mcpServers`,
+              source: sourceMeta(ID, userFile),
+              document: user.document,
+            }),
+          );
+          const disabled = local.settings.disabledMcpjsonServers;
+          if (Array.isArray(disabled))
+            turnedDown = new Set(disabled.filter((name) => typeof name === "string"));
+        }
+      }
+      if (project.document !== undefined) {
+        const result = collectServers({
+          ...common,
+          map: project.document.mcpServers,
+          keyPath: "mcpServers",
+          source: sourceMeta(ID, projectFile),
+          document: project.document,
+        });
+        for (const server of result.servers) {
+          if (turnedDown.has(server.name) && isPlainObject(server.config)) {
+            server.config = { ...server.config, enabled: false };
+          }
+        }
+        results.push(result);
+      }
+      if (user.document !== undefined) {
+        results.push(
+          collectServers({
+            ...common,
+            map: user.document.mcpServers,
+            keyPath: "mcpServers",
+            source: sourceMeta(ID, userFile),
+            document: user.document,
+          }),
+        );
+      }
+      return mergeResults(results);
+    },
+  };
+}
+
+// Claude keys `projects` by the folder's absolute path as the OS spelled it;
+// compare without trailing slashes, with either slash, and through symlinks.
+async function localProject(
+  projects: unknown,
+  ctx: DiscoveryContext,
+): Promise<{ key: string; settings: Record<string, unknown> } | undefined> {
+  if (!isPlainObject(projects)) return undefined;
+  const normalize = (path: string) => {
+    const slashed = path.replace(/\\/g, "/").replace(/\/+$/, "");
+    return ctx.platform === "win32" ? slashed.toLowerCase() : slashed;
+  };
+  const wanted = new Set([normalize(ctx.cwd)]);
+  try {
+    wanted.add(normalize(await realpath(ctx.cwd)));
+  } catch {
+    // A folder that does not exist has no other spelling.
+  }
+  for (const [key, settings] of Object.entries(projects)) {
+    if (wanted.has(normalize(key)) && isPlainObject(settings)) return { key, settings };
+  }
+  return undefined;
+}

@@ -1,0 +1,36 @@
+import { join } from "node:path";
+import type { CapabilitySource } from "../types.js";
+import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
+import { createFileSource, type EntryMapping } from "./file-source.js";
+
+/**
+ * Maps a Cursor entry: `type`, `command`, `args`, `env`, `envFile`, `url`,
+ * `headers`, and `auth: { CLIENT_ID, scopes }` → `auth` (OAuth). A `url`
+ * without `type` is Streamable HTTP with SSE fallback, as Cursor does.
+ */
+export function mapCursorEntry(entry: Record<string, unknown>): EntryMapping {
+  const config = pickFields(entry, ["command", "args", "env", "url", "headers"]);
+  if (entry.type !== undefined) config.type = transportType(entry.type);
+  const block = objectOrUndefined(entry.auth);
+  const auth = block && oauthAuth({ clientId: block.CLIENT_ID, scopes: block.scopes });
+  if (auth) config.auth = auth;
+  return {
+    config,
+    interpolation: { syntax: "cursor" },
+    ...(typeof entry.envFile === "string" ? { envFile: entry.envFile } : {}),
+  };
+}
+
+/** Cursor's `.cursor/mcp.json` (project) and `~/.cursor/mcp.json` (user), `mcpServers`. */
+export function createCursorSource(): CapabilitySource {
+  return createFileSource({
+    id: "cursor",
+    name: "Cursor",
+    priority: 300,
+    files: (ctx) => [
+      { path: join(ctx.cwd, ".cursor", "mcp.json"), level: "project", format: "json", key: "mcpServers" },
+      { path: join(ctx.homeDir, ".cursor", "mcp.json"), level: "user", format: "json", key: "mcpServers" },
+    ],
+    mapEntry: mapCursorEntry,
+  });
+}

@@ -1,0 +1,247 @@
+import { describeValue, fieldKey, isPlainObject } from "./describe-value.js";
+import {
+  MCPHttpServerConfigSchema,
+  type MCPServerConfig,
+  MCPStdioServerConfigSchema,
+} from "./server-config.js";
+
+/** One thing wrong with a server config: the field (`""` for the entry itself) and what to change. */
+export interface ServerConfigProblem {
+  /** Path inside the entry, e.g. `timeout`, `env.PORT`, `args[2]`; `""` for the whole entry. */
+  field: string;
+  message: string;
+}
+
+// Node clamps a timer longer than this to 1 ms, which would fail every connection at once.
+const MAX_TIMER_MS = 2_147_483_647;
+const TYPES = ["stdio", "http", "sse"] as const;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Checks one server config. Returns `[]` when it is valid; otherwise one
+ * message per problem, each naming the field (`servers.<name>.<field>: …`) and
+ * saying what to change. Fields that do not apply to the server's transport
+ * (`headers` on a local server…) are ignored, as the clients themselves do.
+ *
+ * @example
+ * ```ts
+ * validateServerConfig("foo", { command: "npx", timeout: -5 });
+ * // ["servers.foo.timeout: must be a positive whole number of milliseconds, got -5"]
+ * ```
+ */
+export function validateServerConfig(name: string, config: unknown): string[] {
+  return findServerConfigProblems(name, config).map((problem) => formatProblem(name, problem));
+}
+
+/** `servers.<name>.<field>: <message>`, with a hint at the provider's own field name when it differs. */
+export function formatProblem(
+  name: string,
+  problem: ServerConfigProblem,
+  fieldNames: Record<string, string> = {},
+): string {
+  const where = `servers${fieldKey(name)}${problem.field === "" || problem.field.startsWith("[") ? "" : "."}${problem.field}`;
+  const top = /^[A-Za-z]+/.exec(problem.field)?.[0];
+  const written = top === undefined ? undefined : fieldNames[top];
+  return `${where}: ${problem.message}${written === undefined ? "" : ` (written as ${written})`}`;
+}
+
+/** The problems of one server config, as {@link ServerConfigProblem}s. */
+export function findServerConfigProblems(name: string, config: unknown): ServerConfigProblem[] {
+  const problems: ServerConfigProblem[] = [];
+  const add = (field: string, message: string) => problems.push({ field, message });
+  if (typeof name !== "string" || name.trim() === "") {
+    add("", "a server needs a non-empty name; rename the entry");
+  }
+  if (!isPlainObject(config)) {
+    add(
+      "",
+      `must be an object with "command" (a local server) or "url" (a remote server), got ${describeValue(config)}`,
+    );
+    return problems;
+  }
+
+  const type = config.type;
+  const knownType =
+    type === undefined || (typeof type === "string" && (TYPES as readonly string[]).includes(type));
+  if (!knownType) {
+    add(
+      "type",
+      `unknown type ${describeValue(type)}; use "stdio" (a local command), "http" (Streamable HTTP) or "sse"`,
+    );
+  }
+  const hasCommand = config.command !== undefined;
+  const hasUrl = config.url !== undefined;
+  if (hasCommand && hasUrl) {
+    add(
+      "",
+      'has both "command" and "url"; keep "command" to start a local server, or "url" to reach a remote one',
+    );
+  } else if (!hasCommand && !hasUrl) {
+    if (type === "stdio")
+      add("command", 'is required for a stdio server; add the program to run, e.g. "npx"');
+    else if (type === "http" || type === "sse")
+      add("url", `is required for an ${type} server; add the server's URL`);
+    else add("", 'needs "command" (to start a local server) or "url" (to reach a remote one)');
+  } else if (type === "stdio" && hasUrl) {
+    add(
+      "command",
+      'is required when type is "stdio"; add the program to run, or set type to "http" or "sse"',
+    );
+  } else if ((type === "http" || type === "sse") && hasCommand) {
+    add("url", `is required when type is "${type}"; add the server's URL, or set type to "stdio"`);
+  }
+
+  if (hasCommand && !hasUrl) {
+    checkCommand(config.command, add);
+    checkStringArray(config.args, "args", '["-y", "some-mcp-server"]', add);
+    checkStringRecord(config.env, "env", add);
+    if (config.cwd !== undefined && (typeof config.cwd !== "string" || config.cwd === "")) {
+      add("cwd", `must be a folder path, got ${describeValue(config.cwd)}`);
+    }
+  }
+  if (hasUrl && !hasCommand) {
+    checkUrl(config.url, add);
+    checkStringRecord(config.headers, "headers", add);
+    if (isPlainObject(config.headers)) {
+      for (const [header, value] of Object.entries(config.headers)) {
+        if (!HEADER_NAME.test(header)) {
+          add(
+            `headers${fieldKey(header)}`,
+            "is not a valid HTTP header name; use letters, digits and dashes",
+          );
+        } else if (typeof value === "string" && /[\r\n\0]/.test(value)) {
+          add(`headers${fieldKey(header)}`, "must not contain line breaks");
+        }
+      }
+    }
+  }
+
+  if (config.enabled !== undefined && typeof config.enabled !== "boolean") {
+    add("enabled", `must be true or false, got ${describeValue(config.enabled)}`);
+  }
+  for (const field of ["timeout", "toolTimeout"] as const) checkTimeout(config[field], field, add);
+  checkStringArray(config.includeTools, "includeTools", '["read_file"]', add);
+  checkStringArray(config.excludeTools, "excludeTools", '["delete_file"]', add);
+  if (config.auth !== undefined) checkAuth(config.auth, add);
+
+  if (problems.length === 0) problems.push(...schemaProblems(config));
+  return problems;
+}
+
+/**
+ * The config in mcp-rt's shape, without fields that do not apply to its
+ * transport, or `undefined` when it is not valid.
+ */
+export function normalizeServerConfig(config: unknown): MCPServerConfig | undefined {
+  if (!isPlainObject(config)) return undefined;
+  const schema = config.command !== undefined ? MCPStdioServerConfigSchema : MCPHttpServerConfigSchema;
+  const parsed = schema.safeParse(config);
+  return parsed.success ? parsed.data : undefined;
+}
+
+type Add = (field: string, message: string) => void;
+
+function checkCommand(command: unknown, add: Add): void {
+  if (typeof command !== "string" || command.trim() === "") {
+    add(
+      "command",
+      `must be the program to run as a non-empty string, e.g. "npx", got ${describeValue(command)}`,
+    );
+  }
+}
+
+function checkStringArray(value: unknown, field: string, example: string, add: Add): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) {
+    add(field, `must be an array of strings, e.g. ${example}, got ${describeValue(value)}`);
+    return;
+  }
+  value.forEach((item, i) => {
+    if (typeof item !== "string")
+      add(`${field}[${i}]`, `must be a string, got ${describeValue(item)}; quote it`);
+  });
+}
+
+function checkStringRecord(value: unknown, field: "env" | "headers", add: Add): void {
+  if (value === undefined) return;
+  if (!isPlainObject(value)) {
+    add(field, `must be an object of string values, e.g. { "NAME": "value" }, got ${describeValue(value)}`);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item !== "string") {
+      const quoted = typeof item === "number" || typeof item === "boolean" ? `: "${item}"` : "";
+      add(`${field}${fieldKey(key)}`, `must be a string, got ${describeValue(item)}; quote it${quoted}`);
+    }
+  }
+}
+
+function checkUrl(url: unknown, add: Add): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === "string" ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    add(
+      "url",
+      `must be an http:// or https:// URL, e.g. "https://example.com/mcp", got ${describeValue(url)}`,
+    );
+  }
+}
+
+function checkTimeout(value: unknown, field: string, add: Add): void {
+  if (value === undefined) return;
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+    add(field, `must be a positive whole number of milliseconds, got ${describeValue(value)}`);
+  } else if (value > MAX_TIMER_MS) {
+    add(field, `must be at most ${MAX_TIMER_MS} milliseconds (about 24 days), got ${value}`);
+  }
+}
+
+function checkAuth(auth: unknown, add: Add): void {
+  if (!isPlainObject(auth)) {
+    add("auth", `must be an object such as { "type": "oauth" }, got ${describeValue(auth)}`);
+    return;
+  }
+  if (auth.type === "apikey") {
+    if (typeof auth.credentialId !== "string" || auth.credentialId === "") {
+      add(
+        "auth.credentialId",
+        `must name the stored API key as a non-empty string, got ${describeValue(auth.credentialId)}`,
+      );
+    }
+  } else if (auth.type === "oauth") {
+    for (const key of ["scope", "clientId"] as const) {
+      if (auth[key] !== undefined && typeof auth[key] !== "string") {
+        add(`auth.${key}`, `must be a string, got ${describeValue(auth[key])}`);
+      }
+    }
+    const port = auth.callbackPort;
+    if (
+      port !== undefined &&
+      (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535)
+    ) {
+      add("auth.callbackPort", `must be a port number from 0 to 65535, got ${describeValue(port)}`);
+    }
+  } else {
+    add("auth.type", `must be "oauth" or "apikey", got ${describeValue(auth.type)}`);
+  }
+}
+
+// A safety net: whatever the checks above let through must also satisfy the
+// schema the rest of mcp-rt relies on.
+function schemaProblems(config: Record<string, unknown>): ServerConfigProblem[] {
+  const schema = config.command !== undefined ? MCPStdioServerConfigSchema : MCPHttpServerConfigSchema;
+  const parsed = schema.safeParse(config);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => ({
+    field: issue.path
+      .map((part, i) =>
+        typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`,
+      )
+      .join(""),
+    message: issue.message,
+  }));
+}
