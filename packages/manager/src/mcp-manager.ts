@@ -1,0 +1,659 @@
+import { createFileStore, MCPToolCache } from "@mcp-rt/cache";
+import { closeConnection, connectToServer, listTools, type MCPServerConnection } from "@mcp-rt/client";
+import {
+  type LoadConfigsResult,
+  loadAllMCPConfigs,
+  type MCPServerConfig,
+  type MCPToolDefinition,
+  McpRtError,
+  resolveServerConfig,
+  type SourceMeta,
+  validateServerConfig,
+} from "@mcp-rt/config";
+import { abortable, delay } from "./abortable.js";
+import type { CustomTool } from "./custom-tool.js";
+import { DeferredMCPTool } from "./deferred-mcp-tool.js";
+import { createEmitter, type TypedEmitter } from "./event-emitter.js";
+import type {
+  DiscoverAndConnectOptions,
+  MCPConnectionStatus,
+  MCPLoadResult,
+  MCPManagerEvents,
+  MCPManagerOptions,
+  MCPServerState,
+} from "./manager-types.js";
+import { abortError, type LiveServer, MCPTool, type MCPToolHost } from "./mcp-tool.js";
+import { filterServerTools } from "./tool-filter.js";
+import { createMCPToolNames } from "./tool-name.js";
+import { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
+
+/** The startup gate of the design document. */
+export const STARTUP_TIMEOUT_MS = 250;
+/** A server's connect + `tools/list` limit when its config sets no `timeout`. */
+export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
+
+/** One connect + list of one server. */
+interface Attempt {
+  /** The unresolved config this attempt uses. */
+  readonly config: MCPServerConfig;
+  readonly controller: AbortController;
+  readonly startedAt: number;
+  /** Resolves with the connection once it is connected and listed; rejects with an `McpRtError`. */
+  done: Promise<MCPServerConnection>;
+  /** The cached tool definitions, read while the connection is made. */
+  cached: Promise<MCPToolDefinition[] | null>;
+  /** Set once `done` settled. */
+  outcome?: { ok: true } | { ok: false; error: McpRtError };
+  /** True once a `connectServers` call returned without this attempt's outcome: a failure is then logged. */
+  late: boolean;
+}
+
+/** What the manager knows of one server beyond the §3.4 maps. */
+interface ServerRecord {
+  /** The latest unresolved config. */
+  config: MCPServerConfig;
+  attempt?: Attempt;
+  /** The exposed (filtered) definitions: live, or from the cache while `deferred`. */
+  definitions: MCPToolDefinition[];
+  deferred: boolean;
+  /** The (filtered) tool names of the live connection. */
+  liveToolNames?: ReadonlySet<string>;
+  connectedMs?: number;
+  lastError?: McpRtError;
+  /** True when the last attempt failed. */
+  failed: boolean;
+  /** Why the last live connection went away. */
+  disconnectReason?: string;
+  /** Unsubscribes from the live connection's close/error events. */
+  unsubscribe?: () => void;
+}
+
+/**
+ * Many MCP servers at once (SPEC §3): connects them in parallel, returns after a
+ * short startup gate with live tools, per-server errors and deferred tools from
+ * the cache, finishes the rest in the background, follows connections that
+ * drop, and closes everything it started.
+ *
+ * @example
+ * ```ts
+ * await using manager = new MCPManager(process.cwd());
+ * const { tools, errors } = await manager.discoverAndConnect();
+ * manager.on("tools:changed", () => registry.refresh(manager.getTools()));
+ * ```
+ */
+export class MCPManager implements AsyncDisposable {
+  readonly #connections = new Map<string, MCPServerConnection>();
+  readonly #pendingConnections = new Map<string, Promise<MCPServerConnection>>();
+  readonly #pendingToolLoads = new Map<
+    string,
+    Promise<{ connection: MCPServerConnection; serverTools: MCPToolDefinition[] }>
+  >();
+  #tools: MCPTool[] = [];
+  readonly #sources = new Map<string, SourceMeta>();
+
+  readonly #records = new Map<string, ServerRecord>();
+  /** Exposed name → (server, original tool name); never derived from the name itself. */
+  #toolIndex = new Map<string, { server: string; tool: string }>();
+  readonly #cwd: string;
+  readonly #options: MCPManagerOptions;
+  #cache: MCPToolCache | null | undefined;
+  readonly #emitter: TypedEmitter<MCPManagerEvents>;
+  readonly #cacheWrites = new Set<Promise<void>>();
+  readonly #host: MCPToolHost;
+
+  /**
+   * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
+   */
+  constructor(cwd: string, options: MCPManagerOptions = {}) {
+    this.#cwd = cwd;
+    this.#options = options;
+    this.#cache = options.cache;
+    this.#emitter = createEmitter<MCPManagerEvents>((error) =>
+      options.logger?.warn("An MCPManager event listener threw", error),
+    );
+    this.#host = {
+      resultCharLimit: options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT,
+      liveServer: (server) => this.#liveServer(server),
+      waitForConnection: async (server, signal) => {
+        await this.waitForConnection(server, signal ? { signal } : {});
+      },
+    };
+  }
+
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<E extends keyof MCPManagerEvents>(
+    event: E,
+    listener: (payload: MCPManagerEvents[E]) => void,
+  ): () => void {
+    return this.#emitter.on(event, listener);
+  }
+
+  /**
+   * Discovers the server configs of `cwd` (`loadAllMCPConfigs`, or `options.discover`)
+   * and connects them. Throws only when discovery itself fails.
+   */
+  async discoverAndConnect(options: DiscoverAndConnectOptions = {}): Promise<MCPLoadResult> {
+    const { discover, ...loadOptions } = options;
+    const discovery: LoadConfigsResult = await (discover ?? loadAllMCPConfigs)(this.#cwd, loadOptions);
+    const result = await this.connectServers(discovery.configs, discovery.sources);
+    return { ...result, exaApiKeys: discovery.exaApiKeys, discovery };
+  }
+
+  /**
+   * Connects every server not yet connected or connecting, in parallel, and
+   * returns after the startup gate (§3.5): live tools of servers that finished,
+   * errors of those that failed, deferred tools (from the cache) of those still
+   * pending; pending servers without a cache entry are waited for.
+   */
+  async connectServers(
+    configs: Record<string, MCPServerConfig>,
+    sources: Record<string, SourceMeta> = {},
+  ): Promise<MCPLoadResult> {
+    const errors = new Map<string, string>();
+    const names: string[] = [];
+    const attempts = new Map<string, Attempt>();
+    for (const [name, config] of Object.entries(configs)) {
+      const source = sources[name];
+      if (source) this.#sources.set(name, source);
+      if (config.enabled === false) continue;
+      names.push(name);
+      const record = this.#records.get(name);
+      if (record && this.#isConnectedOrPending(name)) {
+        if (record.attempt && !record.attempt.outcome) attempts.set(name, record.attempt);
+        continue;
+      }
+      const problems = validateServerConfig(name, config);
+      if (problems.length > 0) {
+        const error = new McpRtError(
+          "CONFIG_INVALID",
+          `MCP server "${name}" has an invalid config${source ? ` in ${source.path}` : ""}: ${problems.join("; ")}`,
+          { server: name },
+        );
+        this.#recordFailure(name, config, error);
+        errors.set(name, error.message);
+        continue;
+      }
+      attempts.set(name, this.#start(name, config));
+    }
+
+    const everything = Promise.allSettled([...attempts.values()].map((attempt) => attempt.done));
+    const gate = new AbortController();
+    await Promise.race([
+      everything,
+      delay(this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, gate.signal),
+    ]);
+    gate.abort();
+
+    const waitFor: Attempt[] = [];
+    for (const [name, attempt] of attempts) {
+      if (attempt.outcome) continue;
+      const cached = await attempt.cached;
+      if (cached && cached.length > 0 && !attempt.outcome && this.#isCurrent(name, attempt)) {
+        this.#installDeferred(name, cached);
+      } else if (!attempt.outcome) {
+        waitFor.push(attempt);
+      }
+    }
+    if (waitFor.length > 0) {
+      const bound = new AbortController();
+      await Promise.race([
+        Promise.allSettled(waitFor.map((attempt) => attempt.done)),
+        delay(this.#options.maxStartupWaitMs, bound.signal),
+      ]);
+      bound.abort();
+    }
+
+    for (const [name, attempt] of attempts) {
+      if (attempt.outcome?.ok === false) errors.set(name, attempt.outcome.error.message);
+      if (!attempt.outcome) attempt.late = true;
+    }
+    const wanted = new Set(names);
+    return {
+      tools: this.#tools.filter((tool) => wanted.has(tool.serverName)),
+      errors,
+      connectedServers: names.filter((name) => this.#connections.has(name)),
+      exaApiKeys: [],
+    };
+  }
+
+  /** The current MCP tools of every server: live, or deferred from the cache. */
+  getTools(): CustomTool[] {
+    return [...this.#tools];
+  }
+
+  /** Which server and original tool an exposed name stands for. */
+  getToolOwner(exposedName: string): { server: string; tool: string } | undefined {
+    const owner = this.#toolIndex.get(exposedName);
+    return owner ? { ...owner } : undefined;
+  }
+
+  /** `connected`, `connecting` (handshake or tool list pending), else `disconnected` (§3.4). */
+  getConnectionStatus(name: string): MCPConnectionStatus {
+    if (this.#connections.has(name)) return "connected";
+    if (this.#pendingConnections.has(name) || this.#pendingToolLoads.has(name)) return "connecting";
+    return "disconnected";
+  }
+
+  /** Every known server with its status, tool count, timing and last error, for a UI. */
+  getServerStates(): MCPServerState[] {
+    const names = new Set([...this.#records.keys(), ...this.#sources.keys()]);
+    return [...names].map((name) => {
+      const record = this.#records.get(name);
+      const source = this.#sources.get(name);
+      const status = this.getConnectionStatus(name);
+      const state: MCPServerState = {
+        name,
+        status: status === "disconnected" && record?.failed ? "failed" : status,
+        toolCount: record?.definitions.length ?? 0,
+        deferred: record?.deferred ?? false,
+      };
+      if (source) state.source = source;
+      if (record?.connectedMs !== undefined) state.connectedMs = record.connectedMs;
+      if (record?.lastError) {
+        const { code, message, stderrTail } = record.lastError;
+        state.lastError = { code, message, ...(stderrTail ? { stderrTail } : {}) };
+      }
+      return state;
+    });
+  }
+
+  /**
+   * Resolves with the server's connection once it is connected and its tools
+   * are listed. Rejects with an `McpRtError` right away for an unknown server
+   * (`UNKNOWN_SERVER`), a failed one (its failure) or one that is not
+   * connecting (`NOT_CONNECTED`); waits at most the server's `timeout`
+   * (`CONNECT_TIMEOUT`); rejects with an `AbortError` when `signal` aborts.
+   */
+  async waitForConnection(
+    name: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MCPServerConnection> {
+    const { signal } = options;
+    if (signal?.aborted) throw abortError(signal);
+    const connection = this.#connections.get(name);
+    if (connection) return connection;
+    const record = this.#records.get(name);
+    if (!record) {
+      const known = [...this.#records.keys()];
+      throw new McpRtError(
+        "UNKNOWN_SERVER",
+        `No MCP server named "${name}" is configured${known.length > 0 ? ` (known: ${known.join(", ")})` : ""}`,
+        { server: name },
+      );
+    }
+    const attempt = record.attempt;
+    if (!attempt || attempt.outcome) {
+      if (record.failed && record.lastError) throw record.lastError;
+      throw new McpRtError(
+        "NOT_CONNECTED",
+        `MCP server "${name}" is not connected${record.disconnectReason ? ` (${record.disconnectReason})` : ""}; reconnect it, e.g. with /mcp reload`,
+        { server: name },
+      );
+    }
+    const timeoutMs = attempt.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      return await abortable(attempt.done, signal ? AbortSignal.any([signal, timeout]) : timeout);
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      if (timeout.aborted && !attempt.outcome) {
+        throw new McpRtError(
+          "CONNECT_TIMEOUT",
+          `MCP server "${name}" did not connect within ${timeoutMs} ms; raise \`timeout\` in its config`,
+          { server: name },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Stops one server (§3.9): forgets its pending work and source, closes its
+   * transport (or the connection an ongoing attempt is making), and drops
+   * exactly its tools.
+   */
+  async disconnectServer(name: string): Promise<void> {
+    const record = this.#records.get(name);
+    const connection = this.#connections.get(name);
+    const wasActive = connection !== undefined || this.#isConnectedOrPending(name);
+    this.#sources.delete(name);
+    this.#pendingConnections.delete(name);
+    this.#pendingToolLoads.delete(name);
+    this.#connections.delete(name);
+    this.#records.delete(name);
+    if (!record) return;
+    record.unsubscribe?.();
+    record.attempt?.controller.abort(this.#removedError(name));
+    const hadTools = record.definitions.length > 0;
+    if (hadTools) this.#rebuildTools();
+    if (wasActive) this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
+    if (hadTools) this.#emitter.emit("tools:changed", { name });
+    await Promise.allSettled([
+      connection ? closeConnection(connection) : Promise.resolve(),
+      record.attempt?.done ?? Promise.resolve(),
+    ]);
+  }
+
+  /** Stops every server (§3.9): closes all transports and clears every map and the tool list. */
+  async disconnectAll(): Promise<void> {
+    const records = [...this.#records];
+    const connections = [...this.#connections.values()];
+    const active = records.filter(([name]) => this.#isConnectedOrPending(name));
+    this.#pendingConnections.clear();
+    this.#pendingToolLoads.clear();
+    this.#connections.clear();
+    this.#sources.clear();
+    this.#records.clear();
+    for (const [name, record] of records) {
+      record.unsubscribe?.();
+      record.attempt?.controller.abort(this.#removedError(name));
+    }
+    const hadTools = this.#tools.length > 0;
+    const withTools = new Set(this.#tools.map((tool) => tool.serverName));
+    this.#rebuildTools();
+    for (const [name] of active)
+      this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
+    if (hadTools) for (const name of withTools) this.#emitter.emit("tools:changed", { name });
+    await Promise.allSettled([
+      ...connections.map((connection) => closeConnection(connection)),
+      ...records.map(([, record]) => record.attempt?.done),
+      ...this.#cacheWrites,
+    ]);
+  }
+
+  /** `await using manager = new MCPManager(cwd)` disconnects everything at the end of the scope. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.disconnectAll();
+  }
+
+  #isConnectedOrPending(name: string): boolean {
+    return this.getConnectionStatus(name) !== "disconnected";
+  }
+
+  #isCurrent(name: string, attempt: Attempt): boolean {
+    return this.#records.get(name)?.attempt === attempt && !attempt.controller.signal.aborted;
+  }
+
+  #removedError(name: string): McpRtError {
+    return new McpRtError("NOT_CONNECTED", `MCP server "${name}" was disconnected while it was connecting`, {
+      server: name,
+    });
+  }
+
+  #getCache(): MCPToolCache | null {
+    if (this.#cache === undefined) {
+      this.#cache = new MCPToolCache(
+        createFileStore(),
+        this.#options.logger ? { logger: this.#options.logger } : {},
+      );
+    }
+    return this.#cache;
+  }
+
+  #record(name: string, config: MCPServerConfig): ServerRecord {
+    let record = this.#records.get(name);
+    if (!record) {
+      record = { config, definitions: [], deferred: false, failed: false };
+      this.#records.set(name, record);
+    }
+    record.config = config;
+    return record;
+  }
+
+  /** Starts the §3.5 pipeline of one server and its cache read, together. */
+  #start(name: string, config: MCPServerConfig): Attempt {
+    const record = this.#record(name, config);
+    const cache = this.#getCache();
+    const attempt: Attempt = {
+      config,
+      controller: new AbortController(),
+      startedAt: performance.now(),
+      late: false,
+      done: Promise.resolve() as unknown as Promise<MCPServerConnection>,
+      cached: cache
+        ? cache.get(name, config, this.#cwd).catch((error: unknown) => {
+            this.#options.logger?.debug(`Tool cache read for MCP server "${name}" failed`, error);
+            return null;
+          })
+        : Promise.resolve(null),
+    };
+    record.attempt = attempt;
+    record.failed = false;
+    this.#emitter.emit("server:connecting", { name });
+    attempt.done = this.#pipeline(name, attempt);
+    attempt.done.then(
+      () => {
+        attempt.outcome = { ok: true };
+      },
+      (error: McpRtError) => {
+        attempt.outcome = { ok: false, error };
+      },
+    );
+    return attempt;
+  }
+
+  async #pipeline(name: string, attempt: Attempt): Promise<MCPServerConnection> {
+    const { config } = attempt;
+    const signal = attempt.controller.signal;
+    const timeoutMs = config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+    let connection: MCPServerConnection | undefined;
+    const connecting = (async () => {
+      const resolved = await abortable(
+        resolveServerConfig(name, config, {
+          cwd: this.#cwd,
+          ...(this.#options.authStorage ? { authStorage: this.#options.authStorage } : {}),
+        }),
+        signal,
+      );
+      const sourcePath = this.#sources.get(name)?.path;
+      return connectToServer(name, resolved, {
+        signal,
+        cwd: this.#cwd,
+        unresolvedConfig: config,
+        ...(sourcePath ? { sourcePath } : {}),
+      });
+    })();
+    this.#pendingConnections.set(name, connecting);
+    try {
+      connection = await connecting;
+      if (this.#pendingConnections.get(name) === connecting) this.#pendingConnections.delete(name);
+      if (!this.#isCurrent(name, attempt)) throw signal.reason ?? this.#removedError(name);
+
+      const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
+      const loading = listTools(connection, { signal, timeout: remaining }).then((serverTools) => ({
+        connection: connection!,
+        serverTools,
+      }));
+      this.#pendingToolLoads.set(name, loading);
+      let serverTools: MCPToolDefinition[];
+      try {
+        ({ serverTools } = await loading);
+      } catch (error) {
+        throw signal.aborted ? signal.reason : error;
+      } finally {
+        if (this.#pendingToolLoads.get(name) === loading) this.#pendingToolLoads.delete(name);
+      }
+      if (!this.#isCurrent(name, attempt)) throw signal.reason ?? this.#removedError(name);
+      this.#commit(name, attempt, connection, serverTools);
+      return connection;
+    } catch (error) {
+      if (this.#pendingConnections.get(name) === connecting) this.#pendingConnections.delete(name);
+      // A connection made for an attempt that failed or was dropped must not outlive it.
+      if (connection) await closeConnection(connection).catch(() => {});
+      const failure = this.#toError(name, error, connection);
+      if (this.#isCurrent(name, attempt)) this.#fail(name, attempt, failure);
+      throw failure;
+    }
+  }
+
+  #stderrOf(connection: MCPServerConnection | undefined): { stderrTail?: string } {
+    const tail = connection?.stderrTail().trim();
+    return tail ? { stderrTail: tail } : {};
+  }
+
+  #toError(name: string, error: unknown, connection: MCPServerConnection | undefined): McpRtError {
+    if (McpRtError.isInstance(error)) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new McpRtError("INIT_FAILED", `MCP server "${name}" failed to start: ${message}`, {
+      server: name,
+      cause: error,
+      ...this.#stderrOf(connection),
+    });
+  }
+
+  /** The attempt connected and listed: its live tools replace the server's slice (the live list wins). */
+  #commit(
+    name: string,
+    attempt: Attempt,
+    connection: MCPServerConnection,
+    serverTools: MCPToolDefinition[],
+  ): void {
+    const record = this.#records.get(name)!;
+    const definitions = filterServerTools(serverTools, attempt.config);
+    this.#connections.set(name, connection);
+    record.definitions = definitions;
+    record.deferred = false;
+    record.liveToolNames = new Set(definitions.map((tool) => tool.name));
+    record.connectedMs = Math.round(performance.now() - attempt.startedAt);
+    delete record.disconnectReason;
+    const offClose = connection.onClose((event) => {
+      this.#onConnectionClosed(name, connection, event.reason, event.error);
+    });
+    const offError = connection.onError((error) => {
+      this.#options.logger?.debug(`MCP server "${name}" reported an error`, error);
+    });
+    record.unsubscribe = () => {
+      offClose();
+      offError();
+    };
+    this.#rebuildTools();
+    this.#emitter.emit("server:connected", { name, ms: record.connectedMs, toolCount: definitions.length });
+    this.#emitter.emit("tools:changed", { name });
+    this.#writeCache(name, attempt.config, serverTools);
+  }
+
+  #fail(name: string, attempt: Attempt, error: McpRtError): void {
+    const record = this.#records.get(name)!;
+    record.failed = true;
+    record.lastError = error;
+    const hadTools = record.definitions.length > 0;
+    record.definitions = [];
+    record.deferred = false;
+    if (hadTools) this.#rebuildTools();
+    this.#emitter.emit("server:failed", { name, error });
+    if (hadTools) this.#emitter.emit("tools:changed", { name });
+    // A failure the caller already received in `errors` is not logged again.
+    if (attempt.late)
+      this.#options.logger?.warn(`MCP server "${name}" failed after startup: ${error.message}`);
+  }
+
+  #recordFailure(name: string, config: MCPServerConfig, error: McpRtError): void {
+    const record = this.#record(name, config);
+    record.failed = true;
+    record.lastError = error;
+    this.#emitter.emit("server:failed", { name, error });
+  }
+
+  #onConnectionClosed(
+    name: string,
+    connection: MCPServerConnection,
+    reason: string,
+    error?: McpRtError,
+  ): void {
+    if (this.#connections.get(name) !== connection) return;
+    const record = this.#records.get(name);
+    this.#connections.delete(name);
+    if (record) {
+      record.unsubscribe?.();
+      delete record.unsubscribe;
+      delete record.liveToolNames;
+      record.disconnectReason = reason;
+      if (error) record.lastError = error;
+    }
+    // Reaps what is left of the server (its process group) even though it went away on its own.
+    void closeConnection(connection).catch(() => {});
+    this.#options.logger?.warn(error?.message ?? reason);
+    this.#emitter.emit("server:disconnected", { name, reason });
+  }
+
+  #installDeferred(name: string, cached: MCPToolDefinition[]): void {
+    const record = this.#records.get(name)!;
+    record.definitions = filterServerTools(cached, record.config);
+    record.deferred = true;
+    this.#rebuildTools();
+    this.#emitter.emit("tools:changed", { name });
+  }
+
+  #writeCache(name: string, config: MCPServerConfig, tools: MCPToolDefinition[]): void {
+    const cache = this.#getCache();
+    if (!cache) return;
+    const write = cache
+      .set(name, config, tools, this.#cwd)
+      .catch((error: unknown) =>
+        this.#options.logger?.warn(`Could not cache the tools of MCP server "${name}"`, error),
+      )
+      .finally(() => this.#cacheWrites.delete(write));
+    this.#cacheWrites.add(write);
+  }
+
+  #liveServer(server: string): LiveServer {
+    const connection = this.#connections.get(server);
+    const record = this.#records.get(server);
+    if (connection && record?.liveToolNames) {
+      return { connection, toolNames: record.liveToolNames };
+    }
+    if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
+    if (this.#isConnectedOrPending(server)) return { pending: true };
+    if (record.failed && record.lastError) {
+      return { error: `server "${server}" is unavailable: ${record.lastError.message}` };
+    }
+    const why = record.disconnectReason ?? "it is not connected";
+    return {
+      error: `server "${server}" disconnected: ${why}. Reconnect it (e.g. /mcp reload) to use its tools`,
+    };
+  }
+
+  /**
+   * Rebuilds the tool list from every server's slice, naming the whole set at
+   * once (§6) and keeping each tool object whose name, definition and kind did
+   * not change, so a registry that tracks tools by identity sees only real changes.
+   */
+  #rebuildTools(): void {
+    const byKey = new Map(
+      this.#tools.map((tool) => [`${tool.serverName}\u0000${tool.definition.name}`, tool]),
+    );
+    const slices = [...this.#records].flatMap(([server, record]) =>
+      record.definitions.map((definition) => ({ server, definition, deferred: record.deferred })),
+    );
+    const names = createMCPToolNames(
+      slices.map(({ server, definition }) => ({ server, tool: definition.name })),
+    );
+    const tools: MCPTool[] = [];
+    const index = new Map<string, { server: string; tool: string }>();
+    slices.forEach(({ server, definition, deferred }, i) => {
+      const name = names[i]!;
+      const existing = byKey.get(`${server}\u0000${definition.name}`);
+      const reuse =
+        existing &&
+        existing.name === name &&
+        existing.definition === definition &&
+        existing instanceof DeferredMCPTool === deferred;
+      if (reuse) {
+        tools.push(existing);
+      } else {
+        const source = this.#sources.get(server);
+        const options = {
+          host: this.#host,
+          serverName: server,
+          definition,
+          name,
+          ...(source ? { source } : {}),
+        };
+        tools.push(deferred ? new DeferredMCPTool(options) : new MCPTool(options));
+      }
+      index.set(name, { server, tool: definition.name });
+    });
+    this.#tools = tools;
+    this.#toolIndex = index;
+  }
+}

@@ -1,0 +1,161 @@
+import { callTool, type MCPProgress, type MCPServerConnection } from "@mcp-rt/client";
+import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
+import type { CustomTool, ToolResult } from "./custom-tool.js";
+import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
+
+/** A server as a tool sees it when it is called: live, or why it is not. */
+export type LiveServer =
+  | { connection: MCPServerConnection; toolNames: ReadonlySet<string> }
+  | { pending: true }
+  | { error: string };
+
+/**
+ * What a tool needs from the manager that built it. The manager implements it;
+ * a caller only needs it to build tools by hand.
+ */
+export interface MCPToolHost {
+  /** Text characters a result may hold before it is cut. */
+  readonly resultCharLimit: number;
+  /** The server's live connection and tool names; `pending` while it connects; else why there is none. */
+  liveServer(server: string): LiveServer;
+  /**
+   * Resolves once the server is connected and listed (bounded by its `timeout`
+   * and by `signal`); rejects with an `McpRtError` when it failed, is unknown,
+   * or takes too long.
+   */
+  waitForConnection(server: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** Options of {@link MCPTool} and `DeferredMCPTool`. */
+export interface MCPToolOptions {
+  /** The manager (or anything) that knows the server's live state. */
+  host: MCPToolHost;
+  /** The server's config name. */
+  serverName: string;
+  /** The tool as the server listed it (or as the cache kept it). */
+  definition: MCPToolDefinition;
+  /** The exposed name (§6). */
+  name: string;
+  /** Where the server's config came from. */
+  source?: SourceMeta;
+}
+
+/** The `AbortError` a tool call rejects with, keeping the signal's reason as `cause`. */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === "AbortError") return reason;
+  return new DOMException("The tool call was aborted", { name: "AbortError", cause: reason });
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A tool of a connected server: calls go through the server's live connection.
+ * While the server is (re)connecting a call waits for it, bounded by the
+ * server's `timeout` and the call's signal; when the server is gone, calls fail
+ * at once with `MCP error: server "<s>" disconnected …` instead of hanging.
+ */
+export class MCPTool implements CustomTool {
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly parameters: object;
+  /** The server's config name. */
+  readonly serverName: string;
+  /** The tool as the server listed it. */
+  readonly definition: MCPToolDefinition;
+  /** Where the server's config came from. */
+  readonly source?: SourceMeta;
+  readonly #host: MCPToolHost;
+
+  constructor(options: MCPToolOptions) {
+    this.#host = options.host;
+    this.serverName = options.serverName;
+    this.definition = options.definition;
+    this.name = options.name;
+    this.label = `${options.serverName}/${options.definition.name}`;
+    this.description = options.definition.description ?? options.definition.title ?? "";
+    this.parameters = options.definition.inputSchema;
+    if (options.source) this.source = options.source;
+  }
+
+  /** Calls the tool. Only an abort rejects; every other failure is `MCP error: …` content. */
+  execute(
+    _toolCallId: string,
+    params: unknown,
+    signal?: AbortSignal,
+    onUpdate?: (partial: ToolResult) => void,
+  ): Promise<ToolResult> {
+    return this.#call(params, signal, onUpdate);
+  }
+
+  /** Where results and errors say they came from. */
+  get #context(): ToolResultContext {
+    return {
+      serverName: this.serverName,
+      mcpToolName: this.definition.name,
+      ...(this.source ? { provider: this.source.provider, providerName: this.source.providerName } : {}),
+    };
+  }
+
+  /** Waits for the server; an error becomes `MCP error: …` content, an abort rejects. */
+  async #waitForServer(signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
+    try {
+      await this.#host.waitForConnection(this.serverName, signal);
+      return undefined;
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      return toolErrorResult(messageOf(error), this.#context);
+    }
+  }
+
+  /**
+   * Calls through the server's live connection; waits while the server is
+   * (re)connecting; fails fast when it is gone.
+   */
+  async #call(
+    params: unknown,
+    signal: AbortSignal | undefined,
+    onUpdate: ((partial: ToolResult) => void) | undefined,
+  ): Promise<ToolResult> {
+    if (signal?.aborted) throw abortError(signal);
+    let live = this.#host.liveServer(this.serverName);
+    if ("pending" in live) {
+      const failed = await this.#waitForServer(signal);
+      if (failed) return failed;
+      live = this.#host.liveServer(this.serverName);
+    }
+    if ("pending" in live)
+      return toolErrorResult(`server "${this.serverName}" is still connecting`, this.#context);
+    if ("error" in live) return toolErrorResult(live.error, this.#context);
+    const tool = this.definition.name;
+    if (!live.toolNames.has(tool)) {
+      return toolErrorResult(
+        `tool "${tool}" is no longer provided by server "${this.serverName}"`,
+        this.#context,
+      );
+    }
+    try {
+      const raw = await callTool(live.connection, tool, params ?? {}, {
+        ...(signal ? { signal } : {}),
+        ...(onUpdate
+          ? { onProgress: (progress: MCPProgress) => onUpdate(this.#progressUpdate(progress)) }
+          : {}),
+      });
+      return toToolResult(raw, this.#context, { resultCharLimit: this.#host.resultCharLimit });
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      return toolErrorResult(messageOf(error), this.#context);
+    }
+  }
+
+  #progressUpdate(progress: MCPProgress): ToolResult {
+    const amount =
+      progress.total === undefined ? `${progress.progress}` : `${progress.progress}/${progress.total}`;
+    const text = progress.message ? `${progress.message} (${amount})` : `progress ${amount}`;
+    return {
+      content: [{ type: "text", text }],
+      details: { ...this.#context, isError: false, rawContent: progress },
+    };
+  }
+}

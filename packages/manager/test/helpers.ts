@@ -1,0 +1,48 @@
+import type { Logger } from "@mcp-rt/config";
+import type { MCPManager, MCPManagerEvents } from "../src/index.js";
+
+/** A logger that keeps what it is told, by level. */
+export function recordingLogger(): Logger & { lines: Array<{ level: string; message: string }> } {
+  const lines: Array<{ level: string; message: string }> = [];
+  const at =
+    (level: string) =>
+    (message: string): void => {
+      lines.push({ level, message });
+    };
+  return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** Records every event of a manager as `"<event> <name>"`. */
+export function recordEvents(manager: MCPManager): string[] {
+  const seen: string[] = [];
+  const events: Array<keyof MCPManagerEvents> = [
+    "server:connecting",
+    "server:connected",
+    "server:failed",
+    "server:disconnected",
+    "server:reconnecting",
+    "tools:changed",
+  ];
+  for (const event of events) manager.on(event, (payload) => seen.push(`${event} ${payload.name}`));
+  return seen;
+}
+
+/** Resolves with the next payload of `event` for server `name`. */
+export function nextEvent<E extends keyof MCPManagerEvents>(
+  manager: MCPManager,
+  event: E,
+  name: string,
+): Promise<MCPManagerEvents[E]> {
+  return new Promise((resolve) => {
+    const off = manager.on(event, (payload) => {
+      if (payload.name !== name) return;
+      off();
+      resolve(payload);
+    });
+  });
+}
+
+/** The text of a tool result's blocks, joined. */
+export function textOf(result: { content: Array<{ type: string; text?: string }> }): string {
+  return result.content.map((block) => block.text ?? `[${block.type}]`).join("\n");
+}

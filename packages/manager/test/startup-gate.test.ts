@@ -1,0 +1,285 @@
+import { MCPToolCache } from "@mcp-rt/cache";
+import type { MCPServerConfig } from "@mcp-rt/config";
+import {
+  childProcessesOf,
+  crashOnCallServer,
+  echoServer,
+  exitServer,
+  hangingServer,
+  manyToolsServer,
+  slowInitServer,
+} from "@mcp-rt/testing";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { DeferredMCPTool, MCPManager, MCPTool } from "../src/index.js";
+import { nextEvent, recordEvents, recordingLogger, textOf } from "./helpers.js";
+
+const cwd = process.cwd();
+const echoDef = {
+  name: "echo",
+  description: "Returns `message` unchanged.",
+  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+};
+
+const managers: MCPManager[] = [];
+function manager(options: ConstructorParameters<typeof MCPManager>[1] = {}): MCPManager {
+  const created = new MCPManager(cwd, { cache: null, ...options });
+  managers.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
+});
+
+afterAll(() => {
+  expect(childProcessesOf(process.pid)).toEqual([]);
+});
+
+describe("connectServers: the §3.10 failure modes", () => {
+  it("returns live tools of a fast server, named mcp_<server>_<tool>, that call through", async () => {
+    const m = manager();
+    const result = await m.connectServers({ fast: echoServer() }, {});
+    expect(result.errors.size).toBe(0);
+    expect(result.connectedServers).toEqual(["fast"]);
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp_fast_echo"]);
+    const [tool] = result.tools;
+    expect(tool).toBeInstanceOf(MCPTool);
+    expect(tool!.label).toBe("fast/echo");
+    expect(tool!.parameters).toMatchObject({ properties: { message: { type: "string" } } });
+    const out = await tool!.execute("call-1", { message: "hi" });
+    expect(out.content).toEqual([{ type: "text", text: "hi" }]);
+    expect(out.details).toMatchObject({ serverName: "fast", mcpToolName: "echo", isError: false });
+    expect(m.getConnectionStatus("fast")).toBe("connected");
+  });
+
+  it("invalid server config: skipped, its validation error recorded, the others go on", async () => {
+    const m = manager();
+    const events = recordEvents(m);
+    const result = await m.connectServers(
+      { broken: { command: "", timeout: -5 } as MCPServerConfig, good: echoServer() },
+      {},
+    );
+    expect(result.errors.get("broken")).toMatch(/broken.*invalid config/);
+    expect(result.errors.get("broken")).toMatch(/timeout/);
+    expect(result.connectedServers).toEqual(["good"]);
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp_good_echo"]);
+    expect(events).toContain("server:failed broken");
+    expect(events).not.toContain("server:connecting broken");
+    const state = m.getServerStates().find((s) => s.name === "broken");
+    expect(state).toMatchObject({ status: "failed", toolCount: 0, lastError: { code: "CONFIG_INVALID" } });
+  });
+
+  it("connect timeout and init failure: errors recorded, the others go on", async () => {
+    const m = manager();
+    const started = performance.now();
+    const result = await m.connectServers(
+      {
+        hangs: { ...hangingServer(), timeout: 1000 },
+        exits: exitServer(3),
+        good: echoServer(),
+      },
+      {},
+    );
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(result.connectedServers).toEqual(["good"]);
+    expect(result.errors.get("hangs")).toMatch(/1000/);
+    expect(result.errors.get("exits")).toMatch(/exits/);
+    const states = Object.fromEntries(m.getServerStates().map((s) => [s.name, s]));
+    expect(states.hangs).toMatchObject({ status: "failed", lastError: { code: "CONNECT_TIMEOUT" } });
+    expect(states.exits?.status).toBe("failed");
+    expect(states.exits?.lastError?.stderrTail).toBeTruthy();
+    expect(states.good).toMatchObject({ status: "connected", toolCount: 1, deferred: false });
+    expect(states.good?.connectedMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("tools/list pending at the gate with a cache hit: deferred tools at once, callable once the server is up", async () => {
+    const cache = new MCPToolCache(new Map());
+    const slow = slowInitServer(2000);
+    await cache.set("slow", slow, [echoDef], cwd);
+    const m = manager({ cache });
+    const started = performance.now();
+    const result = await m.connectServers({ slow, fast: echoServer() }, {});
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result.errors.size).toBe(0);
+    expect(result.connectedServers).toEqual(["fast"]);
+    const deferred = result.tools.find((t) => t.name === "mcp_slow_echo");
+    expect(deferred).toBeInstanceOf(DeferredMCPTool);
+    expect(m.getConnectionStatus("slow")).toBe("connecting");
+    expect(m.getServerStates().find((s) => s.name === "slow")).toMatchObject({
+      deferred: true,
+      toolCount: 1,
+    });
+
+    const out = await deferred!.execute("c", { message: "late hello" });
+    expect(textOf(out)).toBe("late hello");
+    expect(performance.now() - started).toBeGreaterThan(1500);
+    expect(m.getConnectionStatus("slow")).toBe("connected");
+    // The live list replaced the cached slice.
+    expect(m.getTools().find((t) => t.name === "mcp_slow_echo")).toBeInstanceOf(MCPTool);
+    expect(m.getServerStates().find((s) => s.name === "slow")?.deferred).toBe(false);
+  });
+
+  it("tools/list pending at the gate without a cache: startup waits for it", async () => {
+    const m = manager({ cache: new MCPToolCache(new Map()) });
+    const started = performance.now();
+    const result = await m.connectServers({ slow: slowInitServer(700) }, {});
+    expect(performance.now() - started).toBeGreaterThan(600);
+    expect(result.connectedServers).toEqual(["slow"]);
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp_slow_echo"]);
+    expect(result.tools[0]).toBeInstanceOf(MCPTool);
+  });
+
+  it("returns at once when everything settles before the gate", async () => {
+    const m = manager({ startupTimeoutMs: 5000 });
+    const started = performance.now();
+    await m.connectServers({ a: echoServer(), b: exitServer(1) }, {});
+    expect(performance.now() - started).toBeLessThan(4000);
+  });
+
+  it("maxStartupWaitMs bounds the hard wait; the server stays connecting and its tools arrive through tools:changed", async () => {
+    const m = manager({ maxStartupWaitMs: 300 });
+    const started = performance.now();
+    const result = await m.connectServers({ slow: slowInitServer(1500) }, {});
+    expect(performance.now() - started).toBeLessThan(1200);
+    expect(result.tools).toEqual([]);
+    expect(result.errors.size).toBe(0);
+    expect(m.getConnectionStatus("slow")).toBe("connecting");
+    await nextEvent(m, "tools:changed", "slow");
+    expect(m.getTools().map((t) => t.name)).toEqual(["mcp_slow_echo"]);
+    expect(m.getConnectionStatus("slow")).toBe("connected");
+  });
+
+  it("late background tool load fails: logged once, only after the gate; deferred tools then fail clearly", async () => {
+    const cache = new MCPToolCache(new Map());
+    const hangs = { ...hangingServer(), timeout: 1500 };
+    await cache.set("hangs", hangs, [echoDef], cwd);
+    const logger = recordingLogger();
+    const m = manager({ cache, logger });
+    const result = await m.connectServers({ hangs }, {});
+    expect(result.errors.size).toBe(0);
+    const [deferred] = result.tools;
+    expect(deferred).toBeInstanceOf(DeferredMCPTool);
+    expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
+
+    const failed = nextEvent(m, "server:failed", "hangs");
+    const out = await deferred!.execute("c", { message: "x" });
+    expect(out.isError).toBe(true);
+    expect(textOf(out)).toMatch(/^MCP error: .*hangs/);
+    expect((await failed).error.code).toBe("CONNECT_TIMEOUT");
+    const warnings = logger.lines.filter((l) => l.level === "warn" && l.message.includes("hangs"));
+    expect(warnings).toHaveLength(1);
+    expect(m.getTools()).toEqual([]);
+    expect(m.getServerStates()[0]).toMatchObject({ name: "hangs", status: "failed" });
+  });
+
+  it("a failure reported in errors is not logged again", async () => {
+    const logger = recordingLogger();
+    const m = manager({ logger });
+    const result = await m.connectServers({ exits: exitServer(2) }, {});
+    expect(result.errors.has("exits")).toBe(true);
+    expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
+  });
+
+  it("transport drops at run time: status leaves connected at once, calls fail fast with MCP error", async () => {
+    const m = manager();
+    const result = await m.connectServers({ crashy: crashOnCallServer(), other: echoServer() }, {});
+    const crash = result.tools.find((t) => t.name === "mcp_crashy_crash")!;
+    const echo = result.tools.find((t) => t.name === "mcp_crashy_echo")!;
+    const disconnected = nextEvent(m, "server:disconnected", "crashy");
+    const out = await crash.execute("c", {});
+    expect(out.isError).toBe(true);
+    expect(textOf(out)).toMatch(/^MCP error:/);
+    expect((await disconnected).reason).toMatch(/crashy/);
+    expect(m.getConnectionStatus("crashy")).toBe("disconnected");
+    const started = performance.now();
+    const after = await echo.execute("c2", { message: "still there?" });
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(textOf(after)).toMatch(/^MCP error: server "crashy" disconnected/);
+    expect(m.getServerStates().find((s) => s.name === "crashy")?.lastError?.code).toBe("TRANSPORT_CLOSED");
+    // The other server is untouched, and the dead one can be connected again (§3.5 step 2).
+    expect(m.getConnectionStatus("other")).toBe("connected");
+    const again = await m.connectServers({ crashy: crashOnCallServer() }, {});
+    expect(again.connectedServers).toEqual(["crashy"]);
+    expect(textOf(await echo.execute("c3", { message: "back" }))).toBe("back");
+  });
+});
+
+describe("tools and results", () => {
+  it("applies includeTools / excludeTools before naming", async () => {
+    const m = manager();
+    const result = await m.connectServers(
+      {
+        many: {
+          ...manyToolsServer(5, 2),
+          includeTools: ["tool_1", "tool_2", "tool_3"],
+          excludeTools: ["tool_2"],
+        },
+      },
+      {},
+    );
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp_many_tool_1", "mcp_many_tool_3"]);
+  });
+
+  it("keeps a map from exposed name to (server, tool), and removal is exact: a vs a_b", async () => {
+    const m = manager();
+    await m.connectServers({ a: echoServer({ toolPrefix: "b_" }), a_b: echoServer() }, {});
+    const names = m.getTools().map((t) => t.name);
+    expect(names).toHaveLength(2);
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) expect(name).toMatch(/^mcp_a_b_echo_[0-9a-f]{8}$/);
+    const owners = names.map((n) => m.getToolOwner(n));
+    expect(owners).toEqual([
+      { server: "a", tool: "b_echo" },
+      { server: "a_b", tool: "echo" },
+    ]);
+    await m.disconnectServer("a");
+    expect(m.getTools().map((t) => m.getToolOwner(t.name))).toEqual([{ server: "a_b", tool: "echo" }]);
+    expect(textOf(await m.getTools()[0]!.execute("c", { message: "ok" }))).toBe("ok");
+  });
+
+  it("tool errors and bad arguments come back as content, never as a throw", async () => {
+    const m = manager();
+    const [echo] = (await m.connectServers({ s: echoServer() }, {})).tools;
+    const wrong = await echo!.execute("c", { message: 42 });
+    expect(wrong.isError).toBe(true);
+    const notObject = await echo!.execute("c", "just a string");
+    expect(notObject.isError).toBe(true);
+    expect(textOf(notObject)).toMatch(/^MCP error: /);
+  });
+
+  it("an aborted call rejects with AbortError", async () => {
+    const m = manager();
+    const [echo] = (await m.connectServers({ s: echoServer() }, {})).tools;
+    const controller = new AbortController();
+    controller.abort();
+    await expect(echo!.execute("c", { message: "x" }, controller.signal)).rejects.toMatchObject({
+      name: "AbortError",
+    });
+  });
+
+  it("an abort while a deferred tool waits for its server rejects with AbortError", async () => {
+    const cache = new MCPToolCache(new Map());
+    const slow = slowInitServer(3000);
+    await cache.set("slow", slow, [echoDef], cwd);
+    const m = manager({ cache });
+    const [deferred] = (await m.connectServers({ slow }, {})).tools;
+    const started = performance.now();
+    await expect(deferred!.execute("c", { message: "x" }, AbortSignal.timeout(200))).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("a deferred tool the live server no longer has says so", async () => {
+    const cache = new MCPToolCache(new Map());
+    const slow = slowInitServer(600);
+    await cache.set("slow", slow, [echoDef, { name: "gone", inputSchema: { type: "object" } }], cwd);
+    const m = manager({ cache });
+    const result = await m.connectServers({ slow }, {});
+    const gone = result.tools.find((t) => t.name === "mcp_slow_gone")!;
+    expect(gone).toBeInstanceOf(DeferredMCPTool);
+    const out = await gone.execute("c", {});
+    expect(textOf(out)).toBe('MCP error: tool "gone" is no longer provided by server "slow"');
+    expect(m.getTools().map((t) => t.name)).toEqual(["mcp_slow_echo"]);
+  });
+});
