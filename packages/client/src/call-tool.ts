@@ -54,7 +54,9 @@ export async function callTool(
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: maxTotalTimeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
+        // A signal of our own: the SDK never removes the abort listener it adds,
+        // and a caller may reuse one signal for many calls.
+        ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}),
         // Always ask for progress: it is what keeps a long call alive past `timeout`.
         onprogress: (progress: Progress) => {
           try {

@@ -43,7 +43,8 @@ export async function listTools(
     let result: Awaited<ReturnType<typeof internals.client.listTools>>;
     try {
       result = await internals.client.listTools(cursor === undefined ? {} : { cursor }, {
-        signal,
+        // A signal per page: the SDK never removes the abort listener it adds.
+        signal: AbortSignal.any([signal]),
         timeout: Math.max(1, timeoutMs - (Date.now() - started)),
       });
     } catch (error) {

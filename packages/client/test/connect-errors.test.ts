@@ -1,0 +1,148 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectToServer } from "@mcp-rt/client";
+import { McpRtError } from "@mcp-rt/config";
+import {
+  exitServer,
+  garbageServer,
+  hangingServer,
+  isProcessAlive,
+  readPidFile,
+  slowInitServer,
+} from "@mcp-rt/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const SOURCE = "/home/me/project/.mcp.json";
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "mcp-rt-client-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function connectError(...args: Parameters<typeof connectToServer>): Promise<McpRtError> {
+  const error = await connectToServer(...args).then(
+    (connection) => {
+      throw new Error(`expected a failure, got a connection to ${connection.serverInfo.name}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(McpRtError.isInstance(error)).toBe(true);
+  return error as McpRtError;
+}
+
+describe("connectToServer failures", () => {
+  it("reports a missing command as SPAWN_FAILED with what to change", async () => {
+    const error = await connectError("ghost", { command: "mcp-rt-no-such-command" }, { sourcePath: SOURCE });
+    expect(error.code).toBe("SPAWN_FAILED");
+    expect(error.server).toBe("ghost");
+    expect(error.message).toBe(
+      `Cannot start MCP server "ghost": command not found: mcp-rt-no-such-command (install it or put it on PATH, or fix "command" in ${SOURCE})`,
+    );
+  });
+
+  it("reports a missing working folder as SPAWN_FAILED naming the folder", async () => {
+    const error = await connectError(
+      "nowhere",
+      { command: process.execPath, cwd: "does/not/exist" },
+      { cwd: dir, sourcePath: SOURCE },
+    );
+    expect(error.code).toBe("SPAWN_FAILED");
+    expect(error.message).toBe(
+      `Cannot start MCP server "nowhere": working folder does not exist: ${join(dir, "does/not/exist")} (fix "cwd" in ${SOURCE})`,
+    );
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "reports a command that is not executable as SPAWN_FAILED",
+    async () => {
+      const script = join(dir, "server.sh");
+      writeFileSync(script, "#!/bin/sh\nexit 0\n");
+      chmodSync(script, 0o644);
+      const error = await connectError("noexec", { command: script });
+      expect(error.code).toBe("SPAWN_FAILED");
+      expect(error.message).toContain(`permission denied running ${script} (make it executable`);
+    },
+  );
+
+  it("reports a server that exits at start as INIT_FAILED with its exit code and stderr", async () => {
+    const error = await connectError("quitter", exitServer(3));
+    expect(error.code).toBe("INIT_FAILED");
+    expect(error.message).toMatch(
+      /^Connection to MCP server "quitter" failed: process exited with code 3 before initializing\. stderr: \[fixture .*\] exiting at start with code 3/,
+    );
+    expect(error.stderrTail).toContain("exiting at start with code 3 (--exit-code)");
+    expect(error.details).toEqual({ exitCode: 3, signal: null });
+  });
+
+  it("times out a server that never answers initialize, and stops it before rejecting", async () => {
+    const pidFile = join(dir, "pids");
+    const started = Date.now();
+    const error = await connectError(
+      "stuck",
+      { ...hangingServer({ pidFile }), timeout: 500 },
+      { sourcePath: SOURCE },
+    );
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(error.code).toBe("CONNECT_TIMEOUT");
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Connection to MCP server "stuck" timed out after 500 ms \\(raise "timeout" in ${SOURCE}\\)\\. stderr: .*received initialize; never answering`,
+      ),
+    );
+    expect(error.stderrTail).toContain("never answering (--hang-at-init)");
+    const [pid] = readPidFile(pidFile);
+    expect(pid).toBeGreaterThan(0);
+    expect(isProcessAlive(pid!)).toBe(false);
+  });
+
+  it("uses config.timeout: a slow init within it connects, one beyond it times out", async () => {
+    const error = await connectError("slow", { ...slowInitServer(3000), timeout: 300 });
+    expect(error.code).toBe("CONNECT_TIMEOUT");
+    expect(error.message).toContain('timed out after 300 ms (raise "timeout" in the server\'s config)');
+
+    const { closeConnection } = await import("@mcp-rt/client");
+    const connection = await connectToServer("slow", { ...slowInitServer(300), timeout: 5000 });
+    expect(connection.serverInfo.name).toBe("mcp-rt-fixture");
+    await closeConnection(connection);
+  });
+
+  it("explains a server that writes garbage on stdout instead of JSON-RPC", async () => {
+    const error = await connectError("html", { ...garbageServer(), timeout: 500 });
+    expect(error.code).toBe("CONNECT_TIMEOUT");
+    expect(error.message).toContain("it wrote output that is not JSON-RPC on stdout");
+    expect(error.message).toContain("Welcome");
+    expect(error.message).toContain("an MCP server must log to stderr");
+  });
+
+  it("aborts a pending handshake with ABORTED and stops the server first", async () => {
+    const pidFile = join(dir, "pids");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const error = await connectError("aborted", slowInitServer(10_000, { pidFile }), {
+      signal: controller.signal,
+    });
+    expect(error.code).toBe("ABORTED");
+    expect(error.message).toBe('Connection to MCP server "aborted" was aborted');
+    expect(isProcessAlive(readPidFile(pidFile)[0]!)).toBe(false);
+  });
+
+  it("does not start anything when the signal is already aborted", async () => {
+    const pidFile = join(dir, "pids");
+    const error = await connectError("early", exitServer(0, { pidFile }), { signal: AbortSignal.abort() });
+    expect(error.code).toBe("ABORTED");
+    expect(readPidFile(pidFile)).toEqual([]);
+  });
+
+  it("refuses remote configs clearly until the HTTP transport exists", async () => {
+    const error = await connectError("remote", { url: "https://example.com/mcp" });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toContain('MCP server "remote" is a remote server');
+  });
+});

@@ -1,0 +1,145 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  type CallToolResult,
+  callTool,
+  closeConnection,
+  connectToServer,
+  type MCPConnectionCloseEvent,
+  type MCPServerConnection,
+} from "@mcp-rt/client";
+import type { McpRtError } from "@mcp-rt/config";
+import {
+  crashAfterInitServer,
+  crashOnCallServer,
+  fixtureServer,
+  hugeOutputServer,
+  slowCallServer,
+} from "@mcp-rt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const open: MCPServerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
+});
+
+async function connect(...args: Parameters<typeof connectToServer>): Promise<MCPServerConnection> {
+  const connection = await connectToServer(...args);
+  open.push(connection);
+  return connection;
+}
+
+async function until(condition: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await sleep(20);
+  }
+}
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}
+
+describe("callTool against fixtures", () => {
+  it("aborts mid-call: the call rejects with AbortError and the server receives notifications/cancelled", async () => {
+    const connection = await connect("slow", slowCallServer());
+    const controller = new AbortController();
+    const call = callTool(
+      connection,
+      "slow",
+      { ms: 5000, steps: 50 },
+      {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (progress.progress >= 2) controller.abort();
+        },
+      },
+    );
+    await expect(call).rejects.toMatchObject({ name: "AbortError" });
+    await until(() => connection.stderrTail().includes("slow cancelled after"));
+    expect(connection.stderrTail()).toMatch(/slow cancelled after \d+ of 50 steps/);
+    expect(textOf(await callTool(connection, "echo", { message: "after" }))).toContain("after");
+  });
+
+  it("uses config.toolTimeout and names it (and the file) in the error", async () => {
+    const connection = await connect(
+      "slow",
+      { ...slowCallServer(), toolTimeout: 200 },
+      { sourcePath: "/home/me/.cursor/mcp.json" },
+    );
+    const error = (await callTool(connection, "slow", { ms: 3000, steps: 1 }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
+    expect(error.code).toBe("REQUEST_TIMEOUT");
+    expect(error.message).toBe(
+      'The call of tool "slow" to MCP server "slow" timed out after 200 ms (raise "toolTimeout" in /home/me/.cursor/mcp.json)',
+    );
+    // The server was told to stop.
+    await until(() => connection.stderrTail().includes("slow cancelled"));
+  });
+
+  it("fails a call whose server crashes with TRANSPORT_CLOSED, exit code and stderr", async () => {
+    const connection = await connect("crashy", crashOnCallServer());
+    const closes: MCPConnectionCloseEvent[] = [];
+    connection.onClose((event) => closes.push(event));
+
+    const error = (await callTool(connection, "crash", {}).catch((e: unknown) => e)) as McpRtError;
+
+    expect(error.code).toBe("TRANSPORT_CLOSED");
+    expect(error.server).toBe("crashy");
+    expect(error.message).toMatch(
+      /^MCP server "crashy" closed the connection during the call of tool "crash": process exited with code 1\. stderr: .*crashing during tools\/call/,
+    );
+    expect(error.stderrTail).toContain("crashing during tools/call (--crash-on-call)");
+    expect(connection.closed).toBe(true);
+    expect(closes).toHaveLength(1);
+    expect(closes[0]).toMatchObject({
+      expected: false,
+      reason: 'MCP server "crashy" stopped: process exited with code 1',
+      exit: { code: 1, signal: null },
+      error: { code: "TRANSPORT_CLOSED", server: "crashy" },
+    });
+    await expect(callTool(connection, "echo", { message: "x" })).rejects.toMatchObject({
+      code: "TRANSPORT_CLOSED",
+      message: expect.stringContaining("process exited with code 1"),
+    });
+  });
+
+  it("tells a late onClose subscriber that a server crashed right after initializing", async () => {
+    const connection = await connect("fragile", crashAfterInitServer());
+    await until(() => connection.closed);
+    const event = await new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
+    expect(event).toMatchObject({ expected: false, exit: { code: 1 } });
+    expect(event.error?.stderrTail).toBeTruthy();
+  });
+
+  it("receives a large result intact", async () => {
+    const connection = await connect("huge", hugeOutputServer());
+    const result = await callTool(connection, "huge", { bytes: 3_000_000 });
+    expect(textOf(result)).toHaveLength(3_000_000);
+  });
+
+  it("keeps working and reports stdout noise through onError", async () => {
+    const connection = await connect("chatty", fixtureServer({ stdoutNoise: true }));
+    const errors: McpRtError[] = [];
+    connection.onError((error) => errors.push(error));
+    expect(textOf(await callTool(connection, "echo", { message: "hi" }))).toContain("hi");
+    await until(() => errors.length > 0);
+    expect(errors[0]).toMatchObject({ code: "PROTOCOL_ERROR", server: "chatty" });
+    expect(errors[0]?.message).toContain("not JSON-RPC on stdout");
+  });
+
+  it("stops calling onClose/onError listeners after unsubscribing", async () => {
+    const connection = await connect("crashy", crashOnCallServer());
+    let calls = 0;
+    const unsubscribe = connection.onClose(() => calls++);
+    unsubscribe();
+    await callTool(connection, "crash", {}).catch(() => {});
+    await until(() => connection.closed);
+    await sleep(20);
+    expect(calls).toBe(0);
+  });
+});

@@ -1,0 +1,102 @@
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  callTool,
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPServerConnection,
+} from "@mcp-rt/client";
+import type { McpRtError } from "@mcp-rt/config";
+import { fixtureServer, listChangingServer, manyToolsServer } from "@mcp-rt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const open: MCPServerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
+});
+
+async function connect(...args: Parameters<typeof connectToServer>): Promise<MCPServerConnection> {
+  const connection = await connectToServer(...args);
+  open.push(connection);
+  return connection;
+}
+
+// A folder from which `@modelcontextprotocol/sdk` resolves, for an inline server.
+const sdkHome = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/package.json"));
+
+describe("listTools", () => {
+  it("follows nextCursor through every page, in order", async () => {
+    const connection = await connect("many", manyToolsServer(250, 7));
+    const tools = await listTools(connection);
+    expect(tools).toHaveLength(251);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "echo",
+      ...Array.from({ length: 250 }, (_, i) => `tool_${i}`),
+    ]);
+    expect(tools[1]).toMatchObject({ name: "tool_0", inputSchema: { type: "object" } });
+  });
+
+  it("stops on a repeated cursor with PROTOCOL_ERROR instead of looping", async () => {
+    const connection = await connect("loop", fixtureServer({ tools: 10, pageSize: 2, cursorLoop: true }));
+    const error = (await listTools(connection).catch((e: unknown) => e)) as McpRtError;
+    expect(error).toMatchObject({ name: "McpRtError", code: "PROTOCOL_ERROR", server: "loop" });
+    expect(error.message).toBe(
+      'MCP server "loop" repeated the tools/list cursor "loop" on page 2; stopped instead of looping',
+    );
+  });
+
+  it("stops after 1000 pages with PROTOCOL_ERROR", async () => {
+    const connection = await connect("endless", manyToolsServer(1000, 1));
+    const error = (await listTools(connection).catch((e: unknown) => e)) as McpRtError;
+    expect(error).toMatchObject({ code: "PROTOCOL_ERROR" });
+    expect(error.message).toContain("more than 1000 pages");
+  });
+
+  it("returns [] for a server without the tools capability", async () => {
+    const script = [
+      'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
+      'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+      'const server = new Server({ name: "prompts-only", version: "1.0.0" }, { capabilities: { prompts: {} } });',
+      "await server.connect(new StdioServerTransport());",
+    ].join("\n");
+    const connection = await connect("prompts-only", {
+      command: process.execPath,
+      args: ["--input-type=module", "-e", script],
+      cwd: sdkHome,
+    });
+    expect(connection.capabilities.tools).toBeUndefined();
+    expect(await listTools(connection)).toEqual([]);
+  });
+
+  it("rejects with AbortError when aborted", async () => {
+    const connection = await connect("many", manyToolsServer(10));
+    await expect(listTools(connection, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: "AbortError",
+    });
+  });
+
+  it("notifies onToolsChanged on tools/list_changed, and the next listing shows the change", async () => {
+    const connection = await connect("changing", listChangingServer());
+    let changes = 0;
+    const unsubscribe = connection.onToolsChanged(() => changes++);
+    expect((await listTools(connection)).map((t) => t.name)).not.toContain("fresh");
+
+    await callTool(connection, "add_tool", { name: "fresh" });
+    for (let i = 0; i < 100 && changes === 0; i++) await sleep(20);
+
+    expect(changes).toBeGreaterThanOrEqual(1);
+    expect((await listTools(connection)).map((t) => t.name)).toContain("fresh");
+
+    unsubscribe();
+    const before = changes;
+    await callTool(connection, "remove_tool", { name: "fresh" });
+    await sleep(100);
+    expect(changes).toBe(before);
+    expect((await listTools(connection)).map((t) => t.name)).not.toContain("fresh");
+  });
+});

@@ -1,0 +1,111 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { callTool, closeConnection, connectToServer, createServerEnv, isSecretEnvName } from "@mcp-rt/client";
+import { describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile, LEAK_MARKER_VAR } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const require = createRequire(import.meta.url);
+const everythingEntry = join(
+  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist/index.js",
+);
+
+describe("isSecretEnvName", () => {
+  it.each([
+    "GITHUB_TOKEN",
+    "github_token",
+    "MY_SECRET",
+    "client_secret_value",
+    "DB_PASSWORD",
+    "OPENAI_API_KEY",
+    "STRIPE_APIKEY",
+    "apiKey",
+    "AWS_CREDENTIALS",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "NPM_TOKEN",
+  ])("treats %s as secret", (name) => {
+    expect(isSecretEnvName(name)).toBe(true);
+  });
+
+  it.each(["PATH", "HOME", "LANG", "NODE_OPTIONS", "EDITOR", "TERM", "KEYBOARD_LAYOUT", "PASS_THROUGH"])(
+    "passes %s on",
+    (name) => {
+      expect(isSecretEnvName(name)).toBe(false);
+    },
+  );
+});
+
+describe("createServerEnv", () => {
+  it("drops secret-looking names and shell functions, then applies the config's env unfiltered", () => {
+    const env = createServerEnv({
+      parent: {
+        PATH: "/usr/bin",
+        GITHUB_TOKEN: "ghp_x",
+        OpenAI_Api_Key: "sk-x",
+        "BASH_FUNC_foo%%": "() { echo hi; }",
+        UNSET: undefined,
+        LANG: "C.UTF-8",
+      },
+      env: { GITHUB_TOKEN: "explicit", DEBUG: "1", LANG: "en_US.UTF-8" },
+      platform: "linux",
+    });
+    expect(env).toEqual({ PATH: "/usr/bin", LANG: "en_US.UTF-8", GITHUB_TOKEN: "explicit", DEBUG: "1" });
+  });
+
+  it("treats names case-insensitively on Windows, keeping the config's spelling", () => {
+    const env = createServerEnv({
+      parent: { Path: "C:\\Windows" },
+      env: { PATH: "C:\\tools" },
+      platform: "win32",
+    });
+    expect(env).toEqual({ PATH: "C:\\tools" });
+  });
+
+  it("keeps both spellings apart on POSIX", () => {
+    const env = createServerEnv({ parent: { Path: "a" }, env: { PATH: "b" }, platform: "linux" });
+    expect(env).toEqual({ Path: "a", PATH: "b" });
+  });
+});
+
+describe("a real server's environment", () => {
+  it("holds the filtered parent environment plus the config's env", async () => {
+    const parent = {
+      PATH: process.env.PATH,
+      [LEAK_MARKER_VAR]: process.env[LEAK_MARKER_VAR],
+      VISIBLE_SETTING: "visible",
+      GITHUB_TOKEN: "ghp_parent",
+      DB_PASSWORD: "hunter2",
+      OPENAI_API_KEY: "sk-parent",
+      SERVICE_APIKEY: "k",
+      MY_SECRET: "s",
+      AWS_CREDENTIALS: "c",
+    };
+    const connection = await connectToServer(
+      "env",
+      { command: process.execPath, args: [everythingEntry], env: { EXPLICIT_TOKEN: "given-on-purpose" } },
+      { env: parent },
+    );
+    try {
+      const result = await callTool(connection, "get-env", {});
+      const block = result.content[0];
+      const env = JSON.parse(block?.type === "text" ? block.text : "{}") as Record<string, string>;
+      expect(env.VISIBLE_SETTING).toBe("visible");
+      expect(env.EXPLICIT_TOKEN).toBe("given-on-purpose");
+      for (const name of [
+        "GITHUB_TOKEN",
+        "DB_PASSWORD",
+        "OPENAI_API_KEY",
+        "SERVICE_APIKEY",
+        "MY_SECRET",
+        "AWS_CREDENTIALS",
+      ]) {
+        expect(env).not.toHaveProperty(name);
+      }
+      expect(JSON.stringify(env)).not.toMatch(/ghp_parent|hunter2|sk-parent/);
+    } finally {
+      await closeConnection(connection);
+    }
+  });
+});
