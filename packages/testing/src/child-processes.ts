@@ -75,6 +75,8 @@ export function childProcessesOf(pid: number): number[] {
 
 /** True while `pid` names a running (not zombie) process. */
 export function isProcessAlive(pid: number): boolean {
+  // 0 and negative numbers address process groups, not one process.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
   } catch (error) {

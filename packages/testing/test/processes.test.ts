@@ -135,6 +135,8 @@ describe("process utilities", () => {
 
   it("isProcessAlive is true for this process and false for one that exited", async () => {
     expect(isProcessAlive(process.pid)).toBe(true);
+    expect(isProcessAlive(0)).toBe(false);
+    expect(isProcessAlive(-process.pid)).toBe(false);
     const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
     await once(child, "exit");
     expect(isProcessAlive(child.pid!)).toBe(false);
