@@ -21,7 +21,7 @@ export interface FixtureOptions {
   crashOnCall?: boolean;
   /** Write one line to stderr and exit with this code at start, before any MCP traffic (`--exit-code`). */
   exitCode?: number;
-  /** Speak no MCP at all: write non-JSON lines to stdout, one at start and one per input line (`--garbage-stdout`). @default false */
+  /** Speak no MCP at all: write non-JSON lines to stdout, one at start and one per input line; over HTTP, answer every request with HTML (`--garbage-stdout`). @default false */
   garbageStdout?: boolean;
   /** Speak MCP, but also write non-JSON log lines to stdout between messages (`--stdout-noise`). @default false */
   stdoutNoise?: boolean;
