@@ -123,6 +123,16 @@ describe("Streamable HTTP fixture", () => {
   });
 });
 
+describe("HTTP faults", () => {
+  it("garbageStdout answers every request with HTML, so an SDK client cannot connect", async () => {
+    const fixture = await start({ garbageStdout: true });
+    const response = await fetch(fixture.url, { method: "POST", body: "{}" });
+    expect(response.headers.get("content-type")).toBe("text/html");
+    expect(await response.text()).toContain("not an MCP server");
+    await expect(connect(new StreamableHTTPClientTransport(new URL(fixture.url)))).rejects.toThrow();
+  });
+});
+
 describe("legacy SSE fixture", () => {
   it("serves the SSE transport at /sse and not Streamable HTTP", async () => {
     const fixture = await start({ transport: "sse" });
