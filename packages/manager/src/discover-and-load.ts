@@ -97,7 +97,11 @@ export async function discoverAndLoadMCPTools(
   for (const issue of result.discovery?.errors ?? []) {
     errors.push({
       path: issue.path,
-      error: issue.server ? `${issue.server}: ${issue.message}` : issue.message,
+      // Discovery's messages usually name the entry already (`servers.<name>: …`).
+      error:
+        issue.server === undefined || issue.message.includes(issue.server)
+          ? issue.message
+          : `${issue.server}: ${issue.message}`,
     });
   }
   for (const [server, error] of result.errors) errors.push({ path: `mcp:${server}`, error });

@@ -1,0 +1,126 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { childProcessesOf, echoServer, exitServer } from "@mcp-rt/testing";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type DiscoverAndLoadResult,
+  discoverAndLoadMCPTools,
+  discoverMCPServers,
+  MCPManager,
+} from "../src/index.js";
+import { textOf } from "./helpers.js";
+
+let root: string;
+let project: string;
+let home: string;
+const loaded: DiscoverAndLoadResult[] = [];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "mcp-rt-manager-loader-"));
+  project = join(root, "project");
+  home = join(root, "home");
+  await mkdir(project, { recursive: true });
+  await mkdir(home, { recursive: true });
+});
+
+afterEach(async () => {
+  await Promise.all(loaded.splice(0).map((result) => result.manager.disconnectAll()));
+  await rm(root, { recursive: true, force: true });
+});
+
+afterAll(() => {
+  expect(childProcessesOf(process.pid)).toEqual([]);
+});
+
+async function load(
+  options: Parameters<typeof discoverAndLoadMCPTools>[1] = {},
+): Promise<DiscoverAndLoadResult> {
+  const result = await discoverAndLoadMCPTools(project, { homeDir: home, env: {}, cache: null, ...options });
+  loaded.push(result);
+  return result;
+}
+
+describe("discoverAndLoadMCPTools", () => {
+  it("discovery throws: no tools and one synthetic .mcp.json error", async () => {
+    const result = await load({
+      discover: async () => {
+        throw new Error("capability registry exploded");
+      },
+    });
+    expect(result.tools).toEqual([]);
+    expect(result.errors).toEqual([{ path: ".mcp.json", error: "capability registry exploded" }]);
+    expect(result.exaApiKeys).toEqual([]);
+    expect(result.manager).toBeInstanceOf(MCPManager);
+  });
+
+  it("loads a project's .mcp.json: tools with provider paths, file issues with their file, server failures as mcp:<server>", async () => {
+    const mcpJson = join(project, ".mcp.json");
+    await writeFile(
+      mcpJson,
+      JSON.stringify({
+        mcpServers: {
+          echo: echoServer(),
+          exits: exitServer(7),
+          unset: { command: "node", args: ["${MCP_RT_SURELY_UNSET_VAR}"] },
+          invalid: { command: 42 },
+        },
+      }),
+    );
+    await mkdir(join(project, ".cursor"));
+    const cursorJson = join(project, ".cursor", "mcp.json");
+    await writeFile(cursorJson, "{ not json");
+
+    const result = await load();
+    expect(result.tools.map(({ path, tool }) => [path, tool.name])).toEqual([
+      ["mcp:echo via Claude Code", "mcp_echo_echo"],
+    ]);
+    expect(textOf(await result.tools[0]!.tool.execute("c", { message: "loaded" }))).toBe("loaded");
+
+    const paths = result.errors.map((e) => e.path);
+    expect(paths).toContain(cursorJson);
+    expect(paths).toContain("mcp:exits");
+    expect(paths.filter((p) => p === mcpJson).length).toBeGreaterThanOrEqual(2);
+    expect(result.errors.find((e) => e.path === "mcp:exits")?.error).toMatch(/exits/);
+    expect(
+      result.errors
+        .filter((e) => e.path === mcpJson)
+        .map((e) => e.error)
+        .join("\n"),
+    ).toMatch(/MCP_RT_SURELY_UNSET_VAR/);
+    expect(result.manager.getServerStates().find((s) => s.name === "echo")?.source).toMatchObject({
+      provider: "claude-code",
+      path: mcpJson,
+      level: "project",
+    });
+  });
+
+  it("returns Exa API keys that discovery filtered", async () => {
+    await writeFile(
+      join(project, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          exa: { command: "npx", args: ["-y", "exa-mcp-server"], env: { EXA_API_KEY: "k-123" } },
+        },
+      }),
+    );
+    const result = await load({ filterExa: true });
+    expect(result.tools).toEqual([]);
+    expect(result.exaApiKeys).toEqual(["k-123"]);
+  });
+
+  it("a cache URL that cannot be opened is reported and startup goes on without a cache", async () => {
+    await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
+    const result = await load({ cacheStorage: "nosuchscheme://x" });
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.path).toBe("nosuchscheme://x");
+    expect(result.tools.map(({ tool }) => tool.name)).toEqual(["mcp_echo_echo"]);
+  });
+
+  it("discoverMCPServers is the same loader", async () => {
+    await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
+    const result = await discoverMCPServers(project, { homeDir: home, env: {}, cache: null });
+    loaded.push(result);
+    expect(result.tools.map(({ path }) => path)).toEqual(["mcp:echo via Claude Code"]);
+  });
+});
