@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { EventEmitter } from "node:events";
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { KeyvStoreAdapter } from "keyv";
+import type { IEventEmitter, KeyvStoreAdapter } from "keyv";
 
 /** The file store: a keyv store adapter that keeps one JSON file per key in a folder. */
 export interface FileStore extends KeyvStoreAdapter {
@@ -58,7 +57,7 @@ function parseRecord(text: string): StoredRecord | undefined {
   }
 }
 
-class DiskStore extends EventEmitter implements FileStore {
+class DiskStore implements FileStore {
   readonly path: string;
   namespace?: string | undefined;
   // Keyv reads `opts.url`/`opts.dialect` to decide whether an adapter is iterable.
@@ -66,7 +65,6 @@ class DiskStore extends EventEmitter implements FileStore {
   #folder: Promise<void> | undefined;
 
   constructor(path: string) {
-    super();
     this.path = path;
     this.opts = { url: pathToFileURL(path).href, dialect: "file", path };
   }
@@ -135,6 +133,11 @@ class DiskStore extends EventEmitter implements FileStore {
   }
 
   async disconnect(): Promise<void> {}
+
+  // Failures are thrown by the call that hit them; the store never emits events.
+  on(_event: string, _listener: (...args: unknown[]) => void): IEventEmitter {
+    return this;
+  }
 
   #file(key: string): string {
     return join(this.path, `${createHash("sha256").update(key).digest("base64url")}.json`);

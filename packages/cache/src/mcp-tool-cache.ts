@@ -247,7 +247,8 @@ export class MCPToolCache {
   }
 
   #readTooSlow(serverName: string): void {
-    if (this.#slowWarned) {
+    // A store already known to be down was warned about; slowness adds nothing.
+    if (this.#slowWarned || this.#storeDown) {
       this.#logger.debug(`tool cache: read of "${serverName}" timed out`);
       return;
     }

@@ -5,12 +5,36 @@ import type { RedisStoreOptions } from "./redis-store-options.js";
 
 export type { RedisStoreOptions } from "./redis-store-options.js";
 
-class RedisStore extends KeyvRedis<string> {
-  readonly #closeTimeoutMs: number;
+type Client = Awaited<ReturnType<KeyvRedis<string>["getClient"]>>;
 
-  constructor(client: RedisClientOptions, closeTimeoutMs: number) {
+class RedisStore extends KeyvRedis<string> {
+  readonly #connectTimeoutMs: number;
+  readonly #closeTimeoutMs: number;
+  #connecting: Promise<Client> | undefined;
+
+  constructor(client: RedisClientOptions, options: { connectTimeoutMs: number; closeTimeoutMs: number }) {
     super(client, { throwOnConnectError: true, throwOnErrors: true });
-    this.#closeTimeoutMs = closeTimeoutMs;
+    this.#connectTimeoutMs = options.connectTimeoutMs;
+    this.#closeTimeoutMs = options.closeTimeoutMs;
+  }
+
+  // Every caller waits for the one first connection (commands sent while it is
+  // under way would fail: the offline queue is off), but no longer than
+  // connectTimeoutMs; the client keeps trying in the background meanwhile.
+  override async getClient(): Promise<Client> {
+    if ((this.client as { isReady?: boolean }).isReady) return this.client;
+    this.#connecting ??= super.getClient().catch((error: unknown) => {
+      this.#connecting = undefined;
+      throw error;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, fail) => {
+      timer = setTimeout(
+        () => fail(new Error(`Redis did not accept a connection within ${this.#connectTimeoutMs} ms`)),
+        this.#connectTimeoutMs,
+      );
+    });
+    return Promise.race([this.#connecting, late]).finally(() => clearTimeout(timer));
   }
 
   // A graceful close waits for replies that a hung server never sends; bound it.
@@ -62,13 +86,14 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     );
   }
   const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 1000;
   const client: RedisClientOptions = {
     url,
     disableOfflineQueue: true,
     socket: {
-      connectTimeout: options.connectTimeoutMs ?? 1000,
+      connectTimeout: connectTimeoutMs,
       reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, maxDelay),
     },
   };
-  return new RedisStore(client, options.closeTimeoutMs ?? 1000);
+  return new RedisStore(client, { connectTimeoutMs, closeTimeoutMs: options.closeTimeoutMs ?? 1000 });
 }

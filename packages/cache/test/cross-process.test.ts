@@ -1,0 +1,61 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createFileStore, MCPToolCache } from "@mcp-rt/cache";
+import type { MCPToolDefinition } from "@mcp-rt/config";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { recordingLogger, sampleTools } from "../src/contract-support.js";
+import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
+
+describe("the file store across processes", () => {
+  let dir: string;
+  beforeAll(() => {
+    assertBuilt();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mcp-rt-cross-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("a cache written by one process is read by another, both ways", async () => {
+    const url = pathToFileURL(dir).href;
+    expect(await runCli([url, "set", "github"], sampleTools(5, "child"))).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
+    const cache = new MCPToolCache(createFileStore(dir));
+    expect(await cache.get("github", cliConfig, cliCwd)).toEqual(sampleTools(5, "child"));
+
+    await cache.set("github", cliConfig, sampleTools(2, "parent"), cliCwd);
+    const read = await runCli([`file:${dir}`, "get", "github"]);
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual(sampleTools(2, "parent"));
+  });
+
+  it("two processes writing the same key at once leave one whole, valid entry", async () => {
+    const sets: MCPToolDefinition[][] = [sampleTools(300, "a"), sampleTools(300, "b")];
+    const logger = recordingLogger();
+    const cache = new MCPToolCache(createFileStore(dir), { logger, readTimeoutMs: 5000 });
+    const writers = sets.map((tools) => runCli([`file:${dir}`, "set", "shared", "40"], tools, 60_000));
+    let reading = true;
+    const seen: Array<MCPToolDefinition[] | null> = [];
+    const reader = (async () => {
+      while (reading) seen.push(await cache.get("shared", cliConfig, cliCwd));
+    })();
+    const runs = await Promise.all(writers);
+    reading = false;
+    await reader;
+
+    for (const run of runs) expect(run).toMatchObject({ code: 0, stderr: "" });
+    const final = await cache.get("shared", cliConfig, cliCwd);
+    expect(sets).toContainEqual(final);
+    const hits = seen.filter((tools) => tools !== null);
+    expect(hits.length).toBeGreaterThan(0);
+    for (const tools of hits) expect(sets).toContainEqual(tools);
+    expect(logger.count("warn")).toBe(0);
+    expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+});
