@@ -19,10 +19,11 @@ const ID = { id: "claude-code", name: "Claude Code" };
 /**
  * Maps a Claude entry (Claude Code, and Claude Desktop's same format): `type`
  * (`stdio` | `http` | `sse`), `command`, `args`, `env`, `url`, `headers`, and
- * `oauth: { clientId, callbackPort, scopes }` → `auth`.
+ * `oauth: { clientId, callbackPort, scopes }` → `auth`; `enabled` (mcp-rt's
+ * switch, honoured in every provider's file).
  */
 export function mapClaudeEntry(entry: Record<string, unknown>): EntryMapping {
-  const config = pickFields(entry, ["command", "args", "env", "url", "headers"]);
+  const config = pickFields(entry, ["command", "args", "env", "url", "headers", "enabled"]);
   if (entry.type !== undefined) config.type = transportType(entry.type);
   const oauth = objectOrUndefined(entry.oauth);
   const auth =

@@ -20,7 +20,7 @@ const ID = { id: "gemini", name: "Gemini CLI" };
  * `httpUrl` → Streamable HTTP, `url` → SSE (or what `type` says), `httpUrl`
  * winning when both are set; `timeout` (ms) → both `timeout` and
  * `toolTimeout`; `includeTools` / `excludeTools`; `oauth` (when enabled) →
- * `auth`.
+ * `auth`; `enabled` (mcp-rt's switch, honoured in every provider's file).
  */
 export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
   const config = pickFields(entry, [

@@ -8,13 +8,14 @@ import { createFileSource, type EntryContext, type EntryMapping } from "./file-s
 /**
  * Maps a VS Code entry of `servers`: `type` (`stdio` | `http` | `sse`),
  * `command`, `args`, `env`, `envFile`, `cwd`, `url`, `headers`; the file's
- * `inputs` travel with it for `${input:id}`.
+ * `inputs` travel with it for `${input:id}`. `enabled` is mcp-rt's switch,
+ * honoured in every provider's file.
  */
 export function mapVsCodeEntry(
   entry: Record<string, unknown>,
   info: Pick<EntryContext, "document">,
 ): EntryMapping {
-  const config = pickFields(entry, ["command", "args", "env", "cwd", "url", "headers"]);
+  const config = pickFields(entry, ["command", "args", "env", "cwd", "url", "headers", "enabled"]);
   if (entry.type !== undefined) config.type = transportType(entry.type);
   return {
     config,

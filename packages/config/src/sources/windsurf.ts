@@ -6,10 +6,10 @@ import { createFileSource, type EntryMapping } from "./file-source.js";
 /**
  * Maps a Windsurf entry: `command`, `args`, `env`; `serverUrl` (or `url`) →
  * `url` (Streamable HTTP with SSE fallback); `headers`; `disabled: true` →
- * `enabled: false`; `disabledTools` → `excludeTools`.
+ * `enabled: false` (over mcp-rt's own `enabled`); `disabledTools` → `excludeTools`.
  */
 export function mapWindsurfEntry(entry: Record<string, unknown>): EntryMapping {
-  const config = pickFields(entry, ["command", "args", "env", "headers"]);
+  const config = pickFields(entry, ["command", "args", "env", "headers", "enabled"]);
   const fieldNames: Record<string, string> = {};
   const url = entry.serverUrl ?? entry.url;
   if (url !== undefined) {
