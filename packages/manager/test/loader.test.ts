@@ -62,6 +62,7 @@ describe("discoverAndLoadMCPTools", () => {
         mcpServers: {
           echo: echoServer(),
           exits: exitServer(7),
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a config placeholder, not a template
           unset: { command: "node", args: ["${MCP_RT_SURELY_UNSET_VAR}"] },
           invalid: { command: 42 },
         },
