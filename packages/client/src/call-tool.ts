@@ -74,6 +74,7 @@ export async function callTool(
       internals,
       error,
       what,
+      toolName,
       timeoutField: "toolTimeout",
       timeoutMs,
       maxTotalTimeoutMs,

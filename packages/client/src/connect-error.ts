@@ -4,6 +4,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
 import { describeExit, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+import type { ProcessExit } from "./stdio-transport.js";
 
 /** The facts a failed `connectToServer` is explained from. */
 export interface ConnectFailure {
@@ -11,6 +12,8 @@ export interface ConnectFailure {
   config: MCPServerConfig;
   error: unknown;
   transport: ClientTransport;
+  /** How the process had ended when the handshake failed (before we stopped it), if it had. */
+  exit: ProcessExit | undefined;
   timeoutMs: number;
   /** The caller's signal. */
   signal: AbortSignal | undefined;
@@ -60,11 +63,12 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
   }
 
   const fail = `Connection to MCP server "${name}" failed`;
-  if (transport.exit) {
-    const message = `${fail}: ${describeExit(transport.exit)} before initializing${noise}`;
+  const exit = failure.exit;
+  if (exit) {
+    const message = `${fail}: ${describeExit(exit)} before initializing${noise}`;
     return new McpRtError("INIT_FAILED", withStderr(message, stderrTail), {
       ...base,
-      details: { exitCode: transport.exit.code, signal: transport.exit.signal },
+      details: { exitCode: exit.code, signal: exit.signal },
     });
   }
 

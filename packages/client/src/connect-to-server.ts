@@ -99,12 +99,15 @@ export async function connectToServer(
   try {
     await client.connect(transport, { signal, timeout: timeoutMs });
   } catch (error) {
+    // Read before stopping it: after terminate() every process has "exited".
+    const exit = transport.exit;
     await transport.terminate();
     throw toConnectError({
       name,
       config,
       error,
       transport,
+      exit,
       timeoutMs,
       signal: options.signal,
       deadline,

@@ -31,8 +31,9 @@ export function createAbortError(message: string, reason: unknown): DOMException
   return new DOMException(message, { name: "AbortError", cause: reason });
 }
 
-/** First line of an error's message, without the SDK's "MCP error -32603: " prefix. */
+/** First line of an error's message, without the SDK's "MCP error -32603: " prefixes. */
 export function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^MCP error -?\d+: /, "").split("\n")[0] ?? message;
+  // Errors relayed from an SDK server carry the prefix twice.
+  return message.replace(/^(MCP error -?\d+: )+/, "").split("\n")[0] ?? message;
 }

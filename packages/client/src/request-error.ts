@@ -8,8 +8,10 @@ export interface RequestFailure {
   connection: MCPServerConnection;
   internals: ConnectionInternals;
   error: unknown;
-  /** "tool call \"x\"" or "tools/list". */
+  /** What was sent, for messages: `call of tool "x"`, `tools/list request`. */
   what: string;
+  /** The tool, for `callTool`. */
+  toolName?: string;
   /** The config field that sets the limit: `toolTimeout` or `timeout`. */
   timeoutField: "toolTimeout" | "timeout";
   timeoutMs: number;
@@ -65,15 +67,13 @@ export function toRequestError(failure: RequestFailure): Error {
     const message = `MCP server "${server}" closed the connection during the ${what}: ${closedReason(internals)}`;
     return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), base);
   }
-  if (code === ErrorCode.InvalidParams && /not found|unknown tool/i.test(errorText(error))) {
-    return new McpRtError(
-      "TOOL_NOT_FOUND",
-      `MCP server "${server}" does not know the ${what}: ${errorText(error)}`,
-      {
-        ...base,
-        details: { rpcCode: code },
-      },
-    );
+  if (
+    failure.toolName !== undefined &&
+    code === ErrorCode.InvalidParams &&
+    /not found|unknown tool/i.test(errorText(error))
+  ) {
+    const message = `MCP server "${server}" has no tool "${failure.toolName}" (${errorText(error)}); list its tools again`;
+    return new McpRtError("TOOL_NOT_FOUND", message, { ...base, details: { rpcCode: code } });
   }
   if (code !== undefined) {
     return new McpRtError(

@@ -1,6 +1,9 @@
-import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { callTool, closeConnection, connectToServer } from "@mcp-rt/client";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
 import {
@@ -125,6 +128,24 @@ describe.skipIf(!posix)("process groups", () => {
 
     expect(await waitForProcessExit(grandchildren[0]!, 5000)).toBe(true);
     await closeConnection(connection);
+  });
+
+  it("neither keeps an agent alive nor outlives it when the agent exits without closing", async () => {
+    const clientEntry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    if (!existsSync(clientEntry)) throw new Error('Build first: "pnpm --filter @mcp-rt/client build"');
+    const pidFile = join(dir, "pids");
+    const script = [
+      `import { connectToServer, callTool } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
+      `const connection = await connectToServer("gc", ${JSON.stringify(grandchildServer(pidFile))});`,
+      `await callTool(connection, "echo", { message: "hi" });`,
+      // No closeConnection: the script just ends.
+    ].join("\n");
+    const agent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "inherit" });
+    const [code] = (await once(agent, "exit")) as [number | null];
+    expect(code).toBe(0);
+    const { servers, grandchildren } = pidsOf(pidFile);
+    expect(servers).toHaveLength(1);
+    for (const pid of [...servers, ...grandchildren]) expect(await waitForProcessExit(pid, 3000)).toBe(true);
   });
 
   it.skipIf(process.platform !== "linux")(

@@ -1,0 +1,94 @@
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import {
+  callTool,
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPServerConnection,
+} from "@mcp-rt/client";
+import type { MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+// A folder from which `@modelcontextprotocol/sdk` resolves, for inline servers.
+const sdkHome = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/package.json"));
+
+function inlineServer(lines: string[]): MCPStdioServerConfig {
+  return { command: process.execPath, args: ["--input-type=module", "-e", lines.join("\n")], cwd: sdkHome };
+}
+
+/** A low-level SDK server whose tools/call answers with JSON-RPC errors instead of tool results. */
+const strictServer = inlineServer([
+  'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
+  'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+  'import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";',
+  'const server = new Server({ name: "strict", version: "1.0.0" }, { capabilities: { tools: {} } });',
+  "server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'boom', inputSchema: { type: 'object' }, icons: [], _meta: { x: 1 } }] }));",
+  "server.setRequestHandler(CallToolRequestSchema, (request) => {",
+  "  if (request.params.name === 'boom') throw new McpError(ErrorCode.InternalError, 'kaboom');",
+  "  throw new McpError(ErrorCode.InvalidParams, 'Unknown tool: ' + request.params.name);",
+  "});",
+  "await server.connect(new StdioServerTransport());",
+]);
+
+/** Answers `initialize` with a JSON-RPC error (a test peer, not a real server). */
+const rejectingServer = inlineServer([
+  "process.stdin.once('data', (data) => {",
+  "  const { id } = JSON.parse(String(data).split('\\n')[0]);",
+  "  console.error('refusing this client');",
+  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: 'clients not welcome' } }) + '\\n');",
+  "});",
+]);
+
+/** Answers `initialize` with a protocol version the SDK does not speak. */
+const futureServer = inlineServer([
+  "process.stdin.once('data', (data) => {",
+  "  const { id } = JSON.parse(String(data).split('\\n')[0]);",
+  "  const result = { protocolVersion: '2999-01-01', capabilities: {}, serverInfo: { name: 'future', version: '9' } };",
+  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');",
+  "});",
+]);
+
+const open: MCPServerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
+});
+
+describe("JSON-RPC errors from servers", () => {
+  it("maps an unknown-tool error to TOOL_NOT_FOUND and other errors to PROTOCOL_ERROR", async () => {
+    const connection = await connectToServer("strict", strictServer);
+    open.push(connection);
+
+    const tools = await listTools(connection);
+    expect(tools).toEqual([{ name: "boom", inputSchema: { type: "object" } }]);
+
+    const missing = (await callTool(connection, "nope", {}).catch((e: unknown) => e)) as McpRtError;
+    expect(missing).toMatchObject({ code: "TOOL_NOT_FOUND", server: "strict", details: { rpcCode: -32602 } });
+    expect(missing.message).toBe(
+      'MCP server "strict" has no tool "nope" (Unknown tool: nope); list its tools again',
+    );
+
+    const failed = (await callTool(connection, "boom", {}).catch((e: unknown) => e)) as McpRtError;
+    expect(failed).toMatchObject({ code: "PROTOCOL_ERROR", details: { rpcCode: -32603 } });
+    expect(failed.message).toBe(
+      'MCP server "strict" answered the call of tool "boom" with error -32603: kaboom',
+    );
+  });
+
+  it("reports a rejected initialize as INIT_FAILED with the server's reason and stderr", async () => {
+    const error = (await connectToServer("rude", rejectingServer).catch((e: unknown) => e)) as McpRtError;
+    expect(error.code).toBe("INIT_FAILED");
+    expect(error.message).toBe(
+      'Connection to MCP server "rude" failed: the server rejected "initialize" (-32600: clients not welcome). stderr: refusing this client',
+    );
+  });
+
+  it("reports an unsupported protocol version as INIT_FAILED", async () => {
+    const error = (await connectToServer("future", futureServer).catch((e: unknown) => e)) as McpRtError;
+    expect(error.code).toBe("INIT_FAILED");
+    expect(error.message).toContain("protocol version is not supported: 2999-01-01");
+  });
+});
