@@ -16,7 +16,13 @@ const USAGE = 'use "memory:", "file:" (the default folder), "file:/path/to/folde
 function filePath(url: string): string | undefined {
   const rest = url.slice("file:".length);
   if (rest === "") return undefined;
-  if (!rest.startsWith("//")) return decodeURIComponent(rest);
+  if (!rest.startsWith("//")) {
+    try {
+      return decodeURIComponent(rest);
+    } catch {
+      return rest; // a literal "%" in a plain path
+    }
+  }
   try {
     return fileURLToPath(url);
   } catch (error) {

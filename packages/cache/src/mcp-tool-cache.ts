@@ -2,6 +2,7 @@ import { type Logger, type MCPServerConfig, type MCPToolDefinition, McpRtError }
 import type { Keyv } from "keyv";
 import {
   type CachedServerInfo,
+  CachedServerInfoSchema,
   checkEntry,
   describeIssues,
   type MCPToolCacheEntry,
@@ -71,6 +72,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  */
 export class MCPToolCache {
   readonly #keyv: Keyv;
+  readonly #ownsKeyv: boolean;
   readonly #ttlMs: number;
   readonly #namespace: string;
   readonly #readTimeoutMs: number;
@@ -94,6 +96,7 @@ export class MCPToolCache {
     this.#logger = options.logger ?? silent;
     const { keyv, owned } = toKeyv(store);
     this.#keyv = keyv;
+    this.#ownsKeyv = owned;
     // Connection errors (a Redis that went away) arrive as events before any call fails.
     if (owned) keyv.on("error", (error: unknown) => this.#storeFailed(error));
   }
@@ -125,7 +128,8 @@ export class MCPToolCache {
         else this.#storeFailed(read.error);
         return null;
       }
-      this.#storeWorks();
+      // A caller-supplied Keyv may swallow read errors into `undefined`: only a hit proves it works.
+      if (this.#ownsKeyv || read.value !== undefined) this.#storeWorks();
       if (read.value === undefined || read.value === null) return null;
       if (isUnreadable(read.value)) {
         await this.#corrupt(serverName, key, "the stored text is not a JSON cache entry");
@@ -168,11 +172,15 @@ export class MCPToolCache {
     if (this.#closed) return;
     try {
       const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+      const info = options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
+      if (info?.success === false) {
+        this.#logger.debug(`tool cache: not keeping the serverInfo of "${serverName}": ${describeIssues(info.error)}`);
+      }
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,
         fingerprint,
         tools,
-        ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
+        ...(info?.success ? { serverInfo: info.data } : {}),
         savedAt: Date.now(),
       });
       if (!parsed.success) {

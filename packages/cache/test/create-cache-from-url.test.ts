@@ -1,0 +1,78 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createCacheFromUrl, createFileStore, MCPToolCache } from "@mcp-rt/cache";
+import { McpRtError } from "@mcp-rt/config";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { sampleTools } from "../src/contract-support.js";
+
+const config = { url: "https://example.com/mcp" };
+
+describe("createCacheFromUrl", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mcp-rt-url-"));
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    vi.doUnmock("@keyv/redis");
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("memory: gives a cache of this process only", async () => {
+    const a = await createCacheFromUrl("memory:");
+    const b = await createCacheFromUrl(" memory: ");
+    await a.set("s", config, sampleTools(1));
+    expect(await a.get("s", config)).toEqual(sampleTools(1));
+    expect(await b.get("s", config)).toBeNull();
+  });
+
+  it.each([
+    ["file:/path", (d: string) => `file:${d}`],
+    ["file:///path", (d: string) => pathToFileURL(d).href],
+    ["file:relative", (d: string) => `file:${relative(process.cwd(), d)}`],
+  ])("%s writes into that folder", async (_, toUrl) => {
+    const cache = await createCacheFromUrl(toUrl(join(dir, "my cache")));
+    await cache.set("s", config, sampleTools(2));
+    expect(await readdir(join(dir, "my cache"))).toHaveLength(1);
+    expect(await new MCPToolCache(createFileStore(join(dir, "my cache"))).get("s", config)).toEqual(sampleTools(2));
+  });
+
+  it("file: alone uses the default folder", async () => {
+    vi.stubEnv("XDG_CACHE_HOME", dir);
+    const cache = await createCacheFromUrl("file:");
+    await cache.set("s", config, sampleTools(1));
+    expect(await readdir(join(dir, "mcp-rt"))).toHaveLength(1);
+  });
+
+  it("passes the cache options on", async () => {
+    const cache = await createCacheFromUrl("memory:", { ttlMs: 1 });
+    await cache.set("s", config, sampleTools(1));
+    await new Promise((done) => setTimeout(done, 10));
+    expect(await cache.get("s", config)).toBeNull();
+  });
+
+  it.each([
+    "",
+    "memory",
+    "memory:extra",
+    "ftp://cache.example.com",
+    "postgres://user:hunter2@db.example.com/cache",
+    "/just/a/path",
+  ])("rejects %j with CONFIG_INVALID, naming the accepted forms", async (url) => {
+    const error = await createCacheFromUrl(url).catch((e: unknown) => e);
+    expect(McpRtError.isInstance(error) && error.code).toBe("CONFIG_INVALID");
+    expect(String(error)).toMatch(/memory:.*file:.*redis:\/\/host:port/);
+    expect(String(error)).not.toContain("hunter2");
+  });
+
+  it("says to install @keyv/redis when a redis:// URL is used without it", async () => {
+    vi.doMock("@keyv/redis", () => {
+      throw new Error("Cannot find package '@keyv/redis'");
+    });
+    const error = await createCacheFromUrl("redis://127.0.0.1:6379").catch((e: unknown) => e);
+    expect(McpRtError.isInstance(error) && error.code).toBe("CACHE_ERROR");
+    expect(String(error)).toContain("npm install @keyv/redis");
+  });
+});

@@ -1,0 +1,150 @@
+import { EventEmitter } from "node:events";
+import { CACHE_FORMAT_VERSION, MCPToolCache, toolCacheFingerprint } from "@mcp-rt/cache";
+import { McpRtError, type MCPServerConfig, type MCPToolDefinition } from "@mcp-rt/config";
+import Keyv, { type KeyvStoreAdapter } from "keyv";
+import { describe, expect, it } from "vitest";
+import { probeStore, recordingLogger, sampleTools } from "../src/contract-support.js";
+
+const stdio: MCPServerConfig = { command: "npx", args: ["-y", "server"], env: { B: "2", A: "1" } };
+const http: MCPServerConfig = { url: "https://example.com/mcp" };
+
+describe("toolCacheFingerprint", () => {
+  it("is a SHA-256 hex that ignores key order at every depth", () => {
+    const a = toolCacheFingerprint("s", { command: "x", env: { A: "1", B: "2" }, args: ["1"] }, "/p");
+    const b = toolCacheFingerprint("s", { args: ["1"], env: { B: "2", A: "1" }, command: "x" }, "/p");
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(a).toBe(b);
+  });
+
+  it("changes with the name, the config, the format version and a stdio server's folder", () => {
+    const base = toolCacheFingerprint("s", stdio, "/p");
+    expect(toolCacheFingerprint("t", stdio, "/p")).not.toBe(base);
+    expect(toolCacheFingerprint("s", { ...stdio, args: ["-y", "other"] }, "/p")).not.toBe(base);
+    expect(toolCacheFingerprint("s", stdio, "/q")).not.toBe(base);
+    expect(toolCacheFingerprint("s", stdio, "/p", CACHE_FORMAT_VERSION + 1)).not.toBe(base);
+    expect(toolCacheFingerprint("s", stdio, "/p/sub/..")).toBe(base);
+  });
+
+  it("resolves a stdio server's own cwd against the agent's, and ignores the folder for HTTP servers", () => {
+    expect(toolCacheFingerprint("s", { ...stdio, cwd: "tools" }, "/p")).toBe(
+      toolCacheFingerprint("s", { ...stdio, cwd: "tools" }, "/p/"),
+    );
+    expect(toolCacheFingerprint("s", { ...stdio, cwd: "/abs" }, "/p")).toBe(
+      toolCacheFingerprint("s", { ...stdio, cwd: "/abs" }, "/q"),
+    );
+    expect(toolCacheFingerprint("s", http, "/p")).toBe(toolCacheFingerprint("s", http, "/q"));
+  });
+});
+
+describe("MCPToolCache", () => {
+  it("keeps entries in memory by default", async () => {
+    const cache = new MCPToolCache();
+    await cache.set("s", stdio, sampleTools(2), "/p");
+    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(2));
+    expect(await new MCPToolCache().get("s", stdio, "/p")).toBeNull();
+  });
+
+  it("uses a given Keyv as it is, with its own namespace", async () => {
+    const map = new Map<string, unknown>();
+    const keyv = new Keyv({ store: map, namespace: "agent" });
+    const cache = new MCPToolCache(keyv);
+    await cache.set("s", stdio, sampleTools(2), "/p");
+    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(2));
+    expect([...map.keys()]).toEqual([`agent:mcp-rt:${toolCacheFingerprint("s", stdio, "/p")}`]);
+  });
+
+  it("warns once when a given Keyv swallows its store's errors", async () => {
+    const probe = probeStore(new Map());
+    const logger = recordingLogger();
+    const cache = new MCPToolCache(new Keyv({ store: probe }), { logger });
+    probe.mode = "fail";
+    await cache.set("s", stdio, sampleTools(1), "/p");
+    expect(await cache.get("s", stdio, "/p")).toBeNull();
+    await cache.set("s", stdio, sampleTools(1), "/p");
+    expect(logger.count("warn")).toBe(1);
+    probe.mode = "pass";
+    await cache.set("s", stdio, sampleTools(1), "/p");
+    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(1));
+    expect(logger.count("info")).toBe(1);
+  });
+
+  it("does not cache tools that are not valid tool definitions, and says why", async () => {
+    const probe = probeStore(new Map());
+    const logger = recordingLogger();
+    const cache = new MCPToolCache(probe, { logger });
+    await cache.set("s", stdio, [{ name: "broken" } as MCPToolDefinition], "/p");
+    expect(probe.writes).toEqual([]);
+    expect(logger.lines[0]?.message).toMatch(/"s".*tools\.0\.inputSchema/);
+  });
+
+  it("keeps only the known fields of tools and serverInfo", async () => {
+    const cache = new MCPToolCache();
+    const tool = { ...sampleTools(1)[0], _meta: { secret: "x" }, icons: [] } as MCPToolDefinition;
+    const serverInfo = { name: "srv", version: "1.0.0", websiteUrl: "https://example.com" };
+    await cache.set("s", stdio, [tool], "/p", { serverInfo });
+    const entry = await cache.getEntry("s", stdio, "/p");
+    expect(entry?.tools).toEqual(sampleTools(1));
+    expect(entry?.serverInfo).toEqual(serverInfo);
+    expect(entry?.version).toBe(CACHE_FORMAT_VERSION);
+  });
+
+  it("still caches the tools when serverInfo is malformed", async () => {
+    const cache = new MCPToolCache();
+    await cache.set("s", stdio, sampleTools(1), "/p", { serverInfo: { name: 42 } as never });
+    const entry = await cache.getEntry("s", stdio, "/p");
+    expect(entry?.tools).toEqual(sampleTools(1));
+    expect(entry?.serverInfo).toBeUndefined();
+  });
+
+  it("never throws, even for a config it cannot fingerprint", async () => {
+    const logger = recordingLogger();
+    const cache = new MCPToolCache(undefined, { logger });
+    const odd = { command: "x", env: { N: 1n } } as unknown as MCPServerConfig;
+    await expect(cache.get("s", odd)).resolves.toBeNull();
+    await expect(cache.set("s", odd, sampleTools(1))).resolves.toBeUndefined();
+    await expect(cache.delete("s", odd)).resolves.toBeUndefined();
+    expect(logger.count("warn")).toBe(3);
+  });
+
+  it("rejects a non-positive TTL or timeout when it is made", () => {
+    for (const options of [{ ttlMs: 0 }, { readTimeoutMs: -1 }, { writeTimeoutMs: Number.NaN }]) {
+      const make = (): MCPToolCache => new MCPToolCache(undefined, options);
+      expect(make).toThrowError(McpRtError);
+      expect(make).toThrowError(/must be a positive number/);
+    }
+  });
+
+  it("delete() removes an entry", async () => {
+    const cache = new MCPToolCache();
+    await cache.set("s", stdio, sampleTools(1), "/p");
+    await cache.delete("s", stdio, "/p");
+    expect(await cache.get("s", stdio, "/p")).toBeNull();
+  });
+
+  it("close() disconnects the store once; afterwards reads miss and writes do nothing", async () => {
+    let disconnects = 0;
+    const map = new Map<string, unknown>();
+    const store = Object.assign(new EventEmitter(), {
+      opts: {},
+      get: async (key: string) => map.get(key),
+      set: async (key: string, value: unknown) => {
+        map.set(key, value);
+      },
+      delete: async (key: string) => map.delete(key),
+      clear: async () => map.clear(),
+      disconnect: async () => {
+        disconnects++;
+      },
+    }) as unknown as KeyvStoreAdapter;
+    {
+      await using cache = new MCPToolCache(store);
+      await cache.set("s", http, sampleTools(1));
+      expect(await cache.get("s", http)).toEqual(sampleTools(1));
+      await cache.close();
+      expect(await cache.get("s", http)).toBeNull();
+      await cache.set("t", http, sampleTools(1));
+      expect(map.size).toBe(1);
+    }
+    expect(disconnects).toBe(1);
+  });
+});
