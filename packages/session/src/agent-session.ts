@@ -1,4 +1,5 @@
 import type {
+  AuthStorage,
   CustomTool,
   LoadConfigsOptions,
   LoadedCustomTool,
@@ -21,6 +22,8 @@ export interface AgentSessionOptions {
   mcpManager?: MCPManager;
   /** The discovery options used at start, reused by `reloadMCP()` and `/mcp`. */
   loadOptions?: LoadConfigsOptions;
+  /** Secrets for `auth: { type: "apikey" }`, used by `/mcp test`; the manager has its own copy. */
+  authStorage?: AuthStorage;
   /** Where warnings go (tool name conflicts, failed follow-up refreshes). @default silent */
   logger?: Logger;
   /** How long the session waits for a burst of `tools:changed` events to end before refreshing. @default 50 */
@@ -43,6 +46,8 @@ export class AgentSession {
   readonly loadOptions: LoadConfigsOptions;
   /** This session's logger. */
   readonly logger: Logger;
+  /** Secrets for `auth: { type: "apikey" }`, when given. */
+  readonly authStorage: AuthStorage | undefined;
 
   // Keyed by the manager's tool object, so an unchanged tool keeps its wrapper.
   #wrappers = new Map<CustomTool, SessionMCPTool>();
@@ -56,6 +61,7 @@ export class AgentSession {
     this.cwd = options.cwd ?? process.cwd();
     this.loadOptions = { ...options.loadOptions };
     this.logger = options.logger ?? silentLogger;
+    this.authStorage = options.authStorage;
     this.#debounceMs = options.refreshDebounceMs ?? 50;
     if (options.mcpManager) this.#follow(options.mcpManager);
   }
@@ -120,15 +126,33 @@ export class AgentSession {
     const manager = this.#requireManager();
     await manager.disconnectAll();
     const result = await manager.discoverAndConnect(this.loadOptions);
-    this.refreshMCPTools(manager.getTools());
+    this.syncMCPTools();
     return result;
   }
 
-  /** Refreshes from the manager's current tools right away (cancels a pending debounced refresh). */
+  /**
+   * Refreshes from the manager's current tools right away (and cancels a
+   * pending debounced refresh). The session calls it itself when the manager
+   * reports `tools:changed`; call it after changing the manager directly.
+   */
   syncMCPTools(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.mcpManager && !this.disposed) this.refreshMCPTools(this.mcpManager.getTools());
+    const manager = this.mcpManager;
+    if (!manager || this.disposed) return;
+    const providers = new Map(
+      manager.getServerStates().map((state) => [state.name, state.source?.providerName] as const),
+    );
+    this.refreshMCPTools(
+      manager.getTools().map((tool): LoadedCustomTool => {
+        const server = manager.getToolOwner(tool.name)?.server;
+        const provider = server === undefined ? undefined : providers.get(server);
+        return {
+          path: provider ? `mcp:${server} via ${provider}` : `mcp:${server ?? tool.label.split("/")[0]}`,
+          tool,
+        };
+      }),
+    );
   }
 
   /** Removes this session's MCP tools and disconnects every server. Idempotent. */

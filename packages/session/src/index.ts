@@ -1,5 +1,16 @@
 export type { AgentSessionOptions } from "./agent-session.js";
 export { AgentSession } from "./agent-session.js";
+export type { CreateAgentSessionOptions, CreateAgentSessionResult } from "./create-agent-session.js";
+export { createAgentSession, SESSION_MAX_STARTUP_WAIT_MS } from "./create-agent-session.js";
+export type { MCPCommandControllerOptions, MCPCommandResult } from "./mcp-command-controller.js";
+export { MCPCommandController } from "./mcp-command-controller.js";
+export type {
+  MCPListEntry,
+  MCPListGroup,
+  MCPListSource,
+  MCPListStatus,
+  MCPServerList,
+} from "./mcp-server-list.js";
 export type {
   ConfigScope,
   NativeConfigFile,

@@ -64,7 +64,7 @@ describe("parseAddArgs", () => {
   it.each([
     ["", /missing <name>/],
     ["bad/name --url https://x.test", /not a valid server name/],
-    ["a".repeat(101) + " --url https://x.test", /not a valid server name/],
+    [`${"a".repeat(101)} --url https://x.test`, /not a valid server name/],
     ["a", /give --url <url> or -- <command>/],
     ["a --url https://x.test -- node", /either --url or -- <command>, not both/],
     ["a --url https://x.test --transport ws", /--transport must be "http" or "sse"/],

@@ -1,0 +1,202 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import {
+  type AuthStorage,
+  type CapabilitySource,
+  type CustomTool,
+  createFileStore,
+  createTrustStore,
+  type DiscoverAndLoadOptions,
+  defaultCacheDir,
+  discoverAndLoadMCPTools,
+  type LoadConfigsOptions,
+  type LoadConfigsResult,
+  type Logger,
+  loadAllMCPConfigs,
+  type MCPLoadError,
+  type MCPManager,
+  MCPToolCache,
+  type ProjectTrust,
+} from "@mcp-rt/manager";
+import { AgentSession } from "./agent-session.js";
+import { silentLogger } from "./logger.js";
+import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
+
+/** A session waits at most this long for servers without a cache entry (ms). */
+export const SESSION_MAX_STARTUP_WAIT_MS = 5000;
+
+/** Options of {@link createAgentSession}. */
+export interface CreateAgentSessionOptions {
+  /** The project folder. */
+  cwd: string;
+  /** `false` skips MCP entirely: no discovery, no manager. @default true */
+  enableMCP?: boolean;
+  /** `false` does not read project-level config files at all. @default true */
+  enableProjectConfig?: boolean;
+  /**
+   * The tool-definition cache: an `MCPToolCache`, or a store URL (`memory:`,
+   * `file:/path`, `redis://host:port`). @default the file store (`$XDG_CACHE_HOME/mcp-rt` or `~/.cache/mcp-rt`)
+   */
+  cacheStorage?: MCPToolCache | string;
+  /** Secrets for `auth: { type: "apikey" }` servers (§9). */
+  authStorage?: AuthStorage;
+  /**
+   * Project trust (§8): project-level servers start only once approved
+   * (`/mcp trust`). `false` trusts every project server, as the design document does.
+   * @default createTrustStore() at `<homeDir>/.mcp-rt/trust.json`
+   */
+  trust?: ProjectTrust | false;
+  /**
+   * The agent's native Exa integration. When given, Exa MCP servers are left
+   * out (`filterExa`) and this is called with their API keys; the tools it
+   * returns are registered and activated. Without it, Exa servers connect like any other.
+   */
+  nativeExa?: (apiKeys: string[]) => CustomTool[];
+  /** The agent's tool registry. @default createToolRegistry() */
+  registry?: ToolRegistry;
+  /** Where per-server errors, file problems and late failures go. @default silent */
+  logger?: Logger;
+  /** Called once with the names of the servers about to connect (for a "connecting…" line). */
+  onConnecting?: (names: string[]) => void;
+  /**
+   * How long startup waits for servers that have no cache entry; after it
+   * their tools follow live. @default 5000
+   */
+  maxStartupWaitMs?: number;
+  /** The startup gate. @default 250 */
+  startupTimeoutMs?: number;
+  /** The user's home (config files, trust store, default cache). @default os.homedir() */
+  homeDir?: string;
+  /** The environment used for `${VAR}` expansion. @default process.env */
+  env?: Record<string, string | undefined>;
+  /** The config sources. @default the built-in list (SPEC §7) */
+  sources?: CapabilitySource[];
+  /** Replaces `loadAllMCPConfigs` at start (tests inject one that fails). */
+  discover?: (cwd: string, options: LoadConfigsOptions) => Promise<LoadConfigsResult>;
+  /** How long the session lets a burst of tool changes settle before it refreshes. @default 50 */
+  refreshDebounceMs?: number;
+}
+
+/** What {@link createAgentSession} returns. */
+export interface CreateAgentSessionResult {
+  /** The session: its registry holds the MCP tools, live. */
+  session: AgentSession;
+  /** The manager of the session's servers; absent with `enableMCP: false`. */
+  mcpManager?: MCPManager;
+  /** File problems, per-server failures, or one discovery failure (path `.mcp.json`). */
+  mcpErrors: MCPLoadError[];
+  /** API keys of the Exa servers left out for `nativeExa`. */
+  exaApiKeys: string[];
+}
+
+/**
+ * Starts an agent session's MCP side (§3.1): discovers the servers of `cwd`,
+ * connects them in parallel behind the startup gate, registers and activates
+ * their tools in the registry, and keeps them live (late servers and tool
+ * changes follow without a reload). Never throws for a broken file or server:
+ * those come back in `mcpErrors` and go to the logger.
+ *
+ * @example
+ * ```ts
+ * const { session, mcpErrors } = await createAgentSession({ cwd: process.cwd(), logger: console });
+ * const tools = session.registry.list().filter((t) => session.registry.active().includes(t.name));
+ * const mcp = new MCPCommandController(session);
+ * console.log((await mcp.handle("/mcp list")).text);
+ * await session.dispose();
+ * ```
+ */
+export async function createAgentSession(
+  options: CreateAgentSessionOptions,
+): Promise<CreateAgentSessionResult> {
+  const logger = options.logger ?? silentLogger;
+  const registry = options.registry ?? createToolRegistry();
+  const homeDir = options.homeDir ?? homedir();
+  const trust =
+    options.trust === false
+      ? undefined
+      : (options.trust ?? createTrustStore(join(homeDir, ".mcp-rt", "trust.json")));
+  const loadOptions: LoadConfigsOptions = {
+    filterExa: options.nativeExa !== undefined,
+    homeDir,
+    ...(options.enableProjectConfig === undefined
+      ? {}
+      : { enableProjectConfig: options.enableProjectConfig }),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.sources ? { sources: options.sources } : {}),
+    ...(trust ? { trust } : {}),
+  };
+  const sessionOptions = {
+    cwd: options.cwd,
+    registry,
+    logger,
+    loadOptions,
+    ...(options.authStorage ? { authStorage: options.authStorage } : {}),
+    ...(options.refreshDebounceMs === undefined ? {} : { refreshDebounceMs: options.refreshDebounceMs }),
+  };
+
+  if (options.enableMCP === false) {
+    const session = new AgentSession(sessionOptions);
+    addNativeExa(session, options.nativeExa, []);
+    return { session, mcpErrors: [], exaApiKeys: [] };
+  }
+
+  const discover = options.discover ?? loadAllMCPConfigs;
+  const loaded = await discoverAndLoadMCPTools(options.cwd, {
+    ...loadOptions,
+    cacheStorage: options.cacheStorage ?? defaultCache(options, homeDir, logger),
+    logger,
+    maxStartupWaitMs: options.maxStartupWaitMs ?? SESSION_MAX_STARTUP_WAIT_MS,
+    ...(options.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: options.startupTimeoutMs }),
+    ...(options.authStorage ? { authStorage: options.authStorage } : {}),
+    discover: async (cwd, discoverOptions) => {
+      const result = await discover(cwd, discoverOptions);
+      const names = Object.keys(result.configs);
+      if (names.length > 0 && options.onConnecting) {
+        try {
+          options.onConnecting(names);
+        } catch (error) {
+          logger.warn("onConnecting threw", error);
+        }
+      }
+      return result;
+    },
+  } satisfies DiscoverAndLoadOptions);
+
+  for (const { path, error } of loaded.errors) {
+    if (path.startsWith("mcp:") || path === ".mcp.json") logger.error(`MCP ${path}: ${error}`);
+    else logger.warn(`MCP config ${path}: ${error}`);
+  }
+  const session = new AgentSession({ ...sessionOptions, mcpManager: loaded.manager });
+  addNativeExa(session, options.nativeExa, loaded.exaApiKeys);
+  // From the manager, not `loaded.tools`: a server may have finished between the loader's return and now.
+  session.syncMCPTools();
+  return { session, mcpManager: loaded.manager, mcpErrors: loaded.errors, exaApiKeys: loaded.exaApiKeys };
+}
+
+function defaultCache(
+  options: CreateAgentSessionOptions,
+  homeDir: string,
+  logger: Logger,
+): MCPToolCache | undefined {
+  // Without a home or environment of its own, the manager's default (the file store in the real home) applies.
+  if (options.homeDir === undefined && options.env === undefined) return undefined;
+  return new MCPToolCache(createFileStore(defaultCacheDir(options.env ?? process.env, homeDir)), { logger });
+}
+
+function addNativeExa(
+  session: AgentSession,
+  nativeExa: CreateAgentSessionOptions["nativeExa"],
+  apiKeys: string[],
+): void {
+  if (!nativeExa) return;
+  const added: string[] = [];
+  for (const tool of nativeExa(apiKeys)) {
+    try {
+      session.registry.add(tool);
+      added.push(tool.name);
+    } catch (error) {
+      session.logger.warn(`Native Exa tool ${tool.name} skipped: ${(error as Error).message}`);
+    }
+  }
+  session.registry.setActive([...session.registry.active(), ...added]);
+}

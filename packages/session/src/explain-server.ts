@@ -1,0 +1,48 @@
+import {
+  buildInventory,
+  type ExplainJson,
+  entriesOf,
+  explainJson,
+  formatExplain,
+  knownNames,
+  type LoadConfigsOptions,
+  loadAllMCPConfigs,
+} from "@mcp-rt/manager";
+
+/** Options of {@link explainServer}. */
+export interface ExplainServerOptions {
+  cwd: string;
+  homeDir: string;
+  /** The session's discovery options, so the answer matches what the session does. */
+  loadOptions: LoadConfigsOptions;
+}
+
+/** `explain` of one server: the text of `mcp-rt-config explain`, its JSON, or the known names. */
+export type ExplainServerResult =
+  | { found: true; text: string; data: ExplainJson }
+  | { found: false; known: string[] };
+
+/**
+ * Explains where a server is defined and why it does or does not start, with
+ * `@mcp-rt/config`'s own explain logic (secrets shown as `***`).
+ */
+export async function explainServer(
+  name: string,
+  options: ExplainServerOptions,
+): Promise<ExplainServerResult> {
+  const result = await loadAllMCPConfigs(options.cwd, options.loadOptions);
+  const inventory = buildInventory(result);
+  const entries = entriesOf(inventory, name);
+  if (!entries) return { found: false, known: knownNames(inventory) };
+  const context = {
+    cwd: options.cwd,
+    homeDir: options.homeDir,
+    trustCommand: "/mcp trust",
+    showSecrets: false,
+  };
+  return {
+    found: true,
+    text: formatExplain(name, entries, context),
+    data: explainJson(name, entries, context),
+  };
+}

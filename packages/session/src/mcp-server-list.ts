@@ -1,0 +1,259 @@
+import type { LoadConfigsResult, MCPServerState, SourceMeta } from "@mcp-rt/manager";
+import { displayPath } from "./display-path.js";
+
+/** What `/mcp list` says about one entry. */
+export type MCPListStatus =
+  | "connected"
+  | "connecting"
+  | "deferred"
+  | "reconnecting"
+  | "disconnected"
+  | "failed"
+  | "needs-auth"
+  | "disabled"
+  | "needs-approval"
+  | "shadowed"
+  | "filtered"
+  | "invalid";
+
+const GLYPHS: Record<MCPListStatus, string> = {
+  connected: "●",
+  connecting: "◌",
+  deferred: "◌",
+  reconnecting: "◌",
+  disconnected: "○",
+  failed: "✗",
+  "needs-auth": "🔒",
+  disabled: "–",
+  "needs-approval": "?",
+  shadowed: "–",
+  filtered: "–",
+  invalid: "✗",
+};
+
+/** Where a listed entry is defined; only `path` is known for an entry that could not be read. */
+export interface MCPListSource {
+  provider?: string;
+  providerName?: string;
+  path: string;
+  level?: SourceMeta["level"];
+}
+
+/** One line of `/mcp list`. */
+export interface MCPListEntry {
+  name: string;
+  status: MCPListStatus;
+  glyph: string;
+  /** Where the entry is defined; absent for a server the manager runs without a config file. */
+  source?: MCPListSource;
+  toolCount?: number;
+  connectedMs?: number;
+  lastError?: { code: string; message: string; stderrTail?: string };
+  /** A short explanation: why it does not run, or what is odd about it. */
+  note?: string;
+}
+
+/** The entries of one config file. */
+export interface MCPListGroup {
+  /** `undefined` for servers that come from no config file (connected by code). */
+  source?: MCPListSource;
+  entries: MCPListEntry[];
+}
+
+/** What `/mcp list` returns as `data`. */
+export interface MCPServerList {
+  groups: MCPListGroup[];
+  /** File problems not tied to one server. */
+  fileErrors: Array<{ path: string; message: string }>;
+}
+
+const RUNTIME: Record<MCPServerState["status"], MCPListStatus> = {
+  connected: "connected",
+  connecting: "connecting",
+  disconnected: "disconnected",
+  reconnecting: "reconnecting",
+  failed: "failed",
+  "needs-auth": "needs-auth",
+};
+
+function fromState(state: MCPServerState): Omit<MCPListEntry, "name" | "source"> {
+  const status: MCPListStatus =
+    state.status === "connecting" && state.deferred ? "deferred" : RUNTIME[state.status];
+  const entry: Omit<MCPListEntry, "name" | "source"> = {
+    status,
+    glyph: GLYPHS[status],
+    toolCount: state.toolCount,
+  };
+  if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
+  if (state.lastError && state.status !== "connected") entry.lastError = state.lastError;
+  if (status === "deferred") entry.note = "tools from the cache; the server is still starting";
+  return entry;
+}
+
+/**
+ * Joins what discovery found (every entry, running or not) with what the
+ * manager runs now, grouped by config file.
+ */
+export function buildServerList(
+  discovery: LoadConfigsResult,
+  states: readonly MCPServerState[],
+  where: { cwd: string; homeDir: string },
+): MCPServerList {
+  const byName = new Map(states.map((state) => [state.name, state]));
+  const entries: MCPListEntry[] = [];
+  const seen = new Set<string>();
+  const still = (name: string): string | undefined => {
+    const state = byName.get(name);
+    return state && (state.status === "connected" || state.status === "connecting")
+      ? "; still running until /mcp reload"
+      : undefined;
+  };
+  const configOnly = (name: string, source: SourceMeta, status: MCPListStatus, note: string): void => {
+    seen.add(name);
+    entries.push({ name, source, status, glyph: GLYPHS[status], note: note + (still(name) ?? "") });
+  };
+
+  for (const name of Object.keys(discovery.configs)) {
+    const source = discovery.sources[name];
+    const state = byName.get(name);
+    seen.add(name);
+    const entry: MCPListEntry = state
+      ? { name, ...fromState(state) }
+      : {
+          name,
+          status: "disconnected",
+          glyph: GLYPHS.disconnected,
+          note: "not started; /mcp reload starts it",
+        };
+    if (source) entry.source = source;
+    entries.push(entry);
+  }
+  for (const { name, source } of discovery.needsApproval) {
+    configOnly(
+      name,
+      source,
+      "needs-approval",
+      "project server waiting for approval; review it, then /mcp trust",
+    );
+  }
+  for (const { name, source } of discovery.disabled) {
+    configOnly(name, source, "disabled", `disabled; /mcp enable ${name} turns it on`);
+  }
+  for (const { name, source } of discovery.filtered) {
+    configOnly(
+      name,
+      source,
+      "filtered",
+      "filtered: an Exa server, replaced by the session's native Exa tool",
+    );
+  }
+  for (const { name, source, by } of discovery.shadowed) {
+    entries.push({
+      name,
+      source,
+      status: "shadowed",
+      glyph: GLYPHS.shadowed,
+      note: `shadowed by ${by.providerName} (${displayPath(by.path, where)})`,
+    });
+  }
+  const fileErrors: MCPServerList["fileErrors"] = [];
+  for (const issue of discovery.errors) {
+    if (issue.server === undefined) {
+      fileErrors.push({ path: issue.path, message: issue.message });
+      continue;
+    }
+    const name = issue.server;
+    const known = entries.find((entry) => entry.name === name && entry.source?.path === issue.path);
+    if (known) {
+      known.note = known.note ? `${known.note}; ${issue.message}` : issue.message;
+      continue;
+    }
+    seen.add(name);
+    entries.push({
+      name,
+      source: { path: issue.path },
+      status: "invalid",
+      glyph: GLYPHS.invalid,
+      note: issue.message,
+    });
+  }
+  for (const state of states) {
+    if (seen.has(state.name)) continue;
+    const entry: MCPListEntry = { name: state.name, ...fromState(state) };
+    if (state.source) entry.source = state.source;
+    entry.note = [entry.note, "no longer in the config files; /mcp reload drops it"]
+      .filter(Boolean)
+      .join("; ");
+    entries.push(entry);
+  }
+  return { groups: groupByFile(entries), fileErrors };
+}
+
+function groupByFile(entries: MCPListEntry[]): MCPListGroup[] {
+  const groups = new Map<string, MCPListGroup>();
+  for (const entry of entries) {
+    const key = entry.source?.path ?? "";
+    let group = groups.get(key);
+    if (!group) {
+      group = { entries: [] };
+      groups.set(key, group);
+    }
+    if (entry.source && group.source?.providerName === undefined) group.source = entry.source;
+    group.entries.push(entry);
+  }
+  for (const group of groups.values()) group.entries.sort((a, b) => compare(a.name, b.name));
+  return [...groups.values()].sort(
+    (a, b) =>
+      Number(a.source === undefined) - Number(b.source === undefined) ||
+      compare(a.source?.providerName ?? "", b.source?.providerName ?? "") ||
+      compare(a.source?.path ?? "", b.source?.path ?? ""),
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const LEGEND =
+  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  🔒 needs auth";
+
+/** `/mcp list` as text for a terminal. */
+export function formatServerList(list: MCPServerList, where: { cwd: string; homeDir: string }): string {
+  const all = list.groups.flatMap((group) => group.entries);
+  if (all.length === 0 && list.fileErrors.length === 0) {
+    return "No MCP servers are configured. Add one with /mcp add <name> --url <url> or /mcp add <name> -- <command>.";
+  }
+  const width = Math.max(...all.map((entry) => entry.name.length), 4);
+  const out: string[] = [];
+  for (const group of list.groups) {
+    const title = group.source
+      ? `${group.source.providerName ?? "Config file"} · ${displayPath(group.source.path, where)}${group.source.level ? ` (${group.source.level})` : ""}`
+      : "Not from a config file";
+    out.push(title);
+    for (const entry of group.entries) {
+      const facts: string[] = [entry.status.replace("-", " ")];
+      if (entry.toolCount !== undefined && entry.status !== "failed") {
+        facts.push(`${entry.toolCount} tool${entry.toolCount === 1 ? "" : "s"}`);
+      }
+      if (entry.connectedMs !== undefined) facts.push(`${Math.round(entry.connectedMs)} ms`);
+      if (entry.note) facts.push(entry.note);
+      out.push(`  ${entry.glyph} ${entry.name.padEnd(width)}  ${facts.join(" · ")}`);
+      if (entry.lastError) {
+        out.push(`      last error: ${entry.lastError.code}: ${entry.lastError.message}`);
+        const tail = entry.lastError.stderrTail?.trimEnd();
+        if (tail) {
+          out.push("      stderr:");
+          for (const line of tail.split("\n").slice(-10)) out.push(`        ${line}`);
+        }
+      }
+    }
+    out.push("");
+  }
+  if (list.fileErrors.length > 0) {
+    out.push("Config file problems:");
+    for (const issue of list.fileErrors) out.push(`  ✗ ${displayPath(issue.path, where)}: ${issue.message}`);
+    out.push("");
+  }
+  out.push(LEGEND);
+  return out.join("\n");
+}
