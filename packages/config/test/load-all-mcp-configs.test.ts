@@ -258,7 +258,8 @@ describe("loadAllMCPConfigs: the result", () => {
     const result = await tree.load();
     expect(Object.keys(result.configs)).toEqual(["__proto__", "constructor"]);
     expect(Object.getPrototypeOf(result.configs)).toBe(Object.prototype);
-    expect(result.sources.constructor?.provider).toBe("mcp-rt");
+    const name: string = "constructor";
+    expect(result.sources[name]?.provider).toBe("mcp-rt");
   });
 
   it("defaults to process.env, os.homedir() and the built-in sources without throwing", async () => {
