@@ -1,3 +1,4 @@
+// The manager API, and the config, client and cache API re-exported so that installing this package is enough.
 export type {
   CachedServerInfo,
   CacheFromUrlOptions,
@@ -47,7 +48,6 @@ export {
   ProcessGroupStdioTransport,
   SECRET_ENV_NAME_PATTERN,
 } from "@mcp-rt/client";
-// The config, client and cache API, so that installing this package is enough.
 export type {
   AuthStorage,
   CapabilitySource,
@@ -124,6 +124,7 @@ export {
   SourceMetaSchema,
   validateServerConfig,
 } from "@mcp-rt/config";
+export { DEFAULT_SERVER_TIMEOUT_MS } from "./connect-and-list.js";
 export type {
   CustomTool,
   LoadedCustomTool,
@@ -142,7 +143,7 @@ export type {
   MCPManagerOptions,
   MCPServerState,
 } from "./manager-types.js";
-export { DEFAULT_SERVER_TIMEOUT_MS, MCPManager, STARTUP_TIMEOUT_MS } from "./mcp-manager.js";
+export { MCPManager, STARTUP_TIMEOUT_MS } from "./mcp-manager.js";
 export type { LiveServer, MCPToolHost, MCPToolOptions } from "./mcp-tool.js";
 export { MCPTool } from "./mcp-tool.js";
 export { filterServerTools } from "./tool-filter.js";

@@ -1,18 +1,17 @@
 import { createFileStore, MCPToolCache } from "@mcp-rt/cache";
-import { closeConnection, connectToServer, listTools, type MCPServerConnection } from "@mcp-rt/client";
+import { closeConnection, type MCPServerConnection } from "@mcp-rt/client";
 import {
   type LoadConfigsResult,
   loadAllMCPConfigs,
   type MCPServerConfig,
   type MCPToolDefinition,
   McpRtError,
-  resolveServerConfig,
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
 import { abortable, delay } from "./abortable.js";
+import { type ConnectedServer, connectAndList, DEFAULT_SERVER_TIMEOUT_MS } from "./connect-and-list.js";
 import type { CustomTool } from "./custom-tool.js";
-import { DeferredMCPTool } from "./deferred-mcp-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import type {
   DiscoverAndConnectOptions,
@@ -22,51 +21,14 @@ import type {
   MCPManagerOptions,
   MCPServerState,
 } from "./manager-types.js";
-import { abortError, type LiveServer, MCPTool, type MCPToolHost } from "./mcp-tool.js";
+import { abortError, type LiveServer, type MCPTool, type MCPToolHost } from "./mcp-tool.js";
+import { Attempt, type ServerRecord, toServerState } from "./server-record.js";
 import { filterServerTools } from "./tool-filter.js";
-import { createMCPToolNames } from "./tool-name.js";
 import { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
+import { buildToolSet } from "./tool-set.js";
 
 /** The startup gate of the design document. */
 export const STARTUP_TIMEOUT_MS = 250;
-/** A server's connect + `tools/list` limit when its config sets no `timeout`. */
-export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
-
-/** One connect + list of one server. */
-interface Attempt {
-  /** The unresolved config this attempt uses. */
-  readonly config: MCPServerConfig;
-  readonly controller: AbortController;
-  readonly startedAt: number;
-  /** Resolves with the connection once it is connected and listed; rejects with an `McpRtError`. */
-  done: Promise<MCPServerConnection>;
-  /** The cached tool definitions, read while the connection is made. */
-  cached: Promise<MCPToolDefinition[] | null>;
-  /** Set once `done` settled. */
-  outcome?: { ok: true } | { ok: false; error: McpRtError };
-  /** True once a `connectServers` call returned without this attempt's outcome: a failure is then logged. */
-  late: boolean;
-}
-
-/** What the manager knows of one server beyond the §3.4 maps. */
-interface ServerRecord {
-  /** The latest unresolved config. */
-  config: MCPServerConfig;
-  attempt?: Attempt;
-  /** The exposed (filtered) definitions: live, or from the cache while `deferred`. */
-  definitions: MCPToolDefinition[];
-  deferred: boolean;
-  /** The (filtered) tool names of the live connection. */
-  liveToolNames?: ReadonlySet<string>;
-  connectedMs?: number;
-  lastError?: McpRtError;
-  /** True when the last attempt failed. */
-  failed: boolean;
-  /** Why the last live connection went away. */
-  disconnectReason?: string;
-  /** Unsubscribes from the live connection's close/error events. */
-  unsubscribe?: () => void;
-}
 
 /**
  * Many MCP servers at once (SPEC §3): connects them in parallel, returns after a
@@ -84,10 +46,7 @@ interface ServerRecord {
 export class MCPManager implements AsyncDisposable {
   readonly #connections = new Map<string, MCPServerConnection>();
   readonly #pendingConnections = new Map<string, Promise<MCPServerConnection>>();
-  readonly #pendingToolLoads = new Map<
-    string,
-    Promise<{ connection: MCPServerConnection; serverTools: MCPToolDefinition[] }>
-  >();
+  readonly #pendingToolLoads = new Map<string, Promise<ConnectedServer>>();
   #tools: MCPTool[] = [];
   readonly #sources = new Map<string, SourceMeta>();
 
@@ -97,6 +56,8 @@ export class MCPManager implements AsyncDisposable {
   readonly #cwd: string;
   readonly #options: MCPManagerOptions;
   #cache: MCPToolCache | null | undefined;
+  /** True when this manager made the cache (the default one), so it closes it on dispose. */
+  #ownsCache = false;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #cacheWrites = new Set<Promise<void>>();
   readonly #host: MCPToolHost;
@@ -237,24 +198,9 @@ export class MCPManager implements AsyncDisposable {
   /** Every known server with its status, tool count, timing and last error, for a UI. */
   getServerStates(): MCPServerState[] {
     const names = new Set([...this.#records.keys(), ...this.#sources.keys()]);
-    return [...names].map((name) => {
-      const record = this.#records.get(name);
-      const source = this.#sources.get(name);
-      const status = this.getConnectionStatus(name);
-      const state: MCPServerState = {
-        name,
-        status: status === "disconnected" && record?.failed ? "failed" : status,
-        toolCount: record?.definitions.length ?? 0,
-        deferred: record?.deferred ?? false,
-      };
-      if (source) state.source = source;
-      if (record?.connectedMs !== undefined) state.connectedMs = record.connectedMs;
-      if (record?.lastError) {
-        const { code, message, stderrTail } = record.lastError;
-        state.lastError = { code, message, ...(stderrTail ? { stderrTail } : {}) };
-      }
-      return state;
-    });
+    return [...names].map((name) =>
+      toServerState(name, this.getConnectionStatus(name), this.#records.get(name), this.#sources.get(name)),
+    );
   }
 
   /**
@@ -361,9 +307,18 @@ export class MCPManager implements AsyncDisposable {
     ]);
   }
 
-  /** `await using manager = new MCPManager(cwd)` disconnects everything at the end of the scope. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.disconnectAll();
+  /**
+   * `await using manager = new MCPManager(cwd)` disconnects everything at the
+   * end of the scope, and closes the default cache if the manager made it.
+   */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.disconnectAll();
+    if (this.#ownsCache && this.#cache) {
+      const cache = this.#cache;
+      this.#cache = undefined;
+      this.#ownsCache = false;
+      await cache.close();
+    }
   }
 
   #isConnectedOrPending(name: string): boolean {
@@ -382,6 +337,7 @@ export class MCPManager implements AsyncDisposable {
 
   #getCache(): MCPToolCache | null {
     if (this.#cache === undefined) {
+      this.#ownsCache = true;
       this.#cache = new MCPToolCache(
         createFileStore(),
         this.#options.logger ? { logger: this.#options.logger } : {},
@@ -403,102 +359,55 @@ export class MCPManager implements AsyncDisposable {
   /** Starts the §3.5 pipeline of one server and its cache read, together. */
   #start(name: string, config: MCPServerConfig): Attempt {
     const record = this.#record(name, config);
-    const cache = this.#getCache();
-    const attempt: Attempt = {
-      config,
-      controller: new AbortController(),
-      startedAt: performance.now(),
-      late: false,
-      done: Promise.resolve() as unknown as Promise<MCPServerConnection>,
-      cached: cache
-        ? cache.get(name, config, this.#cwd).catch((error: unknown) => {
-            this.#options.logger?.debug(`Tool cache read for MCP server "${name}" failed`, error);
-            return null;
-          })
-        : Promise.resolve(null),
-    };
-    record.attempt = attempt;
     record.failed = false;
     this.#emitter.emit("server:connecting", { name });
-    attempt.done = this.#pipeline(name, attempt);
-    attempt.done.then(
-      () => {
-        attempt.outcome = { ok: true };
+    const attempt = new Attempt({
+      name,
+      config,
+      cache: this.#getCache(),
+      cwd: this.#cwd,
+      run: (started) => {
+        // Set before the pipeline's first step, so that the pipeline can tell whether it is still current.
+        record.attempt = started;
+        return this.#pipeline(name, started);
       },
-      (error: McpRtError) => {
-        attempt.outcome = { ok: false, error };
-      },
-    );
+    });
     return attempt;
   }
 
   async #pipeline(name: string, attempt: Attempt): Promise<MCPServerConnection> {
-    const { config } = attempt;
-    const signal = attempt.controller.signal;
-    const timeoutMs = config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-    let connection: MCPServerConnection | undefined;
-    const connecting = (async () => {
-      const resolved = await abortable(
-        resolveServerConfig(name, config, {
-          cwd: this.#cwd,
-          ...(this.#options.authStorage ? { authStorage: this.#options.authStorage } : {}),
-        }),
-        signal,
-      );
-      const sourcePath = this.#sources.get(name)?.path;
-      return connectToServer(name, resolved, {
-        signal,
-        cwd: this.#cwd,
-        unresolvedConfig: config,
-        ...(sourcePath ? { sourcePath } : {}),
-      });
-    })();
-    this.#pendingConnections.set(name, connecting);
-    try {
-      connection = await connecting;
+    let connecting: Promise<MCPServerConnection> | undefined;
+    let listing: Promise<ConnectedServer> | undefined;
+    const forget = (): void => {
       if (this.#pendingConnections.get(name) === connecting) this.#pendingConnections.delete(name);
-      if (!this.#isCurrent(name, attempt)) throw signal.reason ?? this.#removedError(name);
-
-      const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
-      const loading = listTools(connection, { signal, timeout: remaining }).then((serverTools) => ({
-        connection: connection!,
-        serverTools,
-      }));
-      this.#pendingToolLoads.set(name, loading);
-      let serverTools: MCPToolDefinition[];
-      try {
-        ({ serverTools } = await loading);
-      } catch (error) {
-        throw signal.aborted ? signal.reason : error;
-      } finally {
-        if (this.#pendingToolLoads.get(name) === loading) this.#pendingToolLoads.delete(name);
-      }
-      if (!this.#isCurrent(name, attempt)) throw signal.reason ?? this.#removedError(name);
+      if (this.#pendingToolLoads.get(name) === listing) this.#pendingToolLoads.delete(name);
+    };
+    const sourcePath = this.#sources.get(name)?.path;
+    try {
+      const { connection, serverTools } = await connectAndList(name, attempt.config, {
+        cwd: this.#cwd,
+        signal: attempt.controller.signal,
+        ...(this.#options.authStorage ? { authStorage: this.#options.authStorage } : {}),
+        ...(sourcePath ? { sourcePath } : {}),
+        onConnecting: (promise) => {
+          connecting = promise;
+          this.#pendingConnections.set(name, promise);
+        },
+        onListing: (promise) => {
+          forget();
+          listing = promise;
+          this.#pendingToolLoads.set(name, promise);
+        },
+      });
+      forget();
       this.#commit(name, attempt, connection, serverTools);
       return connection;
     } catch (error) {
-      if (this.#pendingConnections.get(name) === connecting) this.#pendingConnections.delete(name);
-      // A connection made for an attempt that failed or was dropped must not outlive it.
-      if (connection) await closeConnection(connection).catch(() => {});
-      const failure = this.#toError(name, error, connection);
+      forget();
+      const failure = McpRtError.isInstance(error) ? error : this.#removedError(name);
       if (this.#isCurrent(name, attempt)) this.#fail(name, attempt, failure);
       throw failure;
     }
-  }
-
-  #stderrOf(connection: MCPServerConnection | undefined): { stderrTail?: string } {
-    const tail = connection?.stderrTail().trim();
-    return tail ? { stderrTail: tail } : {};
-  }
-
-  #toError(name: string, error: unknown, connection: MCPServerConnection | undefined): McpRtError {
-    if (McpRtError.isInstance(error)) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    return new McpRtError("INIT_FAILED", `MCP server "${name}" failed to start: ${message}`, {
-      server: name,
-      cause: error,
-      ...this.#stderrOf(connection),
-    });
   }
 
   /** The attempt connected and listed: its live tools replace the server's slice (the live list wins). */
@@ -529,7 +438,7 @@ export class MCPManager implements AsyncDisposable {
     this.#rebuildTools();
     this.#emitter.emit("server:connected", { name, ms: record.connectedMs, toolCount: definitions.length });
     this.#emitter.emit("tools:changed", { name });
-    this.#writeCache(name, attempt.config, serverTools);
+    this.#writeCache(name, attempt.config, serverTools, connection);
   }
 
   #fail(name: string, attempt: Attempt, error: McpRtError): void {
@@ -584,14 +493,16 @@ export class MCPManager implements AsyncDisposable {
     this.#emitter.emit("tools:changed", { name });
   }
 
-  #writeCache(name: string, config: MCPServerConfig, tools: MCPToolDefinition[]): void {
+  #writeCache(
+    name: string,
+    config: MCPServerConfig,
+    tools: MCPToolDefinition[],
+    connection: MCPServerConnection,
+  ): void {
     const cache = this.#getCache();
     if (!cache) return;
     const write = cache
-      .set(name, config, tools, this.#cwd)
-      .catch((error: unknown) =>
-        this.#options.logger?.warn(`Could not cache the tools of MCP server "${name}"`, error),
-      )
+      .set(name, config, tools, this.#cwd, { serverInfo: connection.serverInfo })
       .finally(() => this.#cacheWrites.delete(write));
     this.#cacheWrites.add(write);
   }
@@ -613,46 +524,18 @@ export class MCPManager implements AsyncDisposable {
     };
   }
 
-  /**
-   * Rebuilds the tool list from every server's slice, naming the whole set at
-   * once (§6) and keeping each tool object whose name, definition and kind did
-   * not change, so a registry that tracks tools by identity sees only real changes.
-   */
+  /** Rebuilds the tool view from every server's slice (§6 names over the whole set). */
   #rebuildTools(): void {
-    const byKey = new Map(
-      this.#tools.map((tool) => [`${tool.serverName}\u0000${tool.definition.name}`, tool]),
-    );
-    const slices = [...this.#records].flatMap(([server, record]) =>
-      record.definitions.map((definition) => ({ server, definition, deferred: record.deferred })),
-    );
-    const names = createMCPToolNames(
-      slices.map(({ server, definition }) => ({ server, tool: definition.name })),
-    );
-    const tools: MCPTool[] = [];
-    const index = new Map<string, { server: string; tool: string }>();
-    slices.forEach(({ server, definition, deferred }, i) => {
-      const name = names[i]!;
-      const existing = byKey.get(`${server}\u0000${definition.name}`);
-      const reuse =
-        existing &&
-        existing.name === name &&
-        existing.definition === definition &&
-        existing instanceof DeferredMCPTool === deferred;
-      if (reuse) {
-        tools.push(existing);
-      } else {
-        const source = this.#sources.get(server);
-        const options = {
-          host: this.#host,
-          serverName: server,
-          definition,
-          name,
-          ...(source ? { source } : {}),
-        };
-        tools.push(deferred ? new DeferredMCPTool(options) : new MCPTool(options));
-      }
-      index.set(name, { server, tool: definition.name });
+    const slices = [...this.#records].map(([server, record]) => {
+      const source = this.#sources.get(server);
+      return {
+        server,
+        definitions: record.definitions,
+        deferred: record.deferred,
+        ...(source ? { source } : {}),
+      };
     });
+    const { tools, index } = buildToolSet(slices, this.#tools, this.#host);
     this.#tools = tools;
     this.#toolIndex = index;
   }
