@@ -172,9 +172,12 @@ export class MCPToolCache {
     if (this.#closed) return;
     try {
       const fingerprint = toolCacheFingerprint(serverName, config, cwd);
-      const info = options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
+      const info =
+        options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
       if (info?.success === false) {
-        this.#logger.debug(`tool cache: not keeping the serverInfo of "${serverName}": ${describeIssues(info.error)}`);
+        this.#logger.debug(
+          `tool cache: not keeping the serverInfo of "${serverName}": ${describeIssues(info.error)}`,
+        );
       }
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { CACHE_FORMAT_VERSION, MCPToolCache, toolCacheFingerprint } from "@mcp-rt/cache";
-import { McpRtError, type MCPServerConfig, type MCPToolDefinition } from "@mcp-rt/config";
+import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
 import { describe, expect, it } from "vitest";
 import { probeStore, recordingLogger, sampleTools } from "../src/contract-support.js";

@@ -2,7 +2,7 @@ import { createCacheFromUrl, MCPToolCache } from "@mcp-rt/cache";
 import { toolCacheContractTests } from "@mcp-rt/cache/contract";
 import { createRedisStore } from "@mcp-rt/cache/redis";
 import { McpRtError } from "@mcp-rt/config";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { recordingLogger, sampleTools } from "../src/contract-support.js";
 import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
 import { freePort, type RedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
@@ -22,14 +22,16 @@ describe("createRedisStore", () => {
   });
 });
 
-// In CI a missing redis-server fails these tests (beforeAll throws); locally it skips them.
+// In CI a missing redis-server fails every one of these tests; locally it skips them.
 describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis store", () => {
   let redis: RedisServer;
   const cleanup: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
+    if (!missing) redis = await startRedisServer();
+  });
+  beforeEach(() => {
     if (missing) throw new Error(missing);
-    redis = await startRedisServer();
   });
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
