@@ -49,6 +49,12 @@ export interface MCPCommandControllerOptions {
   writer?: NativeConfigWriter;
   /** How long `/mcp test` waits for connect + `tools/list`. @default the server's `timeout`, else 30000 */
   testTimeoutMs?: number;
+  /**
+   * How long `enable`, `add`, `remove` and `trust` wait for the servers they
+   * start before answering; a slower server shows as still connecting and its
+   * tools follow. @default 5000
+   */
+  connectWaitMs?: number;
 }
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -100,6 +106,7 @@ export class MCPCommandController {
   readonly #session: AgentSession;
   readonly #writer: NativeConfigWriter;
   readonly #testTimeoutMs: number | undefined;
+  readonly #connectWaitMs: number;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(session: AgentSession, options: MCPCommandControllerOptions = {}) {
@@ -108,6 +115,7 @@ export class MCPCommandController {
       options.writer ??
       createNativeConfigWriter({ cwd: session.cwd, homeDir: session.loadOptions.homeDir ?? homedir() });
     this.#testTimeoutMs = options.testTimeoutMs;
+    this.#connectWaitMs = options.connectWaitMs ?? 5000;
   }
 
   /** Runs one command line, `/mcp <subcommand> …` (the `/mcp` prefix is optional). */
@@ -245,7 +253,13 @@ export class MCPCommandController {
       if (config) configs[name] = config;
       if (config && source) sources[name] = source;
     }
-    if (Object.keys(configs).length > 0) await manager.connectServers(configs, sources);
+    const started = Object.keys(configs);
+    if (started.length > 0) {
+      await manager.connectServers(configs, sources);
+      const bound = AbortSignal.timeout(this.#connectWaitMs);
+      // Failures show in the state line; this only waits.
+      await Promise.allSettled(started.map((name) => manager.waitForConnection(name, { signal: bound })));
+    }
     this.#session.syncMCPTools();
     return discovery;
   }

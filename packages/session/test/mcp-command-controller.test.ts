@@ -1,0 +1,293 @@
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { echoServer, exitServer, isProcessAlive } from "@mcp-rt/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MCPCommandController } from "../src/mcp-command-controller.js";
+import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
+
+let world: World;
+beforeEach(async () => {
+  world = await createWorld();
+});
+afterEach(async () => {
+  await world.cleanup();
+});
+
+const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
+
+describe("/mcp enable and disable", () => {
+  it("toggle one server repeatedly while the other keeps its process", async () => {
+    const cursorFile = join(world.home, ".cursor", "mcp.json");
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() }, theme: "dark" });
+    await world.write(cursorFile, { mcpServers: { beta: echoServer() } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    const betaPid = await pidOf(session, "beta");
+    const alphaPids = new Set<number>();
+
+    for (let round = 0; round < 3; round++) {
+      const alphaPid = await pidOf(session, "alpha");
+      alphaPids.add(alphaPid);
+      const off = await mcp.handle("/mcp disable alpha");
+      expect(off.ok, off.text).toBe(true);
+      expect(isProcessAlive(alphaPid)).toBe(false);
+      expect(activeMCPNames(session)).toEqual(["mcp_beta_echo"]);
+      expect(await world.read(world.userFile)).toEqual({
+        mcpServers: { alpha: { ...echoServer(), enabled: false } },
+        theme: "dark",
+      });
+      const on = await mcp.handle("/mcp enable alpha");
+      expect(on.ok, on.text).toBe(true);
+      expect(on.text).toMatch(/● alpha: connected, 1 tool/);
+      expect(activeMCPNames(session).sort()).toEqual(["mcp_alpha_echo", "mcp_beta_echo"]);
+      expect(await pidOf(session, "beta")).toBe(betaPid);
+    }
+    expect(alphaPids.size).toBe(3);
+    expect(isProcessAlive(betaPid)).toBe(true);
+
+    // A server from another client's file is turned off through disabledServers; that file is not touched.
+    const cursorBefore = await world.read(cursorFile);
+    const off = await mcp.handle("/mcp disable beta");
+    expect(off.ok, off.text).toBe(true);
+    expect(isProcessAlive(betaPid)).toBe(false);
+    expect((await world.read(world.userFile)).disabledServers).toEqual(["beta"]);
+    expect(await world.read(cursorFile)).toEqual(cursorBefore);
+    expect((await mcp.handle("/mcp disable beta")).text).toMatch(/already disabled/);
+    const list = await mcp.handle("/mcp list");
+    expect(list.text).toMatch(/– beta\s+disabled/);
+    const on = await mcp.handle("/mcp enable beta");
+    expect(on.ok, on.text).toBe(true);
+    expect((await world.read(world.userFile)).disabledServers).toEqual([]);
+    expect(activeMCPNames(session).sort()).toEqual(["mcp_alpha_echo", "mcp_beta_echo"]);
+    expect(await mode(world.userFile)).toBe(0o600);
+  });
+
+  it("clears enabled:false on a native entry, but never edits another client's file", async () => {
+    const codexFile = join(world.home, ".codex", "config.toml");
+    const fixture = echoServer();
+    const toml = `[mcp_servers.gamma]\ncommand = ${JSON.stringify(fixture.command)}\nargs = ${JSON.stringify(fixture.args)}\nenabled = false\n`;
+    await world.write(codexFile, toml);
+    await world.write(world.userFile, { mcpServers: { delta: { ...fixture, enabled: false } } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+
+    const delta = await mcp.handle("enable delta");
+    expect(delta.ok, delta.text).toBe(true);
+    expect(delta.text).toMatch(/● delta: connected/);
+    expect(await world.read(world.userFile)).toEqual({ mcpServers: { delta: fixture } });
+
+    const gamma = await mcp.handle("/mcp enable gamma");
+    expect(gamma.ok).toBe(false);
+    expect(gamma.text).toMatch(/still disabled by its own config in ~\/\.codex\/config\.toml \(Codex\)/);
+    expect(await readFile(codexFile, "utf8")).toBe(toml);
+    expect(activeMCPNames(session)).toEqual(["mcp_delta_echo"]);
+  });
+});
+
+describe("/mcp commands at once", () => {
+  it("run one after another, in order", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    const results = await Promise.all([
+      mcp.handle("/mcp disable alpha"),
+      mcp.handle("/mcp enable alpha"),
+      mcp.handle("/mcp disable alpha"),
+      mcp.handle("/mcp enable alpha"),
+    ]);
+    expect(results.map((result) => result.ok)).toEqual([true, true, true, true]);
+    expect(results[3]!.text).toMatch(/● alpha: connected/);
+    expect(await world.read(world.userFile)).toEqual({ mcpServers: { alpha: echoServer() } });
+    expect(activeMCPNames(session)).toEqual(["mcp_alpha_echo"]);
+  });
+});
+
+describe("/mcp add and remove", () => {
+  it("round-trip a real file: modes, unknown fields, live tools", async () => {
+    await world.write(world.userFile, { $schema: "x", mcpServers: { keep: { command: "nope", custom: 1 } } });
+    const { session } = await world.start({ trust: false });
+    const mcp = new MCPCommandController(session);
+    const fixture = echoServer({ tools: 1 });
+    const line = `/mcp add fresh --env GREETING=hi -- ${fixture.command} ${fixture.args!.map((arg) => `'${arg}'`).join(" ")}`;
+    const added = await mcp.handle(line);
+    expect(added.ok, added.text).toBe(true);
+    expect(added.text).toMatch(/● fresh: connected, 2 tools/);
+    expect(await world.read(world.userFile)).toEqual({
+      $schema: "x",
+      mcpServers: {
+        keep: { command: "nope", custom: 1 },
+        fresh: { command: fixture.command, args: fixture.args, env: { GREETING: "hi" } },
+      },
+    });
+    // The file existed with mode 0644; mcp-rt's rewrite is 0600.
+    expect(await mode(world.userFile)).toBe(0o600);
+    expect(activeMCPNames(session)).toEqual(["mcp_fresh_echo", "mcp_fresh_tool_0"]);
+    const pid = await pidOf(session, "fresh");
+
+    const again = await mcp.handle(line);
+    expect(again.ok).toBe(false);
+    expect(again.text).toMatch(/already exists/);
+
+    const removed = await mcp.handle("/mcp remove fresh");
+    expect(removed.ok, removed.text).toBe(true);
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(activeMCPNames(session)).toEqual([]);
+    expect(await world.read(world.userFile)).toEqual({
+      $schema: "x",
+      mcpServers: { keep: { command: "nope", custom: 1 } },
+    });
+  });
+
+  it("adds a remote server to the project file and refuses to remove another client's server", async () => {
+    await world.write(join(world.home, ".cursor", "mcp.json"), { mcpServers: { theirs: echoServer() } });
+    const { session } = await world.start({ trust: false, maxStartupWaitMs: 100 });
+    const mcp = new MCPCommandController(session);
+    const added = await mcp.handle(
+      "/mcp add docs --scope project --url http://127.0.0.1:9/mcp --transport http --header X-Team=core",
+    );
+    expect(added.ok, added.text).toBe(true);
+    expect(await world.read(world.projectFile)).toEqual({
+      mcpServers: { docs: { url: "http://127.0.0.1:9/mcp", type: "http", headers: { "X-Team": "core" } } },
+    });
+    expect(await mode(world.projectFile)).toBe(0o600);
+    expect(await mode(join(world.cwd, ".mcp-rt"))).toBe(0o700);
+
+    const refused = await mcp.handle("/mcp remove theirs");
+    expect(refused.ok).toBe(false);
+    expect(refused.text).toMatch(/never edits other clients' files.*\/mcp disable theirs/);
+    const wrongScope = await mcp.handle("/mcp remove docs --scope user");
+    expect(wrongScope.ok).toBe(false);
+    expect((await mcp.handle("/mcp remove docs")).ok).toBe(true);
+    expect(await world.read(world.projectFile)).toEqual({ mcpServers: {} });
+  });
+});
+
+describe("/mcp reload", () => {
+  it("picks up an edited config file", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    expect(activeMCPNames(session)).toEqual(["mcp_alpha_echo"]);
+    await world.write(world.userFile, { mcpServers: { beta: echoServer({ tools: 1 }) } });
+    const reloaded = await mcp.handle("/mcp reload");
+    expect(reloaded.ok, reloaded.text).toBe(true);
+    expect(reloaded.data).toMatchObject({ connectedServers: ["beta"] });
+    expect(activeMCPNames(session)).toEqual(["mcp_beta_echo", "mcp_beta_tool_0"]);
+  });
+});
+
+describe("/mcp list, test and explain", () => {
+  it("list shows each server's state grouped by file, with errors and shadowed entries", async () => {
+    await world.write(world.userFile, {
+      mcpServers: { alpha: echoServer(), dies: exitServer(4), off: { ...echoServer(), enabled: false } },
+    });
+    await world.write(join(world.home, ".cursor", "mcp.json"), { mcpServers: { alpha: echoServer() } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    const { ok, text, data } = await mcp.handle("/mcp list");
+    expect(ok).toBe(true);
+    expect(text).toMatch(/^mcp-rt · ~\/\.mcp-rt\/mcp\.json \(user\)$/m);
+    expect(text).toMatch(/● alpha\s+connected · 1 tool · \d+ ms/);
+    expect(text).toMatch(/✗ dies\s+failed/);
+    expect(text).toMatch(/last error: /);
+    expect(text).toMatch(/stderr:/);
+    expect(text).toMatch(/– off\s+disabled/);
+    expect(text).toMatch(/^Cursor · ~\/\.cursor\/mcp\.json \(user\)$/m);
+    expect(text).toMatch(/– alpha\s+shadowed · shadowed by mcp-rt/);
+    expect(data).toMatchObject({ groups: expect.any(Array), fileErrors: [] });
+  });
+
+  it("test connects once, reports the server and closes it", async () => {
+    await world.write(world.userFile, {
+      mcpServers: { alpha: echoServer({ name: "alpha-server", tools: 1 }) },
+    });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    const before = session.mcpManager!.getServerStates();
+    const result = await mcp.handle("/mcp test alpha");
+    expect(result.ok, result.text).toBe(true);
+    expect(result.data).toMatchObject({
+      serverName: "alpha-server",
+      protocolVersion: expect.any(String),
+      toolCount: 2,
+      tools: ["echo", "tool_0"],
+    });
+    expect(result.text).toMatch(/alpha-server/);
+    expect(result.text).toMatch(/Connection closed/);
+    expect(session.mcpManager!.getServerStates()).toEqual(before);
+  });
+
+  it("test reports a failing server with its stderr", async () => {
+    await world.write(world.userFile, { mcpServers: { dies: exitServer(5) } });
+    const { session } = await world.start();
+    const result = await new MCPCommandController(session).handle("/mcp test dies");
+    expect(result.ok).toBe(false);
+    expect(result.text).toMatch(/dies failed the test/);
+  });
+
+  it("explain uses config's explanation and hides secrets", async () => {
+    await world.write(world.userFile, {
+      mcpServers: { alpha: { ...echoServer(), env: { API_TOKEN: "s3cret-value" } } },
+    });
+    const { session } = await world.start();
+    const result = await new MCPCommandController(session).handle("/mcp explain alpha");
+    expect(result.ok, result.text).toBe(true);
+    expect(result.text).toMatch(/Server "alpha": active/);
+    expect(result.text).not.toContain("s3cret-value");
+    expect(result.text).toMatch(/Now: ● alpha: connected/);
+    expect(result.data).toMatchObject({ name: "alpha", status: "active" });
+  });
+});
+
+describe("/mcp trust", () => {
+  it("holds project servers back until approved, then starts them; a changed config asks again", async () => {
+    await world.write(world.userFile, { mcpServers: { mine: echoServer() } });
+    await world.write(join(world.cwd, ".mcp.json"), { mcpServers: { proj: echoServer({ tools: 1 }) } });
+    const first = await world.start();
+    const mcp = new MCPCommandController(first.session);
+    expect(activeMCPNames(first.session)).toEqual(["mcp_mine_echo"]);
+    expect((await mcp.handle("/mcp list")).text).toMatch(/\? proj\s+needs approval/);
+    const trusted = await mcp.handle("/mcp trust");
+    expect(trusted.ok, trusted.text).toBe(true);
+    expect(trusted.text).toMatch(/● proj: connected/);
+    expect(activeMCPNames(first.session).sort()).toEqual([
+      "mcp_mine_echo",
+      "mcp_proj_echo",
+      "mcp_proj_tool_0",
+    ]);
+    expect((await mcp.handle("/mcp trust")).text).toMatch(/No project-level MCP servers wait/);
+    await first.session.dispose();
+
+    const second = await world.start();
+    expect(activeMCPNames(second.session)).toContain("mcp_proj_echo");
+    await second.session.dispose();
+
+    await world.write(join(world.cwd, ".mcp.json"), { mcpServers: { proj: echoServer({ tools: 2 }) } });
+    const third = await world.start();
+    expect(activeMCPNames(third.session)).toEqual(["mcp_mine_echo"]);
+    const third_mcp = new MCPCommandController(third.session);
+    expect((await third_mcp.handle("/mcp trust")).ok).toBe(true);
+    expect(activeMCPNames(third.session)).toContain("mcp_proj_tool_1");
+    const pid = await pidOf(third.session, "proj");
+    const untrusted = await third_mcp.handle("/mcp untrust");
+    expect(untrusted.ok, untrusted.text).toBe(true);
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(activeMCPNames(third.session)).toEqual(["mcp_mine_echo"]);
+  });
+
+  it("keeps an approval across the user's own /mcp add --scope project", async () => {
+    await world.write(join(world.cwd, ".mcp.json"), { mcpServers: { proj: echoServer() } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    expect((await mcp.handle("/mcp trust")).ok).toBe(true);
+    const fixture = echoServer();
+    const added = await mcp.handle(
+      `/mcp add extra --scope project -- ${fixture.command} ${fixture.args!.join(" ")}`,
+    );
+    expect(added.ok, added.text).toBe(true);
+    expect(added.text).toMatch(/● extra: connected/);
+    const reload = await mcp.handle("/mcp reload");
+    expect(reload.data).toMatchObject({ needsApproval: [] });
+    expect(activeMCPNames(session).sort()).toEqual(["mcp_extra_echo", "mcp_proj_echo"]);
+  });
+});
