@@ -116,7 +116,8 @@ export class MCPManager implements AsyncDisposable {
     for (const [name, config] of Object.entries(configs)) {
       const source = sources[name];
       if (source) this.#sources.set(name, source);
-      if (config.enabled === false) continue;
+      // Only `enabled: false` skips; anything else (even garbage) goes to validation, which names the problem.
+      if (typeof config === "object" && config !== null && config.enabled === false) continue;
       names.push(name);
       const record = this.#records.get(name);
       if (record && this.#isConnectedOrPending(name)) {
@@ -149,7 +150,7 @@ export class MCPManager implements AsyncDisposable {
     for (const [name, attempt] of attempts) {
       if (attempt.outcome) continue;
       const cached = await attempt.cached;
-      if (cached && cached.length > 0 && !attempt.outcome && this.#isCurrent(name, attempt)) {
+      if (cached !== null && !attempt.outcome && this.#isCurrent(name, attempt)) {
         this.#installDeferred(name, cached);
       } else if (!attempt.outcome) {
         waitFor.push(attempt);
@@ -400,6 +401,10 @@ export class MCPManager implements AsyncDisposable {
         },
       });
       forget();
+      if (!this.#isCurrent(name, attempt)) {
+        await closeConnection(connection).catch(() => {});
+        throw this.#removedError(name);
+      }
       this.#commit(name, attempt, connection, serverTools);
       return connection;
     } catch (error) {
@@ -489,6 +494,7 @@ export class MCPManager implements AsyncDisposable {
     const record = this.#records.get(name)!;
     record.definitions = filterServerTools(cached, record.config);
     record.deferred = true;
+    if (record.definitions.length === 0) return;
     this.#rebuildTools();
     this.#emitter.emit("tools:changed", { name });
   }
