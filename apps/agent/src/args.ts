@@ -1,0 +1,125 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+/** Which model answers plain (non-command) lines. */
+export type ModelKind = "offline" | "openai";
+
+/** The agent's command line, parsed and checked. */
+export interface AgentArgs {
+  /** The project folder: where configs are discovered and stdio servers run. */
+  cwd: string;
+  /** Run the embedded demo servers whatever configs exist. */
+  demo: boolean;
+  /** A cache URL (`memory:`, `file:…`, `redis://…`); undefined: the default file cache. */
+  cache: string | undefined;
+  /** False with `--no-project-config`: project-level files are not read. */
+  projectConfig: boolean;
+  /** An extra config file (`{ "mcpServers": … }`), read before every other source. */
+  config: string | undefined;
+  /** Approve (and remember) the project's project-level servers at start. */
+  trustProject: boolean;
+  model: ModelKind;
+  /** The model name sent to an OpenAI-compatible server. */
+  modelName: string;
+  /** Lines to run, in order, before exiting; empty: interactive. */
+  exec: string[];
+  /** Machine-readable output: one JSON object per line. */
+  json: boolean;
+  help: boolean;
+}
+
+/** Either the parsed arguments or what is wrong with them. */
+export type ParseAgentArgsResult = { ok: true; args: AgentArgs } | { ok: false; error: string };
+
+/** The text `--help` prints. */
+export const USAGE: string = `Usage: mcp-rt-agent [options]
+
+An example coding-agent loop on mcp-rt: finds your MCP server configs (Claude
+Code, Cursor, VS Code, Codex, Gemini CLI, Windsurf, Claude Desktop, mcp-rt),
+connects to all of them and lets a model (or you) call their tools. Without any
+config it runs an embedded demo of real servers.
+
+Options:
+  --cwd <dir>            project folder (default: the current folder)
+  --demo                 run the embedded demo servers (everything, filesystem, memory, slow)
+  --config <file>        an extra config file { "mcpServers": { … } }, read first
+  --no-project-config    do not read project-level config files
+  --trust-project        approve this project's project-level servers (remembered)
+  --cache <url>          tool cache: memory:, file:[/dir], redis://host:port
+                         (default: file cache in $XDG_CACHE_HOME/mcp-rt or ~/.cache/mcp-rt)
+  --model <kind>         offline | openai (default: openai when OPENAI_API_KEY is set)
+  --model-name <name>    model for --model openai (default: $OPENAI_MODEL or gpt-4o-mini)
+  --exec <line>          run a line (a /command or a prompt), repeatable, then exit
+  --json                 print one JSON object per line instead of text
+  --help                 show this help
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL (default https://api.openai.com/v1),
+OPENAI_MODEL. In the REPL, /help lists the commands.`;
+
+const MODELS: readonly ModelKind[] = ["offline", "openai"];
+
+/**
+ * Parses the agent's command line (`argv` without node and the script).
+ * Never throws: bad input comes back as a message naming the flag.
+ */
+export function parseAgentArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+  cwd: string = process.cwd(),
+): ParseAgentArgsResult {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    ({ values } = parse(argv));
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  const model = values.model ?? (env.OPENAI_API_KEY ? "openai" : "offline");
+  if (!MODELS.includes(model as ModelKind)) {
+    return { ok: false, error: `--model must be one of ${MODELS.join(", ")}, got "${model}"` };
+  }
+  for (const [flag, value] of [
+    ["--cwd", values.cwd],
+    ["--config", values.config],
+    ["--cache", values.cache],
+    ["--model-name", values["model-name"]],
+  ] as const) {
+    if (value !== undefined && value.trim() === "") return { ok: false, error: `${flag} needs a value` };
+  }
+  return {
+    ok: true,
+    args: {
+      cwd: resolve(cwd, values.cwd ?? "."),
+      demo: values.demo ?? false,
+      cache: values.cache,
+      projectConfig: !(values["no-project-config"] ?? false),
+      config: values.config === undefined ? undefined : resolve(cwd, values.config),
+      trustProject: values["trust-project"] ?? false,
+      model: model as ModelKind,
+      modelName: values["model-name"] ?? env.OPENAI_MODEL ?? "gpt-4o-mini",
+      exec: values.exec ?? [],
+      json: values.json ?? false,
+      help: values.help ?? false,
+    },
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      cwd: { type: "string" },
+      demo: { type: "boolean" },
+      config: { type: "string" },
+      "no-project-config": { type: "boolean" },
+      "trust-project": { type: "boolean" },
+      cache: { type: "string" },
+      model: { type: "string" },
+      "model-name": { type: "string" },
+      exec: { type: "string", multiple: true },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}

@@ -1,0 +1,64 @@
+import type { Commands, LineOutcome } from "./commands.js";
+import type { Output } from "./output.js";
+import { isAbortError } from "./tool-runner.js";
+
+/** What a Ctrl-C did. */
+export type InterruptResult =
+  /** A running line was aborted. */
+  | "cancelled"
+  /** Nothing was running; the next Ctrl-C exits. */
+  | "armed"
+  /** Second Ctrl-C in a row: time to exit. */
+  | "exit";
+
+/**
+ * Runs lines one at a time, each with its own `AbortController`, and owns what
+ * Ctrl-C means: the first aborts the running line (its signal reaches the
+ * tool's server as `notifications/cancelled`), a second one in a row exits.
+ */
+export interface LineRunner {
+  /** Runs one line; an abort comes back as `"cancelled"`, an unexpected error as `"failed"`. */
+  run(line: string): Promise<LineOutcome | "cancelled">;
+  /** Handles one Ctrl-C. */
+  interrupt(): InterruptResult;
+  /** True while a line runs. */
+  readonly busy: boolean;
+}
+
+/** The agent's {@link LineRunner} over its commands. */
+export function createLineRunner(commands: Commands, output: Output): LineRunner {
+  let running: AbortController | undefined;
+  let armed = false;
+  return {
+    get busy() {
+      return running !== undefined;
+    },
+    interrupt() {
+      if (armed) return "exit";
+      armed = true;
+      if (!running) return "armed";
+      running.abort(new DOMException("Cancelled with Ctrl-C", "AbortError"));
+      return "cancelled";
+    },
+    async run(line) {
+      armed = false;
+      const controller = new AbortController();
+      running = controller;
+      try {
+        return await commands.run(line, controller.signal);
+      } catch (error) {
+        if (controller.signal.aborted && isAbortError(error)) {
+          output.write("error", "Cancelled (the server was told to stop). Ctrl-C again exits.", {
+            code: "ABORTED",
+          });
+          return "cancelled";
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        output.write("error", `✗ ${message}`, { code: "ERROR" });
+        return "failed";
+      } finally {
+        if (running === controller) running = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+import { existsSync, statSync } from "node:fs";
+import { createAgentLogger } from "./agent-logger.js";
+import { type AgentArgs, parseAgentArgs, USAGE } from "./args.js";
+import { createCommands, HELP } from "./commands.js";
+import { createLineRunner, type LineRunner } from "./line-runner.js";
+import type { Model } from "./model.js";
+import { createOfflineModel } from "./offline-model.js";
+import { createOpenAIModel } from "./openai-model.js";
+import { createOutput, type Output } from "./output.js";
+import { createPromptWriter, runRepl } from "./repl.js";
+import { followServers } from "./server-notices.js";
+import { type StartedSession, startSession } from "./start-session.js";
+import { createStartupView } from "./startup-view.js";
+
+/** How long exit waits for servers to close before it gives up on them (the manager kills them well before). */
+const CLOSE_LIMIT_MS = 15_000;
+
+function fatal(message: string): number {
+  process.stderr.write(`mcp-rt-agent: ${message}\nRun mcp-rt-agent --help for the options.\n`);
+  return 2;
+}
+
+/** Checks what the file system must agree with before anything starts. */
+function checkPaths(args: AgentArgs): string | undefined {
+  if (!existsSync(args.cwd) || !statSync(args.cwd).isDirectory()) return `--cwd ${args.cwd} is not a folder`;
+  if (args.config && !existsSync(args.config)) return `--config ${args.config}: no such file`;
+  return undefined;
+}
+
+function createModel(args: AgentArgs, env: NodeJS.ProcessEnv): Model {
+  if (args.model === "offline") return createOfflineModel();
+  return createOpenAIModel({
+    model: args.modelName,
+    cwd: args.cwd,
+    ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}),
+    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+  });
+}
+
+/** Runs `--exec` lines in order; stops at a Ctrl-C. Exit code 1 when a line failed. */
+async function runExec(lines: string[], runner: LineRunner, output: Output): Promise<number> {
+  let code = 0;
+  let stop = false;
+  const onInterrupt = (): void => {
+    stop = true;
+    if (runner.interrupt() === "exit") process.exit(130);
+  };
+  process.on("SIGINT", onInterrupt);
+  try {
+    for (const line of lines) {
+      if (stop) break;
+      if (output.json === false) output.write("result", `› ${line}`, {});
+      const outcome = await runner.run(line);
+      if (outcome === "quit") break;
+      if (outcome === "failed") code = 1;
+      if (outcome === "cancelled") return 130;
+    }
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+  return stop ? 130 : code;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseAgentArgs(argv);
+  if (!parsed.ok) return fatal(parsed.error);
+  const { args } = parsed;
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n\n${HELP}\n`);
+    return 0;
+  }
+  const problem = checkPaths(args);
+  if (problem) return fatal(problem);
+
+  const interactive = args.exec.length === 0;
+  const terminal = interactive && !args.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const writer = createPromptWriter(process.stdout);
+  const output = createOutput({ json: args.json, write: (chunk) => writer.write(chunk) });
+  const model = createModel(args, process.env);
+  output.write("status", `mcp-rt agent · model: ${model.description}`, { event: "start", cwd: args.cwd });
+
+  // Ctrl-C while servers start: stop right after startup; twice: now.
+  let startupInterrupted = false;
+  const onStartupInterrupt = (): void => {
+    if (startupInterrupted) process.exit(130);
+    startupInterrupted = true;
+  };
+  process.on("SIGINT", onStartupInterrupt);
+  let started: StartedSession;
+  try {
+    started = await startSession({
+      args,
+      view: createStartupView({
+        output,
+        ...(process.stdout.isTTY && !args.json ? { terminal: process.stdout } : {}),
+      }),
+      logger: createAgentLogger(output),
+    });
+  } finally {
+    process.off("SIGINT", onStartupInterrupt);
+  }
+
+  let closing = false;
+  const close = async (code: number): Promise<number> => {
+    if (closing) return code;
+    closing = true;
+    const limit = setTimeout(() => process.exit(code), CLOSE_LIMIT_MS);
+    limit.unref();
+    await started.close();
+    clearTimeout(limit);
+    return code;
+  };
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
+    process.once(signal, () => void close(code).then((exit) => process.exit(exit)));
+  }
+  if (startupInterrupted) return close(130);
+
+  const runner = createLineRunner(
+    createCommands({ session: started.session, mcp: started.mcp, model, output }),
+    output,
+  );
+  const manager = started.session.mcpManager;
+  if (manager) followServers({ manager, output, busy: () => runner.busy });
+  if (!interactive) return close(await runExec(args.exec, runner, output));
+
+  if (terminal) output.write("status", "Type /help for the commands, /quit to leave.", { event: "ready" });
+  const reason = await runRepl({
+    runner,
+    output,
+    writer,
+    input: process.stdin,
+    stream: process.stdout,
+    terminal,
+  });
+  output.write("status", "Disconnecting MCP servers…", { event: "exit", reason });
+  return close(0);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `mcp-rt-agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

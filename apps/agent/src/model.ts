@@ -1,0 +1,24 @@
+import type { CustomTool, ToolResult } from "@mcp-rt/manager";
+import type { Output } from "./output.js";
+
+/** What a model gets for one turn: the tools it may call and how to call them. */
+export interface ModelTurn {
+  /** The active tools of the session's registry, as the model may call them. */
+  tools: CustomTool[];
+  /** Runs one tool call and shows it; rejects only with an `AbortError`. */
+  runTool(tool: CustomTool, args: unknown, callId?: string): Promise<ToolResult>;
+  output: Output;
+  /** Aborted by Ctrl-C. */
+  signal: AbortSignal;
+}
+
+/** What answers a line that is not a /command. */
+export interface Model {
+  /** One line for the banner: which model, and what it can do. */
+  readonly description: string;
+  /**
+   * Answers one line of the user. Resolves `false` when the turn failed (the
+   * failure was shown); rejects only with an `AbortError`.
+   */
+  respond(input: string, turn: ModelTurn): Promise<boolean>;
+}

@@ -1,0 +1,173 @@
+import type { CustomTool } from "@mcp-rt/manager";
+import type { Model, ModelTurn } from "./model.js";
+import {
+  type ChatAssistantMessage,
+  type ChatMessage,
+  type ChatTool,
+  chatErrorMessage,
+  parseChatCompletion,
+} from "./openai-wire.js";
+import { resultText } from "./tool-runner.js";
+
+/** Options of {@link createOpenAIModel}. */
+export interface OpenAIModelOptions {
+  /** The server's base URL, up to `/v1`. @default "https://api.openai.com/v1" */
+  baseUrl?: string;
+  /** Sent as `Authorization: Bearer …`; local servers (Ollama, llama.cpp) often need none. */
+  apiKey?: string;
+  /** The model name, e.g. `gpt-4o-mini`, `qwen2.5:7b`. */
+  model: string;
+  /** Model requests per turn before the loop gives up. @default 8 */
+  maxSteps?: number;
+  /** Per request. @default 120000 */
+  requestTimeoutMs?: number;
+  /** Goes into the system prompt. */
+  cwd: string;
+}
+
+/** A failed request: what happened and what to change. */
+class ModelRequestError extends Error {}
+
+/**
+ * A tool-calling loop over chat completions, for any OpenAI-compatible server
+ * (OpenAI, Ollama, vLLM, llama.cpp): the MCP tools go out with their JSON
+ * schemas, tool calls run through the session's tools, their results go back,
+ * until the model answers or `maxSteps` requests were made. Plain `fetch`,
+ * responses checked with zod. The conversation is kept across turns; a turn
+ * that fails or is aborted leaves no trace in it.
+ */
+export function createOpenAIModel(options: OpenAIModelOptions): Model {
+  const baseUrl = (options.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  const endpoint = `${baseUrl}/chat/completions`;
+  const maxSteps = options.maxSteps ?? 8;
+  const history: ChatMessage[] = [
+    {
+      role: "system",
+      content: `You are a coding agent running on mcp-rt. The working folder is ${options.cwd}. Use the tools when they help; answer briefly.`,
+    },
+  ];
+
+  async function complete(
+    messages: ChatMessage[],
+    tools: ChatTool[],
+    signal: AbortSignal,
+  ): Promise<ChatAssistantMessage> {
+    const body = {
+      model: options.model,
+      messages,
+      ...(tools.length > 0 ? { tools, tool_choice: "auto" } : {}),
+    };
+    const timeout = AbortSignal.timeout(options.requestTimeoutMs ?? 120_000);
+    let response: Response;
+    try {
+      response = await fetch(endpoint, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([signal, timeout]),
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const reason = timeout.aborted ? "no answer within the request timeout" : describeFetchError(error);
+      throw new ModelRequestError(
+        `${endpoint}: ${reason}; check OPENAI_BASE_URL and that the server is running`,
+      );
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!response.ok) {
+      const detail = chatErrorMessage(json) ?? text.slice(0, 200);
+      const hint =
+        response.status === 401 || response.status === 403
+          ? "; check OPENAI_API_KEY"
+          : response.status === 404
+            ? `; check OPENAI_BASE_URL and --model-name (${options.model})`
+            : "";
+      throw new ModelRequestError(`${endpoint} answered ${response.status}: ${detail}${hint}`);
+    }
+    const parsed = parseChatCompletion(json);
+    if (!parsed.ok) {
+      const what = json === undefined ? `not JSON: ${text.slice(0, 120)}` : parsed.error;
+      throw new ModelRequestError(`${endpoint} sent an unexpected chat completion (${what})`);
+    }
+    return parsed.message;
+  }
+
+  async function loop(input: string, turn: ModelTurn): Promise<boolean> {
+    const messages: ChatMessage[] = [...history, { role: "user", content: input }];
+    const byName = new Map<string, CustomTool>(turn.tools.map((tool) => [tool.name, tool]));
+    const tools: ChatTool[] = turn.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    for (let step = 1; step <= maxSteps; step++) {
+      const message = await complete(messages, tools, turn.signal);
+      const calls = message.tool_calls;
+      messages.push({
+        role: "assistant",
+        content: message.content,
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      });
+      if (calls.length === 0) {
+        turn.output.write("answer", message.content ?? "", { model: options.model, steps: step });
+        history.splice(0, history.length, ...messages);
+        return true;
+      }
+      if (message.content)
+        turn.output.write("answer", message.content, { model: options.model, partial: true });
+      for (const call of calls) {
+        messages.push({ role: "tool", tool_call_id: call.id, content: await runCall(call, byName, turn) });
+      }
+    }
+    turn.output.write(
+      "error",
+      `The model made ${maxSteps} requests without a final answer; stopped. Ask again more narrowly.`,
+      { code: "STEP_LIMIT", maxSteps },
+    );
+    return false;
+  }
+
+  return {
+    description: `openai (${options.model} at ${baseUrl}, tool calling)`,
+    async respond(input, turn) {
+      try {
+        return await loop(input, turn);
+      } catch (error) {
+        if (!(error instanceof ModelRequestError)) throw error;
+        turn.output.write("error", `✗ model request failed: ${error.message}`, { code: "MODEL_ERROR" });
+        return false;
+      }
+    },
+  };
+}
+
+/** Runs one tool call of the model; the text goes back to the model, errors included. */
+async function runCall(
+  call: { id: string; function: { name: string; arguments: string } },
+  byName: ReadonlyMap<string, CustomTool>,
+  turn: ModelTurn,
+): Promise<string> {
+  const tool = byName.get(call.function.name);
+  if (!tool) return `Error: there is no tool named "${call.function.name}".`;
+  let args: unknown;
+  try {
+    args = JSON.parse(call.function.arguments || "{}");
+  } catch (error) {
+    return `Error: the arguments are not valid JSON (${(error as Error).message}); send a JSON object.`;
+  }
+  const result = await turn.runTool(tool, args, call.id);
+  return resultText(result);
+}
+
+function describeFetchError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}

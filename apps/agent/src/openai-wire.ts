@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+/** A tool call of the assistant, as chat completions sends it. */
+export interface ChatToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** The assistant's message of a chat completion: text, tool calls, or both. */
+export interface ChatAssistantMessage {
+  content: string | null;
+  tool_calls: ChatToolCall[];
+}
+
+/** One message of the conversation, as sent. */
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+/** A tool as chat completions takes it. */
+export interface ChatTool {
+  type: "function";
+  function: { name: string; description: string; parameters: object };
+}
+
+const ToolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal("function").default("function"),
+  function: z.object({ name: z.string().min(1), arguments: z.string().default("{}") }),
+});
+
+// Only the fields the loop reads are checked; servers add many others.
+const CompletionSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullish(),
+          tool_calls: z.array(ToolCallSchema).nullish(),
+        }),
+      }),
+    )
+    .min(1),
+});
+
+const ErrorBodySchema = z.object({
+  error: z.union([z.string(), z.object({ message: z.string() })]),
+});
+
+/** `path.to.field: message` for each problem zod found. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(response)"}: ${issue.message}`)
+    .join("; ");
+}
+
+/** Checks a chat completion body and returns its first choice's message, or what is wrong with it. */
+export function parseChatCompletion(
+  body: unknown,
+): { ok: true; message: ChatAssistantMessage } | { ok: false; error: string } {
+  const parsed = CompletionSchema.safeParse(body);
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
+  const message = parsed.data.choices[0]!.message;
+  return { ok: true, message: { content: message.content ?? null, tool_calls: message.tool_calls ?? [] } };
+}
+
+/** The message of an error body (`{ error: { message } }` or `{ error: "…" }`), if it is one. */
+export function chatErrorMessage(body: unknown): string | undefined {
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  return typeof parsed.data.error === "string" ? parsed.data.error : parsed.data.error.message;
+}
