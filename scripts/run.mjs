@@ -48,9 +48,9 @@ switch (task) {
     process.exit(run(pnpm, [...pnpmPrefix, "exec", "vitest", "run", ...rest]));
     break;
   case "start":
-    process.exit(
-      run(process.execPath, [join(root, "packages/config/dist/cli.js"), "list", "--cwd", cwd, ...rest]),
-    );
+    // The agent owns Ctrl-C (it cancels a tool call first); this wrapper must outlive it, not die on it.
+    process.on("SIGINT", () => {});
+    process.exit(run(process.execPath, [join(root, "apps/agent/dist/main.js"), "--cwd", cwd, ...rest]));
     break;
   default:
     console.error(`usage: node scripts/run.mjs <test|start> [args…] (got ${task ?? "nothing"})`);
