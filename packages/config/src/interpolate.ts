@@ -3,9 +3,10 @@ import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
 /**
  * The placeholder forms a provider's files use (§7). Every syntax understands
  * `${VAR}` and `${VAR:-default}` (default when `VAR` is unset or empty).
- * `vscode` and `cursor` name the editors' own forms (`${env:VAR}`,
- * `${workspaceFolder}`, `${userHome}`, VS Code's `${input:id}`), which are
- * left as written until those forms are expanded too.
+ * `vscode` and `cursor` also expand the editors' own forms: `${env:VAR}`,
+ * `${workspaceFolder}`, `${workspaceFolderBasename}` and `${userHome}`;
+ * `vscode` also `${input:id}` (through `resolveInput`). Under `posix` those
+ * forms are left as written.
  */
 export type InterpolationSyntax = "posix" | "vscode" | "cursor";
 
@@ -30,6 +31,8 @@ export interface InterpolatedString {
   value: string;
   /** Variables that were unset and had no default, in order of appearance, once each. */
   missing: string[];
+  /** VS Code `${input:id}` ids that got no answer (no `resolveInput`, or it gave none); absent when none. */
+  missingInputs?: string[];
 }
 
 /** One unresolved placeholder of a server config. */
@@ -40,37 +43,142 @@ export interface MissingVariable {
   field: string;
 }
 
-/** A config with its placeholders expanded; `missing` non-empty means it cannot be used. */
+/** One VS Code `${input:id}` of a server config that got no answer. */
+export interface MissingInput {
+  /** The input's id. */
+  input: string;
+  /** Where it was used, e.g. `headers.Authorization`. */
+  field: string;
+}
+
+/** A config with its placeholders expanded; `missing` or `missingInputs` non-empty means it cannot be used. */
 export interface InterpolatedConfig {
   config: unknown;
   missing: MissingVariable[];
+  /** Inputs that got no answer; absent when none. */
+  missingInputs?: MissingInput[];
 }
 
-// `${NAME}` or `${NAME:-default}`; the default runs to the first `}`.
-const POSIX_PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+// `${NAME}`, `${NAME:-default}` (the default runs to the first `}`), and the
+// editors' `${env:NAME}` and `${input:id}`; one pass, so an expanded value is
+// never expanded again.
+const PLACEHOLDER =
+  /\$\{(?:env:([A-Za-z_][A-Za-z0-9_]*)|input:([^}]+)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
+
+const EDITOR_SYNTAXES: readonly InterpolationSyntax[] = ["vscode", "cursor"];
 
 /**
- * Expands `${VAR}` and `${VAR:-default}` in one string. A value is never
- * expanded again, so a variable holding `${X}` stays literal.
+ * Expands the placeholders of one string in the provider's syntax. A value is
+ * never expanded again, so a variable holding `${X}` stays literal. Unset
+ * variables and unanswered inputs are left as written and reported.
  *
  * @example
  * ```ts
  * await interpolateString("Bearer ${TOKEN}", { env: { TOKEN: "t" } }); // { value: "Bearer t", missing: [] }
+ * await interpolateString("${workspaceFolder}/db", { syntax: "vscode", env: {}, cwd: "/p" }); // { value: "/p/db", … }
  * ```
  */
 export async function interpolateString(
   template: string,
   options: InterpolationOptions,
 ): Promise<InterpolatedString> {
+  const syntax = options.syntax ?? "posix";
+  const editor = EDITOR_SYNTAXES.includes(syntax);
+  const answers =
+    syntax === "vscode" ? await answerInputs(template, options) : new Map<string, string | undefined>();
   const missing: string[] = [];
-  const value = template.replace(POSIX_PLACEHOLDER, (whole, name: string, fallback: string | undefined) => {
+  const missingInputs: string[] = [];
+  const note = (list: string[], name: string): void => {
+    if (!list.includes(name)) list.push(name);
+  };
+  const value = template.replace(
+    PLACEHOLDER,
+    (whole, envName?: string, inputId?: string, name?: string, fallback?: string) => {
+      if (envName !== undefined || inputId !== undefined) {
+        if (!editor) return whole;
+        if (envName !== undefined) return variable(envName, undefined) ?? whole;
+        if (syntax !== "vscode" || inputId === undefined) return whole;
+        const answer = answers.get(inputId);
+        if (answer !== undefined) return answer;
+        note(missingInputs, inputId);
+        return whole;
+      }
+      if (name === undefined) return whole;
+      if (editor && fallback === undefined) {
+        const predefined = predefinedVariable(name, options);
+        if (predefined !== undefined) return predefined;
+      }
+      return variable(name, fallback) ?? whole;
+    },
+  );
+
+  function variable(name: string, fallback: string | undefined): string | undefined {
     const current = options.env[name];
     if (fallback !== undefined) return current === undefined || current === "" ? fallback : current;
     if (current !== undefined) return current;
-    if (!missing.includes(name)) missing.push(name);
-    return whole;
-  });
-  return { value, missing };
+    note(missing, name);
+    return undefined;
+  }
+
+  return missingInputs.length > 0 ? { value, missing, missingInputs } : { value, missing };
+}
+
+function predefinedVariable(name: string, options: InterpolationOptions): string | undefined {
+  switch (name) {
+    case "workspaceFolder":
+      return options.cwd;
+    case "workspaceFolderBasename":
+      return options.cwd === undefined ? undefined : options.cwd.split(/[\\/]/).filter(Boolean).pop();
+    case "userHome":
+      return options.homeDir;
+    default:
+      return undefined;
+  }
+}
+
+// Asks `resolveInput` for every `${input:id}` of the string; an input it
+// cannot answer (or that makes it throw) stays unanswered.
+async function answerInputs(
+  template: string,
+  options: InterpolationOptions,
+): Promise<Map<string, string | undefined>> {
+  const answers = new Map<string, string | undefined>();
+  const resolveInput = options.resolveInput;
+  if (!resolveInput) return answers;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const id = match[2];
+    if (id === undefined || answers.has(id)) continue;
+    const input = options.inputs && Object.hasOwn(options.inputs, id) ? options.inputs[id] : undefined;
+    answers.set(
+      id,
+      await Promise.resolve()
+        .then(() => resolveInput(id, input))
+        .catch(() => undefined),
+    );
+  }
+  return answers;
+}
+
+/**
+ * Wraps a `resolveInput` so each input (same id, same definition) is asked
+ * once per load, however many servers and fields use it, as VS Code prompts
+ * once. Concurrent asks share one answer.
+ */
+export function memoizeResolveInput(
+  resolveInput: NonNullable<InterpolationOptions["resolveInput"]>,
+): NonNullable<InterpolationOptions["resolveInput"]> {
+  const asked = new Map<string, Promise<string | undefined>>();
+  return (id, input) => {
+    const key = JSON.stringify([id, input ?? null]);
+    let answer = asked.get(key);
+    if (!answer) {
+      answer = Promise.resolve()
+        .then(() => resolveInput(id, input))
+        .catch(() => undefined);
+      asked.set(key, answer);
+    }
+    return answer;
+  };
 }
 
 /**
@@ -86,9 +194,11 @@ export async function interpolateServerConfig(
   if (!isPlainObject(config)) return { config, missing: [] };
   const out: Record<string, unknown> = { ...config };
   const missing: MissingVariable[] = [];
+  const missingInputs: MissingInput[] = [];
   const expand = async (value: string, field: string): Promise<string> => {
     const result = await interpolateString(value, options);
     for (const variable of result.missing) missing.push({ variable, field });
+    for (const input of result.missingInputs ?? []) missingInputs.push({ input, field });
     return result.value;
   };
 
@@ -115,5 +225,5 @@ export async function interpolateServerConfig(
     }
     out[field] = expanded;
   }
-  return { config: out, missing };
+  return missingInputs.length > 0 ? { config: out, missing, missingInputs } : { config: out, missing };
 }

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { setOwn } from "./describe-value.js";
 import { discoverServers } from "./discover-servers.js";
 import { exaApiKeysOf, isExaServer } from "./exa.js";
+import { memoizeResolveInput } from "./interpolate.js";
 import { prepareServer } from "./prepare-server.js";
 import type { MCPServerConfig } from "./server-config.js";
 import { builtinSources } from "./sources/builtin-sources.js";
@@ -75,7 +76,9 @@ export async function loadAllMCPConfigs(
     return !off;
   });
 
-  const prepared = await Promise.all(enabled.map((server) => prepareServer(server, ctx, options)));
+  // Each VS Code input is asked once per load, however many entries use it.
+  const inputs = options.resolveInput ? { resolveInput: memoizeResolveInput(options.resolveInput) } : {};
+  const prepared = await Promise.all(enabled.map((server) => prepareServer(server, ctx, inputs)));
   const filterExa = options.filterExa !== false;
   const accepted: AcceptedServer[] = [];
   enabled.forEach((server, i) => {

@@ -6,6 +6,7 @@ import {
   type InterpolationOptions,
   interpolateServerConfig,
   interpolateString,
+  type MissingInput,
   type MissingVariable,
 } from "./interpolate.js";
 import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
@@ -46,6 +47,12 @@ export async function prepareServer(
     envFile = resolve(ctx.cwd, path.value);
   }
   if (missing.length > 0) return issue("VAR_UNSET", unsetMessage(name, source.path, missing));
+  if (expanded.missingInputs !== undefined) {
+    return issue(
+      "INPUT_UNRESOLVED",
+      unansweredMessage(name, source.path, expanded.missingInputs, options.resolveInput !== undefined),
+    );
+  }
 
   let config = expanded.config;
   if (envFile !== undefined && isPlainObject(config) && config.command !== undefined) {
@@ -88,6 +95,15 @@ function unsetMessage(name: string, path: string, missing: MissingVariable[]): s
     `servers${fieldKey(name)}: ${subject} (${uses}, in ${path}); ` +
     `set ${variables.length === 1 ? "it" : "them"}, or write \${${first}:-default} to fall back to a default`
   );
+}
+
+function unansweredMessage(name: string, path: string, missing: MissingInput[], canAsk: boolean): string {
+  const inputs = [...new Set(missing.map((m) => m.input))];
+  const uses = missing.map((m) => `\${input:${m.input}} in ${m.field}`).join(", ");
+  const subject = `VS Code input${inputs.length === 1 ? "" : "s"} ${inputs.map((id) => `"${id}"`).join(", ")}`;
+  return canAsk
+    ? `servers${fieldKey(name)}: ${subject} got no answer (${uses}, in ${path}); answer when asked, or put the value in the config instead of the placeholder`
+    : `servers${fieldKey(name)}: ${subject} cannot be asked for (${uses}, in ${path}): no resolveInput was given to loadAllMCPConfigs; pass one, or put the value in the config instead of the placeholder`;
 }
 
 async function readEnvFile(path: string): Promise<{ values: Record<string, string> } | { error: string }> {
