@@ -1,0 +1,158 @@
+import {
+  type CustomTool,
+  createFileStore,
+  DeferredMCPTool,
+  type LoadConfigsOptions,
+  MCPManager,
+  type MCPServerConfig,
+  MCPToolCache,
+} from "@mcp-rt/manager";
+import { AgentSession } from "@mcp-rt/session";
+import type {
+  CallsResult,
+  CallsTask,
+  PrimeCacheResult,
+  PrimeCacheTask,
+  ReloadResult,
+  ReloadTask,
+  StartupResult,
+  StartupTask,
+} from "../tasks.js";
+import { expectToolCount, peakRssMB, processesLeft, since } from "./measure.js";
+
+function fileCache(dir: string): MCPToolCache {
+  return new MCPToolCache(createFileStore(dir));
+}
+
+function countDeferred(tools: CustomTool[]): number {
+  return tools.filter((tool) => tool instanceof DeferredMCPTool).length;
+}
+
+function failures(errors: Map<string, string>): string {
+  return [...errors].map(([name, error]) => `${name}: ${error}`).join("; ");
+}
+
+/**
+ * The product path: `connectServers` (the startup gate, deferred tools from
+ * the cache) and the session putting the tools into the agent's registry.
+ */
+export async function startup(task: StartupTask): Promise<StartupResult> {
+  const manager = new MCPManager(task.cwd, { cache: fileCache(task.cacheDir) });
+  const session = new AgentSession({ cwd: task.cwd, mcpManager: manager });
+  const configs: Record<string, MCPServerConfig> = task.servers;
+
+  const start = performance.now();
+  const result = await manager.connectServers(configs);
+  session.refreshMCPTools(result.tools);
+  const ms = since(start);
+
+  const tools = session.registry.list().length;
+  const deferred = countDeferred(result.tools);
+  const closeStart = performance.now();
+  await manager.disconnectAll();
+  const closeMs = since(closeStart);
+  const left = processesLeft();
+  await session.dispose();
+  expectToolCount("mcp-rt", tools, task.expectTools, failures(result.errors));
+  return { kind: "startup", ms, tools, deferred, peakRssMB: peakRssMB(), closeMs, processesLeft: left };
+}
+
+async function waitForCacheEntries(
+  cache: MCPToolCache,
+  configs: Record<string, MCPServerConfig>,
+  cwd: string,
+): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const entries = await Promise.all(
+      Object.entries(configs).map(([name, config]) => cache.get(name, config, cwd)),
+    );
+    const cached = entries.filter((tools) => tools !== null).length;
+    if (cached === entries.length || Date.now() > deadline) return cached;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Connects every server until it is live, so that its tools land in the cache. */
+export async function primeCache(task: PrimeCacheTask): Promise<PrimeCacheResult> {
+  const cache = fileCache(task.cacheDir);
+  const manager = new MCPManager(task.cwd, { cache, maxStartupWaitMs: 60_000 });
+  const configs: Record<string, MCPServerConfig> = task.servers;
+  await manager.connectServers(configs);
+  await Promise.all(Object.keys(configs).map((name) => manager.waitForConnection(name)));
+  // disconnectAll waits for the cache writes still under way.
+  await manager.disconnectAll();
+  return { kind: "prime-cache", cached: await waitForCacheEntries(cache, configs, task.cwd) };
+}
+
+/** Sequential calls of one tool through `MCPTool.execute`. */
+export async function calls(task: CallsTask): Promise<CallsResult> {
+  const manager = new MCPManager(task.cwd, { cache: null });
+  try {
+    const result = await manager.connectServers({ echo: task.server });
+    const echo = result.tools.find((tool) => tool.label === "echo/echo");
+    if (!echo) throw new Error(`mcp-rt: no echo tool (${failures(result.errors)})`);
+    const call = async (i: number): Promise<void> => {
+      const message = `message ${i}`;
+      const answer = await echo.execute(`call-${i}`, { message });
+      const first = answer.content[0];
+      if (answer.isError || first?.type !== "text" || first.text !== message) {
+        throw new Error(`mcp-rt: echo answered ${JSON.stringify(answer.content)}`);
+      }
+    };
+    for (let i = 0; i < task.warmupCalls; i++) await call(i);
+    const start = performance.now();
+    for (let i = 0; i < task.calls; i++) await call(i);
+    return { kind: "calls", ms: since(start), calls: task.calls };
+  } finally {
+    await manager.disconnectAll();
+  }
+}
+
+/**
+ * `/mcp reload` as SPEC §3 step 6 spells it: `disconnectAll()`, then
+ * `discoverAndConnect()` (real discovery of the project's `.mcp-rt/mcp.json`),
+ * then `session.refreshMCPTools(manager.getTools())`. The first start, untimed,
+ * waits until every server is live and cached.
+ */
+export async function reload(task: ReloadTask): Promise<ReloadResult> {
+  const cache = fileCache(task.cacheDir);
+  const manager = new MCPManager(task.cwd, { cache });
+  const loadOptions: LoadConfigsOptions = { homeDir: task.homeDir, env: { HOME: task.homeDir } };
+  const session = new AgentSession({ cwd: task.cwd, mcpManager: manager, loadOptions });
+  try {
+    const first = await manager.discoverAndConnect(loadOptions);
+    const configs = first.discovery?.configs ?? {};
+    await Promise.all(Object.keys(configs).map((name) => manager.waitForConnection(name)));
+    const cached = await waitForCacheEntries(cache, configs, task.cwd);
+    if (cached !== Object.keys(configs).length) {
+      throw new Error(`mcp-rt: only ${cached} of ${Object.keys(configs).length} servers were cached`);
+    }
+    session.refreshMCPTools(manager.getTools());
+
+    const start = performance.now();
+    await manager.disconnectAll();
+    const disconnectMs = since(start);
+    const connectStart = performance.now();
+    const result = await manager.discoverAndConnect(loadOptions);
+    const connectMs = since(connectStart);
+    const registerStart = performance.now();
+    session.refreshMCPTools(manager.getTools());
+    const registerMs = since(registerStart);
+    const ms = since(start);
+
+    const tools = session.registry.list().length;
+    expectToolCount("mcp-rt", tools, task.expectTools, failures(result.errors));
+    return {
+      kind: "reload",
+      ms,
+      disconnectMs,
+      connectMs,
+      registerMs,
+      tools,
+      deferred: countDeferred(manager.getTools()),
+    };
+  } finally {
+    await session.dispose();
+  }
+}

@@ -1,0 +1,126 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallsResult,
+  CallsTask,
+  ReloadResult,
+  ReloadTask,
+  StartupResult,
+  StartupTask,
+  StdioServer,
+} from "../tasks.js";
+import { expectToolCount, peakRssMB, processesLeft, since } from "./measure.js";
+
+/**
+ * The floor: the official SDK's `Client` over its `StdioClientTransport`, one
+ * per server, `Promise.all` over the servers, every `tools/list` page. No
+ * cache, no naming, no registry: what any runtime must at least do.
+ */
+interface Connected {
+  client: Client;
+  tools: Tool[];
+}
+
+async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
+async function connect(server: StdioServer, cwd: string): Promise<Client> {
+  const client = new Client({ name: "bench-raw-sdk", version: "1.0.0" });
+  // stderr ignored: the cheapest choice, as befits the floor.
+  const transport = new StdioClientTransport({ ...server, cwd, stderr: "ignore" });
+  await client.connect(transport);
+  return client;
+}
+
+async function connectAll(servers: Record<string, StdioServer>, cwd: string): Promise<Connected[]> {
+  const settled = await Promise.allSettled(
+    Object.values(servers).map(async (server) => {
+      const client = await connect(server, cwd);
+      return { client, tools: await listAllTools(client) };
+    }),
+  );
+  const failed = settled.find((outcome) => outcome.status === "rejected");
+  if (failed) {
+    await closeAll(settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : [])));
+    throw failed.reason;
+  }
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<Connected>).value);
+}
+
+async function closeAll(connected: Connected[]): Promise<void> {
+  await Promise.allSettled(connected.map(({ client }) => client.close()));
+}
+
+/** Connect + list every server in parallel. */
+export async function startup(task: StartupTask): Promise<StartupResult> {
+  const start = performance.now();
+  const connected = await connectAll(task.servers, task.cwd);
+  const ms = since(start);
+  const tools = connected.reduce((sum, { tools }) => sum + tools.length, 0);
+  const closeStart = performance.now();
+  await closeAll(connected);
+  const closeMs = since(closeStart);
+  const left = processesLeft();
+  expectToolCount("raw SDK", tools, task.expectTools);
+  return { kind: "startup", ms, tools, deferred: 0, peakRssMB: peakRssMB(), closeMs, processesLeft: left };
+}
+
+/** Sequential `client.callTool` calls. */
+export async function calls(task: CallsTask): Promise<CallsResult> {
+  const client = await connect(task.server, task.cwd);
+  try {
+    const call = async (i: number): Promise<void> => {
+      const message = `message ${i}`;
+      const answer = await client.callTool({ name: "echo", arguments: { message } });
+      const content = answer.content as Array<{ type: string; text?: string }>;
+      const first = content[0];
+      if (answer.isError || first?.type !== "text" || first.text !== message) {
+        throw new Error(`raw SDK: echo answered ${JSON.stringify(content)}`);
+      }
+    };
+    for (let i = 0; i < task.warmupCalls; i++) await call(i);
+    const start = performance.now();
+    for (let i = 0; i < task.calls; i++) await call(i);
+    return { kind: "calls", ms: since(start), calls: task.calls };
+  } finally {
+    await client.close();
+  }
+}
+
+async function readServers(cwd: string): Promise<Record<string, StdioServer>> {
+  const file = JSON.parse(await readFile(join(cwd, ".mcp-rt", "mcp.json"), "utf8")) as {
+    mcpServers: Record<string, StdioServer>;
+  };
+  return file.mcpServers;
+}
+
+/** Close every client, read the project's config again, connect + list again. */
+export async function reload(task: ReloadTask): Promise<ReloadResult> {
+  let connected = await connectAll(await readServers(task.cwd), task.cwd);
+  try {
+    const start = performance.now();
+    await closeAll(connected);
+    connected = [];
+    const disconnectMs = since(start);
+    const connectStart = performance.now();
+    connected = await connectAll(await readServers(task.cwd), task.cwd);
+    const connectMs = since(connectStart);
+    const ms = since(start);
+    const tools = connected.reduce((sum, { tools }) => sum + tools.length, 0);
+    expectToolCount("raw SDK", tools, task.expectTools);
+    return { kind: "reload", ms, disconnectMs, connectMs, registerMs: 0, tools, deferred: 0 };
+  } finally {
+    await closeAll(connected);
+  }
+}

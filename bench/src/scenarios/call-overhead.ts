@@ -1,0 +1,66 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { alternate, type ContenderPlan } from "../alternate.js";
+import { fixtureServers } from "../fixture-servers.js";
+import { metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
+import { summarize } from "../stats.js";
+import type { CallsResult, ContenderId } from "../tasks.js";
+import { LABELS } from "./startup-plans.js";
+
+/** 3. Sequential calls: what `MCPTool.execute` adds to a raw `client.callTool`. */
+export const callOverhead: Scenario = {
+  number: 3,
+  id: "call-overhead",
+  title: "Call overhead",
+  async run(context): Promise<ScenarioReport> {
+    const size = context.sizes.calls;
+    const cwd = join(await context.tempDir("call-overhead"), "project");
+    await mkdir(cwd);
+    const server = Object.values(fixtureServers(1))[0]!;
+    const plan = (id: ContenderId): ContenderPlan<CallsResult> => ({
+      id,
+      warmup: size.warmup,
+      runs: size.runs,
+      run: () =>
+        context.worker({
+          kind: "calls",
+          contender: id,
+          server,
+          cwd,
+          calls: size.calls,
+          warmupCalls: size.warmupCalls,
+        }),
+    });
+    const outcomes = await alternate([plan("mcp-rt"), plan("raw-sdk")], context.onRun);
+    const total = metricTable({
+      metric: `${size.calls} sequential echo calls`,
+      unit: "ms",
+      outcomes,
+      labels: LABELS,
+      pick: (result) => result.ms,
+      baseline: "raw-sdk",
+    });
+    const perCall = metricTable({
+      metric: "time per call",
+      unit: "µs",
+      outcomes,
+      labels: LABELS,
+      pick: (result) => (result.ms * 1000) / result.calls,
+      baseline: "raw-sdk",
+    });
+    const ms = (id: string) => summarize(outcomes.get(id)?.results.map((result) => result.ms) ?? []);
+    return {
+      number: 3,
+      title: `Call overhead: ${size.calls} sequential \`echo\` calls over stdio`,
+      setup: [
+        `One \`echoServer\` fixture; each run in a fresh process connects (untimed), makes ${size.warmupCalls} untimed calls, then times ${size.calls} calls one after another, checking every answer.`,
+        "mcp-rt: `MCPTool.execute` of the tool `connectServers` returned (result converted to the agent's `ToolResult`); raw SDK: `client.callTool`.",
+      ],
+      tables: [total, perCall],
+      targets: [
+        ratioAtMost({ target: "mcp-rt ≤ 1.05 × raw SDK", of: ms("mcp-rt"), to: ms("raw-sdk"), limit: 1.05 }),
+      ],
+      notes: ["LangChain is not run here: the issue compares call overhead against the raw client only."],
+    };
+  },
+};

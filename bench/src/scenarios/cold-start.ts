@@ -1,0 +1,62 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { ContenderOutcome } from "../alternate.js";
+import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
+import { metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
+import { summarize } from "../stats.js";
+import type { StartupResult } from "../tasks.js";
+import { LABELS, runStartups } from "./startup-plans.js";
+
+const msOf = (outcome: ContenderOutcome<StartupResult> | undefined) =>
+  summarize(outcome?.results.map((result) => result.ms) ?? []);
+
+/** 2. Many fast servers, nothing cached: mcp-rt's pipeline must cost little over the SDK. */
+export const coldStart: Scenario = {
+  number: 2,
+  id: "cold-start",
+  title: "Cold start",
+  async run(context): Promise<ScenarioReport> {
+    const size = context.sizes.coldStart;
+    const dir = await context.tempDir("cold-start");
+    const cwd = join(dir, "project");
+    await mkdir(cwd);
+    const servers = fixtureServers(size.servers, { tools: size.toolsPerServer });
+    const expectTools = size.servers * toolsPerFixture(size.toolsPerServer);
+    let run = 0;
+    // Every run gets an empty cache folder: a first start on this machine.
+    const cacheDir = (): string => join(dir, `cache-${++run}`);
+    const outcomes = await runStartups(context, { kind: "startup", servers, cwd, expectTools, cacheDir }, [
+      { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
+      { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
+      { id: "langchain", warmup: 0, runs: size.langchainRuns },
+    ]);
+    const time = metricTable({
+      metric: "connect + list until every tool is in hand",
+      unit: "ms",
+      outcomes,
+      labels: LABELS,
+      pick: (result) => result.ms,
+      baseline: "raw-sdk",
+    });
+    return {
+      number: 2,
+      title: `Cold start: ${size.servers} fast stdio servers`,
+      setup: [
+        `${size.servers} \`echoServer\` fixtures with ${toolsPerFixture(size.toolsPerServer)} tools each (${expectTools} tools); each run in a fresh process; mcp-rt starts with an empty file-store cache each run (and writes it, as a first start does), then registers the tools with \`AgentSession.refreshMCPTools\`.`,
+        `The clock starts at the call that begins connecting and stops when every tool is in hand.`,
+      ],
+      tables: [time],
+      targets: [
+        ratioAtMost({
+          target: "mcp-rt ≤ 1.10 × raw SDK",
+          of: msOf(outcomes.get("mcp-rt")),
+          to: msOf(outcomes.get("raw-sdk")),
+          limit: 1.1,
+        }),
+      ],
+      notes: [
+        `LangChain ran ${size.langchainRuns} time(s) without warm-up: it connects servers one after another.`,
+      ],
+    };
+  },
+};

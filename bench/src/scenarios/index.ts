@@ -1,0 +1,19 @@
+import type { Scenario } from "../scenario.js";
+import { bigToolList } from "./big-tool-list.js";
+import { cacheStores } from "./cache-stores.js";
+import { callOverhead } from "./call-overhead.js";
+import { coldStart } from "./cold-start.js";
+import { reload } from "./reload.js";
+import { scale } from "./scale.js";
+import { warmStart } from "./warm-start.js";
+
+/** Every scenario of the issue, in its order. */
+export const SCENARIOS: readonly Scenario[] = [
+  warmStart,
+  coldStart,
+  callOverhead,
+  scale,
+  reload,
+  bigToolList,
+  cacheStores,
+];

@@ -1,0 +1,76 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
+import {
+  type MetricUnit,
+  medianAtMost,
+  metricTable,
+  type Scenario,
+  type ScenarioReport,
+  type TargetVerdict,
+} from "../scenario.js";
+import { summarize } from "../stats.js";
+import type { StartupResult } from "../tasks.js";
+import { LABELS, runStartups } from "./startup-plans.js";
+
+/** 4. A hundred servers: time, memory of the host, shutdown time and what is left running. */
+export const scale: Scenario = {
+  number: 4,
+  id: "scale",
+  title: "Scale",
+  async run(context): Promise<ScenarioReport> {
+    const size = context.sizes.scale;
+    const dir = await context.tempDir("scale");
+    const cwd = join(dir, "project");
+    await mkdir(cwd);
+    const servers = fixtureServers(size.servers);
+    const expectTools = size.servers * toolsPerFixture();
+    let run = 0;
+    const outcomes = await runStartups(
+      context,
+      { kind: "startup", servers, cwd, expectTools, cacheDir: () => join(dir, `cache-${++run}`) },
+      [
+        { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
+        { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
+      ],
+    );
+    const table = (metric: string, unit: MetricUnit, pick: (result: StartupResult) => number) =>
+      metricTable({ metric, unit, outcomes, labels: LABELS, pick, baseline: "raw-sdk" });
+    const connect = table("connect + list until every tool is in hand", "ms", (result) => result.ms);
+    const rss = table("peak RSS of the host process", "MB", (result) => result.peakRssMB);
+    const close = table("disconnectAll / closing every client", "ms", (result) => result.closeMs);
+    const left = table("processes left right after closing", "processes", (result) => result.processesLeft);
+
+    const mcpRt = outcomes.get("mcp-rt")!.results;
+    const leftMax = summarize(mcpRt.map((result) => result.processesLeft))?.max;
+    const leftTarget: TargetVerdict =
+      leftMax === undefined
+        ? { target: "mcp-rt leaves 0 processes after disconnectAll", measured: "not measured", met: false }
+        : {
+            target: "mcp-rt leaves 0 processes after disconnectAll",
+            measured: `at most ${leftMax} in ${mcpRt.length} run(s)`,
+            met: leftMax === 0,
+          };
+    return {
+      number: 4,
+      title: `Scale: ${size.servers} small stdio servers`,
+      setup: [
+        `${size.servers} \`echoServer\` fixtures; each run in a fresh process (the host), mcp-rt with an empty file-store cache; connect + list, then \`disconnectAll()\` (raw SDK: \`client.close()\` on every client, in parallel), then the host's live descendant processes are counted at once.`,
+        "Peak RSS is the host process's `maxRSS`; the servers' own memory is not in it.",
+      ],
+      tables: [connect, rss, close, left],
+      targets: [
+        medianAtMost({
+          target: "mcp-rt `disconnectAll` ≤ 1 s",
+          summary: summarize(mcpRt.map((result) => result.closeMs)),
+          limit: 1000,
+          unit: "ms",
+        }),
+        leftTarget,
+      ],
+      notes: [
+        "LangChain is not run here: it connects servers one after another, and the issue's targets are mcp-rt's own.",
+      ],
+    };
+  },
+};

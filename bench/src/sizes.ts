@@ -1,0 +1,67 @@
+/** Runs of one contender: untimed warm-up runs, then measured runs. */
+export interface RunCounts {
+  warmup: number;
+  runs: number;
+}
+
+/** Every size and run count of a bench run. */
+export interface BenchSizes {
+  /** A worker that takes longer than this is stopped and its run counted as failed, in ms. */
+  timeoutMs: number;
+  warmStart: RunCounts & {
+    servers: number;
+    initDelayMs: number;
+    toolsPerServer: number;
+    langchainRuns: number;
+    langchainTimeoutMs: number;
+  };
+  coldStart: RunCounts & { servers: number; toolsPerServer: number; langchainRuns: number };
+  calls: RunCounts & { calls: number; warmupCalls: number };
+  scale: RunCounts & { servers: number };
+  reload: RunCounts & { servers: number; toolsPerServer: number };
+  bigList: RunCounts & { tools: number; pageSize: number; langchainRuns: number };
+  cacheStores: RunCounts & { tools: number };
+}
+
+/**
+ * The sizes of the issue. LangChain runs fewer times where it is slow: it
+ * connects servers one after another, about 45 s for the warm start.
+ */
+export const FULL: BenchSizes = {
+  timeoutMs: 120_000,
+  warmStart: {
+    servers: 20,
+    initDelayMs: 2000,
+    toolsPerServer: 4,
+    warmup: 1,
+    runs: 7,
+    langchainRuns: 2,
+    langchainTimeoutMs: 150_000,
+  },
+  coldStart: { servers: 20, toolsPerServer: 4, warmup: 1, runs: 7, langchainRuns: 3 },
+  calls: { calls: 5000, warmupCalls: 500, warmup: 1, runs: 7 },
+  scale: { servers: 100, warmup: 1, runs: 3 },
+  reload: { servers: 20, toolsPerServer: 4, warmup: 1, runs: 7 },
+  bigList: { tools: 5000, pageSize: 100, warmup: 1, runs: 7, langchainRuns: 3 },
+  cacheStores: { tools: 5000, warmup: 2, runs: 15 },
+};
+
+/** Every scenario at a tiny size, every contender once or twice: checks the harness, not the numbers. */
+export const QUICK: BenchSizes = {
+  timeoutMs: 60_000,
+  warmStart: {
+    servers: 2,
+    initDelayMs: 400,
+    toolsPerServer: 1,
+    warmup: 0,
+    runs: 1,
+    langchainRuns: 1,
+    langchainTimeoutMs: 60_000,
+  },
+  coldStart: { servers: 2, toolsPerServer: 1, warmup: 0, runs: 1, langchainRuns: 1 },
+  calls: { calls: 50, warmupCalls: 10, warmup: 0, runs: 1 },
+  scale: { servers: 4, warmup: 0, runs: 1 },
+  reload: { servers: 2, toolsPerServer: 1, warmup: 0, runs: 1 },
+  bigList: { tools: 300, pageSize: 100, warmup: 0, runs: 1, langchainRuns: 1 },
+  cacheStores: { tools: 200, warmup: 0, runs: 2 },
+};

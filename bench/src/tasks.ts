@@ -1,0 +1,142 @@
+/** Who is measured: this project, the floor it is compared with, and the library a developer would pick instead. */
+export type ContenderId = "mcp-rt" | "raw-sdk" | "langchain";
+
+/** How each contender is named in the report. */
+export const CONTENDER_LABELS: Record<ContenderId, string> = {
+  "mcp-rt": "mcp-rt",
+  "raw-sdk": "raw SDK",
+  langchain: "LangChain MultiServerMCPClient",
+};
+
+/** A stdio server as every contender can start it (the shape `@mcp-rt/testing` helpers return). */
+export interface StdioServer {
+  command: string;
+  args: string[];
+}
+
+/**
+ * Connect to every server, list their tools and have them in hand. Used by
+ * the warm start, cold start, scale and big-list scenarios.
+ */
+export interface StartupTask {
+  kind: "startup";
+  contender: ContenderId;
+  servers: Record<string, StdioServer>;
+  /** The project folder: where servers run and what mcp-rt's cache keys include. */
+  cwd: string;
+  /** mcp-rt: the folder of its file-store tool cache (empty = cold, primed = warm). */
+  cacheDir: string;
+  /** Tools every server together must give; fewer fails the run. */
+  expectTools: number;
+}
+
+/** What a startup run measured. */
+export interface StartupResult {
+  kind: "startup";
+  /** From the call that begins connecting until every tool is in hand (mcp-rt: in the session's registry). */
+  ms: number;
+  tools: number;
+  /** mcp-rt: tools that came from the cache (their server was still starting). */
+  deferred: number;
+  /** Peak resident set size of the worker process (the host), in MB. */
+  peakRssMB: number;
+  /** `disconnectAll()` / closing every client, in ms. */
+  closeMs: number;
+  /** Descendant processes of the worker still running right after closing. */
+  processesLeft: number;
+}
+
+/** mcp-rt only: connect every server until its tools are cached, so a later start finds the cache warm. */
+export interface PrimeCacheTask {
+  kind: "prime-cache";
+  servers: Record<string, StdioServer>;
+  cwd: string;
+  cacheDir: string;
+}
+
+/** How many servers have an entry in the cache after priming. */
+export interface PrimeCacheResult {
+  kind: "prime-cache";
+  cached: number;
+}
+
+/** Sequential `echo` calls through one connected server. */
+export interface CallsTask {
+  kind: "calls";
+  contender: ContenderId;
+  server: StdioServer;
+  cwd: string;
+  /** Untimed calls first, so both contenders run warm code. */
+  warmupCalls: number;
+  calls: number;
+}
+
+/** What a calls run measured. */
+export interface CallsResult {
+  kind: "calls";
+  /** All timed calls together. */
+  ms: number;
+  calls: number;
+}
+
+/** Start from a project's config, wait until all servers are live and cached, then reload. */
+export interface ReloadTask {
+  kind: "reload";
+  contender: ContenderId;
+  /** Project folder holding `.mcp-rt/mcp.json`. */
+  cwd: string;
+  /** An empty home folder, so that no user-level config of this machine is read. */
+  homeDir: string;
+  cacheDir: string;
+  expectTools: number;
+}
+
+/** What a reload measured. */
+export interface ReloadResult {
+  kind: "reload";
+  /** disconnect + discover + connect until the tools are back in hand. */
+  ms: number;
+  disconnectMs: number;
+  /** Discovery and connection until the call returned. */
+  connectMs: number;
+  /** Putting the tools back into the session's registry. */
+  registerMs: number;
+  tools: number;
+  deferred: number;
+}
+
+/** The store names of the cache scenario. */
+export type CacheStoreId = "memory" | "file" | "redis";
+
+/** `MCPToolCache` get/set of one big entry on each store, alternating stores. */
+export interface CacheStoresTask {
+  kind: "cache-stores";
+  tools: number;
+  warmup: number;
+  runs: number;
+  fileDir: string;
+  /** Absent when no Redis could be started. */
+  redisUrl?: string;
+}
+
+/** Get and set times per store, in ms, one per run. */
+export interface CacheStoresResult {
+  kind: "cache-stores";
+  entryBytes: number;
+  stores: Partial<Record<CacheStoreId, { get: number[]; set: number[] }>>;
+}
+
+/** Everything a worker can be asked to do. */
+export type Task = StartupTask | PrimeCacheTask | CallsTask | ReloadTask | CacheStoresTask;
+
+/** What a worker answers, by task kind. */
+export interface TaskResults {
+  startup: StartupResult;
+  "prime-cache": PrimeCacheResult;
+  calls: CallsResult;
+  reload: ReloadResult;
+  "cache-stores": CacheStoresResult;
+}
+
+/** The message a worker sends back over IPC. */
+export type WorkerMessage = { ok: true; result: TaskResults[Task["kind"]] } | { ok: false; error: string };
