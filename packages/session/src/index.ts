@@ -2,8 +2,9 @@ export type { AgentSessionOptions } from "./agent-session.js";
 export { AgentSession } from "./agent-session.js";
 export type { CreateAgentSessionOptions, CreateAgentSessionResult } from "./create-agent-session.js";
 export { createAgentSession, SESSION_MAX_STARTUP_WAIT_MS } from "./create-agent-session.js";
-export type { MCPCommandControllerOptions, MCPCommandResult } from "./mcp-command-controller.js";
+export type { MCPCommandControllerOptions } from "./mcp-command-controller.js";
 export { MCPCommandController } from "./mcp-command-controller.js";
+export type { MCPCommandResult } from "./mcp-command-result.js";
 export type {
   MCPListEntry,
   MCPListGroup,

@@ -1,0 +1,165 @@
+import { homedir } from "node:os";
+import {
+  type LoadConfigsResult,
+  loadAllMCPConfigs,
+  type MCPManager,
+  type MCPServerConfig,
+  type MCPServerState,
+  type ProjectTrust,
+} from "@mcp-rt/manager";
+import type { AgentSession } from "./agent-session.js";
+import { displayPath } from "./display-path.js";
+import { failure, indent, type MCPCommandResult } from "./mcp-command-result.js";
+import type { ConfigScope, NativeConfigWriter } from "./native-config-writer.js";
+import { probeProjectTrust } from "./project-trust-probe.js";
+
+/** What every `/mcp` subcommand works with, and the steps they share. */
+export class MCPCommandContext {
+  readonly session: AgentSession;
+  readonly manager: MCPManager;
+  readonly writer: NativeConfigWriter;
+  /** How long commands that start servers wait for them. */
+  readonly connectWaitMs: number;
+  /** How long `/mcp test` waits, when set. */
+  readonly testTimeoutMs: number | undefined;
+
+  constructor(options: {
+    session: AgentSession;
+    manager: MCPManager;
+    writer: NativeConfigWriter;
+    connectWaitMs: number;
+    testTimeoutMs: number | undefined;
+  }) {
+    this.session = options.session;
+    this.manager = options.manager;
+    this.writer = options.writer;
+    this.connectWaitMs = options.connectWaitMs;
+    this.testTimeoutMs = options.testTimeoutMs;
+  }
+
+  /** A path as a person reads it. */
+  show(path: string): string {
+    return displayPath(path, this.where);
+  }
+
+  /** Where paths are shown relative to. */
+  get where(): { cwd: string; homeDir: string } {
+    return { cwd: this.session.cwd, homeDir: this.session.loadOptions.homeDir ?? homedir() };
+  }
+
+  /** The session's trust store, when project trust is on. */
+  get trust(): ProjectTrust | undefined {
+    return this.session.loadOptions.trust;
+  }
+
+  /** Discovery with the session's own options (trust included). */
+  discover(): Promise<LoadConfigsResult> {
+    return loadAllMCPConfigs(this.session.cwd, this.session.loadOptions);
+  }
+
+  /** Every name any config file or the manager knows, sorted. */
+  knownNames(discovery: LoadConfigsResult): string[] {
+    const names = new Set<string>([
+      ...Object.keys(discovery.configs),
+      ...discovery.needsApproval.map((entry) => entry.name),
+      ...discovery.disabled.map((entry) => entry.name),
+      ...discovery.filtered.map((entry) => entry.name),
+      ...discovery.shadowed.map((entry) => entry.name),
+      ...discovery.errors.flatMap((issue) => (issue.server === undefined ? [] : [issue.server])),
+      ...this.manager.getServerStates().map((state) => state.name),
+    ]);
+    return [...names].sort();
+  }
+
+  /** The answer to a name nobody knows. */
+  unknownServer(name: string, known: string[]): MCPCommandResult {
+    const list = known.length > 0 ? `Known servers: ${known.join(", ")}.` : "No MCP servers are configured.";
+    return failure("UNKNOWN_SERVER", `No MCP server named "${name}". ${list}`, { known });
+  }
+
+  /**
+   * Runs an edit of a project-level native file. Such an edit may change the
+   * hash of the project's servers; an approval that held before the user's
+   * own edit is renewed so the project does not fall back to "needs approval".
+   */
+  async keepingTrust<T>(scope: ConfigScope, edit: () => Promise<T>): Promise<T> {
+    const trust = this.trust;
+    if (!trust || scope !== "project") return edit();
+    const before = await probeProjectTrust(this.session.cwd, this.session.loadOptions, trust);
+    const result = await edit();
+    if (before.asked === undefined || before.asked.approved) {
+      const after = await probeProjectTrust(this.session.cwd, this.session.loadOptions, trust);
+      if (after.asked && !after.asked.approved) await trust.approve(after.asked.projectDir, after.asked.hash);
+    }
+    return result;
+  }
+
+  /** Connects the named servers that discovery now starts (waiting at most `connectWaitMs`), and refreshes the session. */
+  async start(names: readonly string[]): Promise<LoadConfigsResult> {
+    const discovery = await this.discover();
+    const configs: Record<string, MCPServerConfig> = {};
+    const sources: LoadConfigsResult["sources"] = {};
+    for (const name of names) {
+      const config = discovery.configs[name];
+      const source = discovery.sources[name];
+      if (config) configs[name] = config;
+      if (config && source) sources[name] = source;
+    }
+    const started = Object.keys(configs);
+    if (started.length > 0) {
+      await this.manager.connectServers(configs, sources);
+      const bound = AbortSignal.timeout(this.connectWaitMs);
+      // Failures show in the state line; this only waits.
+      await Promise.allSettled(
+        started.map((name) => this.manager.waitForConnection(name, { signal: bound })),
+      );
+    }
+    this.session.syncMCPTools();
+    return discovery;
+  }
+
+  /** One line on where a server stands now, as the manager sees it. */
+  stateLine(name: string): { line: string; state: MCPServerState | undefined } {
+    const state = this.manager.getServerStates().find((entry) => entry.name === name);
+    if (!state) return { line: `○ ${name}: not running`, state: undefined };
+    switch (state.status) {
+      case "connected":
+        return {
+          line: `● ${name}: connected, ${state.toolCount} tool${state.toolCount === 1 ? "" : "s"}${state.connectedMs === undefined ? "" : ` in ${Math.round(state.connectedMs)} ms`}`,
+          state,
+        };
+      case "failed":
+      case "needs-auth": {
+        const glyph = state.status === "failed" ? "✗" : "🔒";
+        const tail = state.lastError?.stderrTail?.trimEnd();
+        return {
+          line: `${glyph} ${name}: ${state.status.replace("-", " ")}${state.lastError ? ` — ${state.lastError.message}` : ""}${tail ? `\n  stderr:\n${indent(tail, "    ")}` : ""}`,
+          state,
+        };
+      }
+      default:
+        return {
+          line: `◌ ${name}: ${state.deferred ? `starting; ${state.toolCount} tools from the cache meanwhile` : "still connecting; its tools follow when it is up"}`,
+          state,
+        };
+    }
+  }
+
+  /** Why discovery does not start `name`, or `undefined` when it does. */
+  whyNotStarted(name: string, discovery: LoadConfigsResult): string | undefined {
+    const where = (path: string): string => displayPath(path, this.where);
+    const approval = discovery.needsApproval.find((entry) => entry.name === name);
+    if (approval) return `? ${name} waits for project approval: review it, then run /mcp trust`;
+    const disabled = discovery.disabled.find((entry) => entry.name === name);
+    if (disabled) {
+      return `– ${name} is still disabled by its own config in ${where(disabled.source.path)} (${disabled.source.providerName}); mcp-rt does not edit other clients' files, change \`enabled\` there`;
+    }
+    if (discovery.filtered.some((entry) => entry.name === name)) {
+      return `– ${name} is an Exa server; this session uses its native Exa tool instead`;
+    }
+    const issues = discovery.errors.filter((issue) => issue.server === name);
+    if (issues.length > 0)
+      return `✗ ${name} has an invalid config: ${issues.map((issue) => issue.message).join("; ")}`;
+    return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+import { USAGE } from "./mcp-command-args.js";
+
+/** What a `/mcp` command returns: text for a terminal, data for a UI. */
+export interface MCPCommandResult {
+  /** What to print. */
+  text: string;
+  /** The same facts, structured (the list, the test result, the error…). */
+  data?: unknown;
+  /** False when the command did not do what was asked (bad input, unknown server, failure). */
+  ok: boolean;
+}
+
+/** A command that did what was asked. */
+export function ok(text: string, data?: unknown): MCPCommandResult {
+  return data === undefined ? { ok: true, text } : { ok: true, text, data };
+}
+
+/** A command that failed: `✗ message`, and `data.error` with the code. */
+export function failure(
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): MCPCommandResult {
+  return { ok: false, text: `✗ ${message}`, data: { error: { code, message, ...extra } } };
+}
+
+/** Bad input to a subcommand: the problem and that subcommand's usage. */
+export function usageError(sub: string, problem: string): MCPCommandResult {
+  return {
+    ok: false,
+    text: `✗ ${problem}\nUsage: ${USAGE[sub]}`,
+    data: { error: { code: "USAGE", message: problem, usage: USAGE[sub] } },
+  };
+}
+
+/** Every line of `text`, prefixed. */
+export function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((line) => `${prefix}${line}`)
+    .join("\n");
+}
+
+/** "1 tool" / "2 tools". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

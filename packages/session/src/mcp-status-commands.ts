@@ -1,0 +1,126 @@
+import {
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPServerConnection,
+  McpRtError,
+  resolveServerConfig,
+} from "@mcp-rt/manager";
+import { explainServer } from "./explain-server.js";
+import type { MCPCommandContext } from "./mcp-command-context.js";
+import { failure, indent, type MCPCommandResult, ok } from "./mcp-command-result.js";
+import { buildServerList, formatServerList } from "./mcp-server-list.js";
+
+/** `/mcp list`: every entry of every config file, joined with what the manager runs. */
+export async function listCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
+  const discovery = await ctx.discover();
+  const list = buildServerList(discovery, ctx.manager.getServerStates(), ctx.where);
+  return ok(formatServerList(list, ctx.where), list);
+}
+
+/** `/mcp reload` (§3 step 6) with the session's own options. */
+export async function reloadCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
+  const started = performance.now();
+  const result = await ctx.session.reloadMCP();
+  const ms = Math.round(performance.now() - started);
+  const states = ctx.manager.getServerStates();
+  const pending = states.filter((state) => state.status === "connecting").map((state) => state.name);
+  const lines = [
+    `Reloaded MCP in ${ms} ms: ${result.connectedServers.length} server${result.connectedServers.length === 1 ? "" : "s"} connected, ${ctx.manager.getTools().length} tools.`,
+  ];
+  if (pending.length > 0) lines.push(`◌ still connecting: ${pending.join(", ")} (their tools follow)`);
+  for (const [name, message] of result.errors) lines.push(`✗ ${name}: ${message}`);
+  for (const issue of result.discovery?.errors ?? []) {
+    if (!issue.server || !result.errors.has(issue.server)) {
+      lines.push(`✗ ${ctx.show(issue.path)}: ${issue.server ? `${issue.server}: ` : ""}${issue.message}`);
+    }
+  }
+  const waiting = result.discovery?.needsApproval.map((entry) => entry.name) ?? [];
+  if (waiting.length > 0) lines.push(`? waiting for project approval: ${waiting.join(", ")} (/mcp trust)`);
+  return ok(lines.join("\n"), {
+    connectedServers: result.connectedServers,
+    pending,
+    errors: Object.fromEntries(result.errors),
+    needsApproval: waiting,
+    toolCount: ctx.manager.getTools().length,
+    ms,
+  });
+}
+
+/** `/mcp test <name>`: a separate, temporary connection; the session's own connection is not touched. */
+export async function testCommand(ctx: MCPCommandContext, name: string): Promise<MCPCommandResult> {
+  const discovery = await ctx.discover();
+  const config = discovery.configs[name];
+  if (!config) {
+    const known = ctx.knownNames(discovery);
+    if (!known.includes(name)) return ctx.unknownServer(name, known);
+    const why = ctx.whyNotStarted(name, discovery) ?? `${name} is not started by this session`;
+    return failure("NOT_CONNECTED", `Cannot test ${name}: ${why.replace(/^\S+ /, "")}`);
+  }
+  const timeoutMs = ctx.testTimeoutMs ?? config.timeout ?? 30_000;
+  const started = performance.now();
+  let connection: MCPServerConnection | undefined;
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const resolved = await resolveServerConfig(name, config, {
+      cwd: ctx.session.cwd,
+      ...(ctx.session.authStorage ? { authStorage: ctx.session.authStorage } : {}),
+    });
+    const sourcePath = discovery.sources[name]?.path;
+    connection = await connectToServer(
+      name,
+      { ...resolved, timeout: timeoutMs },
+      { signal, cwd: ctx.session.cwd, unresolvedConfig: config, ...(sourcePath ? { sourcePath } : {}) },
+    );
+    const tools = await listTools(connection, { signal, timeout: timeoutMs });
+    const ms = Math.round(performance.now() - started);
+    const info = connection.serverInfo as { name?: string; version?: string } | undefined;
+    const data = {
+      name,
+      serverName: info?.name,
+      serverVersion: info?.version,
+      protocolVersion: connection.protocolVersion,
+      toolCount: tools.length,
+      tools: tools.map((tool) => tool.name),
+      ms,
+    };
+    const text = [
+      `● ${name}: ${info?.name ?? "?"} ${info?.version ?? ""}`.trimEnd() +
+        `, protocol ${connection.protocolVersion ?? "?"}, ${ms} ms`,
+      `${tools.length} tool${tools.length === 1 ? "" : "s"}${tools.length > 0 ? `: ${data.tools.join(", ")}` : ""}`,
+      "Connection closed.",
+    ].join("\n");
+    return ok(text, data);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const tail = (McpRtError.isInstance(error) ? error.stderrTail : undefined) ?? connection?.stderrTail();
+    const code = McpRtError.isInstance(error) ? error.code : "ERROR";
+    const result = failure(code, `${name} failed the test: ${message}`, tail ? { stderrTail: tail } : {});
+    if (tail?.trim()) result.text += `\n  stderr:\n${indent(tail.trimEnd(), "    ")}`;
+    return result;
+  } finally {
+    if (connection) await closeConnection(connection);
+  }
+}
+
+/** `/mcp explain <name>`: `@mcp-rt/config`'s explanation, plus the server's state now. */
+export async function explainCommand(ctx: MCPCommandContext, name: string): Promise<MCPCommandResult> {
+  const explained = await explainServer(name, {
+    cwd: ctx.session.cwd,
+    homeDir: ctx.where.homeDir,
+    loadOptions: ctx.session.loadOptions,
+  });
+  if (!explained.found) {
+    const running = ctx.manager.getServerStates().map((state) => state.name);
+    const known = [...new Set([...explained.known, ...running])].sort();
+    if (!running.includes(name)) return ctx.unknownServer(name, known);
+    return ok(`${name} is not in any config file; it was connected by code.
+Now: ${ctx.stateLine(name).line}`);
+  }
+  const state = ctx.manager.getServerStates().find((entry) => entry.name === name);
+  const now = state
+    ? `
+Now: ${ctx.stateLine(name).line}`
+    : "";
+  return ok(`${explained.text.trimEnd()}${now}`, { ...explained.data, state });
+}

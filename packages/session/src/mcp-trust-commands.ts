@@ -1,0 +1,39 @@
+import type { MCPCommandContext } from "./mcp-command-context.js";
+import { type MCPCommandResult, ok } from "./mcp-command-result.js";
+import { probeProjectTrust } from "./project-trust-probe.js";
+
+/** `/mcp trust` (§8): approves exactly what discovery asks about, then starts those servers. */
+export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
+  const trust = ctx.trust;
+  if (!trust)
+    return ok("Project trust is off in this session: every project-level server starts without approval.");
+  const probe = await probeProjectTrust(ctx.session.cwd, ctx.session.loadOptions, trust);
+  const waiting = probe.discovery.needsApproval;
+  if (!probe.asked || waiting.length === 0) {
+    return ok(`No project-level MCP servers wait for approval in ${ctx.session.cwd}.`, { approved: [] });
+  }
+  await trust.approve(probe.asked.projectDir, probe.asked.hash);
+  const names = waiting.map((entry) => entry.name);
+  await ctx.start(names);
+  const lines = [
+    `Approved ${names.length} project-level server${names.length === 1 ? "" : "s"} of ${ctx.session.cwd}; if their configs change you will be asked again.`,
+    ...names.map((name) => ctx.stateLine(name).line),
+  ];
+  return ok(lines.join("\n"), { approved: names });
+}
+
+/** `/mcp untrust`: withdraws the approval and stops the project-level servers. */
+export async function untrustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
+  const trust = ctx.trust;
+  if (!trust) return ok("Project trust is off in this session: there is no approval to withdraw.");
+  const probe = await probeProjectTrust(ctx.session.cwd, ctx.session.loadOptions, trust);
+  await trust.revoke(probe.asked?.projectDir ?? ctx.session.cwd);
+  const stopped = ctx.manager
+    .getServerStates()
+    .filter((state) => state.source?.level === "project")
+    .map((state) => state.name);
+  await Promise.all(stopped.map((name) => ctx.manager.disconnectServer(name)));
+  ctx.session.syncMCPTools();
+  const text = `Withdrew the approval of ${ctx.session.cwd}'s project-level servers${stopped.length > 0 ? `; stopped ${stopped.join(", ")}` : ""}. They wait for /mcp trust again.`;
+  return ok(text, { stopped });
+}
