@@ -63,7 +63,14 @@ export function toRequestError(failure: RequestFailure): Error {
       : `timed out after ${failure.timeoutMs} ms (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;
     return new McpRtError("REQUEST_TIMEOUT", `The ${what} to MCP server "${server}" ${limit}`, base);
   }
-  if (code === ErrorCode.ConnectionClosed || connection.closed || /^Not connected$/.test(errorText(error))) {
+  // A write into a pipe whose reader just died fails with EPIPE & co. before the close is reported.
+  const errno = typeof (error as NodeJS.ErrnoException | undefined)?.code === "string";
+  if (
+    code === ErrorCode.ConnectionClosed ||
+    connection.closed ||
+    errno ||
+    /^Not connected$/.test(errorText(error))
+  ) {
     const message = `MCP server "${server}" closed the connection during the ${what}: ${closedReason(internals)}`;
     return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), base);
   }

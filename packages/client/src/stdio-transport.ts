@@ -64,6 +64,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   #child: ChildProcess | undefined;
   #exit: ProcessExit | undefined;
   #exited: Promise<void> | undefined;
+  #streamsClosed: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #closeReported = false;
   #protocolVersion: string | undefined;
@@ -127,10 +128,9 @@ export class ProcessGroupStdioTransport implements ClientTransport {
       shell: false,
     });
     this.#child = child;
-    this.#exited = once(child, "exit").then(
-      () => {},
-      () => {},
-    );
+    this.#exited = once(child, "exit").then(noop, noop);
+    // "close" comes after "exit" once stdout and stderr have ended.
+    this.#streamsClosed = once(child, "close").then(noop, noop);
 
     child.stdout?.on("data", (chunk: Buffer) => this.#onStdout(chunk));
     child.stderr?.setEncoding("utf8");
@@ -202,7 +202,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
       }
       // Even when the leader has exited, grandchildren may still run in its group.
       await terminateProcessGroup(pid, this.#options.killGraceMs ?? 2000);
-      await settleWithin([once(child, "close")], DRAIN_MS);
+      await settleWithin([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -217,7 +217,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     if (this.#closing || !child) return;
     // Let the pipes drain so the stderr tail and last messages are complete;
     // a grandchild holding the pipes open must not delay the report.
-    await settleWithin([once(child, "close")], DRAIN_MS);
+    await settleWithin([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
     this.#reportClose();
     // The server is dead: whatever it started goes too.
     this.close().catch(() => {});
