@@ -15,10 +15,12 @@ export type {
   InterpolatedString,
   InterpolationOptions,
   InterpolationSyntax,
+  MissingInput,
   MissingVariable,
 } from "./interpolate.js";
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
 export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
+export type { TrustHashEntry } from "./project-trust-hash.js";
 export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
@@ -66,5 +68,6 @@ export type {
   LoadConfigsResult,
   Logger,
   ProjectTrust,
+  ProjectTrustQuestion,
 } from "./types.js";
 export { validateServerConfig } from "./validate-server-config.js";

@@ -5,9 +5,16 @@ import { discoverServers } from "./discover-servers.js";
 import { exaApiKeysOf, isExaServer } from "./exa.js";
 import { memoizeResolveInput } from "./interpolate.js";
 import { prepareServer } from "./prepare-server.js";
+import { hashProjectServers } from "./project-trust-hash.js";
 import type { MCPServerConfig } from "./server-config.js";
 import { builtinSources } from "./sources/builtin-sources.js";
-import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions, LoadConfigsResult } from "./types.js";
+import type {
+  DiscoveredServer,
+  DiscoveryContext,
+  LoadConfigsOptions,
+  LoadConfigsResult,
+  ProjectTrust,
+} from "./types.js";
 
 /** A server that passed every step so far: its usable config and the entry it came from. */
 interface AcceptedServer {
@@ -26,9 +33,10 @@ interface AcceptedServer {
  * by priority (→ `shadowed`); the winner's `enabled: false` or its name in the
  * native `disabledServers` (→ `disabled`); placeholder expansion and
  * validation (→ `errors`); Exa filtering (→ `filtered`, keys in
- * `exaApiKeys`). Never throws for bad input: unreadable files, syntax errors,
- * wrong shapes and invalid entries come back in `errors`, each with the file
- * path, and everything else still loads.
+ * `exaApiKeys`); with `trust`, project trust (→ `needsApproval`). Never
+ * throws for bad input: unreadable files, syntax errors, wrong shapes and
+ * invalid entries come back in `errors`, each with the file path, and
+ * everything else still loads.
  *
  * @example
  * ```ts
@@ -96,14 +104,16 @@ export async function loadAllMCPConfigs(
     }
   });
 
-  // ── §8 project trust plugs in here ──────────────────────────────────────
-  // With `options.trust`, the project-level servers of `accepted` start only
-  // once their project is approved; until then they move to
-  // `result.needsApproval`. `discovered.config` is each entry as written
-  // (before `${…}` expansion), which is what the approval hash covers.
-  // Without `trust` every project server is trusted (the document's behaviour).
-
-  for (const server of accepted) {
+  const trusted = options.trust
+    ? await applyProjectTrust({
+        trust: options.trust,
+        projectDir: ctx.cwd,
+        accepted,
+        discovered: discovery.servers,
+        result,
+      })
+    : accepted;
+  for (const server of trusted) {
     setOwn(result.configs, server.name, server.config);
     setOwn(result.sources, server.name, server.discovered.source);
   }
@@ -112,4 +122,44 @@ export async function loadAllMCPConfigs(
 
 function isSwitchedOff(config: unknown): boolean {
   return typeof config === "object" && config !== null && (config as { enabled?: unknown }).enabled === false;
+}
+
+/**
+ * §8, the last step: with a trust store, the project-level servers that would
+ * start need the project's approval, keyed by the folder and the hash of every
+ * project-level entry as written (so the answer does not depend on session
+ * options or the user's environment). Unapproved ones move to `needsApproval`.
+ * A trust store that fails counts as "not approved", reported in `errors`.
+ */
+async function applyProjectTrust({
+  trust,
+  projectDir,
+  accepted,
+  discovered,
+  result,
+}: {
+  trust: ProjectTrust;
+  projectDir: string;
+  accepted: AcceptedServer[];
+  discovered: readonly DiscoveredServer[];
+  result: LoadConfigsResult;
+}): Promise<AcceptedServer[]> {
+  const fromProject = accepted.filter((server) => server.discovered.source.level === "project");
+  if (fromProject.length === 0) return accepted;
+  const hash = hashProjectServers(discovered);
+  let approved = false;
+  try {
+    approved = (await trust.isApproved(projectDir, hash)) === true;
+  } catch (error) {
+    result.errors.push({
+      path: projectDir,
+      message: `could not check whether this project's servers are approved (${error instanceof Error ? error.message : String(error)}); they wait for approval`,
+    });
+  }
+  result.projectTrust = { projectDir, hash, approved };
+  if (approved) return accepted;
+  for (const server of fromProject) {
+    result.needsApproval.push({ name: server.name, source: server.discovered.source, config: server.config });
+  }
+  return accepted.filter((server) => server.discovered.source.level !== "project");
 }

@@ -26,6 +26,8 @@ export interface TrustHashEntry {
   /** The entry as written in its file (before `${…}` expansion). */
   config: unknown;
   source: Pick<SourceMeta, "provider" | "level">;
+  /** A dotenv file the entry reads (VS Code, Cursor `envFile`): its path is part of what is approved. */
+  envFile?: string;
 }
 
 /**
@@ -46,7 +48,11 @@ export interface TrustHashEntry {
 export function hashProjectServers(servers: readonly TrustHashEntry[]): string {
   const entries = servers
     .filter((server) => server.source.level === "project")
-    .map((server) => [server.source.provider, server.name, server.config] as const)
+    .map((server) =>
+      server.envFile === undefined
+        ? ([server.source.provider, server.name, server.config] as const)
+        : ([server.source.provider, server.name, server.config, server.envFile] as const),
+    )
     .sort(([p1, n1], [p2, n2]) => (p1 === p2 ? compare(n1, n2) : compare(p1, p2)));
   return createHash("sha256").update(canonicalJson(entries)).digest("hex");
 }

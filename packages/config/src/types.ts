@@ -115,7 +115,12 @@ export interface LoadConfigsOptions {
   platform?: NodeJS.Platform;
   /** @default the built-in sources (§7) */
   sources?: CapabilitySource[];
-  /** Without it every project server is trusted (the design document's behaviour). */
+  /**
+   * Project trust (§8): project-level servers start only once the user
+   * approved the project's set of them (`createTrustStore()`); the others come
+   * back in `needsApproval`. Without it every project server is trusted (the
+   * design document's behaviour).
+   */
   trust?: ProjectTrust;
   /** Answers VS Code `${input:id}` placeholders. */
   resolveInput?: (id: string, input: unknown) => Promise<string | undefined>;
@@ -132,6 +137,25 @@ export interface LoadConfigsResult {
   /** `enabled: false`, or named in the native file's `disabledServers`. */
   disabled: Array<{ name: string; source: SourceMeta }>;
   filtered: Array<{ name: string; source: SourceMeta; reason: "exa" }>;
-  /** Project servers waiting for the user's approval (§8). */
-  needsApproval: Array<{ name: string; source: SourceMeta }>;
+  /**
+   * Project servers waiting for the user's approval (§8), with the config they
+   * would start with (after expansion), so a UI can show what it asks about.
+   */
+  needsApproval: Array<{ name: string; source: SourceMeta; config?: MCPServerConfig }>;
+  /**
+   * What `trust` was asked about this project: approving `hash` for
+   * `projectDir` starts its project-level servers. Absent without `trust`, or
+   * when the project has no project-level server to start.
+   */
+  projectTrust?: ProjectTrustQuestion;
+}
+
+/** The approval question `loadAllMCPConfigs` put to a `ProjectTrust`. */
+export interface ProjectTrustQuestion {
+  /** The project folder, as passed to `isApproved`. */
+  projectDir: string;
+  /** `hashProjectServers` of the project's entries as written. */
+  hash: string;
+  /** The answer. */
+  approved: boolean;
 }

@@ -61,6 +61,9 @@ describe("hashProjectServers", () => {
     expect(
       hashProjectServers([entry("x", { command: "a", args: ["1"] }), entry("n", { command: "b" })]),
     ).not.toBe(base);
+    expect(hashProjectServers([{ ...entry("x", { command: "a", args: ["1"] }), envFile: ".env" }])).not.toBe(
+      base,
+    );
   });
 
   it("serializes canonically", () => {
