@@ -152,8 +152,8 @@ export class ProcessGroupStdioTransport implements ClientTransport {
         }
       });
       child.once("spawn", () => {
-        const pid = child.pid as number;
-        trackProcessGroup(pid);
+        // A close() that raced the spawn has already ended (and forgotten) the group.
+        if (!this.#closing) trackProcessGroup(child.pid as number);
         // Neither the process nor its pipes keep the agent's event loop alive;
         // pending requests do (their timers), idle connections do not.
         child.unref();
