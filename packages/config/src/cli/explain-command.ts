@@ -15,10 +15,11 @@ export interface ExplainJsonEntry {
   shadowedBy: { provider: string; providerName: string; path: string } | null;
   reason: string;
   /**
-   * The winner's config after `${…}` expansion, or a shadowed entry as its
-   * source read it; secrets are `***` unless `--show-secrets`. Null when unknown.
+   * The config after `${…}` expansion when `configExpanded`, else as its file
+   * has it; secrets are `***` unless `--show-secrets`. Null when unknown.
    */
   config: unknown;
+  configExpanded: boolean;
   /** `env.X` / `headers.Y` whose value is a `!command`, run at connect time (not by explain). */
   commands: string[];
   issues: string[];
@@ -91,6 +92,7 @@ export function explainJson(
         : null,
       reason: statusReason(entry, context),
       config: shownConfig(entry, context.showSecrets),
+      configExpanded: entry.configExpanded,
       commands: commandFields(entry.config),
       issues: [...entry.issues],
     })),
@@ -127,8 +129,7 @@ export function formatExplain(
     if (entry.config === undefined) {
       out.push("  config: not available");
     } else {
-      const label =
-        entry.status === "shadowed" ? "config (as its file has it)" : "config (variables expanded)";
+      const label = entry.configExpanded ? "config (variables expanded)" : "config (as its file has it)";
       const secrets = context.showSecrets ? "secrets shown" : "secrets as ***, --show-secrets to reveal";
       out.push(`  ${label}, ${secrets}:`);
       const json = JSON.stringify(shownConfig(entry, context.showSecrets), null, 2);
@@ -139,7 +140,7 @@ export function formatExplain(
     if (entry.issues.length > 0) {
       out.push("  problems:");
       for (const issue of entry.issues) out.push(`    - ${issue}`);
-    } else if (entry.status !== "shadowed") {
+    } else if (entry.configExpanded || entry.status === "filtered") {
       out.push("  problems: none");
     }
   }

@@ -16,8 +16,10 @@ export interface InventoryEntry {
   /** The file the entry is in. */
   path: string;
   transport: Transport | undefined;
-  /** The winner's config after `${…}` expansion, or a losing entry as its source read it. */
+  /** The config: after `${…}` expansion when `configExpanded`, else as its file has it; `undefined` when unknown. */
   config: unknown;
+  /** True when `config` is the loader's expanded, validated config (active, needs approval). */
+  configExpanded: boolean;
   /** True for the one entry per name that the loader kept. */
   winner: boolean;
   /** For `shadowed`: the source whose entry of the same name wins. */
@@ -49,11 +51,6 @@ export const STATUSES: readonly ServerStatus[] = [
   "shadowed",
 ];
 
-/** The config a loader result entry carries, when the loader includes one. */
-export function configOf(entry: object): unknown {
-  return (entry as { config?: unknown }).config;
-}
-
 /** The transport a config uses, if it is recognisably a server config. */
 export function transportOf(config: unknown): Transport | undefined {
   if (config === null || typeof config !== "object") return undefined;
@@ -80,7 +77,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     name: string,
     status: ServerStatus,
     source: SourceMeta,
-    config: unknown,
+    config: { value: unknown; expanded: boolean },
     shadowedBy?: SourceMeta,
   ): void => {
     entries.push({
@@ -88,41 +85,39 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       status,
       source,
       path: source.path,
-      transport: transportOf(config),
-      config,
+      transport: transportOf(config.value),
+      config: config.value,
+      configExpanded: config.expanded,
       winner: status !== "shadowed",
       shadowedBy,
       issues: [],
     });
   };
 
+  const raw = (name: string, source: SourceMeta) => ({
+    value: findRaw(name, source, source.path),
+    expanded: false,
+  });
+  const loaded = (config: unknown) => ({ value: config, expanded: true });
   for (const [name, config] of Object.entries(result.configs)) {
     const source = result.sources[name];
-    if (source) add(name, "active", source, config);
+    if (source) add(name, "active", source, loaded(config));
   }
   for (const entry of result.needsApproval) {
-    const { name, source } = entry;
-    add(name, "needs approval", source, configOf(entry) ?? findRaw(name, source, source.path));
-  }
-  for (const entry of result.disabled) {
+    const config = entry.config;
     add(
       entry.name,
-      "disabled",
+      "needs approval",
       entry.source,
-      configOf(entry) ?? findRaw(entry.name, entry.source, entry.source.path),
+      config === undefined ? raw(entry.name, entry.source) : loaded(config),
     );
   }
-  for (const entry of result.filtered) {
-    add(
-      entry.name,
-      "filtered",
-      entry.source,
-      configOf(entry) ?? findRaw(entry.name, entry.source, entry.source.path),
-    );
-  }
+  for (const entry of result.disabled)
+    add(entry.name, "disabled", entry.source, raw(entry.name, entry.source));
+  for (const entry of result.filtered)
+    add(entry.name, "filtered", entry.source, raw(entry.name, entry.source));
   for (const entry of result.shadowed) {
-    const { name, source, by } = entry;
-    add(name, "shadowed", source, configOf(entry) ?? findRaw(name, source, source.path), by);
+    add(entry.name, "shadowed", entry.source, raw(entry.name, entry.source), entry.by);
   }
 
   const fileIssues: ConfigIssue[] = [];
@@ -136,14 +131,15 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       known.issues.push(issue.message);
       continue;
     }
-    const raw = discovered.find((entry) => entry.name === issue.server && entry.source.path === issue.path);
+    const found = discovered.find((entry) => entry.name === issue.server && entry.source.path === issue.path);
     entries.push({
       name: issue.server,
       status: "invalid",
-      source: raw?.source,
+      source: found?.source,
       path: issue.path,
-      transport: transportOf(raw?.config),
-      config: raw?.config,
+      transport: transportOf(found?.config),
+      config: found?.config,
+      configExpanded: false,
       winner: false,
       shadowedBy: undefined,
       issues: [issue.message],

@@ -2,7 +2,7 @@ import { redactServerConfig } from "../redact.js";
 import { resolveProjectDir } from "../trust-store.js";
 import type { LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
 import { displayPath, formatTable, plural } from "./format.js";
-import { configOf, transportOf } from "./server-inventory.js";
+import { transportOf } from "./server-inventory.js";
 
 /** What `trust` and `untrust` need from the outside world. */
 export interface TrustCommandIo {
@@ -18,52 +18,45 @@ export interface CommandOutcome {
 }
 
 /**
- * Approves the project's current project-level servers. The project folder and
- * hash are the ones `loadAllMCPConfigs` asks the trust store about, captured by
- * a recording `ProjectTrust`, so what is approved is exactly what a session checks.
+ * Approves the project's current project-level servers: the folder and hash
+ * `loadAllMCPConfigs` asked the trust store about (`result.projectTrust`), so
+ * what is approved is exactly what a session checks.
  */
 export async function trustCommand(
   cwd: string,
   options: LoadConfigsOptions,
   io: TrustCommandIo,
 ): Promise<CommandOutcome> {
-  let asked: { projectDir: string; hash: string } | undefined;
-  const recorder: ProjectTrust = {
-    isApproved: async (projectDir, hash) => {
-      asked = { projectDir, hash };
-      return false;
-    },
-    approve: async () => undefined,
-    revoke: async () => undefined,
-  };
-  const result = await io.load(cwd, { ...options, trust: recorder });
+  const result = await io.load(cwd, { ...options, trust: io.trust });
   const project = await resolveProjectDir(cwd);
-  if (!asked || result.needsApproval.length === 0) {
+  const question = result.projectTrust;
+  if (!question) {
     return { text: `No project-level MCP servers to approve in ${project}.\n`, exitCode: 0 };
   }
-  await io.trust.approve(asked.projectDir, asked.hash);
+  const servers = question.approved
+    ? Object.entries(result.sources)
+        .filter(([, source]) => source.level === "project")
+        .map(([name, source]) => ({ name, source, config: result.configs[name] }))
+    : result.needsApproval;
+  if (!question.approved) await io.trust.approve(question.projectDir, question.hash);
   const context = { cwd, homeDir: io.homeDir };
-  const rows = result.needsApproval.map((entry) => {
-    const { name, source } = entry;
-    const config = redactServerConfig(configOf(entry) ?? result.configs[name] ?? {}) as Record<
-      string,
-      unknown
-    >;
+  const rows = servers.map((entry) => {
+    const config = redactServerConfig(entry.config ?? {}) as Record<string, unknown>;
     const what =
       typeof config.command === "string"
         ? [config.command, ...(Array.isArray(config.args) ? config.args : [])].join(" ")
         : String(config.url ?? "");
-    return [name, transportOf(config) ?? "-", displayPath(source.path, context), what];
+    return [entry.name, transportOf(config) ?? "-", displayPath(entry.source.path, context), what];
   });
-  const table = formatTable(["NAME", "TRANSPORT", "FILE", "RUNS"], rows);
+  const table = formatTable(["NAME", "TRANSPORT", "FILE", "RUNS"], rows)
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+  const head = question.approved
+    ? `The ${plural(rows.length, "project-level server")} of ${project} ${rows.length === 1 ? "was" : "were"} already approved:`
+    : `Approved ${plural(rows.length, "project-level server")} of ${project}:`;
   return {
-    text:
-      `Approved ${plural(rows.length, "project-level server")} of ${project}:\n\n` +
-      `${table
-        .split("\n")
-        .map((line) => `  ${line}`)
-        .join("\n")}\n\n` +
-      "They start in new sessions. If the project's server configs change, you will be asked again.\n",
+    text: `${head}\n\n${table}\n\nThey start in new sessions. If the project's server configs change, you will be asked again.\n`,
     exitCode: 0,
   };
 }
