@@ -65,7 +65,8 @@ export function createStartupView(options: StartupViewOptions): StartupView {
   let drawn = 0;
   let startedAt = 0;
 
-  const width = (): number => Math.max(20, (terminal?.columns ?? 120) - 1);
+  // A pseudo-terminal may report 0 columns: treat that as unknown.
+  const width = (): number => Math.max(20, (terminal?.columns || 120) - 1);
   const draw = (): void => {
     if (!terminal) return;
     if (drawn > 0) moveCursor(terminal, 0, -drawn);

@@ -1,0 +1,160 @@
+import { execFileSync, spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fixtureArgs, fixtureServerPath } from "@mcp-rt/testing";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  agentBin,
+  assertBuilt,
+  createSandbox,
+  type LiveProcess,
+  liveProcess,
+  runAgent,
+  type Sandbox,
+  waitForNoProcesses,
+} from "./agent-process.js";
+
+const CTRL_C = "\x03";
+const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
+
+// util-linux `script` gives the agent a real pseudo-terminal (it is in every
+// Debian/Ubuntu base system, so CI needs nothing extra).
+const hasScript = ((): boolean => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The agent in a pseudo-terminal, 120 columns wide, with `args`. */
+function startInTerminal(sandbox: Sandbox, args: string[]): LiveProcess {
+  const command = [
+    "stty cols 120 rows 40;",
+    "exec",
+    quote(process.execPath),
+    quote(agentBin),
+    "--cwd",
+    quote(sandbox.project),
+    ...args.map(quote),
+  ].join(" ");
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    cwd: sandbox.project,
+    env: { ...sandbox.env, TERM: "xterm-256color" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return liveProcess(child);
+}
+
+/** Writes a config file with one server `fx`: the fixture server with `flags`, its stderr appended to `log`. */
+async function fixtureConfig(sandbox: Sandbox, flags: string[], log?: string): Promise<string> {
+  const path = join(sandbox.root, "fixture.json");
+  const program = [quote(process.execPath), quote(fixtureServerPath), ...flags.map(quote)].join(" ");
+  const config = log
+    ? { command: "/bin/sh", args: ["-c", `exec ${program} 2>>${quote(log)}`] }
+    : { command: process.execPath, args: [fixtureServerPath, ...flags] };
+  await writeFile(path, JSON.stringify({ mcpServers: { fx: config } }));
+  return path;
+}
+
+describe("the interactive agent", () => {
+  let sandbox: Sandbox;
+  let agent: LiveProcess | undefined;
+
+  beforeAll(() => assertBuilt());
+  beforeEach(async () => {
+    sandbox = await createSandbox();
+  });
+  afterEach(async () => {
+    if (agent && agent.child.exitCode === null) {
+      agent.child.kill("SIGKILL");
+      await agent.exited;
+    }
+    agent = undefined;
+    expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
+    await sandbox.cleanup();
+  });
+
+  it.skipIf(!hasScript)(
+    "in a terminal: a tool call, Ctrl-C during trigger-long-running-operation, /mcp disable and enable, Ctrl-C twice exits and leaves no server",
+    async () => {
+      agent = startInTerminal(sandbox, []);
+      await agent.waitFor(/tools available after \d+ ms[\s\S]*› /);
+      expect(agent.output()).toContain("Connecting to MCP servers: everything, filesystem, memory, slow");
+
+      let mark = agent.output().length;
+      agent.write('/call mcp_everything_echo {"message":"in a terminal"}\r');
+      await agent.waitFor(/Echo: in a terminal/, { from: mark });
+
+      mark = agent.output().length;
+      agent.write('/call mcp_everything_trigger_long_running_operation {"duration":30,"steps":30}\r');
+      await agent.waitFor(/progress 1\/30/, { from: mark });
+      const pressed = performance.now();
+      agent.write(CTRL_C);
+      await agent.waitFor(/Cancelled \(the server was told to stop\)/, { from: mark });
+      expect(performance.now() - pressed).toBeLessThan(5000);
+      expect(agent.output().slice(mark)).not.toContain("Long running operation completed");
+
+      mark = agent.output().length;
+      agent.write('/call mcp_everything_echo {"message":"still here"}\r');
+      await agent.waitFor(/Echo: still here/, { from: mark });
+
+      mark = agent.output().length;
+      agent.write("/mcp disable memory\r");
+      await agent.waitFor(/Disabled memory \(saved in ~\/\.mcp-rt\/mcp\.json\); stopped it/, { from: mark });
+      agent.write("/mcp enable memory\r");
+      await agent.waitFor(/● memory: connected, \d+ tools/, { from: mark });
+
+      mark = agent.output().length;
+      agent.write(CTRL_C);
+      await agent.waitFor(/Ctrl-C again to exit/, { from: mark });
+      agent.write(CTRL_C);
+      expect(await agent.exited).toBe(0);
+      expect(agent.output().slice(mark)).toContain("Disconnecting MCP servers");
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasScript)(
+    "Ctrl-C reaches the server: the fixture's slow tool logs its cancellation, then /quit exits",
+    async () => {
+      const log = join(sandbox.root, "fx-stderr.log");
+      const config = await fixtureConfig(sandbox, fixtureArgs({ slowTool: true }), log);
+      agent = startInTerminal(sandbox, ["--config", config, "--cache", "memory:"]);
+      await agent.waitFor(/✓ fx[\s\S]*tools available after[\s\S]*› /);
+      expect(agent.output()).not.toContain("everything");
+
+      let mark = agent.output().length;
+      agent.write('/call mcp_fx_slow {"ms":20000,"steps":20}\r');
+      await agent.waitFor(/step 1 of 20/, { from: mark });
+      agent.write(CTRL_C);
+      await agent.waitFor(/Cancelled/, { from: mark });
+      await expect
+        .poll(() => readFile(log, "utf8").catch(() => ""), { timeout: 5000 })
+        .toMatch(/slow cancelled after \d+ of 20 steps/);
+
+      mark = agent.output().length;
+      agent.write("/quit\r");
+      expect(await agent.exited).toBe(0);
+    },
+    60_000,
+  );
+
+  it("reads lines from a pipe: runs them in order, /quit stops, and EOF alone exits cleanly", async () => {
+    const config = await fixtureConfig(sandbox, []);
+    const args = ["--config", config, "--cache", "memory:"];
+    const piped = await runAgent(args, sandbox, {
+      stdin: '/tools\n/call mcp_fx_echo {"message":"piped"}\n/quit\n/call mcp_fx_echo {"message":"never"}\n',
+    });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toContain("mcp_fx_echo");
+    expect(piped.stdout).toMatch(/← mcp_fx_echo \(\d+ ms\)\npiped/);
+    expect(piped.stdout).not.toContain("never");
+    expect(piped.stdout).not.toContain("› ");
+
+    const eof = await runAgent(args, sandbox, { stdin: "" });
+    expect(eof.code).toBe(0);
+    expect(eof.stdout).toContain("Disconnecting MCP servers");
+  });
+});
