@@ -2,7 +2,7 @@ import type { CustomTool } from "@mcp-rt/manager";
 
 // Words that say nothing about which tool is meant.
 const STOP_WORDS = new Set(
-  "a an and are can could do does for from how i in is it me my of on or please show tell that the this to use what with you".split(
+  "a about an and are can could do does for from how i in is it like me my need of on or please show tell that the this to use want what with would you".split(
     " ",
   ),
 );
