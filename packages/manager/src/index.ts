@@ -1,4 +1,5 @@
 // The manager API, and the config, client and cache API re-exported so that installing this package is enough.
+
 export type {
   CachedServerInfo,
   CacheFromUrlOptions,
@@ -77,14 +78,17 @@ export type {
   MCPToolDefinition,
   McpRtErrorCode,
   McpRtErrorOptions,
+  MissingInput,
   MissingVariable,
   ProjectTrust,
+  ProjectTrustQuestion,
   ReadConfigFileResult,
   ResolveServerConfigOptions,
   ServerInventory,
   ServerStatus,
   SourceMeta,
   ToolAnnotations,
+  TrustHashEntry,
 } from "@mcp-rt/config";
 export {
   appConfigDir,

@@ -95,13 +95,16 @@ describe("connectServers: the §3.10 failure modes", () => {
   it("tools/list pending at the gate with a cache hit: deferred tools at once, callable once the server is up", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(2000);
+    const fast = echoServer();
     await cache.set("slow", slow, [echoDef], cwd);
+    // Warm for `fast` too: on a busy machine even a fast server may miss the 250 ms gate.
+    await cache.set("fast", fast, [echoDef], cwd);
     const m = manager({ cache });
     const started = performance.now();
-    const result = await m.connectServers({ slow, fast: echoServer() }, {});
+    const result = await m.connectServers({ slow, fast }, {});
     expect(performance.now() - started).toBeLessThan(1000);
     expect(result.errors.size).toBe(0);
-    expect(result.connectedServers).toEqual(["fast"]);
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp_slow_echo", "mcp_fast_echo"]);
     const deferred = result.tools.find((t) => t.name === "mcp_slow_echo");
     expect(deferred).toBeInstanceOf(DeferredMCPTool);
     expect(m.getConnectionStatus("slow")).toBe("connecting");
