@@ -80,11 +80,14 @@ async function main(argv: string[]): Promise<number> {
   const model = createModel(args, process.env);
   output.write("status", `mcp-rt agent · model: ${model.description}`, { event: "start", cwd: args.cwd });
 
-  // Ctrl-C while servers start: stop right after startup; twice: now.
-  let startupInterrupted = false;
+  // Ctrl-C while servers start: stop them and exit; twice: exit now.
+  const startup = new AbortController();
   const onStartupInterrupt = (): void => {
-    if (startupInterrupted) process.exit(130);
-    startupInterrupted = true;
+    if (startup.signal.aborted) process.exit(130);
+    output.write("notice", "Ctrl-C: stopping the servers… (Ctrl-C again to quit at once)", {
+      event: "interrupt",
+    });
+    startup.abort();
   };
   process.on("SIGINT", onStartupInterrupt);
   let started: StartedSession;
@@ -96,6 +99,7 @@ async function main(argv: string[]): Promise<number> {
         ...(process.stdout.isTTY && !args.json ? { terminal: process.stdout } : {}),
       }),
       logger: createAgentLogger(output),
+      signal: startup.signal,
     });
   } finally {
     process.off("SIGINT", onStartupInterrupt);
@@ -117,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
   ] as const) {
     process.once(signal, () => void close(code).then((exit) => process.exit(exit)));
   }
-  if (startupInterrupted) return close(130);
+  if (startup.signal.aborted) return close(130);
 
   const runner = createLineRunner(
     createCommands({ session: started.session, mcp: started.mcp, model, output }),

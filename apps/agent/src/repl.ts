@@ -93,8 +93,8 @@ export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interru
     }
   };
   rl.on("SIGINT", onInterrupt);
-  // Without a terminal, readline does not see Ctrl-C as a key: it arrives as a signal.
-  if (!terminal) process.on("SIGINT", onInterrupt);
+  // Without a terminal (or from `kill -INT`), Ctrl-C arrives as a signal, not as a key.
+  process.on("SIGINT", onInterrupt);
 
   void (async () => {
     if (terminal) {
@@ -114,7 +114,7 @@ export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interru
   })().finally(() => {
     writer.idle = false;
     writer.attach(undefined);
-    if (!terminal) process.off("SIGINT", onInterrupt);
+    process.off("SIGINT", onInterrupt);
     finish(ending ?? "eof");
   });
   return done;

@@ -29,6 +29,8 @@ export interface StartSessionOptions {
   logger: Logger;
   /** @default os.homedir() */
   homeDir?: string;
+  /** Aborting it (Ctrl-C during startup) disconnects the servers still starting, so startup ends at once. */
+  signal?: AbortSignal;
 }
 
 /** A running session and how it came to be. */
@@ -134,6 +136,8 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
         : undefined,
   );
   const detach = view.attach(manager);
+  const stop = (): void => void manager.disconnectAll();
+  options.signal?.addEventListener("abort", stop, { once: true });
   try {
     await manager.connectServers(discovery.configs, discovery.sources);
   } catch (error) {
@@ -141,6 +145,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     await cache.close();
     throw error;
   } finally {
+    options.signal?.removeEventListener("abort", stop);
     detach();
   }
 

@@ -104,7 +104,10 @@ describe("the interactive agent", () => {
       agent.write("/mcp disable memory\r");
       await agent.waitFor(/Disabled memory \(saved in ~\/\.mcp-rt\/mcp\.json\); stopped it/, { from: mark });
       agent.write("/mcp enable memory\r");
-      await agent.waitFor(/● memory: connected, \d+ tools/, { from: mark });
+      // Back at once: connected, or (when the gate passed first) starting with its cached tools.
+      await agent.waitFor(/(● memory: connected, \d+ tools|◌ memory: starting; 9 tools from the cache)/, {
+        from: mark,
+      });
 
       mark = agent.output().length;
       agent.write(CTRL_C);
@@ -140,6 +143,23 @@ describe("the interactive agent", () => {
     },
     60_000,
   );
+
+  it("Ctrl-C while servers start stops them and exits at once, before a slow server is up", async () => {
+    const config = await fixtureConfig(sandbox, fixtureArgs({ initDelayMs: 20_000 }));
+    agent = liveProcess(
+      spawn(process.execPath, [agentBin, "--cwd", sandbox.project, "--config", config, "--cache", "memory:"], {
+        env: sandbox.env,
+        stdio: ["pipe", "pipe", "pipe"],
+      }),
+    );
+    await agent.waitFor(/Connecting to MCP servers: fx/);
+    const pressed = performance.now();
+    agent.child.kill("SIGINT");
+    expect(await agent.exited).toBe(130);
+    expect(performance.now() - pressed).toBeLessThan(5000);
+    expect(agent.output()).toContain("Ctrl-C: stopping the servers");
+    expect(agent.output()).not.toContain("› ");
+  });
 
   it("reads lines from a pipe: runs them in order, /quit stops, and EOF alone exits cleanly", async () => {
     const config = await fixtureConfig(sandbox, []);
