@@ -56,9 +56,13 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * at once with `MCP error: server "<s>" disconnected …` instead of hanging.
  */
 export class MCPTool implements CustomTool {
+  /** `mcp_<server>_<tool>` (§6), final. */
   readonly name: string;
+  /** `<server>/<tool>`: the config name and the original tool name. */
   readonly label: string;
+  /** The server's description of the tool (or its title). */
   readonly description: string;
+  /** The tool's `inputSchema`. */
   readonly parameters: object;
   /** The server's config name. */
   readonly serverName: string;
