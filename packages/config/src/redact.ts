@@ -5,6 +5,9 @@ export const REDACTED = "***";
 const SECRET_NAME =
   /(^|[^a-z])(token|key|apikey|api[-_]?key|access[-_]?token|secret|password|passwd|pwd|auth|authorization|credential|credentials|signature|sig|session)([^a-z]|$)|(token|key|secret|password|credential|auth)$/i;
 
+// `?name=value` / `&name=value` in text that does not parse as a URL.
+const QUERY_PARAM = /([?&;])([^=&#\s"]+)=([^&#\s"]*)/g;
+
 /** True for a query parameter or flag name whose value is likely a credential. */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
@@ -21,7 +24,11 @@ export function redactUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    return url.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, `$1${REDACTED}@`);
+    return url
+      .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, `$1${REDACTED}@`)
+      .replace(QUERY_PARAM, (whole, lead: string, name: string) =>
+        isSecretName(name) ? `${lead}${name}=${REDACTED}` : whole,
+      );
   }
   if (parsed.username) parsed.username = REDACTED;
   if (parsed.password) parsed.password = REDACTED;
@@ -41,15 +48,20 @@ function redactValue(value: string): string {
   return value.startsWith("!") && !value.startsWith("!!") ? `!${REDACTED}` : REDACTED;
 }
 
-function redactArgs(args: readonly string[]): string[] {
+function redactArgs(args: readonly unknown[]): unknown[] {
   return args.map((arg, index) => {
+    if (typeof arg !== "string") return arg;
     const previous = index > 0 ? args[index - 1] : undefined;
     const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/.exec(arg);
     if (flag && isSecretName(flag[1]!.replace(/^-+/, ""))) return `${flag[1]}=${REDACTED}`;
-    if (previous && /^--?[A-Za-z][\w-]*$/.test(previous) && isSecretName(previous.replace(/^-+/, ""))) {
+    if (
+      typeof previous === "string" &&
+      /^--?[A-Za-z][\w-]*$/.test(previous) &&
+      isSecretName(previous.replace(/^-+/, ""))
+    ) {
       return REDACTED;
     }
-    return /^[a-z][a-z0-9+.-]*:\/\//i.test(arg) ? redactUrl(arg) : arg;
+    return /^[a-z][a-z0-9+.-]*:\/\/|[?&]/i.test(arg) ? redactUrl(arg) : arg;
   });
 }
 
@@ -74,8 +86,64 @@ export function redactServerConfig<T>(config: T): T {
     }
   }
   if (typeof copy.url === "string") copy.url = redactUrl(copy.url);
-  if (Array.isArray(copy.args) && copy.args.every((arg) => typeof arg === "string")) {
-    copy.args = redactArgs(copy.args as string[]);
-  }
+  if (Array.isArray(copy.args)) copy.args = redactArgs(copy.args);
   return copy as T;
+}
+
+/**
+ * The secret values of a config, as {@link redactServerConfig} would hide
+ * them: `env` and `headers` values (numbers too, as a message would print
+ * them), URL credentials and token-like parameters, token-like flag values.
+ * Used to scrub them from text that quotes a config, such as a validation
+ * message. Values shorter than 6 characters are left out: hiding them would
+ * blank out ordinary words.
+ */
+export function secretValues(config: unknown): string[] {
+  if (config === null || typeof config !== "object" || Array.isArray(config)) return [];
+  const record = config as Record<string, unknown>;
+  const found = new Set<string>();
+  const add = (value: unknown): void => {
+    if (typeof value === "number" || typeof value === "boolean") value = String(value);
+    if (typeof value !== "string" || value.length < 6) return;
+    found.add(value);
+    // "Bearer <token>": the token alone may be quoted elsewhere.
+    const token = /^\S+\s+(\S{6,})$/.exec(value)?.[1];
+    if (token) found.add(token);
+  };
+  for (const field of ["env", "headers"] as const) {
+    const values = record[field];
+    if (values && typeof values === "object" && !Array.isArray(values)) Object.values(values).forEach(add);
+  }
+  const texts = [record.url, ...(Array.isArray(record.args) ? record.args : [])];
+  for (const text of texts) {
+    if (typeof text !== "string") continue;
+    for (const [, , name, value] of text.matchAll(QUERY_PARAM)) if (name && isSecretName(name)) add(value);
+    const userinfo = /\b[a-z][a-z0-9+.-]*:\/\/([^/@\s]+)@/i.exec(text)?.[1];
+    if (userinfo) for (const part of [userinfo, ...userinfo.split(":")]) add(part);
+  }
+  if (Array.isArray(record.args)) {
+    const args = record.args;
+    args.forEach((arg, index) => {
+      if (typeof arg !== "string") return;
+      const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/.exec(arg);
+      if (flag && isSecretName(flag[1]!.replace(/^-+/, ""))) add(flag[2]);
+      const previous = args[index - 1];
+      if (
+        typeof previous === "string" &&
+        /^--?[A-Za-z][\w-]*$/.test(previous) &&
+        isSecretName(previous.replace(/^-+/, ""))
+      ) {
+        add(arg);
+      }
+    });
+  }
+  return [...found];
+}
+
+/** `text` with every one of `secrets` replaced by `***`, longest first. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    out = out.replaceAll(secret, REDACTED);
+  return out;
 }

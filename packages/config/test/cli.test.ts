@@ -15,6 +15,7 @@ const GH_TOKEN = "ghp_env_secret_123";
 const PROJECT_KEY = "sk-project-secret-456";
 const URL_TOKEN = "url-secret-789";
 const EXA_KEY = "exa-secret-000";
+const BAD_URL_TOKEN = "bad-url-secret-111";
 
 let root: string;
 let home: string;
@@ -46,6 +47,7 @@ beforeEach(async () => {
       lint: { command: "npx", args: ["lint-mcp"], env: { API_KEY: PROJECT_KEY } },
       docs: { command: "docs-local" },
       broken: { command: 42 },
+      badurl: { url: `api.example/mcp?token=${BAD_URL_TOKEN}`, headers: { "X-Key": 12345678901 } },
     },
   });
 });
@@ -222,6 +224,22 @@ describe("mcp-rt-config explain", () => {
     expect(text).toContain("Claude Code (.mcp.json) defines the same name with higher priority");
   });
 
+  it("hides secrets quoted by validation messages of invalid entries", () => {
+    const outputs = [
+      cli("list").stdout,
+      cli("list", "--json").stdout,
+      cli("explain", "badurl").stdout,
+      cli("explain", "badurl", "--json").stdout,
+    ];
+    for (const out of outputs) {
+      expect(out).toContain("badurl");
+      expect(out).not.toContain(BAD_URL_TOKEN);
+      expect(out).not.toContain("12345678901");
+    }
+    expect(cli("explain", "badurl").stdout).toMatch(/problems:\n\s+- .*url.*token=\*\*\*/);
+    expect(cli("explain", "badurl", "--show-secrets").stdout).toContain(BAD_URL_TOKEN);
+  });
+
   it("explains disabled and invalid servers", () => {
     const old = cli("explain", "old").stdout;
     expect(old).toContain("disabledServers");
@@ -238,7 +256,7 @@ describe("mcp-rt-config explain", () => {
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toContain('no server named "nope"');
-    expect(stderr).toContain("Known servers: broken, docs, exa, github, lint, old");
+    expect(stderr).toContain("Known servers: badurl, broken, docs, exa, github, lint, old");
   });
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isSecretName, REDACTED, redactServerConfig, redactUrl } from "../src/redact.js";
+import {
+  isSecretName,
+  REDACTED,
+  redactServerConfig,
+  redactUrl,
+  scrubSecrets,
+  secretValues,
+} from "../src/redact.js";
 
 describe("redactUrl", () => {
   it("hides user:pass@ and token-like query parameters, keeps the rest", () => {
@@ -17,8 +24,9 @@ describe("redactUrl", () => {
     expect(redactUrl("https://Example.com:443/a/../mcp?x=1")).toBe("https://Example.com:443/a/../mcp?x=1");
   });
 
-  it("hides credentials in a string that is not a URL", () => {
+  it("hides credentials and token-like parameters in a string that is not a URL", () => {
     expect(redactUrl("see https://bob:hunter2@host/x")).toBe(`see https://${REDACTED}@host/x`);
+    expect(redactUrl("api.example/mcp?token=abc&page=2")).toBe(`api.example/mcp?token=${REDACTED}&page=2`);
   });
 });
 
@@ -75,5 +83,41 @@ describe("redactServerConfig", () => {
     expect(out).toEqual({ url: "https://h/mcp", headers: { Authorization: REDACTED } });
     expect(redactServerConfig("text")).toBe("text");
     expect(redactServerConfig(null)).toBe(null);
+  });
+});
+
+describe("secretValues and scrubSecrets", () => {
+  const config = {
+    url: "host/mcp?api_key=key-in-url-1&page=22222222",
+    headers: { Authorization: "Bearer tok-in-header", N: 123456789 },
+    env: { SHORT: "abc" },
+    args: [7, "--password", "pw-in-args", "--secret=sec-in-flag", "https://user:pw-in-userinfo@h/"],
+  };
+
+  it("collects what redactServerConfig hides, skipping values too short to be secrets", () => {
+    expect(secretValues(config).sort()).toEqual(
+      [
+        "Bearer tok-in-header",
+        "tok-in-header",
+        "123456789",
+        "key-in-url-1",
+        "pw-in-args",
+        "sec-in-flag",
+        "user:pw-in-userinfo",
+        "pw-in-userinfo",
+      ].sort(),
+    );
+    expect(secretValues("nope")).toEqual([]);
+  });
+
+  it("hides them in text that quotes them, even when the args are not all strings", () => {
+    const message = 'url: got "host/mcp?api_key=key-in-url-1", header N: got 123456789, arg pw-in-args';
+    const scrubbed = scrubSecrets(message, secretValues(config));
+    expect(scrubbed).toBe(
+      `url: got "host/mcp?api_key=${REDACTED}", header N: got ${REDACTED}, arg ${REDACTED}`,
+    );
+    expect(JSON.stringify(redactServerConfig(config))).not.toMatch(
+      /tok-in-header|key-in-url-1|pw-in|sec-in-flag/,
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { redactServerConfig } from "../redact.js";
 import { displayPath, formatTable } from "./format.js";
-import type { InventoryEntry, ServerInventory, ServerStatus, Transport } from "./server-inventory.js";
+import {
+  type InventoryEntry,
+  type ServerInventory,
+  type ServerStatus,
+  secretScrubber,
+  type Transport,
+} from "./server-inventory.js";
 import { commandFields, type ReasonContext, statusReason } from "./status-reason.js";
 
 /** One source's entry in `mcp-rt-config explain --json`. */
@@ -69,6 +75,7 @@ export function explainJson(
   entries: readonly InventoryEntry[],
   context: ExplainContext,
 ): ExplainJson {
+  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries);
   return {
     version: 1,
     cwd: context.cwd,
@@ -90,11 +97,11 @@ export function explainJson(
             path: entry.shadowedBy.path,
           }
         : null,
-      reason: statusReason(entry, context),
+      reason: scrub(statusReason(entry, context)),
       config: shownConfig(entry, context.showSecrets),
       configExpanded: entry.configExpanded,
       commands: commandFields(entry.config),
-      issues: [...entry.issues],
+      issues: entry.issues.map(scrub),
     })),
   };
 }
@@ -105,6 +112,7 @@ export function formatExplain(
   entries: readonly InventoryEntry[],
   context: ExplainContext,
 ): string {
+  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries);
   const out: string[] = [
     `Server "${name}": ${overallStatus(entries)}`,
     "",
@@ -124,7 +132,7 @@ export function formatExplain(
   for (const entry of entries) {
     const where = [entry.source?.providerName, displayPath(entry.path, context)].filter(Boolean).join(", ");
     out.push("", `${where}: ${entry.status}`);
-    if (entry.status !== "invalid") out.push(`  why: ${statusReason(entry, context)}`);
+    if (entry.status !== "invalid") out.push(`  why: ${scrub(statusReason(entry, context))}`);
     if (entry.transport) out.push(`  transport: ${entry.transport}`);
     if (entry.config === undefined) {
       out.push("  config: not available");
@@ -139,7 +147,7 @@ export function formatExplain(
     if (commands.length > 0) out.push(`  runs a command at connect time for: ${commands.join(", ")}`);
     if (entry.issues.length > 0) {
       out.push("  problems:");
-      for (const issue of entry.issues) out.push(`    - ${issue}`);
+      for (const issue of entry.issues) out.push(`    - ${scrub(issue)}`);
     } else if (entry.configExpanded || entry.status === "filtered") {
       out.push("  problems: none");
     }

@@ -1,6 +1,12 @@
 import type { ConfigIssue } from "../server-config.js";
 import { displayPath, formatTable, plural } from "./format.js";
-import { type ServerInventory, type ServerStatus, STATUSES, type Transport } from "./server-inventory.js";
+import {
+  type ServerInventory,
+  type ServerStatus,
+  STATUSES,
+  secretScrubber,
+  type Transport,
+} from "./server-inventory.js";
 import { type ReasonContext, statusReason } from "./status-reason.js";
 
 /** One row of `mcp-rt-config list --json`. */
@@ -35,6 +41,7 @@ export interface ListJson {
 
 /** The `list --json` document. */
 export function listJson(inventory: ServerInventory, context: ReasonContext): ListJson {
+  const scrub = secretScrubber(inventory.entries);
   return {
     version: 1,
     cwd: context.cwd,
@@ -54,15 +61,16 @@ export function listJson(inventory: ServerInventory, context: ReasonContext): Li
             path: entry.shadowedBy.path,
           }
         : null,
-      reason: statusReason(entry, context),
-      issues: [...entry.issues],
+      reason: scrub(statusReason(entry, context)),
+      issues: entry.issues.map(scrub),
     })),
-    errors: inventory.fileIssues.map((issue) => ({ ...issue })),
+    errors: inventory.fileIssues.map((issue) => ({ ...issue, message: scrub(issue.message) })),
   };
 }
 
 /** The `list` table, with a note for every server that will not start and every file problem. */
 export function formatList(inventory: ServerInventory, context: ReasonContext): string {
+  const scrub = secretScrubber(inventory.entries);
   const out: string[] = [`MCP servers for ${context.cwd}`, ""];
   const { entries, fileIssues } = inventory;
   if (entries.length === 0) {
@@ -99,13 +107,14 @@ export function formatList(inventory: ServerInventory, context: ReasonContext): 
         const where = [entry.source?.providerName, displayPath(entry.path, context)]
           .filter(Boolean)
           .join(", ");
-        out.push(`  ${entry.name} (${where}): ${statusReason(entry, context)}`);
+        out.push(`  ${entry.name} (${where}): ${scrub(statusReason(entry, context))}`);
       }
     }
   }
   if (fileIssues.length > 0) {
     out.push("", "File problems:");
-    for (const issue of fileIssues) out.push(`  ${displayPath(issue.path, context)}: ${issue.message}`);
+    for (const issue of fileIssues)
+      out.push(`  ${displayPath(issue.path, context)}: ${scrub(issue.message)}`);
   }
   return `${out.join("\n")}\n`;
 }

@@ -1,3 +1,4 @@
+import { scrubSecrets, secretValues } from "../redact.js";
 import type { ConfigIssue, SourceMeta } from "../server-config.js";
 import type { DiscoveredServer, LoadConfigsResult } from "../types.js";
 
@@ -166,4 +167,13 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A function that hides, in any text, the secret values of the given entries'
+ * configs (validation messages quote the values they reject).
+ */
+export function secretScrubber(entries: readonly InventoryEntry[]): (text: string) => string {
+  const secrets = [...new Set(entries.flatMap((entry) => secretValues(entry.config)))];
+  return (text) => scrubSecrets(text, secrets);
 }
