@@ -2,6 +2,7 @@ import { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConfig } from "@mcp-rt/config";
 import {
   childProcessesOf,
+  crashAfterInitServer,
   crashOnCallServer,
   echoServer,
   exitServer,
@@ -90,6 +91,21 @@ describe("connectServers: the §3.10 failure modes", () => {
     expect(states.exits?.lastError?.stderrTail).toBeTruthy();
     expect(states.good).toMatchObject({ status: "connected", toolCount: 1, deferred: false });
     expect(states.good?.connectedMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a server that crashes right after initialize never stays connected, and its tools fail with MCP error", async () => {
+    const m = manager();
+    const result = await m.connectServers({ crashy: crashAfterInitServer(), good: echoServer() }, {});
+    expect(result.connectedServers).toContain("good");
+    // It dies during tools/list (an error) or just after it (a drop): either way it ends up not connected.
+    await expect.poll(() => m.getConnectionStatus("crashy"), { timeout: 5000 }).toBe("disconnected");
+    const state = m.getServerStates().find((s) => s.name === "crashy")!;
+    expect(["failed", "disconnected"]).toContain(state.status);
+    expect(state.lastError?.message).toMatch(/crashy/);
+    for (const tool of m.getTools().filter((t) => m.getToolOwner(t.name)?.server === "crashy")) {
+      expect(textOf(await tool.execute("c", { message: "x" }))).toMatch(/^MCP error: server "crashy"/);
+    }
+    expect(m.getConnectionStatus("good")).toBe("connected");
   });
 
   it("tools/list pending at the gate with a cache hit: deferred tools at once, callable once the server is up", async () => {
