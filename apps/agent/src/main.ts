@@ -76,7 +76,16 @@ async function main(argv: string[]): Promise<number> {
   const interactive = args.exec.length === 0;
   const terminal = interactive && !args.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const writer = createPromptWriter(process.stdout);
-  const output = createOutput({ json: args.json, write: (chunk) => writer.write(chunk) });
+  let starting = true;
+  const output = createOutput({
+    json: args.json,
+    // On a terminal the startup view redraws its lines in place: until it is done, output goes around them.
+    write: (chunk) => (starting ? view.write(chunk) : writer.write(chunk)),
+  });
+  const view = createStartupView({
+    output,
+    ...(process.stdout.isTTY && !args.json ? { terminal: process.stdout } : {}),
+  });
   const model = createModel(args, process.env);
   output.write("status", `mcp-rt agent · model: ${model.description}`, { event: "start", cwd: args.cwd });
 
@@ -94,14 +103,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     started = await startSession({
       args,
-      view: createStartupView({
-        output,
-        ...(process.stdout.isTTY && !args.json ? { terminal: process.stdout } : {}),
-      }),
+      view,
       logger: createAgentLogger(output),
       signal: startup.signal,
     });
   } finally {
+    starting = false;
     process.off("SIGINT", onStartupInterrupt);
   }
 

@@ -1,4 +1,4 @@
-import { clearLine, cursorTo, moveCursor } from "node:readline";
+import { clearLine, clearScreenDown, cursorTo, moveCursor } from "node:readline";
 import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/manager";
 import type { Output } from "./output.js";
 
@@ -33,6 +33,11 @@ export interface StartupView {
   attach(manager: MCPManager): () => void;
   /** Marks servers still pending as deferred or connecting and prints the timing line. */
   finish(summary: StartupSummary): void;
+  /**
+   * Writes other output (a warning, say) while the server lines are on a
+   * terminal: above them, then draws them again below, so they stay in place.
+   */
+  write(chunk: string): void;
 }
 
 interface Row {
@@ -93,6 +98,22 @@ export function createStartupView(options: StartupViewOptions): StartupView {
   };
 
   return {
+    write(chunk) {
+      if (!terminal) {
+        process.stdout.write(chunk);
+        return;
+      }
+      if (drawn > 0) {
+        moveCursor(terminal, 0, -drawn);
+        cursorTo(terminal, 0);
+        clearScreenDown(terminal);
+      }
+      terminal.write(chunk);
+      if (drawn > 0) {
+        drawn = 0;
+        draw();
+      }
+    },
     begin(names, approval, note) {
       startedAt = performance.now();
       if (note) output.write("status", note, { event: "note" });
@@ -149,6 +170,8 @@ export function createStartupView(options: StartupViewOptions): StartupView {
           update(row.name, row.text, { status: "needs-approval" });
       }
       draw();
+      // The lines are final now: what follows is written below them.
+      drawn = 0;
       for (const problem of summary.problems) output.write("status", `✗ ${problem}`, { event: "problem" });
       const ms = Math.round(performance.now() - startedAt);
       const servers = summary.states.filter((state) => state.toolCount > 0).length;
