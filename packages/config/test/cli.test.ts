@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in fixture configs are part of what is tested
 import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -75,7 +76,9 @@ function cli(...args: string[]): { code: number | null; stdout: string; stderr: 
 function statuses(): Record<string, string[]> {
   const json = JSON.parse(cli("list", "--json").stdout) as ListJson;
   const out: Record<string, string[]> = {};
-  for (const server of json.servers) (out[server.name] ??= []).push(`${server.provider}:${server.status}`);
+  for (const server of json.servers) {
+    out[server.name] = [...(out[server.name] ?? []), `${server.provider}:${server.status}`];
+  }
   return out;
 }
 
