@@ -152,13 +152,14 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
   // 3. session
   const session = new AgentSession({ cwd: args.cwd, mcpManager: manager, loadOptions, logger });
   session.syncMCPTools();
-  view.finish({
-    states: manager.getServerStates(),
-    toolCount: session.mcpTools().length,
-    problems: discovery.errors.map((issue) =>
-      issue.server ? `${issue.server} (${issue.path}): ${issue.message}` : issue.message,
-    ),
-  });
+  if (!options.signal?.aborted)
+    view.finish({
+      states: manager.getServerStates(),
+      toolCount: session.mcpTools().length,
+      problems: discovery.errors.map((issue) =>
+        issue.server ? `${issue.server} (${issue.path}): ${issue.message}` : issue.message,
+      ),
+    });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= session.dispose().finally(() => cache.close());

@@ -82,6 +82,9 @@ describe("the interactive agent", () => {
       agent = startInTerminal(sandbox, []);
       await agent.waitFor(/tools available after \d+ ms[\s\S]*› /);
       expect(agent.output()).toContain("Connecting to MCP servers: everything, filesystem, memory, slow");
+      // The server lines are drawn as "connecting…" and redrawn in place once each one is up.
+      expect(agent.output()).toContain("◌ slow  connecting…");
+      expect(agent.output()).toMatch(/✓ slow {2}\d+ ms · 3 tools/);
 
       let mark = agent.output().length;
       agent.write('/call mcp_everything_echo {"message":"in a terminal"}\r');
@@ -147,10 +150,14 @@ describe("the interactive agent", () => {
   it("Ctrl-C while servers start stops them and exits at once, before a slow server is up", async () => {
     const config = await fixtureConfig(sandbox, fixtureArgs({ initDelayMs: 20_000 }));
     agent = liveProcess(
-      spawn(process.execPath, [agentBin, "--cwd", sandbox.project, "--config", config, "--cache", "memory:"], {
-        env: sandbox.env,
-        stdio: ["pipe", "pipe", "pipe"],
-      }),
+      spawn(
+        process.execPath,
+        [agentBin, "--cwd", sandbox.project, "--config", config, "--cache", "memory:"],
+        {
+          env: sandbox.env,
+          stdio: ["pipe", "pipe", "pipe"],
+        },
+      ),
     );
     await agent.waitFor(/Connecting to MCP servers: fx/);
     const pressed = performance.now();
