@@ -260,52 +260,19 @@ export class MCPManager implements AsyncDisposable {
    * exactly its tools.
    */
   async disconnectServer(name: string): Promise<void> {
-    const record = this.#records.get(name);
-    const connection = this.#connections.get(name);
-    const wasActive = connection !== undefined || this.#isConnectedOrPending(name);
-    this.#sources.delete(name);
-    this.#pendingConnections.delete(name);
-    this.#pendingToolLoads.delete(name);
-    this.#connections.delete(name);
-    this.#records.delete(name);
-    if (!record) return;
-    record.unsubscribe?.();
-    record.attempt?.controller.abort(this.#removedError(name));
-    const hadTools = record.definitions.length > 0;
-    if (hadTools) this.#rebuildTools();
-    if (wasActive) this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
-    if (hadTools) this.#emitter.emit("tools:changed", { name });
-    await Promise.allSettled([
-      connection ? closeConnection(connection) : Promise.resolve(),
-      record.attempt?.done ?? Promise.resolve(),
-    ]);
+    const stopped = this.#forget(name);
+    if (stopped.hadTools) this.#rebuildTools();
+    this.#announceStopped(name, stopped);
+    await stopped.closed;
   }
 
   /** Stops every server (§3.9): closes all transports and clears every map and the tool list. */
   async disconnectAll(): Promise<void> {
-    const records = [...this.#records];
-    const connections = [...this.#connections.values()];
-    const active = records.filter(([name]) => this.#isConnectedOrPending(name));
-    this.#pendingConnections.clear();
-    this.#pendingToolLoads.clear();
-    this.#connections.clear();
-    this.#sources.clear();
-    this.#records.clear();
-    for (const [name, record] of records) {
-      record.unsubscribe?.();
-      record.attempt?.controller.abort(this.#removedError(name));
-    }
-    const hadTools = this.#tools.length > 0;
-    const withTools = new Set(this.#tools.map((tool) => tool.serverName));
+    const names = new Set([...this.#records.keys(), ...this.#sources.keys(), ...this.#connections.keys()]);
+    const stopped = [...names].map((name) => ({ name, ...this.#forget(name) }));
     this.#rebuildTools();
-    for (const [name] of active)
-      this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
-    if (hadTools) for (const name of withTools) this.#emitter.emit("tools:changed", { name });
-    await Promise.allSettled([
-      ...connections.map((connection) => closeConnection(connection)),
-      ...records.map(([, record]) => record.attempt?.done),
-      ...this.#cacheWrites,
-    ]);
+    for (const entry of stopped) this.#announceStopped(entry.name, entry);
+    await Promise.allSettled([...stopped.map((entry) => entry.closed), ...this.#cacheWrites]);
   }
 
   /**
@@ -320,6 +287,34 @@ export class MCPManager implements AsyncDisposable {
       this.#ownsCache = false;
       await cache.close();
     }
+  }
+
+  /**
+   * Removes a server from every map at once and calls off its attempt; the
+   * returned promise settles once its transport (or the attempt's) is closed.
+   */
+  #forget(name: string): { wasActive: boolean; hadTools: boolean; closed: Promise<unknown> } {
+    const record = this.#records.get(name);
+    const connection = this.#connections.get(name);
+    const wasActive = this.#isConnectedOrPending(name);
+    this.#sources.delete(name);
+    this.#pendingConnections.delete(name);
+    this.#pendingToolLoads.delete(name);
+    this.#connections.delete(name);
+    this.#records.delete(name);
+    record?.unsubscribe?.();
+    record?.attempt?.controller.abort(this.#removedError(name));
+    return {
+      wasActive,
+      hadTools: (record?.definitions.length ?? 0) > 0,
+      closed: Promise.allSettled([connection && closeConnection(connection), record?.attempt?.done]),
+    };
+  }
+
+  #announceStopped(name: string, stopped: { wasActive: boolean; hadTools: boolean }): void {
+    if (stopped.wasActive)
+      this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
+    if (stopped.hadTools) this.#emitter.emit("tools:changed", { name });
   }
 
   #isConnectedOrPending(name: string): boolean {
