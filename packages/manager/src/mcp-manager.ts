@@ -59,7 +59,8 @@ export class MCPManager implements AsyncDisposable {
   /** True when this manager made the cache (the default one), so it closes it on dispose. */
   #ownsCache = false;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
-  readonly #cacheWrites = new Set<Promise<void>>();
+  /** Cache writes and reaps of dropped servers still running: `disconnectAll` waits for them. */
+  readonly #background = new Set<Promise<unknown>>();
   readonly #host: MCPToolHost;
 
   /**
@@ -272,7 +273,7 @@ export class MCPManager implements AsyncDisposable {
     const stopped = [...names].map((name) => ({ name, ...this.#forget(name) }));
     this.#rebuildTools();
     for (const entry of stopped) this.#announceStopped(entry.name, entry);
-    await Promise.allSettled([...stopped.map((entry) => entry.closed), ...this.#cacheWrites]);
+    await Promise.allSettled([...stopped.map((entry) => entry.closed), ...this.#background]);
   }
 
   /**
@@ -480,7 +481,7 @@ export class MCPManager implements AsyncDisposable {
       if (error) record.lastError = error;
     }
     // Reaps what is left of the server (its process group) even though it went away on its own.
-    void closeConnection(connection).catch(() => {});
+    this.#inBackground(closeConnection(connection));
     this.#options.logger?.warn(error?.message ?? reason);
     this.#emitter.emit("server:disconnected", { name, reason });
   }
@@ -502,10 +503,12 @@ export class MCPManager implements AsyncDisposable {
   ): void {
     const cache = this.#getCache();
     if (!cache) return;
-    const write = cache
-      .set(name, config, tools, this.#cwd, { serverInfo: connection.serverInfo })
-      .finally(() => this.#cacheWrites.delete(write));
-    this.#cacheWrites.add(write);
+    this.#inBackground(cache.set(name, config, tools, this.#cwd, { serverInfo: connection.serverInfo }));
+  }
+
+  #inBackground(work: Promise<unknown>): void {
+    const tracked: Promise<unknown> = work.catch(() => {}).finally(() => this.#background.delete(tracked));
+    this.#background.add(tracked);
   }
 
   #liveServer(server: string): LiveServer {
