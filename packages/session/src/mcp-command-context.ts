@@ -11,7 +11,6 @@ import type { AgentSession } from "./agent-session.js";
 import { displayPath } from "./display-path.js";
 import { failure, indent, type MCPCommandResult } from "./mcp-command-result.js";
 import type { ConfigScope, NativeConfigWriter } from "./native-config-writer.js";
-import { probeProjectTrust } from "./project-trust-probe.js";
 
 /** What every `/mcp` subcommand works with, and the steps they share. */
 export class MCPCommandContext {
@@ -85,11 +84,11 @@ export class MCPCommandContext {
   async keepingTrust<T>(scope: ConfigScope, edit: () => Promise<T>): Promise<T> {
     const trust = this.trust;
     if (!trust || scope !== "project") return edit();
-    const before = await probeProjectTrust(this.session.cwd, this.session.loadOptions, trust);
+    const before = (await this.discover()).projectTrust;
     const result = await edit();
-    if (before.asked === undefined || before.asked.approved) {
-      const after = await probeProjectTrust(this.session.cwd, this.session.loadOptions, trust);
-      if (after.asked && !after.asked.approved) await trust.approve(after.asked.projectDir, after.asked.hash);
+    if (before === undefined || before.approved) {
+      const after = (await this.discover()).projectTrust;
+      if (after && !after.approved) await trust.approve(after.projectDir, after.hash);
     }
     return result;
   }

@@ -1,18 +1,18 @@
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { type MCPCommandResult, ok } from "./mcp-command-result.js";
-import { probeProjectTrust } from "./project-trust-probe.js";
 
 /** `/mcp trust` (§8): approves exactly what discovery asks about, then starts those servers. */
 export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
   const trust = ctx.trust;
   if (!trust)
     return ok("Project trust is off in this session: every project-level server starts without approval.");
-  const probe = await probeProjectTrust(ctx.session.cwd, ctx.session.loadOptions, trust);
-  const waiting = probe.discovery.needsApproval;
-  if (!probe.asked || waiting.length === 0) {
+  const discovery = await ctx.discover();
+  const asked = discovery.projectTrust;
+  const waiting = discovery.needsApproval;
+  if (!asked || waiting.length === 0) {
     return ok(`No project-level MCP servers wait for approval in ${ctx.session.cwd}.`, { approved: [] });
   }
-  await trust.approve(probe.asked.projectDir, probe.asked.hash);
+  await trust.approve(asked.projectDir, asked.hash);
   const names = waiting.map((entry) => entry.name);
   await ctx.start(names);
   const lines = [
@@ -26,8 +26,8 @@ export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandRe
 export async function untrustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
   const trust = ctx.trust;
   if (!trust) return ok("Project trust is off in this session: there is no approval to withdraw.");
-  const probe = await probeProjectTrust(ctx.session.cwd, ctx.session.loadOptions, trust);
-  await trust.revoke(probe.asked?.projectDir ?? ctx.session.cwd);
+  const asked = (await ctx.discover()).projectTrust;
+  await trust.revoke(asked?.projectDir ?? ctx.session.cwd);
   const stopped = ctx.manager
     .getServerStates()
     .filter((state) => state.source?.level === "project")

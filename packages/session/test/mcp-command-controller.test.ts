@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { echoServer, exitServer, isProcessAlive } from "@mcp-rt/testing";
+import { childProcessesOf, echoServer, exitServer, isProcessAlive } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
 import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
@@ -247,6 +247,11 @@ describe("/mcp trust", () => {
     const mcp = new MCPCommandController(first.session);
     expect(activeMCPNames(first.session)).toEqual(["mcp_mine_echo"]);
     expect((await mcp.handle("/mcp list")).text).toMatch(/\? proj\s+needs approval/);
+    // An unapproved project server is never run, not even by /mcp test.
+    const test = await mcp.handle("/mcp test proj");
+    expect(test.ok).toBe(false);
+    expect(test.text).toMatch(/waits for project approval/);
+    expect(childProcessesOf(process.pid)).toHaveLength(1);
     const trusted = await mcp.handle("/mcp trust");
     expect(trusted.ok, trusted.text).toBe(true);
     expect(trusted.text).toMatch(/● proj: connected/);
