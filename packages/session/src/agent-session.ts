@@ -6,6 +6,7 @@ import type {
   Logger,
   MCPLoadResult,
   MCPManager,
+  MCPToolCache,
 } from "@mcp-rt/manager";
 import { McpRtError } from "@mcp-rt/manager";
 import { silentLogger } from "./logger.js";
@@ -26,6 +27,8 @@ export interface AgentSessionOptions {
   authStorage?: AuthStorage;
   /** Where warnings go (tool name conflicts, failed follow-up refreshes). @default silent */
   logger?: Logger;
+  /** A tool cache this session made and owns: closed by `dispose()`, after the servers. */
+  ownedCache?: MCPToolCache;
   /** How long the session waits for a burst of `tools:changed` events to end before refreshing. @default 50 */
   refreshDebounceMs?: number;
 }
@@ -55,6 +58,7 @@ export class AgentSession {
   #timer: NodeJS.Timeout | undefined;
   #debounceMs: number;
   #disposed: Promise<void> | undefined;
+  #ownedCache: MCPToolCache | undefined;
 
   constructor(options: AgentSessionOptions = {}) {
     this.registry = options.registry ?? createToolRegistry();
@@ -63,6 +67,7 @@ export class AgentSession {
     this.logger = options.logger ?? silentLogger;
     this.authStorage = options.authStorage;
     this.#debounceMs = options.refreshDebounceMs ?? 50;
+    this.#ownedCache = options.ownedCache;
     if (options.mcpManager) this.#follow(options.mcpManager);
   }
 
@@ -155,7 +160,10 @@ export class AgentSession {
     );
   }
 
-  /** Removes this session's MCP tools and disconnects every server. Idempotent. */
+  /**
+   * Removes this session's MCP tools, disconnects every server and closes the
+   * caches the session or its manager made. Idempotent.
+   */
   dispose(): Promise<void> {
     this.#disposed ??= this.#dispose();
     return this.#disposed;
@@ -173,7 +181,8 @@ export class AgentSession {
     this.#unsubscribe = [];
     for (const wrapper of this.#wrappers.values()) this.registry.remove(wrapper);
     this.#wrappers = new Map();
-    await this.mcpManager?.disconnectAll();
+    await this.mcpManager?.[Symbol.asyncDispose]();
+    await this.#ownedCache?.close();
   }
 
   #follow(manager: MCPManager): void {

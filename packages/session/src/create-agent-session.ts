@@ -4,6 +4,7 @@ import {
   type AuthStorage,
   type CapabilitySource,
   type CustomTool,
+  createCacheFromUrl,
   createFileStore,
   createTrustStore,
   type DiscoverAndLoadOptions,
@@ -141,9 +142,30 @@ export async function createAgentSession(
   }
 
   const discover = options.discover ?? loadAllMCPConfigs;
+  const cacheErrors: MCPLoadError[] = [];
+  // A cache made here (from a URL, or in the given home) belongs to the session, which closes it.
+  let ownedCache: MCPToolCache | undefined;
+  let cache: MCPToolCache | null | undefined;
+  if (typeof options.cacheStorage === "string") {
+    try {
+      ownedCache = await createCacheFromUrl(options.cacheStorage, { logger });
+      cache = ownedCache;
+    } catch (error) {
+      cacheErrors.push({
+        path: options.cacheStorage,
+        error: `tool cache unavailable, starting without it: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      cache = null;
+    }
+  } else if (options.cacheStorage) {
+    cache = options.cacheStorage;
+  } else {
+    ownedCache = defaultCache(options, homeDir, logger);
+    cache = ownedCache;
+  }
   const loaded = await discoverAndLoadMCPTools(options.cwd, {
     ...loadOptions,
-    cacheStorage: options.cacheStorage ?? defaultCache(options, homeDir, logger),
+    ...(cache === undefined ? {} : { cache }),
     logger,
     maxStartupWaitMs: options.maxStartupWaitMs ?? SESSION_MAX_STARTUP_WAIT_MS,
     ...(options.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: options.startupTimeoutMs }),
@@ -162,15 +184,20 @@ export async function createAgentSession(
     },
   } satisfies DiscoverAndLoadOptions);
 
-  for (const { path, error } of loaded.errors) {
+  const mcpErrors = [...cacheErrors, ...loaded.errors];
+  for (const { path, error } of mcpErrors) {
     if (path.startsWith("mcp:") || path === ".mcp.json") logger.error(`MCP ${path}: ${error}`);
     else logger.warn(`MCP config ${path}: ${error}`);
   }
-  const session = new AgentSession({ ...sessionOptions, mcpManager: loaded.manager });
+  const session = new AgentSession({
+    ...sessionOptions,
+    mcpManager: loaded.manager,
+    ...(ownedCache ? { ownedCache } : {}),
+  });
   addNativeExa(session, options.nativeExa, loaded.exaApiKeys);
   // From the manager, not `loaded.tools`: a server may have finished between the loader's return and now.
   session.syncMCPTools();
-  return { session, mcpManager: loaded.manager, mcpErrors: loaded.errors, exaApiKeys: loaded.exaApiKeys };
+  return { session, mcpManager: loaded.manager, mcpErrors, exaApiKeys: loaded.exaApiKeys };
 }
 
 function defaultCache(

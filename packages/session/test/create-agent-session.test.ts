@@ -86,6 +86,15 @@ describe("createAgentSession", () => {
     expect(world.logger.lines.some((line) => line.startsWith("warn: MCP config"))).toBe(true);
   });
 
+  it("starts without a cache when the cache URL is unusable, and says so", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const { session, mcpErrors } = await world.start({ cacheStorage: "ftp://cache.test" });
+    expect(mcpErrors).toEqual([
+      { path: "ftp://cache.test", error: expect.stringMatching(/tool cache unavailable/) },
+    ]);
+    expect(activeMCPNames(session)).toEqual(["mcp_alpha_echo"]);
+  });
+
   it("survives a discovery that throws: no tools, one .mcp.json error", async () => {
     const { session, mcpErrors } = await world.start({
       discover: async () => {
