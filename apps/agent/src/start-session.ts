@@ -11,7 +11,6 @@ import {
   type Logger,
   loadAllMCPConfigs,
   MCPManager,
-  type ProjectTrust,
 } from "@mcp-rt/manager";
 import { AgentSession, MCPCommandController, SESSION_MAX_STARTUP_WAIT_MS } from "@mcp-rt/session";
 import type { AgentArgs } from "./args.js";
@@ -57,25 +56,6 @@ function foundNothing(result: LoadConfigsResult): boolean {
 }
 
 /**
- * Approves (and remembers) the project's current set of project-level servers,
- * asking discovery itself which folder and hash it checks, so the approval is
- * exactly what `/mcp trust` would give.
- */
-async function approveProject(cwd: string, options: LoadConfigsOptions, store: ProjectTrust): Promise<void> {
-  const asked: Array<[string, string]> = [];
-  const recorder: ProjectTrust = {
-    isApproved: async (projectDir, hash) => {
-      asked.push([projectDir, hash]);
-      return true;
-    },
-    approve: (projectDir, hash) => store.approve(projectDir, hash),
-    revoke: (projectDir) => store.revoke(projectDir),
-  };
-  await loadAllMCPConfigs(cwd, { ...options, trust: recorder });
-  for (const [projectDir, hash] of asked) await store.approve(projectDir, hash);
-}
-
-/**
  * config → manager → session, spelled out (createAgentSession does the same in
  * one call, but hides the manager until every server passed the gate, and the
  * agent wants to show each server as it connects):
@@ -103,8 +83,13 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     trust,
     sources: [...extra, ...builtinSources],
   };
-  if (args.trustProject) await approveProject(args.cwd, loadOptions, trust);
   let discovery = await loadAllMCPConfigs(args.cwd, loadOptions);
+  const question = discovery.projectTrust;
+  if (args.trustProject && question && !question.approved) {
+    // Exactly what `/mcp trust` approves: this folder's current set of project-level servers.
+    await trust.approve(question.projectDir, question.hash);
+    discovery = await loadAllMCPConfigs(args.cwd, loadOptions);
+  }
   let demo: StartedSession["demo"];
   if (args.demo || foundNothing(discovery)) {
     demo = args.demo ? "flag" : "no-config";
