@@ -26,6 +26,8 @@ export interface ProbeStore extends KeyvStoreAdapter {
   delayMs: number;
   /** Every `set` that reached the real store. */
   readonly writes: Array<{ key: string; value: unknown }>;
+  /** How many stalled calls have finished so far. */
+  readonly stalledDone: number;
   /** Resolves when every stalled call has finished. */
   settled(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export function probeStore(inner: RawStore): ProbeStore {
     namespace: undefined as string | undefined,
     opts: { dialect: "probe", url: "probe:" },
     writes: [] as Array<{ key: string; value: unknown }>,
+    stalledDone: 0,
     async settled(): Promise<void> {
       await Promise.allSettled([...stalled]);
     },
@@ -59,7 +62,12 @@ export function probeStore(inner: RawStore): ProbeStore {
     if (probe.mode === "pass") return operation();
     const call = new Promise((done) => setTimeout(done, probe.delayMs)).then(operation);
     stalled.add(call);
-    call.finally(() => stalled.delete(call)).catch(() => {});
+    call
+      .finally(() => {
+        stalled.delete(call);
+        probe.stalledDone++;
+      })
+      .catch(() => {});
     return call;
   }
 

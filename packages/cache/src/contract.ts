@@ -49,8 +49,15 @@ function withCase(makeStore: MakeStore, body: (c: Case) => Promise<void>): () =>
         probe,
         namespace,
         logger,
+        // Latency is not under test (but in the slow-store case): a loaded CI
+        // machine must not turn a hit into a timeout miss.
         cache: ({ through = "store", ...options } = {}) =>
-          new MCPToolCache(through === "probe" ? probe : store, { namespace, logger, ...options }),
+          new MCPToolCache(through === "probe" ? probe : store, {
+            namespace,
+            logger,
+            readTimeoutMs: 5000,
+            ...options,
+          }),
         key: (serverName, config, cwd) =>
           toolCacheKey(namespace, toolCacheFingerprint(serverName, config, cwd)),
       });
@@ -156,10 +163,10 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
   });
 
   test("TTL expiry: an entry older than ttlMs reads as null", async (c) => {
-    const cache = c.cache({ ttlMs: 300 });
+    const cache = c.cache({ ttlMs: 1000 });
     await cache.set("github", stdio, sampleTools(1), "/work/a");
     assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(1));
-    await sleep(700);
+    await sleep(1600);
     assert.equal(await cache.get("github", stdio, "/work/a"), null);
     await c.cache().set("gitlab", stdio, sampleTools(1), "/work/a");
     await sleep(20);
@@ -212,10 +219,9 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     await cache.set("github", stdio, sampleTools(2), "/work/a");
     c.probe.mode = "slow";
     c.probe.delayMs = 1500;
-    const started = Date.now();
     const results = await Promise.all([1, 2, 3].map(() => cache.get("github", stdio, "/work/a")));
     assert.deepEqual(results, [null, null, null]);
-    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    assert.equal(c.probe.stalledDone, 0, "the reads returned before the store answered");
     assert.equal(c.logger.count("warn"), 1, "slowness is warned about once");
     c.probe.mode = "pass";
     assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(2));
@@ -267,10 +273,9 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
 
   test("a 5000-tool entry round-trips", async (c) => {
     const tools = sampleTools(5000);
-    // Size is the point here, not speed (that is bench/'s job): allow a slow machine.
-    const cache = c.cache({ readTimeoutMs: 10_000 });
+    const cache = c.cache();
     await cache.set("huge", stdio, tools, "/work/a");
-    const read = await c.cache({ readTimeoutMs: 10_000 }).get("huge", stdio, "/work/a");
+    const read = await c.cache().get("huge", stdio, "/work/a");
     assert.equal(read?.length, 5000);
     assert.deepEqual(read, tools);
     assert.equal(c.logger.count("warn"), 0);

@@ -26,7 +26,7 @@ describe("the file store across processes", () => {
       code: 0,
       stderr: "",
     });
-    const cache = new MCPToolCache(createFileStore(dir));
+    const cache = new MCPToolCache(createFileStore(dir), { readTimeoutMs: 5000 });
     expect(await cache.get("github", cliConfig, cliCwd)).toEqual(sampleTools(5, "child"));
 
     await cache.set("github", cliConfig, sampleTools(2, "parent"), cliCwd);

@@ -75,9 +75,9 @@ describe("createFileStore", () => {
 
   it("honours its own TTL, also without Keyv", async () => {
     const store = createFileStore(join(dir, "ttl"));
-    await store.set("k", "v", 50);
+    await store.set("k", "v", 1000);
     expect(await store.get("k")).toBe("v");
-    await new Promise((done) => setTimeout(done, 120));
+    await new Promise((done) => setTimeout(done, 1300));
     expect(await store.get("k")).toBeUndefined();
     expect(await readdir(store.path)).toEqual([]);
   });

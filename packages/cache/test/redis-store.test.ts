@@ -48,7 +48,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     const own = await startRedisServer();
     cleanup.push(() => own.stop());
     const logger = recordingLogger();
-    const cache = new MCPToolCache(createRedisStore(own.url), { logger });
+    const cache = new MCPToolCache(createRedisStore(own.url), { logger, readTimeoutMs: 500 });
     cleanup.push(() => cache.close());
     await cache.set("s", config, sampleTools(3), "/p");
     expect(await cache.get("s", config, "/p")).toEqual(sampleTools(3));
@@ -87,7 +87,11 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     expect(await cache.get("s", config, "/p")).toBeNull();
     await cache.close();
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(logger.count("warn")).toBe(1);
+    // A read may also time out before the refused connection is reported: at most one warning of each kind.
+    expect(logger.lines.filter((l) => l.level === "warn" && l.message.includes("store failed"))).toHaveLength(
+      1,
+    );
+    expect(logger.count("warn")).toBeLessThanOrEqual(2);
   });
 
   it("lets a process exit on its own after close(), even with Redis down", async () => {
@@ -102,7 +106,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     assertBuilt();
     const written = await runCli([redis.url, "set", "shared"], sampleTools(4, "child"));
     expect(written).toMatchObject({ code: 0, stderr: "" });
-    const cache = await createCacheFromUrl(redis.url);
+    const cache = await createCacheFromUrl(redis.url, { readTimeoutMs: 5000 });
     cleanup.push(() => cache.close());
     expect(await cache.get("shared", cliConfig, cliCwd)).toEqual(sampleTools(4, "child"));
     await cache.set("shared", cliConfig, sampleTools(2, "parent"), cliCwd);
