@@ -67,32 +67,56 @@ export function createMCPToolName(server: string, tool: string): string {
   return base.length > MAX_TOOL_NAME_LENGTH ? withHash(base, entry) : base;
 }
 
+/** The shape every hashed name has; a plain name of that shape is hashed too (see below). */
+const HASHED_SUFFIX = /_[0-9a-f]{8}$/;
+
+/** The pair's hashed name: what a long, colliding or hash-shaped name becomes. */
+function hashedName(entry: ToolNameEntry, round = 0): string {
+  return withHash(baseName(entry), entry, round);
+}
+
 /**
  * The exposed names of a set of tools, in input order. Names are those of
  * {@link createMCPToolName}; when two or more different tools would still get the
  * same name, every one of them gets a hash suffix, so a name depends only on the
  * set, never on the order in which servers answered. The same server/tool pair
  * given twice gets the same name.
+ *
+ * A plain name that merely looks hashed (ends in `_` + 8 hex digits) gets a
+ * hash of its own too. Plain and hashed names are then two disjoint sets, so
+ * no tool name, however crafted, can take or chase another tool's name.
  */
 export function createMCPToolNames(entries: readonly ToolNameEntry[]): string[] {
   const keys = entries.map((entry) => `${entry.server}\u0000${entry.tool}`);
-  const names = entries.map((entry) => createMCPToolName(entry.server, entry.tool));
-  // A hashed name can in turn meet a tool literally named like it (a hostile server can
-  // compute our hashes), so repeat with a salted hash until every name has one owner.
-  for (let round = 0; round < 16; round++) {
-    const owners = new Map<string, Set<string>>();
-    names.forEach((name, index) => {
-      const set = owners.get(name) ?? new Set<string>();
-      set.add(keys[index]!);
-      owners.set(name, set);
-    });
+  const plain = entries.map((entry) => createMCPToolName(entry.server, entry.tool));
+  let owners = ownersOf(plain, keys);
+  const names = entries.map((entry, index) => {
+    const name = plain[index]!;
+    const shared = (owners.get(name)?.size ?? 0) > 1;
+    // A plain name that already ends in its own pair's hash (an empty part, a long name) is a hashed name.
+    const ownHash = name.endsWith(`_${hashOf(entry)}`);
+    if (!shared && (ownHash || !HASHED_SUFFIX.test(name))) return name;
+    return hashedName(entry);
+  });
+  // Hashed names of distinct pairs differ unless 32 bits of SHA-256 collide; salted rounds settle that.
+  for (let round = 1; round <= 16; round++) {
+    owners = ownersOf(names, keys);
     const clashing = names.map((name) => (owners.get(name)?.size ?? 0) > 1);
     if (!clashing.includes(true)) break;
     clashing.forEach((clash, index) => {
-      if (!clash) return;
-      const entry = entries[index]!;
-      names[index] = withHash(baseName(entry), entry, round);
+      if (clash) names[index] = hashedName(entries[index]!, round);
     });
   }
   return names;
+}
+
+/** Name → the distinct server/tool keys that got it. */
+function ownersOf(names: readonly string[], keys: readonly string[]): Map<string, Set<string>> {
+  const owners = new Map<string, Set<string>>();
+  names.forEach((name, index) => {
+    const set = owners.get(name) ?? new Set<string>();
+    set.add(keys[index]!);
+    owners.set(name, set);
+  });
+  return owners;
 }

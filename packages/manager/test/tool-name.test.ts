@@ -121,6 +121,34 @@ describe("createMCPToolNames", () => {
     for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
   });
 
+  it("hashes a plain name that merely looks hashed, so it can never meet a hashed one", () => {
+    const [name] = createMCPToolNames([{ server: "git", tool: "show_1234abcd" }]);
+    expect(name).toMatch(/^mcp_git_show_1234abcd_[0-9a-f]{8}$/);
+    // A name whose hash stands for an empty part is already its own hashed name.
+    expect(createMCPToolNames([{ server: "srv", tool: "日本語" }])).toEqual([
+      createMCPToolName("srv", "日本語"),
+    ]);
+  });
+
+  it("a hostile server cannot take or chase another tool's name, however many tools it adds", () => {
+    // Server `a` can produce `mcp_a_b_…` names, which look like server `a_b`'s.
+    const victim = [
+      { server: "a_b", tool: "echo" },
+      { server: "a_b", tool: "ECHO" },
+    ];
+    const entries = [...victim, { server: "a", tool: "b_echo" }];
+    const victimNames = createMCPToolNames(entries).slice(0, 2);
+    for (let i = 0; i < 40; i++) {
+      const names = createMCPToolNames(entries);
+      expect(new Set(names).size).toBe(entries.length);
+      expect(names.slice(0, 2)).toEqual(victimNames);
+      // Each round the attacker adds a tool named exactly like a current name it does not have yet.
+      const taken = new Set(entries.filter((e) => e.server === "a").map((e) => e.tool));
+      const next = names.map((n) => n.slice("mcp_a_".length)).find((tool) => !taken.has(tool));
+      entries.push({ server: "a", tool: next! });
+    }
+  });
+
   it("is unique for any set of distinct pairs", () => {
     const pair = fc.record({
       server: fc.constantFrom("a", "A", "a_b", "a-b"),
