@@ -167,8 +167,10 @@ export class MCPManager implements AsyncDisposable {
     }
 
     for (const [name, attempt] of attempts) {
+      attempt.returned = true;
       if (attempt.outcome?.ok === false) errors.set(name, attempt.outcome.error.message);
-      if (!attempt.outcome) attempt.late = true;
+      const dropped = attempt.outcome?.ok && !this.#connections.has(name) && this.#isCurrent(name, attempt);
+      if (dropped) errors.set(name, this.#dropMessage(name));
     }
     const wanted = new Set(names);
     return {
@@ -453,7 +455,7 @@ export class MCPManager implements AsyncDisposable {
     this.#emitter.emit("server:failed", { name, error });
     if (hadTools) this.#emitter.emit("tools:changed", { name });
     // A failure the caller already received in `errors` is not logged again.
-    if (attempt.late)
+    if (attempt.returned)
       this.#options.logger?.warn(`MCP server "${name}" failed after startup: ${error.message}`);
   }
 
@@ -478,12 +480,18 @@ export class MCPManager implements AsyncDisposable {
       delete record.unsubscribe;
       delete record.liveToolNames;
       record.disconnectReason = reason;
-      if (error) record.lastError = error;
+      record.lastError = error ?? new McpRtError("TRANSPORT_CLOSED", reason, { server: name });
     }
     // Reaps what is left of the server (its process group) even though it went away on its own.
     this.#inBackground(closeConnection(connection));
-    this.#options.logger?.warn(error?.message ?? reason);
+    // A drop before `connectServers` returned is reported in its `errors` instead.
+    if (record?.attempt?.returned !== false) this.#options.logger?.warn(this.#dropMessage(name));
     this.#emitter.emit("server:disconnected", { name, reason });
+  }
+
+  /** Why a server that was connected is not any more. */
+  #dropMessage(name: string): string {
+    return this.#records.get(name)?.lastError?.message ?? `MCP server "${name}" disconnected`;
   }
 
   #installDeferred(name: string, cached: MCPToolDefinition[]): void {

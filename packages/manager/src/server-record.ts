@@ -15,8 +15,8 @@ export class Attempt {
   readonly done: Promise<MCPServerConnection>;
   /** Set once `done` settled. */
   outcome?: { ok: true } | { ok: false; error: McpRtError };
-  /** True once a `connectServers` call returned without this attempt's outcome: a failure is then logged. */
-  late = false;
+  /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
+  returned = false;
 
   constructor(options: {
     name: string;

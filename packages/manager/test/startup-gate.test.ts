@@ -200,7 +200,8 @@ describe("connectServers: the §3.10 failure modes", () => {
   });
 
   it("transport drops at run time: status leaves connected at once, calls fail fast with MCP error", async () => {
-    const m = manager();
+    const logger = recordingLogger();
+    const m = manager({ logger });
     const result = await m.connectServers({ crashy: crashOnCallServer(), other: echoServer() }, {});
     const crash = result.tools.find((t) => t.name === "mcp_crashy_crash")!;
     const echo = result.tools.find((t) => t.name === "mcp_crashy_echo")!;
@@ -215,6 +216,8 @@ describe("connectServers: the §3.10 failure modes", () => {
     expect(performance.now() - started).toBeLessThan(200);
     expect(textOf(after)).toMatch(/^MCP error: server "crashy" disconnected/);
     expect(m.getServerStates().find((s) => s.name === "crashy")?.lastError?.code).toBe("TRANSPORT_CLOSED");
+    // A drop after startup is nobody's `errors`: it is logged, once.
+    expect(logger.lines.filter((l) => l.level === "warn" && l.message.includes('"crashy"'))).toHaveLength(1);
     // The other server is untouched, and the dead one can be connected again (§3.5 step 2).
     expect(m.getConnectionStatus("other")).toBe("connected");
     const again = await m.connectServers({ crashy: crashOnCallServer() }, {});
