@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cpus, freemem, loadavg, release, totalmem, type } from "node:os";
 
 /** The machine a run happened on. */
@@ -10,11 +11,26 @@ export interface MachineInfo {
   /** The 1-minute load average when the run started: how busy the machine already was. */
   loadAverage: number;
   freeMemoryGiB: number;
+  /**
+   * Linux's `kernel.sched_autogroup_enabled`: with it on, every session gets
+   * its own share of the CPU, and mcp-rt starts each stdio server in a session
+   * of its own while the SDK does not, which tilts results on a busy machine.
+   */
+  autogroup?: boolean;
+}
+
+function readAutogroup(): boolean | undefined {
+  try {
+    return readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
+  } catch {
+    return undefined;
+  }
 }
 
 /** Describes this machine. */
 export function describeMachine(): MachineInfo {
   const list = cpus();
+  const autogroup = readAutogroup();
   return {
     cpu: list[0]?.model.trim() || "unknown CPU",
     cores: list.length,
@@ -23,5 +39,6 @@ export function describeMachine(): MachineInfo {
     os: `${type()} ${release()}`,
     node: process.version,
     loadAverage: loadavg()[0] ?? 0,
+    ...(autogroup === undefined ? {} : { autogroup }),
   };
 }

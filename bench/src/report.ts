@@ -84,6 +84,11 @@ export function renderReport(report: BenchReport): string {
     `Written by \`${report.command}\`${report.mode === "quick" ? " (quick mode: tiny sizes, the numbers mean nothing)" : ""}. How to run and read it: [README.md](README.md).`,
     "",
     `- Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB memory (${machine.freeMemoryGiB.toFixed(1)} GiB free), ${machine.os}; load average ${machine.loadAverage.toFixed(2)} at the start`,
+    ...(machine.autogroup === undefined
+      ? []
+      : [
+          `- Scheduler: autogroup ${machine.autogroup ? "on" : "off"} (\`kernel.sched_autogroup_enabled\`; see README.md, "Busy machines")`,
+        ]),
     `- Node: ${machine.node}`,
     `- Date: ${report.startedAt.toISOString()}`,
     `- Duration: ${(report.durationMs / 1000).toFixed(0)} s`,

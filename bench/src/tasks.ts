@@ -36,6 +36,8 @@ export interface StartupResult {
   /** From the call that begins connecting until every tool is in hand (mcp-rt: in the session's registry). */
   ms: number;
   tools: number;
+  /** The longest event-loop stall while starting, in ms. */
+  loopStallMs: number;
   /** mcp-rt: tools that came from the cache (their server was still starting). */
   deferred: number;
   /** Peak resident set size of the worker process (the host), in MB. */

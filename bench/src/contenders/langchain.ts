@@ -1,6 +1,6 @@
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import type { StartupResult, StartupTask } from "../tasks.js";
-import { expectToolCount, peakRssMB, processesLeft, since } from "./measure.js";
+import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
 /**
  * What a developer would pick instead: `@langchain/mcp-adapters`'
@@ -18,9 +18,11 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     onConnectionError: "throw",
     useStandardContentBlocks: true,
   });
+  const stall = watchEventLoop();
   const start = performance.now();
   const tools = await client.getTools();
   const ms = since(start);
+  const loopStallMs = stall();
   const closeStart = performance.now();
   await client.close();
   const closeMs = since(closeStart);
@@ -29,6 +31,7 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
   return {
     kind: "startup",
     ms,
+    loopStallMs,
     tools: tools.length,
     deferred: 0,
     peakRssMB: peakRssMB(),

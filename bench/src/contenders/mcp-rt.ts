@@ -18,7 +18,7 @@ import type {
   StartupResult,
   StartupTask,
 } from "../tasks.js";
-import { expectToolCount, peakRssMB, processesLeft, since } from "./measure.js";
+import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
 function fileCache(dir: string): MCPToolCache {
   return new MCPToolCache(createFileStore(dir));
@@ -41,10 +41,12 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
   const session = new AgentSession({ cwd: task.cwd, mcpManager: manager });
   const configs: Record<string, MCPServerConfig> = task.servers;
 
+  const stall = watchEventLoop();
   const start = performance.now();
   const result = await manager.connectServers(configs);
   session.refreshMCPTools(result.tools);
   const ms = since(start);
+  const loopStallMs = stall();
 
   const tools = session.registry.list().length;
   const deferred = countDeferred(result.tools);
@@ -54,7 +56,16 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
   const left = processesLeft();
   await session.dispose();
   expectToolCount("mcp-rt", tools, task.expectTools, failures(result.errors));
-  return { kind: "startup", ms, tools, deferred, peakRssMB: peakRssMB(), closeMs, processesLeft: left };
+  return {
+    kind: "startup",
+    ms,
+    loopStallMs,
+    tools,
+    deferred,
+    peakRssMB: peakRssMB(),
+    closeMs,
+    processesLeft: left,
+  };
 }
 
 async function waitForCacheEntries(

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { childProcessesOf } from "@mcp-rt/testing";
 
 /** Milliseconds since `start` (a `performance.now()` value). */
@@ -21,4 +22,18 @@ export function expectToolCount(who: string, got: number, expected: number, deta
   if (got !== expected) {
     throw new Error(`${who}: expected ${expected} tools in hand, got ${got}${detail ? ` (${detail})` : ""}`);
   }
+}
+
+/**
+ * Starts watching the event loop; the returned function stops and gives the
+ * longest stall seen, in ms. A stalled loop delays every timer, the startup
+ * gate and the cache's read limit included (`spawn()` is synchronous).
+ */
+export function watchEventLoop(): () => number {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  return () => {
+    histogram.disable();
+    return histogram.max / 1e6;
+  };
 }

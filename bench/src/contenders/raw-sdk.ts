@@ -12,7 +12,7 @@ import type {
   StartupTask,
   StdioServer,
 } from "../tasks.js";
-import { expectToolCount, peakRssMB, processesLeft, since } from "./measure.js";
+import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
 /**
  * The floor: the official SDK's `Client` over its `StdioClientTransport`, one
@@ -64,16 +64,27 @@ async function closeAll(connected: Connected[]): Promise<void> {
 
 /** Connect + list every server in parallel. */
 export async function startup(task: StartupTask): Promise<StartupResult> {
+  const stall = watchEventLoop();
   const start = performance.now();
   const connected = await connectAll(task.servers, task.cwd);
   const ms = since(start);
+  const loopStallMs = stall();
   const tools = connected.reduce((sum, { tools }) => sum + tools.length, 0);
   const closeStart = performance.now();
   await closeAll(connected);
   const closeMs = since(closeStart);
   const left = processesLeft();
   expectToolCount("raw SDK", tools, task.expectTools);
-  return { kind: "startup", ms, tools, deferred: 0, peakRssMB: peakRssMB(), closeMs, processesLeft: left };
+  return {
+    kind: "startup",
+    ms,
+    loopStallMs,
+    tools,
+    deferred: 0,
+    peakRssMB: peakRssMB(),
+    closeMs,
+    processesLeft: left,
+  };
 }
 
 /** Sequential `client.callTool` calls. */

@@ -38,6 +38,14 @@ export const coldStart: Scenario = {
       pick: (result) => result.ms,
       baseline: "raw-sdk",
     });
+    const stall = metricTable({
+      metric: "longest event-loop stall while starting",
+      unit: "ms",
+      outcomes,
+      labels: LABELS,
+      pick: (result) => result.loopStallMs,
+      baseline: "raw-sdk",
+    });
     return {
       number: 2,
       title: `Cold start: ${size.servers} fast stdio servers`,
@@ -45,7 +53,7 @@ export const coldStart: Scenario = {
         `${size.servers} \`echoServer\` fixtures with ${toolsPerFixture(size.toolsPerServer)} tools each (${expectTools} tools); each run in a fresh process; mcp-rt starts with an empty file-store cache each run (and writes it, as a first start does), then registers the tools with \`AgentSession.refreshMCPTools\`.`,
         `The clock starts at the call that begins connecting and stops when every tool is in hand.`,
       ],
-      tables: [time],
+      tables: [time, stall],
       targets: [
         ratioAtMost({
           target: "mcp-rt ≤ 1.10 × raw SDK",

@@ -42,7 +42,16 @@ export const warmStart: Scenario = {
       pick: (result) => result.ms,
       baseline: "raw-sdk",
     });
+    const stall = metricTable({
+      metric: "longest event-loop stall while starting (spawn() is synchronous; timers wait for it)",
+      unit: "ms",
+      outcomes,
+      labels: LABELS,
+      pick: (result) => result.loopStallMs,
+      baseline: "raw-sdk",
+    });
     const mcpRt = outcomes.get("mcp-rt")!;
+    const missed = mcpRt.results.filter((result) => result.deferred < expectTools).length;
     const deferred = summarize(mcpRt.results.map((result) => result.deferred));
     const limit = STARTUP_TIMEOUT_MS + 30;
     return {
@@ -53,7 +62,7 @@ export const warmStart: Scenario = {
         `mcp-rt: \`MCPManager.connectServers\` with its file-store tool cache primed by an earlier, untimed run, then \`AgentSession.refreshMCPTools\` puts the tools into the agent's registry; tools of servers still starting are deferred tools from the cache, usable at once (a call waits for its server).`,
         `raw SDK: \`Client\` + \`StdioClientTransport\` per server, \`Promise.all\`, every \`tools/list\` page. LangChain: \`new MultiServerMCPClient(…).getTools()\`.`,
       ],
-      tables: [time],
+      tables: [time, stall],
       targets: [
         medianAtMost({
           target: `mcp-rt ≤ gate + 30 ms (gate = ${STARTUP_TIMEOUT_MS} ms)`,
@@ -63,6 +72,11 @@ export const warmStart: Scenario = {
         }),
       ],
       notes: [
+        ...(missed > 0
+          ? [
+              `mcp-rt did not use the warm cache for every server in ${missed} of ${mcpRt.results.length} run(s): a server whose cache read did not settle in time is waited for instead of deferred.`,
+            ]
+          : []),
         ...(deferred
           ? [`mcp-rt: a median of ${deferred.median} of ${expectTools} tools came from the cache (deferred).`]
           : []),
