@@ -17,6 +17,7 @@ export type McpRtErrorCode =
   | "REQUEST_TIMEOUT"
   | "PROTOCOL_ERROR"
   | "TOOL_NOT_FOUND"
+  | "TOOL_NAME_TAKEN"
   | "NOT_CONNECTED"
   | "UNKNOWN_SERVER"
   | "CACHE_ERROR"
