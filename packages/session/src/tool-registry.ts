@@ -1,4 +1,4 @@
-import type { CustomTool } from "@mcp-rt/manager";
+import { type CustomTool, McpRtError } from "@mcp-rt/manager";
 
 /**
  * The seam between mcp-rt and an agent's own tool registry (§5). An agent that
@@ -8,7 +8,7 @@ import type { CustomTool } from "@mcp-rt/manager";
  * Rules every implementation keeps:
  * - `add` registers a tool without changing which tools are active; adding the
  *   same object twice is a no-op; adding a different tool under a name that is
- *   taken throws.
+ *   taken throws (the default registry: `McpRtError` with code `TOOL_NAME_TAKEN`).
  * - `remove` works by identity: it removes exactly that object (and its name
  *   from the active set); an unknown object is a no-op.
  * - `setActive` replaces the active set; names that are not registered are
@@ -16,7 +16,7 @@ import type { CustomTool } from "@mcp-rt/manager";
  * - `list` and `active` return copies, in registration / activation order.
  */
 export interface ToolRegistry {
-  /** Registers a tool. Throws when another tool already has its name. */
+  /** Registers a tool. Throws when another tool already has its name (`TOOL_NAME_TAKEN` in the default registry). */
   add(tool: CustomTool): void;
   /** Unregisters exactly this tool object; no-op when it is not registered. */
   remove(tool: CustomTool): void;
@@ -46,8 +46,10 @@ export function createToolRegistry(): ToolRegistry {
       const existing = tools.get(tool.name);
       if (existing === tool) return;
       if (existing !== undefined) {
-        throw new Error(
-          `A tool named "${tool.name}" is already registered; remove it before adding another.`,
+        throw new McpRtError(
+          "TOOL_NAME_TAKEN",
+          `Cannot register ${tool.label} as "${tool.name}": ${existing.label} already has that name; remove it first, or rename one of them.`,
+          { details: { name: tool.name } },
         );
       }
       tools.set(tool.name, tool);

@@ -1,10 +1,30 @@
-import type { CustomTool } from "@mcp-rt/manager";
+import { type CustomTool, McpRtError } from "@mcp-rt/manager";
 import { toolRegistryContractTests } from "@mcp-rt/session/contract";
 import { describe, expect, it } from "vitest";
 import { createToolRegistry, type ToolRegistry } from "../src/tool-registry.js";
+import { fakeTool } from "./fake-tool.js";
 
 describe("createToolRegistry (contract)", () => {
   toolRegistryContractTests(it, () => createToolRegistry());
+});
+
+describe("createToolRegistry", () => {
+  it("refuses a second tool under a taken name with McpRtError TOOL_NAME_TAKEN naming both tools", () => {
+    const registry = createToolRegistry();
+    const first = { ...fakeTool("search"), label: "web/search" };
+    registry.add(first);
+    let thrown: unknown;
+    try {
+      registry.add({ ...fakeTool("search"), label: "docs/search" });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(McpRtError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ code: "TOOL_NAME_TAKEN", details: { name: "search" } });
+    expect((thrown as Error).message).toContain("docs/search");
+    expect((thrown as Error).message).toContain("web/search");
+    expect(registry.list()).toEqual([first]);
+  });
 });
 
 describe("toolRegistryContractTests", () => {
