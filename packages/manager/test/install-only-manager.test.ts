@@ -102,8 +102,12 @@ describe("npm install @mcp-rt/manager, alone, from packed tarballs", () => {
     expect(existsSync(join(app, "node_modules", "@mcp-rt", "testing"))).toBe(false);
 
     const markdown = await readFile(readme, "utf8");
-    await writeFile(join(app, ".mcp.json"), quickStartBlock(markdown, "json"));
-    await writeFile(join(app, "quick-start.mjs"), quickStartBlock(markdown, "js"));
+    const config = quickStartBlock(markdown, "json");
+    const script = quickStartBlock(markdown, "js");
+    // The house rule for a README quick start: 15 lines, config included.
+    expect(config.trimEnd().split("\n").length + script.trimEnd().split("\n").length).toBeLessThanOrEqual(15);
+    await writeFile(join(app, ".mcp.json"), config);
+    await writeFile(join(app, "quick-start.mjs"), script);
     const home = join(work, "home");
     await mkdir(home);
     const { stdout, stderr } = await run(process.execPath, ["quick-start.mjs"], {
