@@ -1,14 +1,20 @@
 import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
 
 /**
- * The placeholder forms a provider's files use (§7). Every syntax understands
- * `${VAR}` and `${VAR:-default}` (default when `VAR` is unset or empty).
- * `vscode` and `cursor` also expand the editors' own forms: `${env:VAR}`,
- * `${workspaceFolder}`, `${workspaceFolderBasename}` and `${userHome}`;
- * `vscode` also `${input:id}` (through `resolveInput`). Under `posix` those
- * forms are left as written.
+ * The placeholder forms a provider's files use (§7), as each client documents
+ * them. Every syntax understands `${VAR}` and `${VAR:-default}` (default when
+ * `VAR` is unset or empty). On top of that:
+ *
+ * - `gemini`: `$VAR` (Gemini CLI's bare form; left as written when unset, as
+ *   Gemini does);
+ * - `windsurf`: `${env:VAR}`;
+ * - `cursor`: `${env:VAR}`, `${workspaceFolder}`, `${workspaceFolderBasename}`,
+ *   `${userHome}`, `${pathSeparator}` and `${/}`;
+ * - `vscode`: the `cursor` forms and `${input:id}` (through `resolveInput`).
+ *
+ * Under `posix` the other forms are left as written.
  */
-export type InterpolationSyntax = "posix" | "vscode" | "cursor";
+export type InterpolationSyntax = "posix" | "gemini" | "windsurf" | "cursor" | "vscode";
 
 /** What placeholders expand to. */
 export interface InterpolationOptions {
@@ -20,6 +26,8 @@ export interface InterpolationOptions {
   cwd?: string;
   /** The user's home folder (`${userHome}`). */
   homeDir?: string;
+  /** The OS, for `${pathSeparator}` / `${/}` (`\\` on Windows). @default process.platform */
+  platform?: NodeJS.Platform;
   /** VS Code `inputs` of the file, by id. */
   inputs?: Record<string, unknown>;
   /** Answers VS Code `${input:id}` placeholders. */
@@ -31,6 +39,8 @@ export interface InterpolatedString {
   value: string;
   /** Variables that were unset and had no default, in order of appearance, once each. */
   missing: string[];
+  /** How each of `missing` was written (`${env:TOKEN}`, `${TOKEN}`), by variable; absent when none. */
+  written?: Record<string, string>;
   /** VS Code `${input:id}` ids that got no answer (no `resolveInput`, or it gave none); absent when none. */
   missingInputs?: string[];
 }
@@ -41,6 +51,8 @@ export interface MissingVariable {
   variable: string;
   /** Where it was used, e.g. `headers.Authorization`. */
   field: string;
+  /** The placeholder as written, e.g. `${env:GITHUB_TOKEN}`. @default `${<variable>}` */
+  placeholder?: string;
 }
 
 /** One VS Code `${input:id}` of a server config that got no answer. */
@@ -59,18 +71,46 @@ export interface InterpolatedConfig {
   missingInputs?: MissingInput[];
 }
 
-// `${NAME}`, `${NAME:-default}` (the default runs to the first `}`), and the
-// editors' `${env:NAME}` and `${input:id}`; one pass, so an expanded value is
-// never expanded again.
-const PLACEHOLDER =
-  /\$\{(?:env:([A-Za-z_][A-Za-z0-9_]*)|input:([^}]+)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
+/** Which placeholder forms a syntax understands beyond `${VAR}` and `${VAR:-default}`. */
+interface SyntaxForms {
+  /** `${env:VAR}`. */
+  env: boolean;
+  /** `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}`, `${/}`. */
+  editor: boolean;
+  /** `${input:id}`. */
+  input: boolean;
+  /** `$VAR`. */
+  bare: boolean;
+}
 
-const EDITOR_SYNTAXES: readonly InterpolationSyntax[] = ["vscode", "cursor"];
+const FORMS: Record<InterpolationSyntax, SyntaxForms> = {
+  posix: { env: false, editor: false, input: false, bare: false },
+  gemini: { env: false, editor: false, input: false, bare: true },
+  windsurf: { env: true, editor: false, input: false, bare: false },
+  cursor: { env: true, editor: true, input: false, bare: false },
+  vscode: { env: true, editor: true, input: true, bare: false },
+};
+
+// `${NAME}`, `${NAME:-default}` (the default runs to the first `}`), the
+// editors' `${env:NAME}`, `${input:id}` and `${/}`, and Gemini's bare `$NAME`;
+// one pass, so an expanded value is never expanded again.
+const PLACEHOLDER =
+  /\$\{(?:env:(?<envName>[A-Za-z_][A-Za-z0-9_]*)|input:(?<inputId>[^}]+)|(?<slash>\/)|(?<name>[A-Za-z_][A-Za-z0-9_]*)(?::-(?<fallback>[^}]*))?)\}|\$(?<bare>[A-Za-z_][A-Za-z0-9_]*)/g;
+
+interface PlaceholderGroups {
+  envName?: string;
+  inputId?: string;
+  slash?: string;
+  name?: string;
+  fallback?: string;
+  bare?: string;
+}
 
 /**
  * Expands the placeholders of one string in the provider's syntax. A value is
  * never expanded again, so a variable holding `${X}` stays literal. Unset
- * variables and unanswered inputs are left as written and reported.
+ * variables and unanswered inputs are left as written and reported (a bare
+ * Gemini `$VAR` that is unset is only left as written, as Gemini does).
  *
  * @example
  * ```ts
@@ -82,45 +122,53 @@ export async function interpolateString(
   template: string,
   options: InterpolationOptions,
 ): Promise<InterpolatedString> {
-  const syntax = options.syntax ?? "posix";
-  const editor = EDITOR_SYNTAXES.includes(syntax);
-  const answers =
-    syntax === "vscode" ? await answerInputs(template, options) : new Map<string, string | undefined>();
+  const forms = FORMS[options.syntax ?? "posix"] ?? FORMS.posix;
+  const answers = forms.input ? await answerInputs(template, options) : new Map<string, string | undefined>();
   const missing: string[] = [];
+  const written: Record<string, string> = {};
   const missingInputs: string[] = [];
-  const note = (list: string[], name: string): void => {
-    if (!list.includes(name)) list.push(name);
-  };
-  const value = template.replace(
-    PLACEHOLDER,
-    (whole, envName?: string, inputId?: string, name?: string, fallback?: string) => {
-      if (envName !== undefined || inputId !== undefined) {
-        if (!editor) return whole;
-        if (envName !== undefined) return variable(envName, undefined) ?? whole;
-        if (syntax !== "vscode" || inputId === undefined) return whole;
-        const answer = answers.get(inputId);
-        if (answer !== undefined) return answer;
-        note(missingInputs, inputId);
-        return whole;
-      }
-      if (name === undefined) return whole;
-      if (editor && fallback === undefined) {
-        const predefined = predefinedVariable(name, options);
-        if (predefined !== undefined) return predefined;
-      }
-      return variable(name, fallback) ?? whole;
-    },
-  );
 
-  function variable(name: string, fallback: string | undefined): string | undefined {
+  const variable = (name: string, fallback: string | undefined, whole: string): string => {
     const current = options.env[name];
     if (fallback !== undefined) return current === undefined || current === "" ? fallback : current;
     if (current !== undefined) return current;
-    note(missing, name);
-    return undefined;
-  }
+    if (!missing.includes(name)) {
+      missing.push(name);
+      setOwn(written, name, whole);
+    }
+    return whole;
+  };
 
-  return missingInputs.length > 0 ? { value, missing, missingInputs } : { value, missing };
+  const value = template.replace(PLACEHOLDER, (whole: string, ...rest: unknown[]) => {
+    const groups = rest.at(-1) as PlaceholderGroups;
+    if (groups.bare !== undefined) return forms.bare ? (options.env[groups.bare] ?? whole) : whole;
+    if (groups.envName !== undefined) return forms.env ? variable(groups.envName, undefined, whole) : whole;
+    if (groups.slash !== undefined) return forms.editor ? pathSeparator(options) : whole;
+    if (groups.inputId !== undefined) {
+      if (!forms.input) return whole;
+      const answer = answers.get(groups.inputId);
+      if (answer !== undefined) return answer;
+      if (!missingInputs.includes(groups.inputId)) missingInputs.push(groups.inputId);
+      return whole;
+    }
+    const name = groups.name as string;
+    if (forms.editor && groups.fallback === undefined) {
+      const predefined = predefinedVariable(name, options);
+      if (predefined !== undefined) return predefined;
+    }
+    return variable(name, groups.fallback, whole);
+  });
+
+  return {
+    value,
+    missing,
+    ...(missing.length > 0 ? { written } : {}),
+    ...(missingInputs.length > 0 ? { missingInputs } : {}),
+  };
+}
+
+function pathSeparator(options: InterpolationOptions): string {
+  return (options.platform ?? process.platform) === "win32" ? "\\" : "/";
 }
 
 function predefinedVariable(name: string, options: InterpolationOptions): string | undefined {
@@ -131,6 +179,8 @@ function predefinedVariable(name: string, options: InterpolationOptions): string
       return options.cwd === undefined ? undefined : options.cwd.split(/[\\/]/).filter(Boolean).pop();
     case "userHome":
       return options.homeDir;
+    case "pathSeparator":
+      return pathSeparator(options);
     default:
       return undefined;
   }
@@ -146,7 +196,7 @@ async function answerInputs(
   const resolveInput = options.resolveInput;
   if (!resolveInput) return answers;
   for (const match of template.matchAll(PLACEHOLDER)) {
-    const id = match[2];
+    const id = match.groups?.inputId;
     if (id === undefined || answers.has(id)) continue;
     const input = options.inputs && Object.hasOwn(options.inputs, id) ? options.inputs[id] : undefined;
     answers.set(
@@ -183,9 +233,10 @@ export function memoizeResolveInput(
 
 /**
  * Expands placeholders in the fields of a (mapped, not yet validated) server
- * config that take them: `command`, `args`, `env`, `url`, `headers` (§7), and
- * `cwd`. Fields of the wrong shape are left for validation to report. Returns
- * a new object; `config` is not changed.
+ * config that take them: `command`, `args`, `env`, `url`, `headers` (§7),
+ * `cwd`, and the OAuth `auth.clientId` / `auth.scope` (Cursor's docs put
+ * `${env:…}` in its `auth` block). Fields of the wrong shape are left for
+ * validation to report. Returns a new object; `config` is not changed.
  */
 export async function interpolateServerConfig(
   config: unknown,
@@ -197,7 +248,9 @@ export async function interpolateServerConfig(
   const missingInputs: MissingInput[] = [];
   const expand = async (value: string, field: string): Promise<string> => {
     const result = await interpolateString(value, options);
-    for (const variable of result.missing) missing.push({ variable, field });
+    for (const variable of result.missing) {
+      missing.push({ variable, field, placeholder: result.written?.[variable] ?? `\${${variable}}` });
+    }
     for (const input of result.missingInputs ?? []) missingInputs.push({ input, field });
     return result.value;
   };
@@ -224,6 +277,14 @@ export async function interpolateServerConfig(
       );
     }
     out[field] = expanded;
+  }
+  if (isPlainObject(out.auth)) {
+    const auth: Record<string, unknown> = { ...out.auth };
+    for (const key of ["clientId", "scope"] as const) {
+      const value = auth[key];
+      if (typeof value === "string") auth[key] = await expand(value, `auth.${key}`);
+    }
+    out.auth = auth;
   }
   return missingInputs.length > 0 ? { config: out, missing, missingInputs } : { config: out, missing };
 }

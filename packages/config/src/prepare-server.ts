@@ -34,6 +34,7 @@ export async function prepareServer(
     env: ctx.env,
     cwd: ctx.cwd,
     homeDir: ctx.homeDir,
+    platform: ctx.platform,
     ...(server.interpolation?.inputs ? { inputs: server.interpolation.inputs } : {}),
     ...(options.resolveInput ? { resolveInput: options.resolveInput } : {}),
   };
@@ -43,7 +44,13 @@ export async function prepareServer(
   let envFile: string | undefined;
   if (server.envFile !== undefined) {
     const path = await interpolateString(server.envFile, interpolation);
-    for (const variable of path.missing) missing.push({ variable, field: "envFile" });
+    for (const variable of path.missing) {
+      missing.push({
+        variable,
+        field: "envFile",
+        placeholder: path.written?.[variable] ?? `\${${variable}}`,
+      });
+    }
     envFile = resolve(ctx.cwd, path.value);
   }
   if (missing.length > 0) return issue("VAR_UNSET", unsetMessage(name, source.path, missing));
@@ -85,16 +92,20 @@ export async function prepareServer(
 
 function unsetMessage(name: string, path: string, missing: MissingVariable[]): string {
   const variables = [...new Set(missing.map((m) => m.variable))];
-  const uses = missing.map((m) => `\${${m.variable}} in ${m.field}`).join(", ");
+  const written = (m: MissingVariable) => m.placeholder ?? `\${${m.variable}}`;
+  const uses = missing.map((m) => `${written(m)} in ${m.field}`).join(", ");
   const first = variables[0] ?? "";
   const subject =
     variables.length === 1
       ? `environment variable ${first} is not set`
       : `environment variables ${variables.join(", ")} are not set`;
-  return (
-    `servers${fieldKey(name)}: ${subject} (${uses}, in ${path}); ` +
-    `set ${variables.length === 1 ? "it" : "them"}, or write \${${first}:-default} to fall back to a default`
-  );
+  const set = `set ${variables.length === 1 ? "it" : "them"}`;
+  // A default is only offered for the `${VAR}` form: `${env:VAR:-x}` is no form at all.
+  const plain = missing.find((m) => written(m) === `\${${m.variable}}`);
+  const hint = plain
+    ? `${set}, or write \${${plain.variable}:-default} to fall back to a default`
+    : `${set} in the environment the agent starts in`;
+  return `servers${fieldKey(name)}: ${subject} (${uses}, in ${path}); ${hint}`;
 }
 
 function unansweredMessage(name: string, path: string, missing: MissingInput[], canAsk: boolean): string {

@@ -37,11 +37,44 @@ describe("interpolateString: editor forms per syntax", () => {
     ["${VAR:-default} in an editor file", "vscode", "${NOPE:-d}", "d", []],
     ["${input:id} in Cursor, left as written", "cursor", "${input:key}", "${input:key}", []],
     ["${input:id} in a posix file, left as written", "posix", "${input:key}", "${input:key}", []],
+    ["${env:VAR}", "windsurf", "Bearer ${env:A}", "Bearer a-val", []],
+    ["unset ${env:VAR}", "windsurf", "${env:NOPE}", "${env:NOPE}", ["NOPE"]],
+    [
+      "${workspaceFolder} as a plain variable",
+      "windsurf",
+      "${workspaceFolder}",
+      "${workspaceFolder}",
+      ["workspaceFolder"],
+    ],
+    ["$VAR", "gemini", "$A/x and ${A}", "a-val/x and a-val", []],
+    ["unset $VAR, left as written", "gemini", "pa$$word $NOPE", "pa$$word $NOPE", []],
+    ["${env:VAR} left as written", "gemini", "${env:A}", "${env:A}", []],
+    ["$VAR left as written", "posix", "$A", "$A", []],
+    ["$VAR left as written", "vscode", "$A", "$A", []],
+    ["${pathSeparator} and ${/}", "cursor", "a${pathSeparator}b${/}c", "a/b/c", []],
+    ["${pathSeparator} and ${/}", "vscode", "a${pathSeparator}b${/}c", "a/b/c", []],
+    ["${/} left as written", "posix", "a${/}b", "a${/}b", []],
   ])("%s (%s)", async (_label, syntax, template, value, missing) => {
     const result = await interpolateString(template, { ...options, syntax });
     expect(result.value).toBe(value);
     expect(result.missing).toEqual(missing);
     expect(result.missingInputs).toBeUndefined();
+  });
+
+  it("gives ${pathSeparator} and ${/} the Windows separator on Windows", async () => {
+    const result = await interpolateString("${workspaceFolder}${/}db${pathSeparator}x", {
+      syntax: "cursor",
+      env: {},
+      cwd: "C:\\work",
+      platform: "win32",
+    });
+    expect(result.value).toBe("C:\\work\\db\\x");
+  });
+
+  it("reports how each unset variable was written", async () => {
+    const result = await interpolateString("${env:A1} ${B1} ${env:B1}", { syntax: "vscode", env: {} });
+    expect(result.missing).toEqual(["A1", "B1"]);
+    expect(result.written).toEqual({ A1: "${env:A1}", B1: "${B1}" });
   });
 
   it("never expands a value again", async () => {
@@ -139,9 +172,9 @@ const providers: Provider[] = [
           .join("\n"),
       ),
   },
-  { id: "gemini", syntax: "posix", write: json("mcpServers", ".gemini/settings.json") },
+  { id: "gemini", syntax: "gemini", write: json("mcpServers", ".gemini/settings.json") },
   { id: "cursor", syntax: "cursor", write: json("mcpServers", ".cursor/mcp.json") },
-  { id: "windsurf", syntax: "posix", write: json("mcpServers", ".codeium/windsurf/mcp_config.json") },
+  { id: "windsurf", syntax: "windsurf", write: json("mcpServers", ".codeium/windsurf/mcp_config.json") },
   { id: "vscode", syntax: "vscode", write: json("servers", ".config/Code/User/mcp.json") },
 ];
 
@@ -150,9 +183,10 @@ function issueOf(result: LoadConfigsResult, server: string) {
 }
 
 describe.each(providers)("expansion in $id files", (provider) => {
-  const editor = provider.syntax !== "posix";
+  const editor = provider.syntax === "vscode" || provider.syntax === "cursor";
+  const envForm = editor || provider.syntax === "windsurf";
 
-  it(`expands ${editor ? "${VAR}, ${VAR:-default}, ${env:VAR}, ${workspaceFolder} and ${userHome}" : "${VAR} and ${VAR:-default} only"}`, async () => {
+  it(`expands ${editor ? "${VAR}, ${VAR:-default}, ${env:VAR}, ${workspaceFolder} and ${userHome}" : envForm ? "${VAR}, ${VAR:-default} and ${env:VAR}" : "${VAR} and ${VAR:-default}"}`, async () => {
     const tree = await fixture();
     const file = await provider.write(tree, {
       plain: { command: "srv", args: ["${A}", "${B:-dflt}", "${env:A}"] },
@@ -164,7 +198,7 @@ describe.each(providers)("expansion in $id files", (provider) => {
 
     expect(result.configs.plain).toEqual({
       command: "srv",
-      args: ["a-val", "dflt", editor ? "a-val" : "${env:A}"],
+      args: ["a-val", "dflt", envForm ? "a-val" : "${env:A}"],
     });
     expect(result.sources.plain?.provider).toBe(provider.id);
     const unset = issueOf(result, "unset");
@@ -177,13 +211,16 @@ describe.each(providers)("expansion in $id files", (provider) => {
         command: "srv",
         args: [`${tree.project}/x`, `${tree.home}/y`],
       });
+    } else {
+      // Other clients do not know the editors' variables: a plain variable that is unset.
+      expect(issueOf(result, "editor")?.message).toContain("workspaceFolder");
+    }
+    if (envForm) {
       const envUnset = issueOf(result, "envunset");
       expect(envUnset).toMatchObject({ path: file, code: "VAR_UNSET" });
-      expect(envUnset?.message).toContain("NOPE2");
+      expect(envUnset?.message).toContain("${env:NOPE2} in args[0]");
     } else {
-      // Other clients do not know the editors' forms: a plain variable that is unset,
-      // and `${env:…}` stays as written.
-      expect(issueOf(result, "editor")?.message).toContain("workspaceFolder");
+      // ... and `${env:…}` stays as written.
       expect(result.configs.envunset).toEqual({ command: "srv", args: ["${env:NOPE2}"] });
     }
   });

@@ -20,7 +20,10 @@ describe("interpolateString", () => {
     ["a value that itself looks like a placeholder, not expanded again", "${NESTED}", "${SET}", []],
     ["text without placeholders", "$HOME and ${not a var}", "$HOME and ${not a var}", []],
   ])("expands %s", async (_label, template, value, missing) => {
-    expect(await interpolateString(template, { env })).toEqual({ value, missing });
+    const result = await interpolateString(template, { env });
+    expect(result.value).toBe(value);
+    expect(result.missing).toEqual(missing);
+    expect(Object.keys(result.written ?? {})).toEqual(missing);
   });
 });
 
@@ -57,10 +60,10 @@ describe("interpolateServerConfig", () => {
       { env: {} },
     );
     expect(missing).toEqual([
-      { variable: "A", field: "command" },
-      { variable: "B", field: "args[0]" },
-      { variable: "C", field: 'env["MY KEY"]' },
-      { variable: "A", field: "headers.X" },
+      { variable: "A", field: "command", placeholder: "${A}" },
+      { variable: "B", field: "args[0]", placeholder: "${B}" },
+      { variable: "C", field: 'env["MY KEY"]', placeholder: "${C}" },
+      { variable: "A", field: "headers.X", placeholder: "${A}" },
     ]);
   });
 

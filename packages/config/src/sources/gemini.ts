@@ -21,6 +21,7 @@ const ID = { id: "gemini", name: "Gemini CLI" };
  * winning when both are set; `timeout` (ms) → both `timeout` and
  * `toolTimeout`; `includeTools` / `excludeTools`; `oauth` (when enabled) →
  * `auth`; `enabled` (mcp-rt's switch, honoured in every provider's file).
+ * Values may use `$VAR` as well as `${VAR}`, as Gemini's settings do.
  */
 export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
   const config = pickFields(entry, [
@@ -50,7 +51,7 @@ export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
   if (oauth?.enabled === true) {
     config.auth = oauthAuth({ clientId: oauth.clientId, scopes: oauth.scopes }) ?? { type: "oauth" };
   }
-  return { config, interpolation: { syntax: "posix" }, fieldNames };
+  return { config, interpolation: { syntax: "gemini" }, fieldNames };
 }
 
 /**

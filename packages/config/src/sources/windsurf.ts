@@ -7,6 +7,7 @@ import { createFileSource, type EntryMapping } from "./file-source.js";
  * Maps a Windsurf entry: `command`, `args`, `env`; `serverUrl` (or `url`) →
  * `url` (Streamable HTTP with SSE fallback); `headers`; `disabled: true` →
  * `enabled: false` (over mcp-rt's own `enabled`); `disabledTools` → `excludeTools`.
+ * Values may use Windsurf's `${env:VAR}` as well as `${VAR}`.
  */
 export function mapWindsurfEntry(entry: Record<string, unknown>): EntryMapping {
   const config = pickFields(entry, ["command", "args", "env", "headers", "enabled"]);
@@ -24,7 +25,7 @@ export function mapWindsurfEntry(entry: Record<string, unknown>): EntryMapping {
     config.excludeTools = entry.disabledTools;
     fieldNames.excludeTools = "disabledTools";
   }
-  return { config, interpolation: { syntax: "posix" }, fieldNames };
+  return { config, interpolation: { syntax: "windsurf" }, fieldNames };
 }
 
 /**
