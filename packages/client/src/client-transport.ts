@@ -1,4 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { HttpFailure } from "./remote-fetch.js";
 import type { ProcessExit } from "./stdio-transport.js";
 
 /**
@@ -14,6 +15,12 @@ export interface ClientTransport extends Transport {
   readonly exit?: ProcessExit | undefined;
   /** The protocol version agreed at `initialize`. */
   readonly protocolVersion?: string | undefined;
+  /** Why a remote transport closed on its own (a lost session, a dropped stream), once it has. */
+  readonly closeReason?: string | undefined;
+  /** Facts about that close (HTTP status, session id, errno), for error `details`. */
+  readonly closeDetails?: Record<string, unknown> | undefined;
+  /** The HTTP error response behind an error the transport threw (remote only). */
+  httpFailureOf?(error: unknown): HttpFailure | undefined;
   /** The first stdout line that was not JSON-RPC (stdio only). */
   readonly stdoutNoise?: string | undefined;
   /** The last lines the server wrote to stderr ("" when there is none). */

@@ -4,6 +4,8 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
 import { describeExit, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+import { httpFailureError, networkErrorOf } from "./http-error.js";
+import { displayUrl } from "./remote-fetch.js";
 import type { ProcessExit } from "./stdio-transport.js";
 
 /** The facts a failed `connectToServer` is explained from. */
@@ -22,6 +24,8 @@ export interface ConnectFailure {
   /** The agent's cwd. */
   cwd: string;
   sourcePath: string | undefined;
+  /** Set when a URL without `type` fell back to SSE: what Streamable HTTP answered first. */
+  fallbackFrom?: { kind: "stdio" | "http" | "sse"; status: number } | undefined;
 }
 
 /** Turns whatever `Client.connect` threw into an `McpRtError` a user can act on. */
@@ -72,6 +76,11 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
     });
   }
 
+  if (!isStdioConfig(config)) {
+    const remote = toRemoteConnectError(failure, fail);
+    if (remote) return remote;
+  }
+
   const code = rpcCode(error);
   if (code === ErrorCode.ConnectionClosed) {
     const message = `${fail}: the connection closed before initializing${noise}`;
@@ -85,4 +94,37 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
     });
   }
   return new McpRtError("INIT_FAILED", withStderr(`${fail}: ${errorText(error)}${noise}`, stderrTail), base);
+}
+
+/** The connect errors only a remote server has: HTTP error statuses and unreachable addresses. */
+function toRemoteConnectError(failure: ConnectFailure, fail: string): McpRtError | undefined {
+  const { name, error, transport, sourcePath, config } = failure;
+  const tried = failure.fallbackFrom
+    ? `; Streamable HTTP was tried first and answered HTTP ${failure.fallbackFrom.status}, so the legacy SSE transport was tried too`
+    : "";
+  const http = transport.httpFailureOf?.(error);
+  if (http) {
+    const mapped = httpFailureError({ name, failure: http, lead: fail, sourcePath, cause: error });
+    if (!tried) return mapped;
+    return new McpRtError(mapped.code, `${mapped.message}${tried}`, {
+      server: name,
+      cause: error,
+      ...(mapped.details ? { details: { ...mapped.details, fallbackFrom: failure.fallbackFrom } } : {}),
+    });
+  }
+  const url = "url" in config ? displayUrl(config.url) : "";
+  const network = networkErrorOf(error);
+  if (network) {
+    return new McpRtError(
+      "HTTP_ERROR",
+      `${fail}: cannot reach ${url} (${network.message}); is the server running? Check "url" ${inConfig(sourcePath)}${tried}`,
+      { server: name, cause: error, details: { errno: network.code, url } },
+    );
+  }
+  if (rpcCode(error) !== undefined) return undefined;
+  return new McpRtError(
+    "INIT_FAILED",
+    `${fail}: ${errorText(error)} (is ${url} an MCP endpoint? Check "url" ${inConfig(sourcePath)})${tried}`,
+    { server: name, cause: error },
+  );
 }

@@ -2,15 +2,17 @@ import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   ListRootsRequestSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
-import { toConnectError } from "./connect-error.js";
-import type { MCPServerConnection } from "./connection.js";
-import { createTransport } from "./create-transport.js";
+import { type ConnectFailure, toConnectError } from "./connect-error.js";
+import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
+import { createTransport, transportKinds } from "./create-transport.js";
+import { httpStatusOf } from "./http-error.js";
 import { ServerConnection } from "./server-connection.js";
 
 /** `timeout` used when a config has none: connect + `tools/list`, in ms. */
@@ -38,15 +40,26 @@ export interface ConnectOptions {
   stdinGraceMs?: number;
   /** On close, how long a stdio server's process group may take to exit after SIGTERM, before SIGKILL. @default 2000 */
   killGraceMs?: number;
+  /**
+   * OAuth for remote servers, handed to the SDK's Streamable HTTP and SSE
+   * transports as is: they send its tokens, refresh them, and run its
+   * authorization flow on a 401.
+   */
+  authProvider?: OAuthClientProvider;
 }
 
 /**
- * Starts (stdio) or reaches a server and runs the MCP handshake (`initialize`
- * + `notifications/initialized`) within `config.timeout` (default 30000 ms).
- * The client declares the `roots` capability and answers `roots/list` with
- * the agent's cwd. On any failure the server's process group is gone before
- * the promise rejects with an `McpRtError` (`SPAWN_FAILED`, `CONNECT_TIMEOUT`,
- * `INIT_FAILED`, `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail.
+ * Starts (stdio) or reaches (`url`) a server and runs the MCP handshake
+ * (`initialize` + `notifications/initialized`) within `config.timeout`
+ * (default 30000 ms). A `url` config uses Streamable HTTP (`type: "http"`) or
+ * the legacy SSE transport (`type: "sse"`); without `type` it tries Streamable
+ * HTTP and falls back to SSE when the initialize POST gets a 4xx (other than
+ * 401/403). `connection.transport` says which one is in use. The client
+ * declares the `roots` capability and answers `roots/list` with the agent's
+ * cwd. On any failure the server's process group is gone (stdio) before the
+ * promise rejects with an `McpRtError` (`CONFIG_INVALID`, `SPAWN_FAILED`,
+ * `CONNECT_TIMEOUT`, `INIT_FAILED`, `HTTP_ERROR`, `AUTH_REQUIRED`,
+ * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail.
  *
  * @example
  * ```ts
@@ -70,13 +83,73 @@ export async function connectToServer(
     });
   }
 
-  const transport: ClientTransport = createTransport(name, config, {
-    cwd,
-    parentEnv: options.env ?? process.env,
-    onStderr: options.onStderr,
-    stdinGraceMs: options.stdinGraceMs,
-    killGraceMs: options.killGraceMs,
-  });
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const started = Date.now();
+  const kinds = transportKinds(config);
+  let fallbackFrom: ConnectFailure["fallbackFrom"];
+  for (const [attempt, kind] of kinds.entries()) {
+    const transport: ClientTransport = createTransport(name, config, {
+      cwd,
+      parentEnv: options.env ?? process.env,
+      onStderr: options.onStderr,
+      stdinGraceMs: options.stdinGraceMs,
+      killGraceMs: options.killGraceMs,
+      kind: kind === "stdio" ? undefined : kind,
+      authProvider: options.authProvider,
+      signal,
+      sourcePath: options.sourcePath,
+    });
+    const connection = createConnection(name, config, transport, cwd, options);
+    const client = getConnectionInternals(connection).client;
+    try {
+      await client.connect(transport, { signal, timeout: Math.max(1, timeoutMs - (Date.now() - started)) });
+      return connection;
+    } catch (error) {
+      // Read before stopping it: after terminate() every process has "exited".
+      const exit = transport.exit;
+      await transport.terminate();
+      const status = transport.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
+      if (attempt < kinds.length - 1 && !signal.aborted && shouldFallBackToSse(status)) {
+        fallbackFrom = { kind, status: status as number };
+        continue;
+      }
+      throw toConnectError({
+        name,
+        config,
+        error,
+        transport,
+        exit,
+        timeoutMs,
+        signal: options.signal,
+        deadline,
+        cwd,
+        sourcePath: options.sourcePath,
+        fallbackFrom,
+      });
+    }
+  }
+  // transportKinds() never returns an empty list.
+  throw new Error("unreachable");
+}
+
+/**
+ * The spec's backwards compatibility rule: a server that answers the
+ * initialize POST with a 4xx may be an old HTTP+SSE server. 401 and 403 are
+ * about credentials, which SSE would need just the same.
+ */
+function shouldFallBackToSse(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
+}
+
+/** A connection (not yet initialized) over `transport`, with its SDK client wired to it. */
+function createConnection(
+  name: string,
+  config: MCPServerConfig,
+  transport: ClientTransport,
+  cwd: string,
+  options: ConnectOptions,
+): ServerConnection {
   const client = new Client(options.clientInfo ?? { name: "mcp-rt", version }, {
     capabilities: { roots: {} },
   });
@@ -93,27 +166,5 @@ export async function connectToServer(
   client.setRequestHandler(ListRootsRequestSchema, () => ({
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd }],
   }));
-
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  try {
-    await client.connect(transport, { signal, timeout: timeoutMs });
-  } catch (error) {
-    // Read before stopping it: after terminate() every process has "exited".
-    const exit = transport.exit;
-    await transport.terminate();
-    throw toConnectError({
-      name,
-      config,
-      error,
-      transport,
-      exit,
-      timeoutMs,
-      signal: options.signal,
-      deadline,
-      cwd,
-      sourcePath: options.sourcePath,
-    });
-  }
   return connection;
 }

@@ -1,8 +1,14 @@
 import { isAbsolute, resolve } from "node:path";
-import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { isStdioConfig, type MCPHttpServerConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createServerEnv } from "./child-env.js";
 import type { ClientTransport } from "./client-transport.js";
+import { inConfig } from "./error-text.js";
+import { createRemoteTransport } from "./remote-transport.js";
 import { createStdioTransport } from "./stdio-transport.js";
+
+/** How a server is reached. */
+export type TransportKind = "stdio" | "http" | "sse";
 
 /** What every transport may need besides the config. */
 export interface TransportContext {
@@ -16,6 +22,25 @@ export interface TransportContext {
   stdinGraceMs?: number | undefined;
   /** See `ConnectOptions.killGraceMs`. */
   killGraceMs?: number | undefined;
+  /** For a remote config: which transport to build (a config without `type` is tried as `http`, then `sse`). */
+  kind?: "http" | "sse" | undefined;
+  /** See `ConnectOptions.authProvider`. */
+  authProvider?: OAuthClientProvider | undefined;
+  /** Aborts a pending transport start (the connect signal and deadline). */
+  signal?: AbortSignal | undefined;
+  /** The config file the server came from, for messages. */
+  sourcePath?: string | undefined;
+}
+
+/**
+ * The transports to try, in order: `["stdio"]`, `["http"]`, `["sse"]`, or for
+ * a URL without `type` `["http", "sse"]` (Streamable HTTP, then the legacy
+ * SSE transport if the server answers the initialize POST with a 4xx).
+ */
+export function transportKinds(config: MCPServerConfig): TransportKind[] {
+  if (isStdioConfig(config)) return ["stdio"];
+  if (config.type === "http" || config.type === "sse") return [config.type];
+  return ["http", "sse"];
 }
 
 /** The working folder of a stdio server: its config's `cwd` against the agent's, else the agent's. */
@@ -41,9 +66,31 @@ export function createTransport(
       ...(context.killGraceMs !== undefined ? { killGraceMs: context.killGraceMs } : {}),
     });
   }
-  throw new McpRtError(
-    "CONFIG_INVALID",
-    `MCP server "${name}" is a remote server (url: ${config.url}); this version of @mcp-rt/client connects to stdio servers only`,
-    { server: name },
-  );
+  return createRemoteTransport({
+    kind: context.kind ?? (config.type === "sse" ? "sse" : "http"),
+    name,
+    url: remoteUrl(name, config, context.sourcePath),
+    headers: config.headers,
+    authProvider: context.authProvider,
+    signal: context.signal,
+    sourcePath: context.sourcePath,
+  });
+}
+
+/** The config's `url` as a URL; `CONFIG_INVALID` unless it is an absolute http(s) URL. */
+function remoteUrl(name: string, config: MCPHttpServerConfig, sourcePath: string | undefined): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(config.url);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new McpRtError(
+      "CONFIG_INVALID",
+      `MCP server "${name}" has an invalid "url": ${JSON.stringify(config.url)} is not an http:// or https:// URL (fix "url" ${inConfig(sourcePath)})`,
+      { server: name },
+    );
+  }
+  return url;
 }

@@ -2,6 +2,7 @@ import { McpRtError } from "@mcp-rt/config";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
 import { createAbortError, describeExit, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+import { httpFailureError, networkErrorOf, UNREACHABLE_ERRNOS } from "./http-error.js";
 
 /** The facts a failed request is explained from. */
 export interface RequestFailure {
@@ -25,7 +26,8 @@ export function closedReason(internals: ConnectionInternals): string {
   const event = internals.closeEvent();
   if (event?.expected) return "the connection was closed by the client";
   const exit = internals.transport.exit;
-  return exit ? describeExit(exit) : "the server closed the connection";
+  if (exit) return describeExit(exit);
+  return internals.transport.closeReason ?? "the server closed the connection";
 }
 
 /** The error of a request on a connection that has already closed. */
@@ -63,8 +65,28 @@ export function toRequestError(failure: RequestFailure): Error {
       : `timed out after ${failure.timeoutMs} ms (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;
     return new McpRtError("REQUEST_TIMEOUT", `The ${what} to MCP server "${server}" ${limit}`, base);
   }
-  // A write into a pipe whose reader just died fails with EPIPE & co. before the close is reported.
-  const errno = typeof (error as NodeJS.ErrnoException | undefined)?.code === "string";
+  const http = internals.transport.httpFailureOf?.(error);
+  if (http) {
+    return httpFailureError({
+      name: server,
+      failure: http,
+      lead: `The ${what} to MCP server "${server}" failed`,
+      sourcePath: internals.sourcePath,
+      cause: error,
+    });
+  }
+  const network = networkErrorOf(error);
+  if (network && !UNREACHABLE_ERRNOS.has(network.code) && internals.transport.kind !== "stdio") {
+    return new McpRtError(
+      "HTTP_ERROR",
+      `The ${what} to MCP server "${server}" failed on the network: ${network.message}`,
+      { ...base, details: { errno: network.code } },
+    );
+  }
+  // A write into a pipe whose reader just died fails with EPIPE & co. before the close is reported;
+  // a remote server that stopped listening fails with ECONNREFUSED & co.
+  const errno =
+    typeof (error as NodeJS.ErrnoException | undefined)?.code === "string" || network !== undefined;
   if (
     code === ErrorCode.ConnectionClosed ||
     connection.closed ||
@@ -72,7 +94,11 @@ export function toRequestError(failure: RequestFailure): Error {
     /^Not connected$/.test(errorText(error))
   ) {
     const message = `MCP server "${server}" closed the connection during the ${what}: ${closedReason(internals)}`;
-    return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), base);
+    const details = internals.transport.closeDetails;
+    return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), {
+      ...base,
+      ...(details ? { details } : {}),
+    });
   }
   if (
     failure.toolName !== undefined &&

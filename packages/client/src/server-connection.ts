@@ -114,16 +114,19 @@ export class ServerConnection implements MCPServerConnection {
     if (this.#closing) {
       event = { expected: true, reason: `MCP server "${this.name}" was closed by the client` };
     } else {
-      const how = exit ? describeExit(exit) : "the server closed the connection";
+      const how = exit
+        ? describeExit(exit)
+        : (this.#transport.closeReason ?? "the server closed the connection");
       const reason = `MCP server "${this.name}" stopped: ${how}`;
       const stderrTail = this.#transport.stderrTail();
+      const details = exit ? { exitCode: exit.code, signal: exit.signal } : this.#transport.closeDetails;
       event = {
         expected: false,
         reason,
         error: new McpRtError("TRANSPORT_CLOSED", withStderr(reason, stderrTail), {
           server: this.name,
           ...(stderrTail ? { stderrTail } : {}),
-          ...(exit ? { details: { exitCode: exit.code, signal: exit.signal } } : {}),
+          ...(details ? { details } : {}),
         }),
       };
     }
@@ -138,11 +141,14 @@ export class ServerConnection implements MCPServerConnection {
   handleError(error: Error): void {
     if (this.#errorListeners.size === 0) return;
     const errno = (error as NodeJS.ErrnoException).code;
-    const wrapped = new McpRtError(
-      typeof errno === "string" ? "TRANSPORT_CLOSED" : "PROTOCOL_ERROR",
-      `MCP server "${this.name}": ${error.message}`,
-      { server: this.name, cause: error },
-    );
+    // Remote transports already say what went wrong, with the HTTP status.
+    const wrapped = McpRtError.isInstance(error)
+      ? error
+      : new McpRtError(
+          typeof errno === "string" ? "TRANSPORT_CLOSED" : "PROTOCOL_ERROR",
+          `MCP server "${this.name}": ${error.message}`,
+          { server: this.name, cause: error },
+        );
     for (const listener of [...this.#errorListeners]) safely(() => listener(wrapped));
   }
 

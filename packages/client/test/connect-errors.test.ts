@@ -144,9 +144,13 @@ describe("connectToServer failures", () => {
     expect(readPidFile(pidFile)).toEqual([]);
   });
 
-  it("refuses remote configs clearly until the HTTP transport exists", async () => {
-    const error = await connectError("remote", { url: "https://example.com/mcp" });
+  it("refuses a url that is not http(s) as CONFIG_INVALID naming the field and file", async () => {
+    const error = await connectError("remote", { url: "ftp://example.com/mcp" }, { sourcePath: SOURCE });
     expect(error.code).toBe("CONFIG_INVALID");
-    expect(error.message).toContain('MCP server "remote" is a remote server');
+    expect(error.message).toBe(
+      `MCP server "remote" has an invalid "url": "ftp://example.com/mcp" is not an http:// or https:// URL (fix "url" in ${SOURCE})`,
+    );
+    const relative = await connectError("remote", { type: "http", url: "/mcp" });
+    expect(relative.code).toBe("CONFIG_INVALID");
   });
 });

@@ -1,0 +1,102 @@
+import { McpRtError } from "@mcp-rt/config";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { inConfig } from "./error-text.js";
+import type { HttpFailure } from "./remote-fetch.js";
+
+/** The HTTP status an SDK transport error reports, if it reports one. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof UnauthorizedError) return 401;
+  if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === "number") {
+    return error.code >= 100 && error.code <= 599 ? error.code : undefined;
+  }
+  // The SSE transport's POST errors are plain Errors: "Error POSTing to endpoint (HTTP 500): …".
+  const match = error instanceof Error ? /\(HTTP (\d{3})\)/.exec(error.message) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/** System errors that mean nothing answers at the server's address any more. */
+export const UNREACHABLE_ERRNOS: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+/** The system error behind a failed `fetch` (`ECONNREFUSED`, `ENOTFOUND`…), if there is one. */
+export function networkErrorOf(error: unknown): { code: string; message: string } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+      return { code, message: current.message };
+    }
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** "POST http://host/mcp answered HTTP 500 Internal Server Error: <body head>". */
+export function describeHttpFailure(failure: HttpFailure): string {
+  const status = `HTTP ${failure.status}${failure.statusText ? ` ${failure.statusText}` : ""}`;
+  const body = failure.bodyHead ? `: ${failure.bodyHead}` : "";
+  return `${failure.method} ${failure.url} answered ${status}${body}`;
+}
+
+/** True for a 404 to a request that carried a session id: the server no longer has that session. */
+export function isLostSession(failure: HttpFailure): failure is HttpFailure & { sessionId: string } {
+  return failure.status === 404 && failure.sessionId !== undefined;
+}
+
+/** Why a connection whose session the server lost is closed, for messages. */
+export function lostSessionReason(failure: HttpFailure): string {
+  return `the server no longer knows session ${failure.sessionId} (${describeHttpFailure(failure)}); it restarted or expired the session — reconnect to start a new one`;
+}
+
+/** What an HTTP failure error is made from. */
+export interface HttpFailureErrorInit {
+  /** The server's name. */
+  name: string;
+  failure: HttpFailure;
+  /** How the message starts: `Connection to MCP server "x" failed`, `The call of tool "y" to MCP server "x" failed`. */
+  lead: string;
+  sourcePath: string | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The `McpRtError` for an HTTP error status: `AUTH_REQUIRED` for 401 and 403
+ * (with the `WWW-Authenticate` header in `details`), `TRANSPORT_CLOSED` for a
+ * 404 to a request that carried a session id (the server lost the session),
+ * `HTTP_ERROR` for anything else. `details` holds the status, status text,
+ * method, URL and body head.
+ */
+export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
+  const { name, failure, lead } = init;
+  const where = inConfig(init.sourcePath);
+  const details: Record<string, unknown> = {
+    status: failure.status,
+    statusText: failure.statusText,
+    method: failure.method,
+    url: failure.url,
+    body: failure.bodyHead,
+  };
+  const base = { server: name, details, ...(init.cause === undefined ? {} : { cause: init.cause }) };
+
+  if (failure.status === 401 || failure.status === 403) {
+    if (failure.wwwAuthenticate !== undefined) details.wwwAuthenticate = failure.wwwAuthenticate;
+    const why = failure.status === 401 ? "authorization required" : "the credentials were refused";
+    return new McpRtError(
+      "AUTH_REQUIRED",
+      `${lead}: ${why} (${describeHttpFailure(failure)}); set the credentials in "headers" or "auth" ${where}`,
+      base,
+    );
+  }
+  if (isLostSession(failure)) {
+    details.sessionId = failure.sessionId;
+    return new McpRtError("TRANSPORT_CLOSED", `${lead}: ${lostSessionReason(failure)}`, base);
+  }
+  const hint = failure.status === 404 || failure.status === 405 ? ` (check "url" ${where})` : "";
+  return new McpRtError("HTTP_ERROR", `${lead}: ${describeHttpFailure(failure)}${hint}`, base);
+}

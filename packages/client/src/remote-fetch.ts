@@ -1,0 +1,174 @@
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+
+/** One HTTP response with an error status, as a remote transport saw it. */
+export interface HttpFailure {
+  /** The request's method: `POST`, `GET`, `DELETE`. */
+  method: string;
+  /** The URL that answered (query and credentials removed). */
+  url: string;
+  /** The HTTP status, 400–599. */
+  status: number;
+  /** The status text, e.g. `Not Found` ("" when the server sent none). */
+  statusText: string;
+  /** The session id the request carried (`Mcp-Session-Id`), if any. */
+  sessionId: string | undefined;
+  /** The `WWW-Authenticate` header of a 401 or 403, if any. */
+  wwwAuthenticate: string | undefined;
+  /** The start of the response body, whitespace collapsed. */
+  bodyHead: string;
+}
+
+/** Options of {@link createRemoteFetch}. */
+export interface RemoteFetchOptions {
+  /** The server's endpoint; its origin is the only one that receives `headers`. */
+  url: URL;
+  /** Extra headers for every request to the server's origin (the config's `headers`). */
+  headers?: Record<string, string> | undefined;
+  /** Called for every response with a status of 400 or more (with its body head read). */
+  onFailure?: ((failure: HttpFailure) => void) | undefined;
+  /** The fetch to wrap. @default globalThis.fetch */
+  fetch?: FetchLike | undefined;
+}
+
+/** Characters of an error body kept for messages. */
+export const BODY_HEAD_CHARS = 500;
+// Bytes of an error body read at most: the rest is never downloaded.
+const BODY_READ_LIMIT = 16 * 1024;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** True when `to` has exactly the scheme, host and port of `from`. */
+export function isSameOrigin(from: URL, to: URL): boolean {
+  return from.protocol === to.protocol && from.host === to.host;
+}
+
+/** A URL as messages show it: no credentials, query or fragment. */
+export function displayUrl(url: URL | string): string {
+  try {
+    const copy = new URL(url);
+    copy.username = copy.password = copy.search = copy.hash = "";
+    return copy.href;
+  } catch {
+    return String(url);
+  }
+}
+
+/**
+ * The fetch every remote transport uses. Requests to the server's origin get
+ * the config's `headers` (headers the SDK set itself win) and never follow a
+ * redirect to another origin, so the headers cannot leak to another host; a
+ * redirect within the origin is followed (307/308 keep the method and body;
+ * others only for GET). Requests to other origins (OAuth metadata, the
+ * authorization server) get none of the config's headers. Error responses are
+ * reported to `onFailure` with the head of their body.
+ */
+export function createRemoteFetch(options: RemoteFetchOptions): FetchLike {
+  const base = options.fetch ?? ((url, init) => fetch(url, init));
+  const extra = Object.entries(options.headers ?? {});
+
+  return async (input, init) => {
+    const target = new URL(input instanceof Request ? input.url : String(input));
+    if (!isSameOrigin(options.url, target)) return base(input, init);
+
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of extra) {
+      if (!headers.has(name)) headers.set(name, value);
+    }
+    const method = (init?.method ?? "GET").toUpperCase();
+    const request: RequestInit = {
+      ...init,
+      headers,
+      redirect: init?.redirect === "error" ? "error" : "manual",
+    };
+    let url = target;
+    let response = await base(url, request);
+    // The caller asked to see redirects (the SDK follows them itself, through this fetch).
+    const follow = init?.redirect === undefined || init.redirect === "follow";
+    for (let hops = 0; follow && hops < MAX_REDIRECTS; hops++) {
+      const next = sameOriginRedirect(response, url, method);
+      if (!next) break;
+      await response.body?.cancel();
+      url = next;
+      response = await base(url, request);
+    }
+    if (response.status < 400 || !options.onFailure) return response;
+    return reportFailure(response, { method, url, headers }, options.onFailure);
+  };
+}
+
+/** Where `response` redirects to, when that is within `from`'s origin and keeps the method; else undefined. */
+function sameOriginRedirect(response: Response, from: URL, method: string): URL | undefined {
+  if (!REDIRECT_STATUSES.has(response.status)) return undefined;
+  const location = response.headers.get("location");
+  if (!location) return undefined;
+  let to: URL;
+  try {
+    to = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  if (!isSameOrigin(from, to) || to.username !== from.username || to.password !== from.password)
+    return undefined;
+  // 301, 302 and 303 turn a request with a body into a GET; only 307 and 308 keep it.
+  const keepsMethod =
+    response.status === 307 || response.status === 308 || method === "GET" || method === "HEAD";
+  return keepsMethod ? to : undefined;
+}
+
+async function reportFailure(
+  response: Response,
+  request: { method: string; url: URL; headers: Headers },
+  onFailure: (failure: HttpFailure) => void,
+): Promise<Response> {
+  const body = await readHead(response);
+  const text = new TextDecoder().decode(body);
+  const bodyHead = text.replace(/\s+/g, " ").trim();
+  try {
+    onFailure({
+      method: request.method,
+      url: displayUrl(request.url),
+      status: response.status,
+      statusText: response.statusText,
+      sessionId: request.headers.get("mcp-session-id") ?? undefined,
+      wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
+      bodyHead: bodyHead.length > BODY_HEAD_CHARS ? `${bodyHead.slice(0, BODY_HEAD_CHARS - 1)}…` : bodyHead,
+    });
+  } catch {
+    // A throwing listener must not turn an HTTP answer into a network error.
+  }
+  // The body was consumed: hand the SDK an equivalent response with what was read.
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/** Reads up to BODY_READ_LIMIT bytes of a body and cancels the rest. */
+async function readHead(response: Response): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < BODY_READ_LIMIT) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // A body cut short still has a head worth showing.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const out = new Uint8Array(Math.min(size, BODY_READ_LIMIT));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, out.length - offset);
+    out.set(part, offset);
+    offset += part.length;
+    if (offset >= out.length) break;
+  }
+  return out;
+}

@@ -1,0 +1,264 @@
+import { McpRtError } from "@mcp-rt/config";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientTransport } from "./client-transport.js";
+import { errorText } from "./error-text.js";
+import {
+  httpFailureError,
+  httpStatusOf,
+  isLostSession,
+  lostSessionReason,
+  networkErrorOf,
+  UNREACHABLE_ERRNOS,
+} from "./http-error.js";
+import { createRemoteFetch, type HttpFailure } from "./remote-fetch.js";
+
+/** Options of {@link createRemoteTransport}. */
+export interface RemoteTransportOptions {
+  /** `http`: the SDK's Streamable HTTP transport; `sse`: its legacy HTTP+SSE transport. */
+  kind: "http" | "sse";
+  /** The server's name, for messages. */
+  name: string;
+  /** The server's endpoint. */
+  url: URL;
+  /** Headers for every request to the server's origin, and no other. */
+  headers?: Record<string, string> | undefined;
+  /** Passed to the SDK transport: OAuth tokens, refresh and the authorization flow. */
+  authProvider?: OAuthClientProvider | undefined;
+  /** Aborts a pending `start()` (the SSE transport waits there for the server's `endpoint` event). */
+  signal?: AbortSignal | undefined;
+  /** The config file the server came from, for messages. */
+  sourcePath?: string | undefined;
+  /** On close, how long the `DELETE` that ends a Streamable HTTP session may take. @default 2000 */
+  closeTimeoutMs?: number | undefined;
+  /** The fetch under the transport's own (headers, same-origin redirects, error capture). @default globalThis.fetch */
+  fetch?: FetchLike | undefined;
+}
+
+// Failures remembered to explain the errors the SDK throws for them.
+const FAILURES_KEPT = 8;
+
+/**
+ * An SDK Streamable HTTP or SSE client transport with what a connection needs
+ * around it: the config's headers on every request to the server (never to
+ * another host), errors that name the HTTP status and body, a close that ends
+ * the server's session with `DELETE` first, and an `onclose` when the server
+ * is gone (a lost session, a dropped SSE stream, an unreachable server) rather
+ * than only when the client closes.
+ */
+export class RemoteTransport implements ClientTransport {
+  /** `http` or `sse`. */
+  readonly kind: "http" | "sse";
+  /** Called once, when the transport has closed for whatever reason. */
+  onclose?: (() => void) | undefined;
+  /** Called on out-of-band problems (an event stream that failed, a message that is not JSON-RPC). */
+  onerror?: ((error: Error) => void) | undefined;
+  /** Called with every JSON-RPC message the server sends. */
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+
+  readonly #options: RemoteTransportOptions;
+  readonly #inner: StreamableHTTPClientTransport | SSEClientTransport;
+  readonly #failures: HttpFailure[] = [];
+  #started = false;
+  #closing: Promise<void> | undefined;
+  #closeReported = false;
+  #closeReason: string | undefined;
+  #closeDetails: Record<string, unknown> | undefined;
+  #protocolVersion: string | undefined;
+  #lastStreamError: string | undefined;
+
+  constructor(options: RemoteTransportOptions) {
+    this.#options = options;
+    this.kind = options.kind;
+    const fetch = createRemoteFetch({
+      url: options.url,
+      headers: options.headers,
+      fetch: options.fetch,
+      onFailure: (failure) => this.#remember(failure),
+    });
+    const sdkOptions = { fetch, ...(options.authProvider ? { authProvider: options.authProvider } : {}) };
+    this.#inner =
+      options.kind === "http"
+        ? new StreamableHTTPClientTransport(options.url, sdkOptions)
+        : new SSEClientTransport(options.url, sdkOptions);
+    this.#inner.onmessage = (message: JSONRPCMessage) => this.onmessage?.(message);
+    this.#inner.onerror = (error) => this.#onInnerError(error);
+    this.#inner.onclose = () => this.#reportClose();
+  }
+
+  /** The Streamable HTTP session id the server assigned, once it has. */
+  get sessionId(): string | undefined {
+    return this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.sessionId : undefined;
+  }
+
+  /** The protocol version agreed at `initialize`, once known. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** Why the transport closed on its own (the server lost the session, the stream dropped…), once it has. */
+  get closeReason(): string | undefined {
+    return this.#closeReason;
+  }
+
+  /** Facts about an unexpected close, for the `TRANSPORT_CLOSED` error's `details`. */
+  get closeDetails(): Record<string, unknown> | undefined {
+    return this.#closeDetails;
+  }
+
+  /** Called by the SDK client after `initialize`; sent as `MCP-Protocol-Version` from then on. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+    this.#inner.setProtocolVersion(version);
+  }
+
+  /** Remote servers have no stderr. */
+  stderrTail(): string {
+    return "";
+  }
+
+  /** The HTTP error response behind an error the SDK threw, if there was one. */
+  httpFailureOf(error: unknown): HttpFailure | undefined {
+    const status = httpStatusOf(error);
+    if (status === undefined) return undefined;
+    return this.#failures.findLast((failure) => failure.status === status);
+  }
+
+  /** Starts the SDK transport (for SSE: opens the stream and waits for the `endpoint` event). */
+  async start(): Promise<void> {
+    const signal = this.#options.signal;
+    signal?.throwIfAborted();
+    const started = this.#inner.start();
+    if (signal) {
+      let onAbort: (() => void) | undefined;
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+      started.catch(() => {});
+      try {
+        await Promise.race([started, aborted]);
+      } finally {
+        if (onAbort) signal.removeEventListener("abort", onAbort);
+      }
+    } else {
+      await started;
+    }
+    this.#started = true;
+  }
+
+  /** Sends one message (an HTTP POST). Rejects once the transport is closing or closed. */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#closing || this.#closeReported) return Promise.reject(new Error("Not connected"));
+    const inner = this.#inner;
+    return inner instanceof StreamableHTTPClientTransport
+      ? inner.send(message, options)
+      : inner.send(message);
+  }
+
+  /**
+   * Closes: a Streamable HTTP session is ended with `DELETE` first (a 405
+   * answer is fine; at most `closeTimeoutMs`), then every open request and
+   * stream is aborted. Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown(true);
+    return this.#closing;
+  }
+
+  /** Closes without ending the server's session (used after a failure). */
+  terminate(): Promise<void> {
+    this.#closing ??= this.#shutdown(false);
+    return this.#closing;
+  }
+
+  async #shutdown(endSession: boolean): Promise<void> {
+    const inner = this.#inner;
+    if (endSession && inner instanceof StreamableHTTPClientTransport && inner.sessionId !== undefined) {
+      await settleWithin(inner.terminateSession(), this.#options.closeTimeoutMs ?? 2000);
+    }
+    await inner.close().catch(() => {});
+    this.#reportClose();
+  }
+
+  /** The server is gone: record why and close, so that `onclose` tells the connection. */
+  #lose(reason: string, details?: Record<string, unknown>): void {
+    if (this.#closing || this.#closeReported) return;
+    this.#closeReason = reason;
+    this.#closeDetails = details;
+    this.terminate().catch(() => {});
+  }
+
+  #onInnerError(error: Error): void {
+    // Aborted requests and the session DELETE of a closing transport are not news.
+    if (this.#closing || this.#closeReported) return;
+    const failure = this.httpFailureOf(error);
+    if (failure && isLostSession(failure)) {
+      this.#lose(lostSessionReason(failure), { status: failure.status, sessionId: failure.sessionId });
+      return;
+    }
+    if (this.#started && error instanceof SseError && failure === undefined) {
+      this.#lose(`the SSE stream closed (${errorText(error).replace(/^SSE error: /, "")})`);
+      return;
+    }
+    if (this.#started && /^Maximum reconnection attempts/.test(error.message)) {
+      const last = this.#lastStreamError ? `: ${this.#lastStreamError}` : "";
+      this.#lose(`its event stream closed and could not be re-opened${last}`);
+      return;
+    }
+    const network = networkErrorOf(error);
+    if (this.#started && network && UNREACHABLE_ERRNOS.has(network.code)) {
+      this.#lose(`the server could not be reached (${network.message})`, { errno: network.code });
+      return;
+    }
+    if (/SSE stream|reconnect/i.test(error.message)) this.#lastStreamError = errorText(error);
+    this.onerror?.(this.#describe(error, failure));
+  }
+
+  #describe(error: Error, failure: HttpFailure | undefined): Error {
+    const { name, sourcePath } = this.#options;
+    if (failure) {
+      return httpFailureError({ name, failure, lead: `MCP server "${name}"`, sourcePath, cause: error });
+    }
+    // A message that is not JSON-RPC is the server's fault; anything else happened on the wire.
+    if (error.name === "ZodError" || error instanceof SyntaxError) return error;
+    return new McpRtError("HTTP_ERROR", `MCP server "${name}": ${errorText(error)}`, {
+      server: name,
+      cause: error,
+    });
+  }
+
+  #remember(failure: HttpFailure): void {
+    this.#failures.push(failure);
+    if (this.#failures.length > FAILURES_KEPT) this.#failures.shift();
+  }
+
+  #reportClose(): void {
+    if (this.#closeReported) return;
+    this.#closeReported = true;
+    this.onclose?.();
+  }
+}
+
+/** Creates a {@link RemoteTransport}. */
+export function createRemoteTransport(options: RemoteTransportOptions): RemoteTransport {
+  return new RemoteTransport(options);
+}
+
+/** Waits for `promise` to settle or `ms` to pass, whichever is first; never rejects. */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(noop, noop), elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function noop(): void {}
