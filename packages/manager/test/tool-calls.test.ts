@@ -55,10 +55,41 @@ describe("calls against server-everything", () => {
     });
     expect(structured.isError).toBeUndefined();
     expect(textOf(structured)).toMatch(/temperature/);
+    // The server mirrors structuredContent in a text block: it is not repeated.
+    expect(structured.content).toHaveLength(1);
     expect(structured.details).toMatchObject({
       serverName: "everything",
       mcpToolName: "get-structured-content",
     });
+  });
+
+  it("describes embedded resources, keeps annotated content, marks a failed call", async () => {
+    const m = manager();
+    const { tools } = await m.connectServers({ everything }, {});
+    const tool = (name: string) => tools.find((t) => t.name === name)!;
+
+    const text = await tool("mcp_everything_get_resource_reference").execute("c1", {
+      resourceType: "Text",
+      resourceId: 1,
+    });
+    expect(textOf(text)).toMatch(/^\[resource demo:\/\/\S+\/text\/1 \(text\/plain\)\]\nResource 1: /m);
+    const blob = await tool("mcp_everything_get_resource_reference").execute("c2", {
+      resourceType: "Blob",
+      resourceId: 2,
+    });
+    expect(textOf(blob)).toMatch(/\[resource demo:\/\/\S+\/blob\/2 \(text\/plain\)\] binary, \d+ B/);
+
+    const annotated = await tool("mcp_everything_get_annotated_message").execute("c3", {
+      messageType: "error",
+      includeImage: true,
+    });
+    expect(annotated.content.map((b) => b.type)).toEqual(["text", "image"]);
+    expect(textOf(annotated)).toMatch(/^Error: /);
+
+    const failed = await tool("mcp_everything_get_sum").execute("c4", { a: 1, b: "two" });
+    expect(failed.isError).toBe(true);
+    expect(failed.details.isError).toBe(true);
+    expect(textOf(failed)).toMatch(/expected number/);
   });
 });
 
