@@ -10,6 +10,7 @@ import type {
 } from "@mcp-rt/manager";
 import { McpRtError } from "@mcp-rt/manager";
 import { silentLogger } from "./logger.js";
+import { type NativeExa, NativeExaTools } from "./native-exa.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 
@@ -31,6 +32,13 @@ export interface AgentSessionOptions {
   ownedCache?: MCPToolCache;
   /** How long the session waits for a burst of `tools:changed` events to end before refreshing. @default 50 */
   refreshDebounceMs?: number;
+  /**
+   * The agent's native Exa integration (`createAgentSession`'s `nativeExa`):
+   * called with `exaApiKeys` now, and again with the keys each reload finds.
+   */
+  nativeExa?: NativeExa;
+  /** The API keys of the Exa servers discovery left out at start, for `nativeExa`. @default [] */
+  exaApiKeys?: string[];
 }
 
 /**
@@ -59,6 +67,7 @@ export class AgentSession {
   #debounceMs: number;
   #disposed: Promise<void> | undefined;
   #ownedCache: MCPToolCache | undefined;
+  #exa: NativeExaTools | undefined;
 
   constructor(options: AgentSessionOptions = {}) {
     this.registry = options.registry ?? createToolRegistry();
@@ -68,7 +77,30 @@ export class AgentSession {
     this.authStorage = options.authStorage;
     this.#debounceMs = options.refreshDebounceMs ?? 50;
     this.#ownedCache = options.ownedCache;
+    if (options.nativeExa) {
+      this.#exa = new NativeExaTools({
+        registry: this.registry,
+        create: options.nativeExa,
+        logger: this.logger,
+      });
+      this.#exa.apply(options.exaApiKeys ?? []);
+    }
     if (options.mcpManager) this.#follow(options.mcpManager);
+  }
+
+  /** The API keys the native Exa tools were made with (empty without `nativeExa`). */
+  get exaApiKeys(): string[] {
+    return this.#exa?.apiKeys ?? [];
+  }
+
+  /**
+   * Hands the Exa API keys discovery found now to the native Exa integration,
+   * which replaces its tools; a no-op when the keys did not change or the
+   * session has no `nativeExa`. `reloadMCP()` and the `/mcp` commands that
+   * start servers call it.
+   */
+  applyExaApiKeys(apiKeys: string[]): void {
+    this.#exa?.apply(apiKeys);
   }
 
   /** Whether `dispose()` has been called. */
@@ -125,12 +157,14 @@ export class AgentSession {
 
   /**
    * `/mcp reload` (§3 step 6): disconnects every server, discovers and connects
-   * again with this session's own options, then refreshes the tools.
+   * again with this session's own options, then refreshes the tools, the
+   * native Exa ones included (made again with the Exa keys found now).
    */
   async reloadMCP(): Promise<MCPLoadResult> {
     const manager = this.#requireManager();
     await manager.disconnectAll();
     const result = await manager.discoverAndConnect(this.loadOptions);
+    this.#exa?.apply(result.exaApiKeys, { force: true });
     this.syncMCPTools();
     return result;
   }
@@ -161,8 +195,8 @@ export class AgentSession {
   }
 
   /**
-   * Removes this session's MCP tools, disconnects every server and closes the
-   * caches the session or its manager made. Idempotent.
+   * Removes this session's MCP tools (and native Exa tools), disconnects every
+   * server and closes the caches the session or its manager made. Idempotent.
    */
   dispose(): Promise<void> {
     this.#disposed ??= this.#dispose();
@@ -181,6 +215,7 @@ export class AgentSession {
     this.#unsubscribe = [];
     for (const wrapper of this.#wrappers.values()) this.registry.remove(wrapper);
     this.#wrappers = new Map();
+    this.#exa?.remove();
     await this.mcpManager?.[Symbol.asyncDispose]();
     await this.#ownedCache?.close();
   }

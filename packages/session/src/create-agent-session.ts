@@ -3,7 +3,6 @@ import { join } from "node:path";
 import {
   type AuthStorage,
   type CapabilitySource,
-  type CustomTool,
   createCacheFromUrl,
   createFileStore,
   createTrustStore,
@@ -21,6 +20,7 @@ import {
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
 import { silentLogger } from "./logger.js";
+import type { NativeExa } from "./native-exa.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 
 /** A session waits at most this long for servers without a cache entry (ms). */
@@ -50,9 +50,10 @@ export interface CreateAgentSessionOptions {
   /**
    * The agent's native Exa integration. When given, Exa MCP servers are left
    * out (`filterExa`) and this is called with their API keys; the tools it
-   * returns are registered and activated. Without it, Exa servers connect like any other.
+   * returns are registered and activated. `/mcp reload` calls it again with the
+   * keys found then and replaces its tools. Without it, Exa servers connect like any other.
    */
-  nativeExa?: (apiKeys: string[]) => CustomTool[];
+  nativeExa?: NativeExa;
   /** The agent's tool registry. @default createToolRegistry() */
   registry?: ToolRegistry;
   /** Where per-server errors, file problems and late failures go. @default silent */
@@ -133,12 +134,11 @@ export async function createAgentSession(
     loadOptions,
     ...(options.authStorage ? { authStorage: options.authStorage } : {}),
     ...(options.refreshDebounceMs === undefined ? {} : { refreshDebounceMs: options.refreshDebounceMs }),
+    ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
   };
 
   if (options.enableMCP === false) {
-    const session = new AgentSession(sessionOptions);
-    addNativeExa(session, options.nativeExa, []);
-    return { session, mcpErrors: [], exaApiKeys: [] };
+    return { session: new AgentSession(sessionOptions), mcpErrors: [], exaApiKeys: [] };
   }
 
   const discover = options.discover ?? loadAllMCPConfigs;
@@ -192,9 +192,9 @@ export async function createAgentSession(
   const session = new AgentSession({
     ...sessionOptions,
     mcpManager: loaded.manager,
+    exaApiKeys: loaded.exaApiKeys,
     ...(ownedCache ? { ownedCache } : {}),
   });
-  addNativeExa(session, options.nativeExa, loaded.exaApiKeys);
   // From the manager, not `loaded.tools`: a server may have finished between the loader's return and now.
   session.syncMCPTools();
   return { session, mcpManager: loaded.manager, mcpErrors, exaApiKeys: loaded.exaApiKeys };
@@ -208,22 +208,4 @@ function defaultCache(
   // Without a home or environment of its own, the manager's default (the file store in the real home) applies.
   if (options.homeDir === undefined && options.env === undefined) return undefined;
   return new MCPToolCache(createFileStore(defaultCacheDir(options.env ?? process.env, homeDir)), { logger });
-}
-
-function addNativeExa(
-  session: AgentSession,
-  nativeExa: CreateAgentSessionOptions["nativeExa"],
-  apiKeys: string[],
-): void {
-  if (!nativeExa) return;
-  const added: string[] = [];
-  for (const tool of nativeExa(apiKeys)) {
-    try {
-      session.registry.add(tool);
-      added.push(tool.name);
-    } catch (error) {
-      session.logger.warn(`Native Exa tool ${tool.name} skipped: ${(error as Error).message}`);
-    }
-  }
-  session.registry.setActive([...session.registry.active(), ...added]);
 }

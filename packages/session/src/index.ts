@@ -19,6 +19,7 @@ export type {
   NativeConfigWriterOptions,
 } from "./native-config-writer.js";
 export { createNativeConfigWriter } from "./native-config-writer.js";
+export type { NativeExa } from "./native-exa.js";
 export { isValidServerName, SERVER_NAME_PATTERN } from "./server-name.js";
 export { SessionMCPTool } from "./session-mcp-tool.js";
 export type { ToolRegistry } from "./tool-registry.js";

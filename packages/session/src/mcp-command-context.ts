@@ -93,7 +93,11 @@ export class MCPCommandContext {
     return result;
   }
 
-  /** Connects the named servers that discovery now starts (waiting at most `connectWaitMs`), and refreshes the session. */
+  /**
+   * Connects the named servers that discovery now starts (waiting at most
+   * `connectWaitMs`), and refreshes the session: its MCP tools, and its native
+   * Exa tools when the Exa keys changed.
+   */
   async start(names: readonly string[]): Promise<LoadConfigsResult> {
     const discovery = await this.discover();
     const configs: Record<string, MCPServerConfig> = {};
@@ -113,6 +117,7 @@ export class MCPCommandContext {
         started.map((name) => this.manager.waitForConnection(name, { signal: bound })),
       );
     }
+    this.session.applyExaApiKeys(discovery.exaApiKeys);
     this.session.syncMCPTools();
     return discovery;
   }

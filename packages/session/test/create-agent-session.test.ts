@@ -1,6 +1,7 @@
 import { type CustomTool, DeferredMCPTool, MCPTool, MCPToolCache } from "@mcp-rt/manager";
 import { echoServer, exitServer, isProcessAlive, slowInitServer } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { MCPCommandController } from "../src/mcp-command-controller.js";
 import { createToolRegistry } from "../src/tool-registry.js";
 import { fakeTool } from "./fake-tool.js";
 import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
@@ -149,6 +150,39 @@ describe("createAgentSession", () => {
     const without = await world.start();
     expect(without.exaApiKeys).toEqual([]);
     expect(activeMCPNames(without.session).sort()).toEqual(["mcp_exa_echo", "mcp_other_echo"]);
+  });
+
+  it("/mcp reload hands the Exa keys found then to nativeExa and replaces its tools", async () => {
+    const exa = (key: string) => ({ exa: { ...echoServer(), env: { EXA_API_KEY: key } } });
+    await world.write(world.userFile, { mcpServers: { ...exa("old-key"), other: echoServer() } });
+    const calls: string[][] = [];
+    const { session } = await world.start({
+      nativeExa: (keys) => {
+        calls.push(keys);
+        if (keys.includes("broken")) throw new Error("no such key");
+        return [fakeTool(`web_search_${keys.join("_")}`)];
+      },
+    });
+    const bash = fakeTool("bash");
+    session.registry.add(bash);
+    const mcp = new MCPCommandController(session);
+
+    await world.write(world.userFile, { mcpServers: { ...exa("new-key"), other: echoServer() } });
+    expect((await mcp.handle("/mcp reload")).ok).toBe(true);
+    expect(calls).toEqual([["old-key"], ["new-key"]]);
+    expect(session.exaApiKeys).toEqual(["new-key"]);
+    expect(session.registry.list().map((tool) => tool.name)).not.toContain("web_search_old-key");
+    expect(session.registry.active().sort()).toEqual(["mcp_other_echo", "web_search_new-key"]);
+    expect(session.registry.list()).toContain(bash);
+
+    // An integration that throws keeps its previous tools and says why.
+    await world.write(world.userFile, { mcpServers: { ...exa("broken"), other: echoServer() } });
+    expect((await mcp.handle("/mcp reload")).ok).toBe(true);
+    expect(session.registry.active()).toContain("web_search_new-key");
+    expect(world.logger.lines).toContain("warn: Native Exa tools not updated: no such key");
+
+    await session.dispose();
+    expect(session.registry.list()).toEqual([bash]);
   });
 
   it("dispose stops every server and removes its tools; await using works", async () => {
