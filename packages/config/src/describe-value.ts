@@ -30,6 +30,19 @@ export function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/**
+ * What kind of value it is, without the value: `a number`, `an object`,
+ * `an array`, `null`… For messages about fields whose values may be secret
+ * (`env`, `headers`, `args`).
+ */
+export function describeKind(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const kind = value instanceof Date ? "date" : typeof value;
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
 /** `.name` when the name is a plain identifier, `["odd name"]` otherwise. */
 export function fieldKey(name: string): string {
   return /^[A-Za-z0-9_-]+$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;

@@ -5,8 +5,11 @@ export const REDACTED = "***";
 const SECRET_NAME =
   /(^|[^a-z])(token|key|apikey|api[-_]?key|access[-_]?token|secret|password|passwd|pwd|auth|authorization|credential|credentials|signature|sig|session)([^a-z]|$)|(token|key|secret|password|credential|auth)$/i;
 
-// `?name=value` / `&name=value` in text that does not parse as a URL.
-const QUERY_PARAM = /([?&;])([^=&#\s"]+)=([^&#\s"]*)/g;
+// `?name=value` / `&name=value` (or a bare `name=value`) in text that does not parse as a URL.
+const QUERY_PARAM = /(^|[?&;\s])([^=&#\s"?;]+)=([^&#\s"]*)/g;
+
+// A `${…}` placeholder: a value holding one is a template, not a secret.
+const PLACEHOLDER = /\$\{[^}]*\}/;
 
 /** True for a query parameter or flag name whose value is likely a credential. */
 export function isSecretName(name: string): boolean {
@@ -50,7 +53,7 @@ function redactValue(value: string): string {
 
 function redactArgs(args: readonly unknown[]): unknown[] {
   return args.map((arg, index) => {
-    if (typeof arg !== "string") return arg;
+    if (typeof arg !== "string") return REDACTED;
     const previous = index > 0 ? args[index - 1] : undefined;
     const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/.exec(arg);
     if (flag && isSecretName(flag[1]!.replace(/^-+/, ""))) return `${flag[1]}=${REDACTED}`;
@@ -69,13 +72,15 @@ function redactArgs(args: readonly unknown[]): unknown[] {
  * A copy of a server config safe to print: every `env` and `headers` value,
  * URL credentials and token-like query parameters, and the values of
  * token-like flags in `args` (`--api-key=…`, `--token …`) become `***`.
- * Works on unvalidated input too; anything else is copied as is.
+ * Works on unvalidated input too: an `env` or `headers` of the wrong shape is
+ * hidden whole, and so is an `args` item that is not a string.
  */
 export function redactServerConfig<T>(config: T): T {
   if (config === null || typeof config !== "object" || Array.isArray(config)) return config;
   const copy: Record<string, unknown> = { ...(config as Record<string, unknown>) };
   for (const field of ["env", "headers"] as const) {
     const values = copy[field];
+    if (values === undefined) continue;
     if (values && typeof values === "object" && !Array.isArray(values)) {
       copy[field] = Object.fromEntries(
         Object.entries(values).map(([key, value]) => [
@@ -83,6 +88,8 @@ export function redactServerConfig<T>(config: T): T {
           typeof value === "string" ? redactValue(value) : REDACTED,
         ]),
       );
+    } else {
+      copy[field] = Array.isArray(values) ? values.map(() => REDACTED) : REDACTED;
     }
   }
   if (typeof copy.url === "string") copy.url = redactUrl(copy.url);
@@ -96,7 +103,8 @@ export function redactServerConfig<T>(config: T): T {
  * them), URL credentials and token-like parameters, token-like flag values.
  * Used to scrub them from text that quotes a config, such as a validation
  * message. Values shorter than 6 characters are left out: hiding them would
- * blank out ordinary words.
+ * blank out ordinary words; so are templates holding a `${…}` placeholder,
+ * which messages quote to say what is unset.
  */
 export function secretValues(config: unknown): string[] {
   if (config === null || typeof config !== "object" || Array.isArray(config)) return [];
@@ -104,7 +112,7 @@ export function secretValues(config: unknown): string[] {
   const found = new Set<string>();
   const add = (value: unknown): void => {
     if (typeof value === "number" || typeof value === "boolean") value = String(value);
-    if (typeof value !== "string" || value.length < 6) return;
+    if (typeof value !== "string" || value.length < 6 || PLACEHOLDER.test(value)) return;
     found.add(value);
     // "Bearer <token>": the token alone may be quoted elsewhere.
     const token = /^\S+\s+(\S{6,})$/.exec(value)?.[1];
@@ -112,7 +120,8 @@ export function secretValues(config: unknown): string[] {
   };
   for (const field of ["env", "headers"] as const) {
     const values = record[field];
-    if (values && typeof values === "object" && !Array.isArray(values)) Object.values(values).forEach(add);
+    if (values && typeof values === "object") Object.values(values).forEach(add);
+    else add(values);
   }
   const texts = [record.url, ...(Array.isArray(record.args) ? record.args : [])];
   for (const text of texts) {

@@ -1,4 +1,5 @@
-import { describeValue, fieldKey, isPlainObject } from "./describe-value.js";
+import { describeKind, describeValue, fieldKey, isPlainObject } from "./describe-value.js";
+import { redactUrl } from "./redact.js";
 import {
   MCPHttpServerConfigSchema,
   type MCPServerConfig,
@@ -93,7 +94,7 @@ export function findServerConfigProblems(name: string, config: unknown): ServerC
 
   if (hasCommand && !hasUrl) {
     checkCommand(config.command, add);
-    checkStringArray(config.args, "args", '["-y", "some-mcp-server"]', add);
+    checkStringArray(config.args, "args", '["-y", "some-mcp-server"]', add, { conceal: true });
     checkStringRecord(config.env, "env", add);
     if (config.cwd !== undefined && (typeof config.cwd !== "string" || config.cwd === "")) {
       add("cwd", `must be a folder path, got ${describeValue(config.cwd)}`);
@@ -150,28 +151,39 @@ function checkCommand(command: unknown, add: Add): void {
   }
 }
 
-function checkStringArray(value: unknown, field: string, example: string, add: Add): void {
+// Values of `env`, `headers` and `args` may be secrets: messages about them
+// say what kind of value was found, never the value.
+function checkStringArray(
+  value: unknown,
+  field: string,
+  example: string,
+  add: Add,
+  { conceal = false }: { conceal?: boolean } = {},
+): void {
   if (value === undefined) return;
+  const describe = conceal ? describeKind : describeValue;
   if (!Array.isArray(value)) {
-    add(field, `must be an array of strings, e.g. ${example}, got ${describeValue(value)}`);
+    add(field, `must be an array of strings, e.g. ${example}, got ${describe(value)}`);
     return;
   }
   value.forEach((item, i) => {
-    if (typeof item !== "string")
-      add(`${field}[${i}]`, `must be a string, got ${describeValue(item)}; quote it`);
+    if (typeof item !== "string") add(`${field}[${i}]`, `must be a string, got ${describe(item)}; quote it`);
   });
 }
 
 function checkStringRecord(value: unknown, field: "env" | "headers", add: Add): void {
   if (value === undefined) return;
   if (!isPlainObject(value)) {
-    add(field, `must be an object of string values, e.g. { "NAME": "value" }, got ${describeValue(value)}`);
+    add(field, `must be an object of string values, e.g. { "NAME": "value" }, got ${describeKind(value)}`);
     return;
   }
   for (const [key, item] of Object.entries(value)) {
     if (typeof item !== "string") {
-      const quoted = typeof item === "number" || typeof item === "boolean" ? `: "${item}"` : "";
-      add(`${field}${fieldKey(key)}`, `must be a string, got ${describeValue(item)}; quote it${quoted}`);
+      const scalar = typeof item === "number" || typeof item === "boolean";
+      add(
+        `${field}${fieldKey(key)}`,
+        `must be a string, got ${describeKind(item)}; ${scalar ? "put the value in double quotes" : "write it as one string"}`,
+      );
     }
   }
 }
@@ -186,7 +198,7 @@ function checkUrl(url: unknown, add: Add): void {
   if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
     add(
       "url",
-      `must be an http:// or https:// URL, e.g. "https://example.com/mcp", got ${describeValue(url)}`,
+      `must be an http:// or https:// URL, e.g. "https://example.com/mcp", got ${describeValue(typeof url === "string" ? redactUrl(url) : url)}`,
     );
   }
 }

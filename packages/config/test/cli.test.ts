@@ -243,6 +243,29 @@ describe("mcp-rt-config explain", () => {
     expect(cli("explain", "badurl", "--show-secrets").stdout).toContain(BAD_URL_TOKEN);
   });
 
+  it("hides secrets in env, headers and args of the wrong shape, and keeps placeholders readable", async () => {
+    await writeJson(join(project, ".mcp.json"), {
+      mcpServers: {
+        argobj: { command: "x", args: ["--key", { password: "s3cret-obj" }, ["s3cret-arr"]] },
+        envobj: { command: "x", env: { TOKEN: { v: "s3cret-envobj" }, PIN: 4321, FLAG: ["s3cret-envarr"] } },
+        hdrarr: { type: "http", url: "https://h/x", headers: ["Authorization: Bearer s3cret-hdrarr"] },
+        hdrstr: { type: "http", url: "https://h/x", headers: "Bearer s3cret-hdrstr" },
+        envstr: { command: "x", env: "TOKEN=s3cret-envstr" },
+        noturl: { type: "http", url: "not a url with token=s3cret-noturl" },
+        unset: { type: "http", url: "https://h/x", headers: { Authorization: "Bearer ${NOT_SET_ANYWHERE}" } },
+      },
+    });
+    const names = ["argobj", "envobj", "hdrarr", "hdrstr", "envstr", "noturl", "unset"];
+    const outputs = [cli("list").stdout, cli("list", "--json").stdout];
+    for (const name of names)
+      outputs.push(cli("explain", name).stdout, cli("explain", name, "--json").stdout);
+    for (const out of outputs) {
+      expect(out).not.toMatch(/s3cret|4321/);
+    }
+    expect(cli("explain", "unset").stdout).toContain("${NOT_SET_ANYWHERE} in headers.Authorization");
+    expect(cli("explain", "envobj", "--show-secrets").stdout).toContain("s3cret-envobj");
+  });
+
   it("explains disabled and invalid servers", () => {
     const old = cli("explain", "old").stdout;
     expect(old).toContain("disabledServers");

@@ -121,3 +121,34 @@ describe("secretValues and scrubSecrets", () => {
     );
   });
 });
+
+describe("redaction of configs of the wrong shape", () => {
+  it("hides env and headers that are not objects, and args items that are not strings", () => {
+    const out = redactServerConfig({
+      command: "x",
+      args: ["--port", 3000, { token: "obj-secret" }],
+      env: ["A=env-secret"],
+      headers: "Bearer hdr-secret",
+    });
+    expect(out).toEqual({
+      command: "x",
+      args: ["--port", REDACTED, REDACTED],
+      env: [REDACTED],
+      headers: REDACTED,
+    });
+  });
+
+  it("hides a token-like name=value in a url that is not a URL", () => {
+    expect(redactUrl("not a url token=abc123")).toBe(`not a url token=${REDACTED}`);
+  });
+
+  it("does not count placeholders as secrets, so messages about them stay readable", () => {
+    const secrets = secretValues({
+      env: { KEY: "${input:api-key}", B: "Bearer ${TOKEN}", REAL: "real-secret" },
+      headers: "whole-header-secret",
+    });
+    expect(secrets).toContain("real-secret");
+    expect(secrets).toContain("whole-header-secret");
+    expect(secrets.some((secret) => secret.includes("${"))).toBe(false);
+  });
+});

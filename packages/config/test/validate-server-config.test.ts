@@ -89,27 +89,27 @@ describe("validateServerConfig", () => {
     [
       "args as one string",
       { command: "npx", args: "-y pkg" },
-      'servers.foo.args: must be an array of strings, e.g. ["-y", "some-mcp-server"], got "-y pkg"',
+      'servers.foo.args: must be an array of strings, e.g. ["-y", "some-mcp-server"], got a string',
     ],
     [
       "an arg that is not a string",
       { command: "npx", args: ["--port", 3000] },
-      "servers.foo.args[1]: must be a string, got 3000; quote it",
+      "servers.foo.args[1]: must be a string, got a number; quote it",
     ],
     [
       "env that is not an object",
       { command: "x", env: ["A=1"] },
-      'servers.foo.env: must be an object of string values, e.g. { "NAME": "value" }, got ["A=1"]',
+      'servers.foo.env: must be an object of string values, e.g. { "NAME": "value" }, got an array',
     ],
     [
       "an env value that is a number",
       { command: "x", env: { PORT: 8080 } },
-      'servers.foo.env.PORT: must be a string, got 8080; quote it: "8080"',
+      "servers.foo.env.PORT: must be a string, got a number; put the value in double quotes",
     ],
     [
       "an env value that is null",
       { command: "x", env: { "MY VAR": null } },
-      'servers.foo.env["MY VAR"]: must be a string, got null; quote it',
+      'servers.foo.env["MY VAR"]: must be a string, got null; write it as one string',
     ],
     ["a cwd that is not a path", { command: "x", cwd: 7 }, "servers.foo.cwd: must be a folder path, got 7"],
     [
@@ -130,12 +130,12 @@ describe("validateServerConfig", () => {
     [
       "headers that are not an object",
       { url: "https://x.dev", headers: "Authorization: x" },
-      'servers.foo.headers: must be an object of string values, e.g. { "NAME": "value" }, got "Authorization: x"',
+      'servers.foo.headers: must be an object of string values, e.g. { "NAME": "value" }, got a string',
     ],
     [
       "a header value that is not a string",
       { url: "https://x.dev", headers: { "X-Retry": true } },
-      'servers.foo.headers.X-Retry: must be a string, got true; quote it: "true"',
+      "servers.foo.headers.X-Retry: must be a string, got a boolean; put the value in double quotes",
     ],
     [
       "a header name with a space",
@@ -218,8 +218,8 @@ describe("validateServerConfig", () => {
 
   it("reports every problem of an entry, each naming its field", () => {
     expect(validateServerConfig("db", { command: "pg", args: "x", env: { N: 1 }, timeout: -1 })).toEqual([
-      'servers.db.args: must be an array of strings, e.g. ["-y", "some-mcp-server"], got "x"',
-      'servers.db.env.N: must be a string, got 1; quote it: "1"',
+      'servers.db.args: must be an array of strings, e.g. ["-y", "some-mcp-server"], got a string',
+      "servers.db.env.N: must be a string, got a number; put the value in double quotes",
       "servers.db.timeout: must be a positive whole number of milliseconds, got -1",
     ]);
   });
@@ -233,8 +233,26 @@ describe("validateServerConfig", () => {
     ]);
   });
 
+  it("never quotes the values of env, headers or args, which may be secrets", () => {
+    const messages = validateServerConfig("foo", {
+      url: "https://user:pw-s3cret@x.dev/mcp?token=tok-s3cret",
+      command: "x",
+      type: "http",
+    }).concat(
+      validateServerConfig("foo", {
+        command: "x",
+        args: ["--key", { token: "arg-s3cret" }],
+        env: { A: { v: "env-s3cret" }, PIN: 4321 },
+      }),
+      validateServerConfig("foo", { url: "https://x.dev", headers: ["Authorization: hdr-s3cret"] }),
+      validateServerConfig("foo", { url: "ftp://user:url-s3cret@x.dev/?api_key=key-s3cret" }),
+    );
+    expect(messages.length).toBeGreaterThan(4);
+    expect(messages.join("\n")).not.toMatch(/s3cret|4321/);
+  });
+
   it("shortens long values in messages", () => {
-    const [message] = validateServerConfig("foo", { command: "x", args: "a".repeat(500) });
+    const [message] = validateServerConfig("foo", { command: "x", type: "a".repeat(500) });
     expect(message?.length).toBeLessThan(200);
     expect(message).toContain("…");
   });
