@@ -1,14 +1,16 @@
 import { createCacheFromUrl, type MCPToolCache } from "@mcp-rt/cache";
 import type { LoadedCustomTool } from "./custom-tool.js";
 import type { DiscoverAndConnectOptions, MCPLoadResult, MCPManagerOptions } from "./manager-types.js";
-import { MCPManager } from "./mcp-manager.js";
+import { handOverCache, MCPManager } from "./mcp-manager.js";
 
 /** Options of {@link discoverAndLoadMCPTools}: discovery, the manager's, and where the cache lives. */
 export interface DiscoverAndLoadOptions extends DiscoverAndConnectOptions, MCPManagerOptions {
   /**
    * The tool cache, or a store URL for one (`memory:`, `file:/path`,
    * `redis://host:port`). Wins over `cache`. A URL that cannot be opened is
-   * reported in `errors` and startup goes on without a cache.
+   * reported in `errors` and startup goes on without a cache. A cache made
+   * from a URL belongs to the returned manager: disposing of it
+   * (`await manager[Symbol.asyncDispose]()`) closes the cache too.
    */
   cacheStorage?: MCPToolCache | string;
 }
@@ -66,7 +68,7 @@ export async function discoverAndLoadMCPTools(
   let chosenCache = cache;
   if (typeof cacheStorage === "string") {
     try {
-      chosenCache = await createCacheFromUrl(cacheStorage, logger ? { logger } : {});
+      chosenCache = handOverCache(await createCacheFromUrl(cacheStorage, logger ? { logger } : {}));
     } catch (error) {
       errors.push({
         path: cacheStorage,

@@ -30,6 +30,18 @@ import { buildToolSet } from "./tool-set.js";
 /** The startup gate of the design document. */
 export const STARTUP_TIMEOUT_MS = 250;
 
+/** Caches handed over to the manager they are given to, which closes them when disposed. */
+const handedOver = new WeakSet<MCPToolCache>();
+
+/**
+ * Gives `cache` to the `MCPManager` it is passed to: that manager closes it when
+ * disposed. For the loader, which makes a cache from a URL that no caller holds.
+ */
+export function handOverCache(cache: MCPToolCache): MCPToolCache {
+  handedOver.add(cache);
+  return cache;
+}
+
 /**
  * Many MCP servers at once (SPEC §3): connects them in parallel, returns after a
  * short startup gate with live tools, per-server errors and deferred tools from
@@ -56,8 +68,8 @@ export class MCPManager implements AsyncDisposable {
   readonly #cwd: string;
   readonly #options: MCPManagerOptions;
   #cache: MCPToolCache | null | undefined;
-  /** True when this manager made the cache (the default one), so it closes it on dispose. */
-  #ownsCache = false;
+  /** True when this manager made the cache (the default one) or was handed it, so it closes it on dispose. */
+  #ownsCache: boolean;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   /** Cache writes and reaps of dropped servers still running: `disconnectAll` waits for them. */
   readonly #background = new Set<Promise<unknown>>();
@@ -70,6 +82,7 @@ export class MCPManager implements AsyncDisposable {
     this.#cwd = cwd;
     this.#options = options;
     this.#cache = options.cache;
+    this.#ownsCache = options.cache ? handedOver.has(options.cache) : false;
     this.#emitter = createEmitter<MCPManagerEvents>((error) =>
       options.logger?.warn("An MCPManager event listener threw", error),
     );
@@ -280,13 +293,15 @@ export class MCPManager implements AsyncDisposable {
 
   /**
    * `await using manager = new MCPManager(cwd)` disconnects everything at the
-   * end of the scope, and closes the default cache if the manager made it.
+   * end of the scope, and closes the cache if the manager made it (the default
+   * one) or the loader made it for this manager (`cacheStorage` URL).
    */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.disconnectAll();
     if (this.#ownsCache && this.#cache) {
       const cache = this.#cache;
-      this.#cache = undefined;
+      // A default cache is made again if the manager is used again; a closed one reads as misses.
+      this.#cache = this.#options.cache;
       this.#ownsCache = false;
       await cache.close();
     }

@@ -1,4 +1,7 @@
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { childProcessesOf, echoServer, exitServer } from "@mcp-rt/testing";
@@ -124,4 +127,58 @@ describe("discoverAndLoadMCPTools", () => {
     loaded.push(result);
     expect(result.tools.map(({ path }) => path)).toEqual(["mcp:echo via Claude Code"]);
   });
+});
+
+describe("a cache the loader makes from a URL", () => {
+  const hasRedis = spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
+  let redis: ChildProcess | undefined;
+  afterEach(async () => {
+    if (redis && redis.exitCode === null) {
+      redis.kill("SIGKILL");
+      await once(redis, "exit");
+    }
+  });
+
+  /** Clients connected to the Redis on `port`, this query's own included. */
+  const clients = (port: number) =>
+    Number(
+      /connected_clients:(\d+)/.exec(
+        execFileSync("redis-cli", ["-p", String(port), "info", "clients"], { encoding: "utf8" }),
+      )?.[1],
+    );
+
+  it.skipIf(!hasRedis)(
+    "belongs to the manager: disposing of it closes the cache's Redis connection",
+    async () => {
+      const probe = createServer().listen(0, "127.0.0.1");
+      await once(probe, "listening");
+      const port = (probe.address() as { port: number }).port;
+      probe.close();
+      redis = spawn("redis-server", [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+      ]);
+      const output: string[] = [];
+      redis.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+      await expect.poll(() => output.join(""), { timeout: 10_000 }).toContain("Ready to accept connections");
+
+      await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
+      const result = await discoverAndLoadMCPTools(project, {
+        homeDir: home,
+        env: {},
+        cacheStorage: `redis://127.0.0.1:${port}`,
+      });
+      expect(result.errors).toEqual([]);
+      expect(clients(port)).toBe(2);
+      await result.manager[Symbol.asyncDispose]();
+      // Left open, it would keep the agent's process alive after the session ended.
+      await expect.poll(() => clients(port), { timeout: 5000 }).toBe(1);
+    },
+  );
 });
