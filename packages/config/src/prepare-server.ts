@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
@@ -9,6 +8,7 @@ import {
   type MissingInput,
   type MissingVariable,
 } from "./interpolate.js";
+import { readTextFile } from "./read-text-file.js";
 import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
 import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions } from "./types.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
@@ -118,8 +118,11 @@ function unansweredMessage(name: string, path: string, missing: MissingInput[], 
 }
 
 async function readEnvFile(path: string): Promise<{ values: Record<string, string> } | { error: string }> {
+  const read = await readTextFile(path);
+  if (read.status === "missing") return { error: "it does not exist" };
+  if (read.status === "error") return { error: `it ${read.problem.replace(/;.*$/, "")}` };
   try {
-    const values = parseEnv(await readFile(path, "utf8"));
+    const values = parseEnv(read.text);
     const clean: Record<string, string> = {};
     for (const [key, value] of Object.entries(values)) if (value !== undefined) setOwn(clean, key, value);
     return { values: clean };

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { type Node as JsonNode, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { setOwn } from "./describe-value.js";
+import { readTextFile } from "./read-text-file.js";
 import type { ConfigIssue } from "./server-config.js";
 
 /** How a config file is written: strict JSON, JSON with comments (VS Code, Gemini), or TOML (Codex). */
@@ -14,28 +14,22 @@ export type ReadConfigFileResult =
   | { status: "error"; issue: ConfigIssue };
 
 /**
- * Reads and parses one config file. Never throws: a file that does not exist
- * is `missing`; one that cannot be read, or does not parse, is an `error` whose
- * issue names the file and, for syntax errors, the line and column.
+ * Reads and parses one config file. Never throws, and never waits on
+ * something that is not a file (see {@link readTextFile}): a path that does
+ * not exist is `missing`; a folder, pipe or device in its place, a file that
+ * cannot be read or is too large, or one that does not parse, is an `error`
+ * whose issue names the file and, for syntax errors, the line and column.
  */
 export async function readConfigFile(path: string, format: ConfigFormat): Promise<ReadConfigFileResult> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { status: "missing" };
-    const reason = error instanceof Error ? error.message : String(error);
+  const read = await readTextFile(path);
+  if (read.status === "missing") return read;
+  if (read.status === "error") {
     return {
       status: "error",
-      issue: {
-        path,
-        code: "CONFIG_UNREADABLE",
-        message: `${path}: cannot read the file (${reason}); fix its permissions or remove it`,
-      },
+      issue: { path, code: "CONFIG_UNREADABLE", message: `${path}: ${read.problem}` },
     };
   }
-  return parseConfigText(text, format, path);
+  return parseConfigText(read.text, format, path);
 }
 
 /** Parses config text; `path` only labels messages. Empty text is an empty document. */
@@ -50,15 +44,30 @@ export function parseConfigText(
     return format === "toml" ? parseTomlText(body, path) : parseJsonText(body, format, path);
   } catch (error) {
     // Only pathological input gets here (e.g. nesting deep enough to exhaust the stack).
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason =
+      error instanceof RangeError
+        ? "nested too deeply"
+        : error instanceof Error
+          ? error.message
+          : String(error);
     return {
       status: "error",
-      issue: { path, code: "CONFIG_INVALID", message: `${path}: cannot parse (${reason})` },
+      issue: { path, code: "CONFIG_INVALID", message: `${path}: cannot parse (${reason}); fix the file` },
     };
   }
 }
 
 function parseJsonText(text: string, format: "json" | "jsonc", path: string) {
+  if (format === "json") {
+    // The fast path for large files such as ~/.claude.json. JSON.parse keeps a
+    // `__proto__` key as an ordinary own property; on a syntax error the
+    // slower parser below says where.
+    try {
+      return { status: "ok" as const, document: JSON.parse(text) as unknown };
+    } catch {
+      // Fall through for the line and column.
+    }
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, {
     disallowComments: format === "json",

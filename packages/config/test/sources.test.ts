@@ -557,7 +557,7 @@ describe("Cursor source", () => {
       expect.objectContaining({ path: file, server: "a", code: "CONFIG_UNREADABLE" }),
     ]);
     expect(result.errors[0]?.message).toMatch(
-      /^servers\.a\.envFile: cannot read \/nonexistent\/\.env \(ENOENT/,
+      /^servers\.a\.envFile: cannot read \/nonexistent\/\.env \(it does not exist\); create it or fix the path in /,
     );
   });
 });
