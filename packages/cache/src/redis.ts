@@ -7,47 +7,143 @@ export type { RedisStoreOptions } from "./redis-store-options.js";
 
 type Client = Awaited<ReturnType<KeyvRedis<string>["getClient"]>>;
 
+/** The part of node-redis' client the store drives itself. */
+interface Connection {
+  readonly isOpen: boolean;
+  readonly isReady: boolean;
+  connect(): Promise<unknown>;
+  destroy(): void;
+  on(event: "connect", listener: () => void): unknown;
+  off(event: "connect", listener: () => void): unknown;
+}
+
+interface Timing {
+  connectTimeoutMs: number;
+  maxReconnectDelayMs: number;
+  closeTimeoutMs: number;
+}
+
+// node-redis reconnects in the background on timers that nothing can cancel, so a
+// closed (or forgotten) store could keep the process alive while Redis is down.
+// This store reconnects on demand instead: a call finds the connection gone, makes
+// one attempt, and calls within the back-off after a failed attempt fail at once.
+// Nothing runs between calls, so a store never holds the process beyond a call.
 class RedisStore extends KeyvRedis<string> {
-  readonly #connectTimeoutMs: number;
-  readonly #closeTimeoutMs: number;
-  #connecting: Promise<Client> | undefined;
+  readonly #timing: Timing;
+  #attempt: Promise<void> | undefined;
+  #failures = 0;
+  #retryAt = 0;
+  #lastError: unknown;
+  #handshaking = false;
+  #cutShort: Error | undefined;
+  #closed = false;
 
-  constructor(client: RedisClientOptions, options: { connectTimeoutMs: number; closeTimeoutMs: number }) {
+  constructor(client: RedisClientOptions, timing: Timing) {
     super(client, { throwOnConnectError: true, throwOnErrors: true });
-    this.#connectTimeoutMs = options.connectTimeoutMs;
-    this.#closeTimeoutMs = options.closeTimeoutMs;
+    this.#timing = timing;
   }
 
-  // Every caller waits for the one first connection (commands sent while it is
-  // under way would fail: the offline queue is off), but no longer than
-  // connectTimeoutMs; the client keeps trying in the background meanwhile.
+  get #connection(): Connection {
+    return this.client as unknown as Connection;
+  }
+
   override async getClient(): Promise<Client> {
-    if ((this.client as { isReady?: boolean }).isReady) return this.client;
-    this.#connecting ??= super.getClient().catch((error: unknown) => {
-      this.#connecting = undefined;
-      throw error;
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, fail) => {
-      timer = setTimeout(
-        () => fail(new Error(`Redis did not accept a connection within ${this.#connectTimeoutMs} ms`)),
-        this.#connectTimeoutMs,
-      );
-    });
-    return Promise.race([this.#connecting, late]).finally(() => clearTimeout(timer));
+    if (this.#closed) throw new Error("the Redis store was disconnected");
+    if (this.#connection.isReady && this.#connection.isOpen) return this.client;
+    if (!this.#attempt) {
+      const wait = this.#retryAt - Date.now();
+      if (wait > 0) {
+        throw new Error(
+          `Redis is unreachable (${describe(this.#lastError)}); next connection attempt in ${wait} ms`,
+          { cause: this.#lastError },
+        );
+      }
+      this.#attempt = this.#connect().finally(() => {
+        this.#attempt = undefined;
+      });
+    }
+    await this.#attempt;
+    return this.client;
   }
 
-  // A graceful close waits for replies that a hung server never sends; bound it.
+  // One attempt: TCP connect (bounded by node-redis' connectTimeout) and handshake
+  // (bounded here: a server that accepts but never answers is dropped).
+  async #connect(): Promise<void> {
+    const connection = this.#connection;
+    const onConnect = (): void => {
+      this.#handshaking = true;
+    };
+    connection.on("connect", onConnect);
+    const timer = setTimeout(() => {
+      if (!this.#handshaking) return;
+      this.#cutShort = new Error(
+        `Redis accepted the connection but did not answer within ${this.#timing.connectTimeoutMs} ms (a TLS port needs rediss://)`,
+      );
+      connection.destroy();
+    }, this.#timing.connectTimeoutMs);
+    try {
+      await connection.connect();
+      this.#failures = 0;
+      this.#retryAt = 0;
+    } catch (thrown) {
+      const error = this.#cutShort ?? thrown;
+      this.#lastError = error;
+      this.#retryAt = Date.now() + Math.min(50 * 2 ** this.#failures, this.#timing.maxReconnectDelayMs);
+      this.#failures++;
+      throw error;
+    } finally {
+      this.#handshaking = false;
+      this.#cutShort = undefined;
+      clearTimeout(timer);
+      connection.off("connect", onConnect);
+    }
+    if (this.#closed) {
+      connection.destroy();
+      throw new Error("the Redis store was disconnected");
+    }
+  }
+
+  // node-redis reports a handshake cut short as whatever broke inside it; say what happened.
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "error" && this.#cutShort) return super.emit(event, this.#cutShort);
+    return super.emit(event, ...args);
+  }
+
   override async disconnect(force?: boolean): Promise<void> {
-    if (force) return super.disconnect(true);
+    this.#closed = true;
+    const connection = this.#connection;
+    if (this.#attempt) {
+      // node-redis cannot stop a TCP connect under way (destroying the client then
+      // would leave the socket behind); the attempt drops the connection when it completes.
+      if (this.#handshaking) connection.destroy();
+      return;
+    }
+    if (!connection.isOpen) return;
+    if (force) {
+      connection.destroy();
+      return;
+    }
+    // A graceful close waits for replies that a hung server never sends; bound it.
     let timer: NodeJS.Timeout | undefined;
     const closed = super.disconnect().then(() => true);
     const late = new Promise<false>((done) => {
-      timer = setTimeout(() => done(false), this.#closeTimeoutMs);
+      timer = setTimeout(() => done(false), this.#timing.closeTimeoutMs);
     });
     const inTime = await Promise.race([closed, late]).finally(() => clearTimeout(timer));
-    if (!inTime) (this.client as { destroy?: () => void }).destroy?.();
+    if (!inTime && connection.isOpen) connection.destroy();
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+function invalid(url: string, why: string, cause?: unknown): McpRtError {
+  return new McpRtError(
+    "CONFIG_INVALID",
+    `Redis store: "${redactUrl(url)}" ${why}; use redis://host:port (or rediss:// for TLS).`,
+    { cause },
+  );
 }
 
 /**
@@ -55,15 +151,17 @@ class RedisStore extends KeyvRedis<string> {
  * adapter (an optional peer dependency: `npm install @keyv/redis`). Several
  * agents on several machines can share one.
  *
- * Built to fail fast: nothing connects until the first use, commands issued
+ * Built to fail fast: nothing connects until the first use; commands issued
  * while Redis is down fail at once instead of queueing (so a read misses
- * immediately), a connect attempt gives up after `connectTimeoutMs`, and the
- * client keeps reconnecting in the background, so the cache works again as
- * soon as Redis is back. Call `disconnect()` (or `MCPToolCache.close()`) when
- * done: an open client keeps the process alive.
+ * immediately); a connection attempt gives up after `connectTimeoutMs`. A call
+ * that finds the connection gone reconnects, and calls within a short back-off
+ * after a failed attempt fail at once, so the cache works again as soon as
+ * Redis is back. Nothing runs between calls: a store whose Redis is down never
+ * keeps the process alive. An open connection does, so call `disconnect()` (or
+ * `MCPToolCache.close()`) when done.
  *
  * @param url - `redis://[user:password@]host:port[/db]` or `rediss://` for TLS.
- * @throws McpRtError `CONFIG_INVALID` when `url` is not a `redis:` or `rediss:` URL.
+ * @throws McpRtError `CONFIG_INVALID` when `url` is not a usable `redis:` or `rediss:` URL.
  *
  * @example
  * ```ts
@@ -73,27 +171,27 @@ class RedisStore extends KeyvRedis<string> {
  * ```
  */
 export function createRedisStore(url: string, options: RedisStoreOptions = {}): KeyvRedis<string> {
-  let protocol: string;
+  let parsed: URL;
   try {
-    protocol = new URL(url).protocol;
-  } catch {
-    protocol = "";
+    parsed = new URL(url);
+  } catch (error) {
+    throw invalid(String(url), "is not a Redis URL", error);
   }
-  if (protocol !== "redis:" && protocol !== "rediss:") {
-    throw new McpRtError(
-      "CONFIG_INVALID",
-      `Redis store: "${redactUrl(url)}" is not a Redis URL; use redis://host:port (or rediss:// for TLS).`,
-    );
-  }
-  const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") throw invalid(url, "is not a Redis URL");
+  if (parsed.hostname === "") throw invalid(url, "names no host");
   const connectTimeoutMs = options.connectTimeoutMs ?? 1000;
   const client: RedisClientOptions = {
     url,
     disableOfflineQueue: true,
-    socket: {
-      connectTimeout: connectTimeoutMs,
-      reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, maxDelay),
-    },
+    socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: false },
   };
-  return new RedisStore(client, { connectTimeoutMs, closeTimeoutMs: options.closeTimeoutMs ?? 1000 });
+  try {
+    return new RedisStore(client, {
+      connectTimeoutMs,
+      maxReconnectDelayMs: options.maxReconnectDelayMs ?? 2000,
+      closeTimeoutMs: options.closeTimeoutMs ?? 1000,
+    });
+  } catch (error) {
+    throw invalid(url, `is not a usable Redis URL (${describe(error)})`, error);
+  }
 }

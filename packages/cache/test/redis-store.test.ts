@@ -1,8 +1,10 @@
+import { once } from "node:events";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { createCacheFromUrl, MCPToolCache } from "@mcp-rt/cache";
 import { toolCacheContractTests } from "@mcp-rt/cache/contract";
 import { createRedisStore } from "@mcp-rt/cache/redis";
 import { McpRtError } from "@mcp-rt/config";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { recordingLogger, sampleTools } from "../src/contract-support.js";
 import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
 import { freePort, type RedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
@@ -18,6 +20,42 @@ describe("createRedisStore", () => {
     } catch (error) {
       expect(McpRtError.isInstance(error) && error.code).toBe("CONFIG_INVALID");
       expect(String(error)).not.toContain("hunter2");
+    }
+  });
+
+  it.each(["redis:cache", "redis://", "rediss://:6379", "redis://h:notaport", 42])(
+    "rejects %j with CONFIG_INVALID, not a TypeError from the client",
+    (url) => {
+      const make = (): unknown => createRedisStore(url as string);
+      expect(make).toThrowError(McpRtError);
+      expect(make).toThrowError(/use redis:\/\/host:port/);
+    },
+  );
+
+  it("drops a server that accepts connections but never answers (say, a TLS port), and says so", async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.resume();
+      socket.on("close", () => sockets.delete(socket));
+    });
+    silent.listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const { port } = silent.address() as AddressInfo;
+    const logger = recordingLogger();
+    const store = createRedisStore(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 300 });
+    const cache = new MCPToolCache(store, { logger, readTimeoutMs: 5000 });
+    try {
+      expect(await cache.get("s", config, "/p")).toBeNull();
+      expect(logger.lines.filter((line) => line.level === "warn").map((line) => line.message)).toEqual([
+        expect.stringMatching(/accepted the connection but did not answer within 300 ms.*rediss:/),
+      ]);
+      await vi.waitFor(() => expect(sockets.size).toBe(0), { timeout: 5000 });
+    } finally {
+      await cache.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await once(silent, "close");
     }
   });
 });
@@ -100,6 +138,26 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("null");
     expect(run.ms).toBeLessThan(8000);
+  });
+
+  it("does not keep a process alive while Redis is down, even without close()", async () => {
+    assertBuilt();
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const run = await runCli([url, "get", "s", "--no-close"], undefined, 15_000);
+    expect(run).toMatchObject({ code: 0, stdout: "null" });
+  });
+
+  it("fails at once while Redis is down, not after the read or connect timeouts", async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const store = createRedisStore(url, { connectTimeoutMs: 20_000 });
+    const cache = new MCPToolCache(store, { readTimeoutMs: 20_000, writeTimeoutMs: 20_000 });
+    cleanup.push(() => cache.close());
+    const started = Date.now();
+    for (let i = 0; i < 20; i++) {
+      expect(await cache.get("s", config, "/p")).toBeNull();
+      await cache.set("s", config, sampleTools(1), "/p");
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("is shared by two processes: one writes, the other reads", async () => {
