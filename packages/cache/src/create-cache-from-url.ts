@@ -63,6 +63,9 @@ export async function createCacheFromUrl(
   options: CacheFromUrlOptions = {},
 ): Promise<MCPToolCache> {
   const { redis, ...cacheOptions } = options;
+  if (typeof url !== "string") {
+    throw new McpRtError("CONFIG_INVALID", `Cache URL must be a string, got ${typeof url}; ${USAGE}.`);
+  }
   const trimmed = url.trim();
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
   switch (scheme) {

@@ -61,8 +61,10 @@ describe("createCacheFromUrl", () => {
     "ftp://cache.example.com",
     "postgres://user:hunter2@db.example.com/cache",
     "/just/a/path",
+    undefined,
+    42,
   ])("rejects %j with CONFIG_INVALID, naming the accepted forms", async (url) => {
-    const error = await createCacheFromUrl(url).catch((e: unknown) => e);
+    const error = await createCacheFromUrl(url as string).catch((e: unknown) => e);
     expect(McpRtError.isInstance(error) && error.code).toBe("CONFIG_INVALID");
     expect(String(error)).toMatch(/memory:.*file:.*redis:\/\/host:port/);
     expect(String(error)).not.toContain("hunter2");
