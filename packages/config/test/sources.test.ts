@@ -246,6 +246,24 @@ describe("Claude Code source", () => {
     expect(fromLink.configs).toEqual({ local: { command: "local-mcp" } });
   });
 
+  it("finds projects[<key>] when the key is a symlink to the cwd, or spelled with . or ..", async () => {
+    const tree = await fixture();
+    const link = join(tree.root, "link-to-project");
+    await symlink(tree.project, link);
+    await tree.writeHome(".claude.json", {
+      projects: {
+        "/elsewhere/unrelated": { mcpServers: { other: { command: "no" } } },
+        [link]: { mcpServers: { viaLink: { command: "linked-mcp" } } },
+      },
+    });
+    expect((await tree.load()).configs).toEqual({ viaLink: { command: "linked-mcp" } });
+
+    await tree.writeHome(".claude.json", {
+      projects: { [`${tree.project}/./sub/..`]: { mcpServers: { dotted: { command: "d" } } } },
+    });
+    expect((await tree.load()).configs).toEqual({ dotted: { command: "d" } });
+  });
+
   it("turns .mcp.json servers the user declined in Claude (disabledMcpjsonServers) into disabled", async () => {
     const tree = await fixture();
     await tree.writeHome(".claude.json", {

@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join, posix } from "node:path";
 import { isPlainObject } from "../describe-value.js";
 import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
 import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
@@ -108,24 +108,29 @@ export function createClaudeCodeSource(): CapabilitySource {
 }
 
 // Claude keys `projects` by the folder's absolute path as the OS spelled it;
-// compare without trailing slashes, with either slash, and through symlinks.
+// compare without trailing slashes or `.` / `..` segments, with either slash,
+// and through symlinks on either side (a key may name a link to the project).
 async function localProject(
   projects: unknown,
   ctx: DiscoveryContext,
 ): Promise<{ key: string; settings: Record<string, unknown> } | undefined> {
   if (!isPlainObject(projects)) return undefined;
   const normalize = (path: string) => {
-    const slashed = path.replace(/\\/g, "/").replace(/\/+$/, "");
+    const slashed = posix.normalize(path.replace(/\\/g, "/")).replace(/\/+$/, "");
     return ctx.platform === "win32" ? slashed.toLowerCase() : slashed;
   };
+  const realCwd = await realpath(ctx.cwd).catch(() => undefined);
   const wanted = new Set([normalize(ctx.cwd)]);
-  try {
-    wanted.add(normalize(await realpath(ctx.cwd)));
-  } catch {
-    // A folder that does not exist has no other spelling.
-  }
-  for (const [key, settings] of Object.entries(projects)) {
-    if (wanted.has(normalize(key)) && isPlainObject(settings)) return { key, settings };
-  }
-  return undefined;
+  if (realCwd !== undefined) wanted.add(normalize(realCwd));
+  const candidates = Object.entries(projects).filter((entry): entry is [string, Record<string, unknown>] =>
+    isPlainObject(entry[1]),
+  );
+  const direct = candidates.find(([key]) => wanted.has(normalize(key)));
+  if (direct !== undefined || realCwd === undefined) return direct && { key: direct[0], settings: direct[1] };
+  const resolved = await Promise.all(
+    candidates.map(([key]) => (isAbsolute(key) ? realpath(key).catch(() => undefined) : undefined)),
+  );
+  const index = resolved.findIndex((path) => path !== undefined && normalize(path) === normalize(realCwd));
+  const linked = candidates[index];
+  return linked && { key: linked[0], settings: linked[1] };
 }
