@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in config values are part of what is tested
 import { describe, expect, it } from "vitest";
 import {
   isSecretName,
