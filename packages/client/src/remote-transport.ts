@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { McpRtError } from "@mcp-rt/config";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -40,6 +41,9 @@ export interface RemoteTransportOptions {
 
 // Failures remembered to explain the errors the SDK throws for them.
 const FAILURES_KEPT = 8;
+// After a network error that does not say whether the server is gone: wait, then ask.
+const PROBE_DELAY_MS = 250;
+const PROBE_TIMEOUT_MS = 5000;
 
 /**
  * An SDK Streamable HTTP or SSE client transport with what a connection needs
@@ -62,6 +66,12 @@ export class RemoteTransport implements ClientTransport {
   readonly #options: RemoteTransportOptions;
   readonly #inner: StreamableHTTPClientTransport | SSEClientTransport;
   readonly #failures: HttpFailure[] = [];
+  readonly #fetch: FetchLike;
+  // Aborted on close: ends a liveness probe still in flight.
+  readonly #lifetime = new AbortController();
+  #probing = false;
+  // The SDK reports some errors twice (where they happen and where they are caught).
+  readonly #reported = new WeakSet<Error>();
   #started = false;
   #closing: Promise<void> | undefined;
   #closeReported = false;
@@ -79,6 +89,7 @@ export class RemoteTransport implements ClientTransport {
       fetch: options.fetch,
       onFailure: (failure) => this.#remember(failure),
     });
+    this.#fetch = fetch;
     const sdkOptions = { fetch, ...(options.authProvider ? { authProvider: options.authProvider } : {}) };
     this.#inner =
       options.kind === "http"
@@ -176,6 +187,7 @@ export class RemoteTransport implements ClientTransport {
   }
 
   async #shutdown(endSession: boolean): Promise<void> {
+    this.#lifetime.abort();
     const inner = this.#inner;
     if (endSession && inner instanceof StreamableHTTPClientTransport && inner.sessionId !== undefined) {
       await settleWithin(inner.terminateSession(), this.#options.closeTimeoutMs ?? 2000);
@@ -194,7 +206,8 @@ export class RemoteTransport implements ClientTransport {
 
   #onInnerError(error: Error): void {
     // Aborted requests and the session DELETE of a closing transport are not news.
-    if (this.#closing || this.#closeReported) return;
+    if (this.#closing || this.#closeReported || this.#reported.has(error)) return;
+    this.#reported.add(error);
     const failure = this.httpFailureOf(error);
     if (failure && isLostSession(failure)) {
       this.#lose(lostSessionReason(failure), { status: failure.status, sessionId: failure.sessionId });
@@ -214,8 +227,43 @@ export class RemoteTransport implements ClientTransport {
       this.#lose(`the server could not be reached (${network.message})`, { errno: network.code });
       return;
     }
+    // A socket cut mid-request ("other side closed") may be a server that just died, or a hiccup.
+    if (this.#started && network) this.#probe();
     if (/SSE stream|reconnect/i.test(error.message)) this.#lastStreamError = errorText(error);
     this.onerror?.(this.#describe(error, failure));
+  }
+
+  /**
+   * Asks the endpoint whether anything still answers there (a GET, as for
+   * the event stream): any HTTP answer means alive, a refused connection
+   * means gone, and a 404 for our session means the session is gone.
+   */
+  #probe(): void {
+    if (this.kind !== "http" || this.#probing) return;
+    this.#probing = true;
+    const signal = AbortSignal.any([this.#lifetime.signal, AbortSignal.timeout(PROBE_DELAY_MS + PROBE_TIMEOUT_MS)]);
+    const headers: Record<string, string> = { accept: "text/event-stream" };
+    const sessionId = this.sessionId;
+    if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
+    if (this.#protocolVersion !== undefined) headers["mcp-protocol-version"] = this.#protocolVersion;
+    sleep(PROBE_DELAY_MS, undefined, { signal })
+      .then(() => this.#fetch(this.#options.url, { method: "GET", headers, signal }))
+      .then(async (response) => {
+        await response.body?.cancel();
+        const failure = this.#failures.at(-1);
+        if (response.status === 404 && failure && isLostSession(failure)) {
+          this.#lose(lostSessionReason(failure), { status: failure.status, sessionId: failure.sessionId });
+        }
+      })
+      .catch((error: unknown) => {
+        const network = networkErrorOf(error);
+        if (network && UNREACHABLE_ERRNOS.has(network.code)) {
+          this.#lose(`the server could not be reached (${network.message})`, { errno: network.code });
+        }
+      })
+      .finally(() => {
+        this.#probing = false;
+      });
   }
 
   #describe(error: Error, failure: HttpFailure | undefined): Error {

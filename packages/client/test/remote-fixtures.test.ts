@@ -1,0 +1,204 @@
+import {
+  callTool,
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPConnectionCloseEvent,
+  type MCPProgress,
+  type MCPServerConnection,
+} from "@mcp-rt/client";
+import { McpRtError } from "@mcp-rt/config";
+import { type HttpFixture, startHttpFixture } from "@mcp-rt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkNoPortsLeftAfterFile, startProxy, type TestHttpServer } from "./http-test-servers.js";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+checkNoPortsLeftAfterFile();
+
+const fixtures: HttpFixture[] = [];
+const connections: MCPServerConnection[] = [];
+const proxies: TestHttpServer[] = [];
+
+async function fixture(options: Parameters<typeof startHttpFixture>[0]): Promise<HttpFixture> {
+  const started = await startHttpFixture(options);
+  fixtures.push(started);
+  return started;
+}
+
+async function connect(...args: Parameters<typeof connectToServer>): Promise<MCPServerConnection> {
+  const connection = await connectToServer(...args);
+  connections.push(connection);
+  return connection;
+}
+
+async function connectError(...args: Parameters<typeof connectToServer>): Promise<McpRtError> {
+  const error = await connectToServer(...args).then(
+    (connection) => {
+      connections.push(connection);
+      throw new Error(`expected a failure, got a connection over ${connection.transport}`);
+    },
+    (e: unknown) => e,
+  );
+  expect(McpRtError.isInstance(error)).toBe(true);
+  return error as McpRtError;
+}
+
+function nextClose(connection: MCPServerConnection): Promise<MCPConnectionCloseEvent> {
+  return new Promise((resolve) => connection.onClose(resolve));
+}
+
+afterEach(async () => {
+  await Promise.all(connections.splice(0).map((connection) => closeConnection(connection)));
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+  await Promise.all(fixtures.splice(0).map((server) => server.close()));
+});
+
+describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (transport) => {
+  it("connects with the fixture's config, pages through the tools and calls one", async () => {
+    const server = await fixture({ transport, tools: 25, pageSize: 10, name: `fixture-${transport}` });
+    expect(server.config.type).toBe(transport);
+    const connection = await connect("fixture", server.config);
+    expect(connection.transport).toBe(transport);
+    expect(connection.serverInfo.name).toBe(`fixture-${transport}`);
+    const tools = await listTools(connection);
+    expect(tools).toHaveLength(26);
+    const result = await callTool(connection, "tool_24", { input: "x" });
+    expect(result.content).toEqual([{ type: "text", text: "tool_24: x" }]);
+  });
+
+  it("streams progress and cancels a call on the server when it is aborted", async () => {
+    const server = await fixture({ transport, slowTool: true });
+    const connection = await connect("fixture", server.config);
+    const progress: MCPProgress[] = [];
+    const done = await callTool(connection, "slow", { ms: 300, steps: 3 }, { onProgress: (p) => progress.push(p) });
+    expect(done.content).toEqual([{ type: "text", text: "slow done: 300 ms in 3 steps" }]);
+    expect(progress.map((p) => p.progress).slice(0, 2)).toEqual([1, 2]);
+
+    const controller = new AbortController();
+    const error = await callTool(
+      connection,
+      "slow",
+      { ms: 20_000, steps: 100 },
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "AbortError" });
+    // The server received notifications/cancelled and stopped the work.
+    await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/slow cancelled after 1 of 100 steps/);
+  });
+
+  it("sends the config's headers: a server that wants a bearer token accepts them", async () => {
+    const server = await fixture({ transport, bearerToken: "s3cret" });
+    const connection = await connect("guarded", {
+      ...server.config,
+      headers: { Authorization: "Bearer s3cret" },
+    });
+    expect((await callTool(connection, "echo", { message: "authorized" })).content).toEqual([
+      { type: "text", text: "authorized" },
+    ]);
+  });
+
+  it("maps a 401 to AUTH_REQUIRED carrying WWW-Authenticate", async () => {
+    const server = await fixture({ transport, bearerToken: "s3cret" });
+    const error = await connectError(
+      "guarded",
+      { ...server.config, headers: { Authorization: "Bearer wrong" } },
+      { sourcePath: "/p/.mcp.json" },
+    );
+    expect(error.code).toBe("AUTH_REQUIRED");
+    expect(error.server).toBe("guarded");
+    expect(error.details).toMatchObject({
+      status: 401,
+      wwwAuthenticate: 'Bearer error="invalid_token"',
+      method: transport === "http" ? "POST" : "GET",
+      url: server.url,
+      body: "Unauthorized",
+    });
+    expect(error.message).toBe(
+      `Connection to MCP server "guarded" failed: authorization required (${transport === "http" ? "POST" : "GET"} ${server.url} answered HTTP 401 Unauthorized: Unauthorized); set the credentials in "headers" or "auth" in /p/.mcp.json`,
+    );
+  });
+
+  it("reports the server going away through onClose, and later calls fail with TRANSPORT_CLOSED", async () => {
+    const server = await fixture({ transport });
+    const connection = await connect("fragile", server.config);
+    const closed = nextClose(connection);
+    const killedAt = Date.now();
+    await server.close();
+    const event = await closed;
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(event.expected).toBe(false);
+    expect(event.reason).toMatch(/^MCP server "fragile" stopped: /);
+    expect(event.error).toMatchObject({ code: "TRANSPORT_CLOSED", server: "fragile" });
+    expect(connection.closed).toBe(true);
+    await expect(callTool(connection, "echo", { message: "x" })).rejects.toMatchObject({
+      code: "TRANSPORT_CLOSED",
+    });
+  });
+});
+
+describe("a fixture URL without type", () => {
+  it("falls back to SSE when the Streamable HTTP POST gets a 405", async () => {
+    const server = await fixture({ transport: "sse" });
+    const connection = await connect("legacy", { url: server.url });
+    expect(connection.transport).toBe("sse");
+    expect((await callTool(connection, "echo", { message: "old but gold" })).content).toEqual([
+      { type: "text", text: "old but gold" },
+    ]);
+  });
+
+  it("does not fall back on a 401: credentials are missing for both transports", async () => {
+    const server = await fixture({ transport: "sse", bearerToken: "t" });
+    const error = await connectError("legacy", { url: server.url });
+    expect(error.code).toBe("AUTH_REQUIRED");
+    expect(error.details).toMatchObject({ status: 401, method: "POST" });
+  });
+
+  it("names both attempts when SSE fails too", async () => {
+    const server = await fixture({ transport: "sse" });
+    const error = await connectError("wrong-path", { url: server.url.replace(/\/sse$/, "/nothing-here") });
+    expect(error.code).toBe("HTTP_ERROR");
+    expect(error.message).toContain("GET");
+    expect(error.message).toContain("answered HTTP 404");
+    expect(error.message).toContain("Streamable HTTP was tried first and answered HTTP 404");
+    expect(error.details).toMatchObject({ status: 404, fallbackFrom: { kind: "http", status: 404 } });
+  });
+});
+
+describe("a Streamable HTTP session the server lost", () => {
+  it("surfaces as TRANSPORT_CLOSED and closes the connection", async () => {
+    const server = await fixture({ transport: "http" });
+    const proxy = await startProxy(new URL(server.url).origin);
+    proxies.push(proxy);
+    const connection = await connect("forgetful", { type: "http", url: `${proxy.origin}/mcp` });
+    const sessionId = proxy.requests.find((r) => r.headers["mcp-session-id"])?.headers["mcp-session-id"];
+    expect(typeof sessionId).toBe("string");
+    const closed = nextClose(connection);
+
+    // Behind the client's back, the session ends on the server (as after a restart).
+    const deleted = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": String(sessionId) } });
+    expect(deleted.status).toBe(200);
+
+    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "McpRtError", code: "TRANSPORT_CLOSED", server: "forgetful" });
+    expect((error as Error).message).toContain(`no longer knows session ${sessionId}`);
+    const event = await closed;
+    expect(event.expected).toBe(false);
+    expect(event.error).toMatchObject({
+      code: "TRANSPORT_CLOSED",
+      details: { status: 404, sessionId },
+    });
+    expect(event.reason).toContain("reconnect to start a new one");
+  });
+});
+
+describe("list-changed notifications over Streamable HTTP", () => {
+  it("reach onToolsChanged", async () => {
+    const server = await fixture({ transport: "http", listChanging: true });
+    const connection = await connect("changing", server.config);
+    const changed = new Promise<void>((resolve) => connection.onToolsChanged(resolve));
+    await callTool(connection, "add_tool", { name: "fresh" });
+    await changed;
+    expect((await listTools(connection)).map((tool) => tool.name)).toContain("fresh");
+  });
+});
