@@ -63,6 +63,7 @@ class DiskStore implements FileStore {
   // Keyv reads `opts.url`/`opts.dialect` to decide whether an adapter is iterable.
   opts: { url: string; dialect: string; path: string };
   #folder: Promise<void> | undefined;
+  #swept = false;
 
   constructor(path: string) {
     this.path = path;
@@ -111,9 +112,7 @@ class DiskStore implements FileStore {
     for (const name of await this.#names()) {
       const file = join(this.path, name);
       if (name.endsWith(".tmp")) {
-        // Left by a process that died mid-write; a live writer renames within milliseconds.
-        const info = await stat(file).catch(() => undefined);
-        if (info && Date.now() - info.mtimeMs > STALE_TEMP_MS) await this.#remove(file);
+        await this.#removeIfStale(file);
       } else if (name.endsWith(".json")) {
         const record = prefix ? await this.#read(file) : undefined;
         if (!prefix || record?.key.startsWith(prefix)) await this.#remove(file);
@@ -179,6 +178,24 @@ class DiskStore implements FileStore {
     }
   }
 
+  // Left by a process that died mid-write; a live writer renames within milliseconds.
+  async #removeIfStale(temp: string): Promise<void> {
+    const info = await stat(temp).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > STALE_TEMP_MS) await this.#remove(temp);
+  }
+
+  // Once per handle, on its first write: nothing else would ever remove them.
+  async #sweepStaleTemps(): Promise<void> {
+    if (this.#swept) return;
+    this.#swept = true;
+    try {
+      const temps = (await this.#names()).filter((name) => name.endsWith(".tmp"));
+      for (const name of temps) await this.#removeIfStale(join(this.path, name));
+    } catch {
+      // Best effort: the write itself reports a folder that does not work.
+    }
+  }
+
   #ensureFolder(): Promise<void> {
     this.#folder ??= mkdir(this.path, { recursive: true, mode: 0o700 }).then(
       () => undefined,
@@ -210,6 +227,7 @@ class DiskStore implements FileStore {
       await unlink(temp).catch(() => {});
       throw error;
     }
+    await this.#sweepStaleTemps();
   }
 
   async #rename(from: string, to: string): Promise<void> {
@@ -232,7 +250,9 @@ class DiskStore implements FileStore {
  * JSON file per key, written atomically (temp file + rename), file mode 0600
  * in a 0700 folder. Nothing is held in memory, so entries written by other
  * processes are seen at once, and concurrent writers leave one whole entry.
- * It installs no signal handlers and holds no open handles.
+ * A temp file that a killed writer left behind is removed by the next handle
+ * that writes, once it is a minute old. It installs no signal handlers and
+ * holds no open handles.
  *
  * @param path - the folder; `~/` is expanded, relative paths resolve against the cwd.
  *   @default {@link defaultCacheDir}()

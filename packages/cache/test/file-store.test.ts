@@ -108,6 +108,22 @@ describe("createFileStore", () => {
     expect((await readdir(store.path)).sort()).toEqual(["y.json.456-def.tmp"]);
   });
 
+  it("removes the temp files a killed writer left on its first write, but not fresh ones", async () => {
+    const folder = join(dir, "killed-writer");
+    await createFileStore(folder).set("k", "v");
+    const stale = join(folder, "x.json.123-abc.tmp");
+    const fresh = join(folder, "y.json.456-def.tmp");
+    await writeFile(stale, "half");
+    await writeFile(fresh, "half");
+    const old = new Date(Date.now() - 10 * 60_000);
+    await utimes(stale, old, old);
+    const store = createFileStore(folder);
+    await store.get("k");
+    expect(await readdir(folder)).toContain("x.json.123-abc.tmp");
+    await store.set("k", "w");
+    expect((await readdir(folder)).filter((name) => name.endsWith(".tmp"))).toEqual(["y.json.456-def.tmp"]);
+  });
+
   it("reads a damaged file as missing, and the cache as a miss", async () => {
     const store = createFileStore(join(dir, "damaged"));
     const cache = new MCPToolCache(store);
