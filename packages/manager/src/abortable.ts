@@ -34,3 +34,10 @@ export function delay(ms: number | undefined, signal?: AbortSignal): Promise<voi
     signal?.addEventListener("abort", done, { once: true });
   });
 }
+
+/** The `AbortError` a tool call or wait rejects with, keeping the signal's reason as `cause`. */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === "AbortError") return reason;
+  return new DOMException("The tool call was aborted", { name: "AbortError", cause: reason });
+}

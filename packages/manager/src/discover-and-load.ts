@@ -1,7 +1,8 @@
 import { createCacheFromUrl, type MCPToolCache } from "@mcp-rt/cache";
 import type { LoadedCustomTool } from "./custom-tool.js";
+import { handOverCache } from "./manager-cache.js";
 import type { DiscoverAndConnectOptions, MCPLoadResult, MCPManagerOptions } from "./manager-types.js";
-import { handOverCache, MCPManager } from "./mcp-manager.js";
+import { MCPManager } from "./mcp-manager.js";
 
 /** Options of {@link discoverAndLoadMCPTools}: discovery, the manager's, and where the cache lives. */
 export interface DiscoverAndLoadOptions extends DiscoverAndConnectOptions, MCPManagerOptions {

@@ -1,4 +1,3 @@
-import { createFileStore, MCPToolCache } from "@mcp-rt/cache";
 import { closeConnection, type MCPServerConnection } from "@mcp-rt/client";
 import {
   type LoadConfigsResult,
@@ -9,10 +8,12 @@ import {
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { abortable, delay } from "./abortable.js";
-import { type ConnectedServer, connectAndList, DEFAULT_SERVER_TIMEOUT_MS } from "./connect-and-list.js";
+import { abortError } from "./abortable.js";
+import { Attempt } from "./attempt.js";
+import { type ConnectedServer, connectAndList } from "./connect-and-list.js";
 import type { CustomTool } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
+import { ManagerCache } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
   MCPConnectionStatus,
@@ -21,26 +22,14 @@ import type {
   MCPManagerOptions,
   MCPServerState,
 } from "./manager-types.js";
-import { abortError, type LiveServer, type MCPTool, type MCPToolHost } from "./mcp-tool.js";
-import { Attempt, type ServerRecord, toServerState } from "./server-record.js";
-import { filterServerTools } from "./tool-filter.js";
+import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
+import { ServerRecord, toServerState } from "./server-record.js";
+import { passStartupGate } from "./startup-gate.js";
 import { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
 import { buildToolSet } from "./tool-set.js";
 
 /** The startup gate of the design document. */
 export const STARTUP_TIMEOUT_MS = 250;
-
-/** Caches handed over to the manager they are given to, which closes them when disposed. */
-const handedOver = new WeakSet<MCPToolCache>();
-
-/**
- * Gives `cache` to the `MCPManager` it is passed to: that manager closes it when
- * disposed. For the loader, which makes a cache from a URL that no caller holds.
- */
-export function handOverCache(cache: MCPToolCache): MCPToolCache {
-  handedOver.add(cache);
-  return cache;
-}
 
 /**
  * Many MCP servers at once (SPEC §3): connects them in parallel, returns after a
@@ -67,9 +56,7 @@ export class MCPManager implements AsyncDisposable {
   #toolIndex = new Map<string, { server: string; tool: string }>();
   readonly #cwd: string;
   readonly #options: MCPManagerOptions;
-  #cache: MCPToolCache | null | undefined;
-  /** True when this manager made the cache (the default one) or was handed it, so it closes it on dispose. */
-  #ownsCache: boolean;
+  readonly #cache: ManagerCache;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   /** Cache writes and reaps of dropped servers still running: `disconnectAll` waits for them. */
   readonly #background = new Set<Promise<unknown>>();
@@ -81,8 +68,7 @@ export class MCPManager implements AsyncDisposable {
   constructor(cwd: string, options: MCPManagerOptions = {}) {
     this.#cwd = cwd;
     this.#options = options;
-    this.#cache = options.cache;
-    this.#ownsCache = options.cache ? handedOver.has(options.cache) : false;
+    this.#cache = new ManagerCache(options.cache, options.logger);
     this.#emitter = createEmitter<MCPManagerEvents>((error) =>
       options.logger?.warn("An MCPManager event listener threw", error),
     );
@@ -145,39 +131,18 @@ export class MCPManager implements AsyncDisposable {
           `MCP server "${name}" has an invalid config${source ? ` in ${source.path}` : ""}: ${problems.join("; ")}`,
           { server: name },
         );
-        this.#recordFailure(name, config, error);
+        this.#fail(name, this.#record(name, config), error);
         errors.set(name, error.message);
         continue;
       }
       attempts.set(name, this.#start(name, config));
     }
 
-    const everything = Promise.allSettled([...attempts.values()].map((attempt) => attempt.done));
-    const gate = new AbortController();
-    await Promise.race([
-      everything,
-      delay(this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, gate.signal),
-    ]);
-    gate.abort();
-
-    const waitFor: Attempt[] = [];
-    for (const [name, attempt] of attempts) {
-      if (attempt.outcome) continue;
-      const cached = await attempt.cached;
-      if (cached !== null && !attempt.outcome && this.#isCurrent(name, attempt)) {
-        this.#installDeferred(name, cached);
-      } else if (!attempt.outcome) {
-        waitFor.push(attempt);
-      }
-    }
-    if (waitFor.length > 0) {
-      const bound = new AbortController();
-      await Promise.race([
-        Promise.allSettled(waitFor.map((attempt) => attempt.done)),
-        delay(this.#options.maxStartupWaitMs, bound.signal),
-      ]);
-      bound.abort();
-    }
+    await passStartupGate([...attempts.values()], {
+      startupTimeoutMs: this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS,
+      maxStartupWaitMs: this.#options.maxStartupWaitMs,
+      defer: (attempt, cached) => this.#installDeferred(attempt, cached),
+    });
 
     for (const [name, attempt] of attempts) {
       attempt.returned = true;
@@ -253,21 +218,7 @@ export class MCPManager implements AsyncDisposable {
         { server: name },
       );
     }
-    const timeoutMs = attempt.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    try {
-      return await abortable(attempt.done, signal ? AbortSignal.any([signal, timeout]) : timeout);
-    } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
-      if (timeout.aborted && !attempt.outcome) {
-        throw new McpRtError(
-          "CONNECT_TIMEOUT",
-          `MCP server "${name}" did not connect within ${timeoutMs} ms; raise \`timeout\` in its config`,
-          { server: name },
-        );
-      }
-      throw error;
-    }
+    return attempt.wait(signal);
   }
 
   /**
@@ -298,13 +249,7 @@ export class MCPManager implements AsyncDisposable {
    */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.disconnectAll();
-    if (this.#ownsCache && this.#cache) {
-      const cache = this.#cache;
-      // A default cache is made again if the manager is used again; a closed one reads as misses.
-      this.#cache = this.#options.cache;
-      this.#ownsCache = false;
-      await cache.close();
-    }
+    await this.#cache.close();
   }
 
   /**
@@ -349,23 +294,9 @@ export class MCPManager implements AsyncDisposable {
     });
   }
 
-  #getCache(): MCPToolCache | null {
-    if (this.#cache === undefined) {
-      this.#ownsCache = true;
-      this.#cache = new MCPToolCache(
-        createFileStore(),
-        this.#options.logger ? { logger: this.#options.logger } : {},
-      );
-    }
-    return this.#cache;
-  }
-
   #record(name: string, config: MCPServerConfig): ServerRecord {
-    let record = this.#records.get(name);
-    if (!record) {
-      record = { config, definitions: [], deferred: false, failed: false };
-      this.#records.set(name, record);
-    }
+    const record = this.#records.get(name) ?? new ServerRecord(config);
+    this.#records.set(name, record);
     record.config = config;
     return record;
   }
@@ -373,20 +304,18 @@ export class MCPManager implements AsyncDisposable {
   /** Starts the §3.5 pipeline of one server and its cache read, together. */
   #start(name: string, config: MCPServerConfig): Attempt {
     const record = this.#record(name, config);
-    record.failed = false;
     this.#emitter.emit("server:connecting", { name });
-    const attempt = new Attempt({
+    return new Attempt({
       name,
       config,
-      cache: this.#getCache(),
+      cache: this.#cache.get(),
       cwd: this.#cwd,
       run: (started) => {
         // Set before the pipeline's first step, so that the pipeline can tell whether it is still current.
-        record.attempt = started;
+        record.start(started);
         return this.#pipeline(name, started);
       },
     });
-    return attempt;
   }
 
   async #pipeline(name: string, attempt: Attempt): Promise<MCPServerConnection> {
@@ -423,7 +352,7 @@ export class MCPManager implements AsyncDisposable {
     } catch (error) {
       forget();
       const failure = McpRtError.isInstance(error) ? error : this.#removedError(name);
-      if (this.#isCurrent(name, attempt)) this.#fail(name, attempt, failure);
+      if (this.#isCurrent(name, attempt)) this.#fail(name, this.#records.get(name)!, failure, attempt);
       throw failure;
     }
   }
@@ -436,49 +365,35 @@ export class MCPManager implements AsyncDisposable {
     serverTools: MCPToolDefinition[],
   ): void {
     const record = this.#records.get(name)!;
-    const definitions = filterServerTools(serverTools, attempt.config);
     this.#connections.set(name, connection);
-    record.definitions = definitions;
-    record.deferred = false;
-    record.liveToolNames = new Set(definitions.map((tool) => tool.name));
-    record.connectedMs = Math.round(performance.now() - attempt.startedAt);
-    delete record.disconnectReason;
     const offClose = connection.onClose((event) => {
       this.#onConnectionClosed(name, connection, event.reason, event.error);
     });
     const offError = connection.onError((error) => {
       this.#options.logger?.debug(`MCP server "${name}" reported an error`, error);
     });
-    record.unsubscribe = () => {
+    const ms = Math.round(performance.now() - attempt.startedAt);
+    record.connect(serverTools, ms, () => {
       offClose();
       offError();
-    };
+    });
     this.#rebuildTools();
-    this.#emitter.emit("server:connected", { name, ms: record.connectedMs, toolCount: definitions.length });
+    this.#emitter.emit("server:connected", { name, ms, toolCount: record.definitions.length });
     this.#emitter.emit("tools:changed", { name });
-    this.#writeCache(name, attempt.config, serverTools, connection);
+    const cache = this.#cache.get();
+    const { serverInfo } = connection;
+    if (cache) this.#inBackground(cache.set(name, attempt.config, serverTools, this.#cwd, { serverInfo }));
   }
 
-  #fail(name: string, attempt: Attempt, error: McpRtError): void {
-    const record = this.#records.get(name)!;
-    record.failed = true;
-    record.lastError = error;
-    const hadTools = record.definitions.length > 0;
-    record.definitions = [];
-    record.deferred = false;
+  /** The config or the attempt failed; `attempt` is the attempt, when there was one. */
+  #fail(name: string, record: ServerRecord, error: McpRtError, attempt?: Attempt): void {
+    const hadTools = record.fail(error);
     if (hadTools) this.#rebuildTools();
     this.#emitter.emit("server:failed", { name, error });
     if (hadTools) this.#emitter.emit("tools:changed", { name });
     // A failure the caller already received in `errors` is not logged again.
-    if (attempt.returned)
+    if (attempt?.returned)
       this.#options.logger?.warn(`MCP server "${name}" failed after startup: ${error.message}`);
-  }
-
-  #recordFailure(name: string, config: MCPServerConfig, error: McpRtError): void {
-    const record = this.#record(name, config);
-    record.failed = true;
-    record.lastError = error;
-    this.#emitter.emit("server:failed", { name, error });
   }
 
   #onConnectionClosed(
@@ -490,13 +405,7 @@ export class MCPManager implements AsyncDisposable {
     if (this.#connections.get(name) !== connection) return;
     const record = this.#records.get(name);
     this.#connections.delete(name);
-    if (record) {
-      record.unsubscribe?.();
-      delete record.unsubscribe;
-      delete record.liveToolNames;
-      record.disconnectReason = reason;
-      record.lastError = error ?? new McpRtError("TRANSPORT_CLOSED", reason, { server: name });
-    }
+    record?.drop(reason, error ?? new McpRtError("TRANSPORT_CLOSED", reason, { server: name }));
     // Reaps what is left of the server (its process group) even though it went away on its own.
     this.#inBackground(closeConnection(connection));
     // A drop before `connectServers` returned is reported in its `errors` instead.
@@ -509,24 +418,14 @@ export class MCPManager implements AsyncDisposable {
     return this.#records.get(name)?.lastError?.message ?? `MCP server "${name}" disconnected`;
   }
 
-  #installDeferred(name: string, cached: MCPToolDefinition[]): void {
-    const record = this.#records.get(name)!;
-    record.definitions = filterServerTools(cached, record.config);
-    record.deferred = true;
-    if (record.definitions.length === 0) return;
+  /** Exposes a pending attempt's cached tools as deferred tools; false when the attempt is no longer current. */
+  #installDeferred(attempt: Attempt, cached: MCPToolDefinition[]): boolean {
+    const { name } = attempt;
+    if (!this.#isCurrent(name, attempt)) return false;
+    if (!this.#records.get(name)!.defer(cached)) return true;
     this.#rebuildTools();
     this.#emitter.emit("tools:changed", { name });
-  }
-
-  #writeCache(
-    name: string,
-    config: MCPServerConfig,
-    tools: MCPToolDefinition[],
-    connection: MCPServerConnection,
-  ): void {
-    const cache = this.#getCache();
-    if (!cache) return;
-    this.#inBackground(cache.set(name, config, tools, this.#cwd, { serverInfo: connection.serverInfo }));
+    return true;
   }
 
   #inBackground(work: Promise<unknown>): void {
@@ -537,18 +436,13 @@ export class MCPManager implements AsyncDisposable {
   #liveServer(server: string): LiveServer {
     const connection = this.#connections.get(server);
     const record = this.#records.get(server);
-    if (connection && record?.liveToolNames) {
-      return { connection, toolNames: record.liveToolNames };
+    // A connected server's definitions are always its live ones (the cached ones only stand in before).
+    if (connection && record) {
+      return { connection, toolNames: new Set(record.definitions.map((tool) => tool.name)) };
     }
     if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
     if (this.#isConnectedOrPending(server)) return { pending: true };
-    if (record.failed && record.lastError) {
-      return { error: `server "${server}" is unavailable: ${record.lastError.message}` };
-    }
-    const why = record.disconnectReason ?? "it is not connected";
-    return {
-      error: `server "${server}" disconnected: ${why}. Reconnect it (e.g. /mcp reload) to use its tools`,
-    };
+    return { error: record.unavailable(server) };
   }
 
   /** Rebuilds the tool view from every server's slice (§6 names over the whole set). */

@@ -1,5 +1,6 @@
 import { callTool, type MCPProgress, type MCPServerConnection } from "@mcp-rt/client";
 import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
+import { abortError } from "./abortable.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
 import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 
@@ -38,13 +39,6 @@ export interface MCPToolOptions {
   name: string;
   /** Where the server's config came from. */
   source?: SourceMeta;
-}
-
-/** The `AbortError` a tool call rejects with, keeping the signal's reason as `cause`. */
-export function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === "AbortError") return reason;
-  return new DOMException("The tool call was aborted", { name: "AbortError", cause: reason });
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

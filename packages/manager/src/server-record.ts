@@ -1,65 +1,84 @@
-import type { MCPToolCache } from "@mcp-rt/cache";
-import type { MCPServerConnection } from "@mcp-rt/client";
 import type { MCPServerConfig, MCPToolDefinition, McpRtError, SourceMeta } from "@mcp-rt/config";
+import type { Attempt } from "./attempt.js";
 import type { MCPConnectionStatus, MCPServerState } from "./manager-types.js";
+import { filterServerTools } from "./tool-filter.js";
 
-/** One connect + list of one server, and what the startup gate needs to know of it. */
-export class Attempt {
-  /** The unresolved config this attempt uses. */
-  readonly config: MCPServerConfig;
-  readonly controller: AbortController = new AbortController();
-  readonly startedAt: number = performance.now();
-  /** The cached tool definitions, read while the connection is made (§3.5: never awaited before the gate). */
-  readonly cached: Promise<MCPToolDefinition[] | null>;
-  /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
-  readonly done: Promise<MCPServerConnection>;
-  /** Set once `done` settled. */
-  outcome?: { ok: true } | { ok: false; error: McpRtError };
-  /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
-  returned = false;
-
-  constructor(options: {
-    name: string;
-    config: MCPServerConfig;
-    cache: MCPToolCache | null;
-    cwd: string;
-    run: (attempt: Attempt) => Promise<MCPServerConnection>;
-  }) {
-    this.config = options.config;
-    // The cache never throws by contract; a miss is the only safe reading of anything else.
-    this.cached = options.cache
-      ? options.cache.get(options.name, options.config, options.cwd).catch(() => null)
-      : Promise.resolve(null);
-    this.done = options.run(this);
-    this.done.then(
-      () => {
-        this.outcome = { ok: true };
-      },
-      (error: McpRtError) => {
-        this.outcome = { ok: false, error };
-      },
-    );
-  }
-}
-
-/** What the manager knows of one server beyond the §3.4 maps. */
-export interface ServerRecord {
+/**
+ * What the manager knows of one server beyond the §3.4 maps (which say whether
+ * it is connected or pending): its tools, its last attempt, how it last failed
+ * or went away.
+ */
+export class ServerRecord {
   /** The latest unresolved config. */
   config: MCPServerConfig;
+  /** The latest attempt to connect. */
   attempt?: Attempt;
   /** The exposed (filtered) definitions: live, or from the cache while `deferred`. */
-  definitions: MCPToolDefinition[];
-  deferred: boolean;
-  /** The (filtered) tool names of the live connection. */
-  liveToolNames?: ReadonlySet<string>;
+  definitions: MCPToolDefinition[] = [];
+  /** True while the definitions come from the cache. */
+  deferred = false;
+  /** How long the last successful connect + list took. */
   connectedMs?: number;
+  /** The last failure or drop. */
   lastError?: McpRtError;
-  /** True when the last attempt failed. */
-  failed: boolean;
+  /** True when the last attempt (or config) failed. */
+  failed = false;
   /** Why the last live connection went away. */
   disconnectReason?: string;
   /** Unsubscribes from the live connection's close/error events. */
   unsubscribe?: () => void;
+
+  constructor(config: MCPServerConfig) {
+    this.config = config;
+  }
+
+  /** A new attempt starts. */
+  start(attempt: Attempt): void {
+    this.attempt = attempt;
+    this.config = attempt.config;
+    this.failed = false;
+  }
+
+  /** Cached definitions stand in while the server connects; returns whether there are any. */
+  defer(cached: readonly MCPToolDefinition[]): boolean {
+    this.definitions = filterServerTools(cached, this.config);
+    this.deferred = true;
+    return this.definitions.length > 0;
+  }
+
+  /** Connected and listed: the live definitions replace whatever stood in (the live list wins). */
+  connect(serverTools: readonly MCPToolDefinition[], connectedMs: number, unsubscribe: () => void): void {
+    this.definitions = filterServerTools(serverTools, this.config);
+    this.deferred = false;
+    this.connectedMs = connectedMs;
+    this.unsubscribe = unsubscribe;
+    delete this.disconnectReason;
+  }
+
+  /** The config or the attempt failed: no tools. Returns whether it had tools. */
+  fail(error: McpRtError): boolean {
+    const hadTools = this.definitions.length > 0;
+    this.failed = true;
+    this.lastError = error;
+    this.definitions = [];
+    this.deferred = false;
+    return hadTools;
+  }
+
+  /** The live connection went away; its tools stay, so that a reconnect brings them back. */
+  drop(reason: string, error: McpRtError): void {
+    this.unsubscribe?.();
+    delete this.unsubscribe;
+    this.disconnectReason = reason;
+    this.lastError = error;
+  }
+
+  /** Why its tools cannot be called, for a server neither connected nor pending. */
+  unavailable(name: string): string {
+    if (this.failed && this.lastError) return `server "${name}" is unavailable: ${this.lastError.message}`;
+    const why = this.disconnectReason ?? "it is not connected";
+    return `server "${name}" disconnected: ${why}. Reconnect it (e.g. /mcp reload) to use its tools`;
+  }
 }
 
 /** A server's state for a UI, from its record, source and §3.4 status. */

@@ -1,0 +1,79 @@
+import type { MCPToolCache } from "@mcp-rt/cache";
+import type { MCPServerConnection } from "@mcp-rt/client";
+import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import { abortable, abortError } from "./abortable.js";
+import { DEFAULT_SERVER_TIMEOUT_MS } from "./connect-and-list.js";
+
+/** Options of {@link Attempt}. */
+export interface AttemptOptions {
+  /** The server's config name. */
+  name: string;
+  /** The unresolved config to connect with. */
+  config: MCPServerConfig;
+  /** Where its tools may be cached; `null` for none. */
+  cache: MCPToolCache | null;
+  /** The project folder, part of the cache key. */
+  cwd: string;
+  /** The connect + list pipeline; called at once with the attempt. */
+  run: (attempt: Attempt) => Promise<MCPServerConnection>;
+}
+
+/** One connect + list of one server, and what the startup gate needs to know of it. */
+export class Attempt {
+  /** The server's config name. */
+  readonly name: string;
+  /** The unresolved config this attempt uses. */
+  readonly config: MCPServerConfig;
+  /** Calls the attempt off: whatever it started is closed. */
+  readonly controller: AbortController = new AbortController();
+  /** When it started (`performance.now()`). */
+  readonly startedAt: number = performance.now();
+  /** The cached tool definitions, read while the connection is made (§3.5: never awaited before the gate). */
+  readonly cached: Promise<MCPToolDefinition[] | null>;
+  /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
+  readonly done: Promise<MCPServerConnection>;
+  /** Set once `done` settled. */
+  outcome?: { ok: true } | { ok: false; error: McpRtError };
+  /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
+  returned = false;
+
+  constructor(options: AttemptOptions) {
+    this.name = options.name;
+    this.config = options.config;
+    // The cache never throws by contract; a miss is the only safe reading of anything else.
+    this.cached = options.cache
+      ? options.cache.get(options.name, options.config, options.cwd).catch(() => null)
+      : Promise.resolve(null);
+    this.done = options.run(this);
+    this.done.then(
+      () => {
+        this.outcome = { ok: true };
+      },
+      (error: McpRtError) => {
+        this.outcome = { ok: false, error };
+      },
+    );
+  }
+
+  /**
+   * Settles like `done`, but waits at most the config's `timeout` (then rejects
+   * with `CONNECT_TIMEOUT`) and rejects with an `AbortError` when `signal` aborts.
+   */
+  async wait(signal?: AbortSignal): Promise<MCPServerConnection> {
+    const timeoutMs = this.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      return await abortable(this.done, signal ? AbortSignal.any([signal, timeout]) : timeout);
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      if (timeout.aborted && !this.outcome) {
+        throw new McpRtError(
+          "CONNECT_TIMEOUT",
+          `MCP server "${this.name}" did not connect within ${timeoutMs} ms; raise \`timeout\` in its config`,
+          { server: this.name },
+        );
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import type { MCPToolDefinition } from "@mcp-rt/config";
+import { delay } from "./abortable.js";
+import type { Attempt } from "./attempt.js";
+
+/** Options of {@link passStartupGate}. */
+export interface StartupGateOptions {
+  /** How long to wait for every attempt before using the cache. */
+  startupTimeoutMs: number;
+  /** How long to wait, after that, for pending attempts without a cache entry. `undefined`: until they settle. */
+  maxStartupWaitMs: number | undefined;
+  /** Offers a pending attempt's cached tools; returns false when it did not use them (then it is waited for). */
+  defer(attempt: Attempt, cached: MCPToolDefinition[]): boolean;
+}
+
+/** Resolves once every attempt settled, or after `ms` (never, for `undefined`), whichever comes first. */
+async function settledWithin(attempts: readonly Attempt[], ms: number | undefined): Promise<void> {
+  const stop = new AbortController();
+  await Promise.race([Promise.allSettled(attempts.map((attempt) => attempt.done)), delay(ms, stop.signal)]);
+  stop.abort();
+}
+
+/**
+ * The startup gate (§3 step 4): waits until every attempt settled or
+ * `startupTimeoutMs` passed, whichever is first. Then each attempt still
+ * pending is deferred with its cached tools (read while it connected, so the
+ * gate never waits on the cache), and those without a cache entry are waited
+ * for, at most `maxStartupWaitMs`.
+ */
+export async function passStartupGate(
+  attempts: readonly Attempt[],
+  options: StartupGateOptions,
+): Promise<void> {
+  await settledWithin(attempts, options.startupTimeoutMs);
+  const waitFor: Attempt[] = [];
+  for (const attempt of attempts) {
+    if (attempt.outcome) continue;
+    const cached = await attempt.cached;
+    if (attempt.outcome) continue;
+    if (cached === null || !options.defer(attempt, cached)) waitFor.push(attempt);
+  }
+  if (waitFor.length > 0) await settledWithin(waitFor, options.maxStartupWaitMs);
+}
