@@ -224,7 +224,8 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     assert.equal(c.probe.stalledDone, 0, "the reads returned before the store answered");
     assert.equal(c.logger.count("warn"), 1, "slowness is warned about once");
     c.probe.mode = "pass";
-    assert.deepEqual(await cache.get("github", stdio, "/work/a"), sampleTools(2));
+    // A fresh cache: 50 ms is too tight a bound for a healthy read on a loaded machine.
+    assert.deepEqual(await c.cache({ through: "probe" }).get("github", stdio, "/work/a"), sampleTools(2));
   });
 
   test("concurrent writers: one whole, valid entry survives", async (c) => {

@@ -35,9 +35,8 @@ describe("createCacheFromUrl", () => {
     const cache = await createCacheFromUrl(toUrl(join(dir, "my cache")));
     await cache.set("s", config, sampleTools(2));
     expect(await readdir(join(dir, "my cache"))).toHaveLength(1);
-    expect(await new MCPToolCache(createFileStore(join(dir, "my cache"))).get("s", config)).toEqual(
-      sampleTools(2),
-    );
+    const reader = new MCPToolCache(createFileStore(join(dir, "my cache")), { readTimeoutMs: 5000 });
+    expect(await reader.get("s", config)).toEqual(sampleTools(2));
   });
 
   it("file: alone uses the default folder", async () => {

@@ -126,7 +126,7 @@ describe("createFileStore", () => {
 
   it("reads a damaged file as missing, and the cache as a miss", async () => {
     const store = createFileStore(join(dir, "damaged"));
-    const cache = new MCPToolCache(store);
+    const cache = new MCPToolCache(store, { readTimeoutMs: 5000 });
     await cache.set("s", config, sampleTools(2), "/p");
     const [file] = await readdir(store.path);
     const path = join(store.path, file ?? "");
