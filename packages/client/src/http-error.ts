@@ -40,6 +40,8 @@ export function networkErrorOf(error: unknown): { code: string; message: string 
 /** "POST http://host/mcp answered HTTP 500 Internal Server Error: <body head>". */
 export function describeHttpFailure(failure: HttpFailure): string {
   const status = `HTTP ${failure.status}${failure.statusText ? ` ${failure.statusText}` : ""}`;
+  if (failure.location !== undefined)
+    return `${failure.method} ${failure.url} answered ${status} to ${failure.location}`;
   const body = failure.bodyHead ? `: ${failure.bodyHead}` : "";
   return `${failure.method} ${failure.url} answered ${status}${body}`;
 }
@@ -69,8 +71,9 @@ export interface HttpFailureErrorInit {
  * The `McpRtError` for an HTTP error status: `AUTH_REQUIRED` for 401 and 403
  * (with the `WWW-Authenticate` header in `details`), `TRANSPORT_CLOSED` for a
  * 404 to a request that carried a session id (the server lost the session),
- * `HTTP_ERROR` for anything else. `details` holds the status, status text,
- * method, URL and body head.
+ * `HTTP_ERROR` for anything else, a redirect to another origin included
+ * (`details.location`). `details` holds the status, status text, method, URL
+ * and body head.
  */
 export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
   const { name, failure, lead } = init;
@@ -96,6 +99,14 @@ export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
   if (isLostSession(failure)) {
     details.sessionId = failure.sessionId;
     return new McpRtError("TRANSPORT_CLOSED", `${lead}: ${lostSessionReason(failure)}`, base);
+  }
+  if (failure.location !== undefined) {
+    details.location = failure.location;
+    return new McpRtError(
+      "HTTP_ERROR",
+      `${lead}: ${describeHttpFailure(failure)}, which is not followed because it leaves the server's origin (headers must not leak to another host); put the new address in "url" ${where}`,
+      base,
+    );
   }
   const hint = failure.status === 404 || failure.status === 405 ? ` (check "url" ${where})` : "";
   return new McpRtError("HTTP_ERROR", `${lead}: ${describeHttpFailure(failure)}${hint}`, base);

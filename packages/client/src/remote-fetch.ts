@@ -16,6 +16,8 @@ export interface HttpFailure {
   wwwAuthenticate: string | undefined;
   /** The start of the response body, whitespace collapsed. */
   bodyHead: string;
+  /** For a redirect that was not followed (it leaves the origin): where it pointed. */
+  location?: string | undefined;
 }
 
 /** Options of {@link createRemoteFetch}. */
@@ -24,7 +26,7 @@ export interface RemoteFetchOptions {
   url: URL;
   /** Extra headers for every request to the server's origin (the config's `headers`). */
   headers?: Record<string, string> | undefined;
-  /** Called for every response with a status of 400 or more (with its body head read). */
+  /** Called for every response with a status of 400 or more (with its body head read), and for every redirect not followed. */
   onFailure?: ((failure: HttpFailure) => void) | undefined;
   /** The fetch to wrap. @default globalThis.fetch */
   fetch?: FetchLike | undefined;
@@ -36,6 +38,14 @@ export const BODY_HEAD_CHARS = 500;
 const BODY_READ_LIMIT = 16 * 1024;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Headers the protocol owns: a config must not forge or replace them.
+const RESERVED_HEADERS = new Set([
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "last-event-id",
+  "host",
+  "content-length",
+]);
 
 /** True when `to` has exactly the scheme, host and port of `from`. */
 export function isSameOrigin(from: URL, to: URL): boolean {
@@ -55,16 +65,20 @@ export function displayUrl(url: URL | string): string {
 
 /**
  * The fetch every remote transport uses. Requests to the server's origin get
- * the config's `headers` (headers the SDK set itself win) and never follow a
- * redirect to another origin, so the headers cannot leak to another host; a
- * redirect within the origin is followed (307/308 keep the method and body;
- * others only for GET). Requests to other origins (OAuth metadata, the
- * authorization server) get none of the config's headers. Error responses are
- * reported to `onFailure` with the head of their body.
+ * the config's `headers` (headers the SDK set itself win; the protocol's own —
+ * `Mcp-Session-Id`, `MCP-Protocol-Version`, `Last-Event-ID` — are never taken
+ * from the config) and never follow a redirect to another origin, so the
+ * headers cannot leak to another host; a redirect within the origin is
+ * followed (307/308 keep the method and body; others only for GET). Requests
+ * to other origins (OAuth metadata, the authorization server) get none of the
+ * config's headers. Error responses and unfollowed redirects are reported to
+ * `onFailure` with the head of their body.
  */
 export function createRemoteFetch(options: RemoteFetchOptions): FetchLike {
   const base = options.fetch ?? ((url, init) => fetch(url, init));
-  const extra = Object.entries(options.headers ?? {});
+  const extra = Object.entries(options.headers ?? {}).filter(
+    ([name]) => !RESERVED_HEADERS.has(name.toLowerCase()),
+  );
 
   return async (input, init) => {
     const target = new URL(input instanceof Request ? input.url : String(input));
@@ -82,17 +96,18 @@ export function createRemoteFetch(options: RemoteFetchOptions): FetchLike {
     };
     let url = target;
     let response = await base(url, request);
-    // The caller asked to see redirects (the SDK follows them itself, through this fetch).
-    const follow = init?.redirect === undefined || init.redirect === "follow";
-    for (let hops = 0; follow && hops < MAX_REDIRECTS; hops++) {
+    // Followed here even when the caller asked for "manual": the SDK only does so to follow
+    // same-origin redirects itself, and what is left is a redirect nobody may follow.
+    for (let hops = 0; request.redirect === "manual" && hops < MAX_REDIRECTS; hops++) {
       const next = sameOriginRedirect(response, url, method);
       if (!next) break;
       await response.body?.cancel();
       url = next;
       response = await base(url, request);
     }
-    if (response.status < 400 || !options.onFailure) return response;
-    return reportFailure(response, { method, url, headers }, options.onFailure);
+    const redirect = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
+    if (!options.onFailure || (response.status < 400 && redirect === null)) return response;
+    return reportFailure(response, { method, url, headers, redirect }, options.onFailure);
   };
 }
 
@@ -117,7 +132,7 @@ function sameOriginRedirect(response: Response, from: URL, method: string): URL 
 
 async function reportFailure(
   response: Response,
-  request: { method: string; url: URL; headers: Headers },
+  request: { method: string; url: URL; headers: Headers; redirect: string | null },
   onFailure: (failure: HttpFailure) => void,
 ): Promise<Response> {
   const body = await readHead(response);
@@ -132,6 +147,7 @@ async function reportFailure(
       sessionId: request.headers.get("mcp-session-id") ?? undefined,
       wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
       bodyHead: bodyHead.length > BODY_HEAD_CHARS ? `${bodyHead.slice(0, BODY_HEAD_CHARS - 1)}…` : bodyHead,
+      ...(request.redirect === null ? {} : { location: resolveLocation(request.redirect, request.url) }),
     });
   } catch {
     // A throwing listener must not turn an HTTP answer into a network error.
@@ -142,6 +158,15 @@ async function reportFailure(
     statusText: response.statusText,
     headers: response.headers,
   });
+}
+
+/** A `Location` header as an absolute URL for messages (as given when it does not parse). */
+function resolveLocation(location: string, base: URL): string {
+  try {
+    return displayUrl(new URL(location, base));
+  } catch {
+    return location;
+  }
 }
 
 /** Reads up to BODY_READ_LIMIT bytes of a body and cancels the rest. */

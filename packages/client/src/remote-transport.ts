@@ -70,9 +70,10 @@ export class RemoteTransport implements ClientTransport {
   // Aborted on close: ends a liveness probe still in flight.
   readonly #lifetime = new AbortController();
   #probing = false;
+  // Set once `initialize` succeeded: from then on a dropped stream or a dead server closes the transport.
+  #established = false;
   // The SDK reports some errors twice (where they happen and where they are caught).
   readonly #reported = new WeakSet<Error>();
-  #started = false;
   #closing: Promise<void> | undefined;
   #closeReported = false;
   #closeReason: string | undefined;
@@ -123,6 +124,7 @@ export class RemoteTransport implements ClientTransport {
   /** Called by the SDK client after `initialize`; sent as `MCP-Protocol-Version` from then on. */
   setProtocolVersion(version: string): void {
     this.#protocolVersion = version;
+    this.#established = true;
     this.#inner.setProtocolVersion(version);
   }
 
@@ -158,7 +160,6 @@ export class RemoteTransport implements ClientTransport {
     } else {
       await started;
     }
-    this.#started = true;
   }
 
   /** Sends one message (an HTTP POST). Rejects once the transport is closing or closed. */
@@ -213,22 +214,22 @@ export class RemoteTransport implements ClientTransport {
       this.#lose(lostSessionReason(failure), { status: failure.status, sessionId: failure.sessionId });
       return;
     }
-    if (this.#started && error instanceof SseError && failure === undefined) {
+    if (this.#established && error instanceof SseError && failure === undefined) {
       this.#lose(`the SSE stream closed (${errorText(error).replace(/^SSE error: /, "")})`);
       return;
     }
-    if (this.#started && /^Maximum reconnection attempts/.test(error.message)) {
+    if (this.#established && /^Maximum reconnection attempts/.test(error.message)) {
       const last = this.#lastStreamError ? `: ${this.#lastStreamError}` : "";
       this.#lose(`its event stream closed and could not be re-opened${last}`);
       return;
     }
     const network = networkErrorOf(error);
-    if (this.#started && network && UNREACHABLE_ERRNOS.has(network.code)) {
+    if (this.#established && network && UNREACHABLE_ERRNOS.has(network.code)) {
       this.#lose(`the server could not be reached (${network.message})`, { errno: network.code });
       return;
     }
     // A socket cut mid-request ("other side closed") may be a server that just died, or a hiccup.
-    if (this.#started && network) this.#probe();
+    if (this.#established && network) this.#probe();
     if (/SSE stream|reconnect/i.test(error.message)) this.#lastStreamError = errorText(error);
     this.onerror?.(this.#describe(error, failure));
   }
@@ -241,7 +242,10 @@ export class RemoteTransport implements ClientTransport {
   #probe(): void {
     if (this.kind !== "http" || this.#probing) return;
     this.#probing = true;
-    const signal = AbortSignal.any([this.#lifetime.signal, AbortSignal.timeout(PROBE_DELAY_MS + PROBE_TIMEOUT_MS)]);
+    const signal = AbortSignal.any([
+      this.#lifetime.signal,
+      AbortSignal.timeout(PROBE_DELAY_MS + PROBE_TIMEOUT_MS),
+    ]);
     const headers: Record<string, string> = { accept: "text/event-stream" };
     const sessionId = this.sessionId;
     if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
