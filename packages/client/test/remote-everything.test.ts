@@ -50,11 +50,15 @@ describe.each([
 
   it("lists the tools", async () => {
     const names = (await listTools(connection)).map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(["echo", "get-tiny-image", "trigger-long-running-operation"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["echo", "get-tiny-image", "trigger-long-running-operation"]),
+    );
   });
 
   it("calls tools", async () => {
-    expect(textOf(await callTool(connection, "echo", { message: `over ${type}` }))).toBe(`Echo: over ${type}`);
+    expect(textOf(await callTool(connection, "echo", { message: `over ${type}` }))).toBe(
+      `Echo: over ${type}`,
+    );
     const result = await callTool(connection, "get-structured-content", { location: "Chicago" });
     expect(result.structuredContent).toMatchObject({ temperature: 36 });
   });

@@ -71,7 +71,12 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     const server = await fixture({ transport, slowTool: true });
     const connection = await connect("fixture", server.config);
     const progress: MCPProgress[] = [];
-    const done = await callTool(connection, "slow", { ms: 300, steps: 3 }, { onProgress: (p) => progress.push(p) });
+    const done = await callTool(
+      connection,
+      "slow",
+      { ms: 300, steps: 3 },
+      { onProgress: (p) => progress.push(p) },
+    );
     expect(done.content).toEqual([{ type: "text", text: "slow done: 300 ms in 3 steps" }]);
     expect(progress.map((p) => p.progress).slice(0, 2)).toEqual([1, 2]);
 
@@ -84,7 +89,9 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     ).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "AbortError" });
     // The server received notifications/cancelled and stopped the work.
-    await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/slow cancelled after 1 of 100 steps/);
+    await expect
+      .poll(() => server.stderr(), { timeout: 5000 })
+      .toMatch(/slow cancelled after 1 of 100 steps/);
   });
 
   it("sends the config's headers: a server that wants a bearer token accepts them", async () => {
@@ -176,7 +183,10 @@ describe("a Streamable HTTP session the server lost", () => {
     const closed = nextClose(connection);
 
     // Behind the client's back, the session ends on the server (as after a restart).
-    const deleted = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": String(sessionId) } });
+    const deleted = await fetch(server.url, {
+      method: "DELETE",
+      headers: { "mcp-session-id": String(sessionId) },
+    });
     expect(deleted.status).toBe(200);
 
     const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
