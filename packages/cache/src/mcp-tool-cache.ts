@@ -8,6 +8,7 @@ import {
   type MCPToolCacheEntry,
   MCPToolCacheEntrySchema,
 } from "./cache-entry.js";
+import { errorMessage } from "./error-message.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
 import { type Settled, settleWithin } from "./settle-within.js";
 import { isUnreadable, type ToolCacheStore, toKeyv } from "./store-keyv.js";
@@ -36,11 +37,6 @@ export interface MCPToolCacheSetOptions {
 
 const ignore = (): void => {};
 const silent: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignore };
-
-function message(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
-}
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -149,7 +145,7 @@ export class MCPToolCache {
       return null;
     } catch (error) {
       this.#logger.warn(
-        `Tool cache: could not read "${serverName}" (${message(error)}); treating it as a miss.`,
+        `Tool cache: could not read "${serverName}" (${errorMessage(error)}); treating it as a miss.`,
         {
           error,
         },
@@ -199,7 +195,7 @@ export class MCPToolCache {
       );
       this.#afterWrite(write, "write");
     } catch (error) {
-      this.#logger.warn(`Tool cache: could not write "${serverName}" (${message(error)}).`, { error });
+      this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
     }
   }
 
@@ -209,7 +205,7 @@ export class MCPToolCache {
     try {
       await this.#deleteKey(toolCacheKey(this.#namespace, toolCacheFingerprint(serverName, config, cwd)));
     } catch (error) {
-      this.#logger.warn(`Tool cache: could not delete "${serverName}" (${message(error)}).`, { error });
+      this.#logger.warn(`Tool cache: could not delete "${serverName}" (${errorMessage(error)}).`, { error });
     }
   }
 
@@ -222,7 +218,7 @@ export class MCPToolCache {
     this.#closed = true;
     const closed = await settleWithin(() => this.#keyv.disconnect(), this.#writeTimeoutMs);
     if (closed.status === "error")
-      this.#logger.debug(`tool cache: disconnect failed: ${message(closed.error)}`);
+      this.#logger.debug(`tool cache: disconnect failed: ${errorMessage(closed.error)}`);
   }
 
   /** Same as {@link MCPToolCache.close}, for `await using`. */
@@ -272,12 +268,12 @@ export class MCPToolCache {
   #storeFailed(error: unknown): void {
     if (this.#closed) return;
     if (this.#storeDown) {
-      this.#logger.debug(`tool cache: store still failing: ${message(error)}`);
+      this.#logger.debug(`tool cache: store still failing: ${errorMessage(error)}`);
       return;
     }
     this.#storeDown = true;
     this.#logger.warn(
-      `Tool cache: the store failed (${message(error)}); continuing without cached tools until it works again. Check the store (is Redis up? is the cache folder writable?) or turn the cache off.`,
+      `Tool cache: the store failed (${errorMessage(error)}); continuing without cached tools until it works again. Check the store (is Redis up? is the cache folder writable?) or turn the cache off.`,
       { error },
     );
   }

@@ -1,5 +1,6 @@
 import KeyvRedis, { type RedisClientOptions } from "@keyv/redis";
 import { McpRtError } from "@mcp-rt/config";
+import { errorMessage } from "./error-message.js";
 import { redactUrl } from "./redact-url.js";
 import type { RedisStoreOptions } from "./redis-store-options.js";
 
@@ -54,7 +55,7 @@ class RedisStore extends KeyvRedis<string> {
       const wait = this.#retryAt - Date.now();
       if (wait > 0) {
         throw new Error(
-          `Redis is unreachable (${describe(this.#lastError)}); next connection attempt in ${wait} ms`,
+          `Redis is unreachable (${errorMessage(this.#lastError)}); next connection attempt in ${wait} ms`,
           { cause: this.#lastError },
         );
       }
@@ -134,10 +135,6 @@ class RedisStore extends KeyvRedis<string> {
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
-}
-
 function invalid(url: string, why: string, cause?: unknown): McpRtError {
   return new McpRtError(
     "CONFIG_INVALID",
@@ -192,6 +189,6 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
       closeTimeoutMs: options.closeTimeoutMs ?? 1000,
     });
   } catch (error) {
-    throw invalid(url, `is not a usable Redis URL (${describe(error)})`, error);
+    throw invalid(url, `is not a usable Redis URL (${errorMessage(error)})`, error);
   }
 }
