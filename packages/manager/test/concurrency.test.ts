@@ -1,27 +1,13 @@
 import { MCPToolCache } from "@mcp-rt/cache";
 import { childProcessesOf, echoServer, exitServer, slowInitServer } from "@mcp-rt/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DeferredMCPTool, MCPManager } from "../src/index.js";
-import { recordEvents, textOf } from "./helpers.js";
+import { recordEvents, textOf, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
 const echoDef = { name: "echo", inputSchema: { type: "object" } };
 
-const managers: MCPManager[] = [];
-function manager(options: ConstructorParameters<typeof MCPManager>[1] = {}): MCPManager {
-  const created = new MCPManager(cwd, { cache: null, ...options });
-  managers.push(created);
-  return created;
-}
-
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
-  expect(childProcessesOf(process.pid)).toEqual([]);
-});
-
-afterAll(() => {
-  expect(childProcessesOf(process.pid)).toEqual([]);
-});
+const manager = useManagers();
 
 describe("concurrency", () => {
   it("connectServers twice at once: one connection per server, both results consistent", async () => {

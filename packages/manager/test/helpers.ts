@@ -1,5 +1,25 @@
 import type { Logger } from "@mcp-rt/config";
-import type { MCPManager, MCPManagerEvents } from "../src/index.js";
+import { childProcessesOf } from "@mcp-rt/testing";
+import { afterEach, expect } from "vitest";
+import { MCPManager, type MCPManagerEvents, type MCPManagerOptions } from "../src/index.js";
+
+/**
+ * Makes managers for the tests of one file (in `process.cwd()`, cache off unless
+ * given) and, after each test, disconnects them all and checks that no child
+ * process outlived it.
+ */
+export function useManagers(): (options?: MCPManagerOptions) => MCPManager {
+  const managers: MCPManager[] = [];
+  afterEach(async () => {
+    await Promise.all(managers.splice(0).map((manager) => manager.disconnectAll()));
+    expect(childProcessesOf(process.pid)).toEqual([]);
+  });
+  return (options = {}) => {
+    const manager = new MCPManager(process.cwd(), { cache: null, ...options });
+    managers.push(manager);
+    return manager;
+  };
+}
 
 /** A logger that keeps what it is told, by level. */
 export function recordingLogger(): Logger & { lines: Array<{ level: string; message: string }> } {

@@ -1,8 +1,9 @@
 import { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConfig } from "@mcp-rt/config";
-import { childProcessesOf, hangingServer } from "@mcp-rt/testing";
-import { afterEach, describe, expect, it } from "vitest";
-import { MCPManager, TOOL_NAME_PATTERN } from "../src/index.js";
+import { hangingServer } from "@mcp-rt/testing";
+import { describe, expect, it } from "vitest";
+import { type MCPManager, TOOL_NAME_PATTERN } from "../src/index.js";
+import { useManagers } from "./helpers.js";
 
 // Tool names as hostile or careless servers send them, exposed through a real manager.
 // Servers hang, so every tool comes from the cache: any name can be listed.
@@ -33,11 +34,7 @@ const servers: Record<string, string[]> = {
   "srv.with.dots": ["srv.with.dots.list", "list"],
 };
 
-const managers: MCPManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
-  expect(childProcessesOf(process.pid)).toEqual([]);
-});
+const manager = useManagers();
 
 async function start(): Promise<MCPManager> {
   const cache = new MCPToolCache(new Map());
@@ -52,8 +49,7 @@ async function start(): Promise<MCPManager> {
       cwd,
     );
   }
-  const m = new MCPManager(cwd, { cache });
-  managers.push(m);
+  const m = manager({ cache });
   const result = await m.connectServers(configs, {});
   expect(result.errors.size).toBe(0);
   return m;

@@ -1,26 +1,15 @@
 import { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConfig } from "@mcp-rt/config";
-import {
-  childProcessesOf,
-  crashAfterInitServer,
-  echoServer,
-  exitServer,
-  hangingServer,
-  slowInitServer,
-} from "@mcp-rt/testing";
-import { afterEach, describe, expect, it } from "vitest";
-import { DeferredMCPTool, MCPManager, MCPTool } from "../src/index.js";
-import { nextEvent, recordEvents, recordingLogger, textOf } from "./helpers.js";
+import { crashAfterInitServer, echoServer, exitServer, hangingServer, slowInitServer } from "@mcp-rt/testing";
+import { describe, expect, it } from "vitest";
+import { DeferredMCPTool, type MCPManager, MCPTool } from "../src/index.js";
+import { nextEvent, recordEvents, recordingLogger, textOf, useManagers } from "./helpers.js";
 
 // Every kind of server in one connectServers call, as a real agent meets them.
 const cwd = process.cwd();
 const echoDef = { name: "echo", inputSchema: { type: "object" } };
 
-const managers: MCPManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
-  expect(childProcessesOf(process.pid)).toEqual([]);
-});
+const manager = useManagers();
 
 function servers(slowMs: number, hangTimeoutMs: number): Record<string, MCPServerConfig> {
   return {
@@ -43,8 +32,7 @@ describe("fast, slow, hanging, crashing, exiting and invalid servers together", 
     const cache = new MCPToolCache(new Map());
     for (const [name, config] of Object.entries(configs)) await cache.set(name, config, [echoDef], cwd);
     const logger = recordingLogger();
-    const m = new MCPManager(cwd, { cache, logger });
-    managers.push(m);
+    const m = manager({ cache, logger });
     const events = recordEvents(m);
 
     const started = performance.now();
@@ -129,8 +117,7 @@ describe("fast, slow, hanging, crashing, exiting and invalid servers together", 
 
   it("without a cache: waits for the slow server, reports every failure, including a drop during the wait", async () => {
     const logger = recordingLogger();
-    const m = new MCPManager(cwd, { cache: new MCPToolCache(new Map()), logger });
-    managers.push(m);
+    const m = manager({ cache: new MCPToolCache(new Map()), logger });
     const started = performance.now();
     const result = await m.connectServers(servers(1500, 800), {});
     expect(performance.now() - started).toBeGreaterThan(1400);
@@ -151,8 +138,7 @@ describe("fast, slow, hanging, crashing, exiting and invalid servers together", 
 
   it("without a cache and with maxStartupWaitMs: returns at the bound; the hanging server fails later, logged once", async () => {
     const logger = recordingLogger();
-    const m = new MCPManager(cwd, { cache: null, logger, maxStartupWaitMs: 400 });
-    managers.push(m);
+    const m = manager({ logger, maxStartupWaitMs: 400 });
     const started = performance.now();
     const failed = nextEvent(m, "server:failed", "hangs");
     const result = await m.connectServers({ hangs: { ...hangingServer(), timeout: 1500 } }, {});

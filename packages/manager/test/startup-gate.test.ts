@@ -1,7 +1,6 @@
 import { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConfig } from "@mcp-rt/config";
 import {
-  childProcessesOf,
   crashAfterInitServer,
   crashOnCallServer,
   echoServer,
@@ -10,9 +9,9 @@ import {
   manyToolsServer,
   slowInitServer,
 } from "@mcp-rt/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { DeferredMCPTool, MCPManager, MCPTool } from "../src/index.js";
-import { nextEvent, recordEvents, recordingLogger, textOf } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { DeferredMCPTool, MCPTool } from "../src/index.js";
+import { nextEvent, recordEvents, recordingLogger, textOf, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
 const echoDef = {
@@ -21,20 +20,7 @@ const echoDef = {
   inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
 };
 
-const managers: MCPManager[] = [];
-function manager(options: ConstructorParameters<typeof MCPManager>[1] = {}): MCPManager {
-  const created = new MCPManager(cwd, { cache: null, ...options });
-  managers.push(created);
-  return created;
-}
-
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
-});
-
-afterAll(() => {
-  expect(childProcessesOf(process.pid)).toEqual([]);
-});
+const manager = useManagers();
 
 describe("connectServers: the §3.10 failure modes", () => {
   it("returns live tools of a fast server, named mcp_<server>_<tool>, that call through", async () => {

@@ -2,10 +2,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
-import { childProcessesOf, hugeOutputServer, slowCallServer } from "@mcp-rt/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { MCPManager, type ToolResult } from "../src/index.js";
-import { textOf } from "./helpers.js";
+import { hugeOutputServer, slowCallServer } from "@mcp-rt/testing";
+import { describe, expect, it } from "vitest";
+import type { ToolResult } from "../src/index.js";
+import { textOf, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
 const everythingDir = dirname(
@@ -17,20 +17,7 @@ const everything: MCPStdioServerConfig = {
   timeout: 20_000,
 };
 
-const managers: MCPManager[] = [];
-function manager(options: ConstructorParameters<typeof MCPManager>[1] = {}): MCPManager {
-  const created = new MCPManager(cwd, { cache: null, ...options });
-  managers.push(created);
-  return created;
-}
-
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
-});
-
-afterAll(() => {
-  expect(childProcessesOf(process.pid)).toEqual([]);
-});
+const manager = useManagers();
 
 describe("calls against server-everything", () => {
   it("keeps images, summarises resource links and structured content, keeps the raw result", async () => {
