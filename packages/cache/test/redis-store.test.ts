@@ -134,16 +134,16 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
 
   it("lets a process exit on its own after close(), even with Redis down", async () => {
     assertBuilt();
-    const run = await runCli([`redis://127.0.0.1:${await freePort()}`, "get", "s"], undefined, 10_000);
+    // Killed (code null) if it does not exit by itself; generous for a loaded machine.
+    const run = await runCli([`redis://127.0.0.1:${await freePort()}`, "get", "s"], undefined, 20_000);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("null");
-    expect(run.ms).toBeLessThan(8000);
   });
 
   it("does not keep a process alive while Redis is down, even without close()", async () => {
     assertBuilt();
     const url = `redis://127.0.0.1:${await freePort()}`;
-    const run = await runCli([url, "get", "s", "--no-close"], undefined, 15_000);
+    const run = await runCli([url, "get", "s", "--no-close"], undefined, 20_000);
     expect(run).toMatchObject({ code: 0, stdout: "null" });
   });
 
