@@ -3,9 +3,13 @@ import { z } from "zod";
 
 /** What a server said about itself in `initialize`, kept next to its tools. */
 export interface CachedServerInfo {
+  /** The server's own name (not the config name). */
   name: string;
+  /** The server's version. */
   version: string;
+  /** A display name, when the server gives one. */
   title?: string;
+  /** Anything else the server sent (kept as is). */
   [key: string]: unknown;
 }
 

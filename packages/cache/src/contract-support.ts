@@ -21,6 +21,7 @@ export type ProbeMode = "pass" | "fail" | "slow";
 
 /** A store that forwards to a real one, records writes, and can fail or stall on demand. */
 export interface ProbeStore extends KeyvStoreAdapter {
+  /** `pass` forwards, `fail` throws at once, `slow` forwards after `delayMs`. @default "pass" */
   mode: ProbeMode;
   /** How long a `slow` call stalls, in ms. */
   delayMs: number;
@@ -76,7 +77,9 @@ export function probeStore(inner: RawStore): ProbeStore {
 
 /** A {@link Logger} that keeps what it was told. */
 export interface RecordingLogger extends Logger {
+  /** Everything logged, in order. */
   readonly lines: Array<{ level: "debug" | "info" | "warn" | "error"; message: string }>;
+  /** How many lines were logged at `level`. */
   count(level: "debug" | "info" | "warn" | "error"): number;
 }
 
