@@ -153,6 +153,37 @@ describe("mcp-rt-config list", () => {
     expect(stdout).toMatch(/^github\s+http/m);
   });
 
+  it("says in each client's terms why a server is off, and asks once for all servers awaiting approval", async () => {
+    await writeJson(join(home, ".claude.json"), {
+      mcpServers: { both: { command: "user-scope" } },
+      projects: {
+        [project]: { mcpServers: { both: { command: "local-scope" } }, disabledMcpjsonServers: ["declined"] },
+      },
+    });
+    await writeJson(join(project, ".mcp.json"), {
+      mcpServers: { declined: { command: "x" }, lint: { command: "npx" }, docs: { command: "d" } },
+    });
+    await writeJson(join(home, ".gemini", "settings.json"), {
+      mcp: { excluded: ["gem"] },
+      mcpServers: { gem: { command: "g" } },
+    });
+    await writeJson(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: { wind: { command: "w", disabled: true } },
+    });
+    const { stdout } = cli("list");
+    const note = (name: string) => stdout.split("\n").filter((line) => line.startsWith(`  ${name} (`));
+    expect(note("both")).toEqual([
+      expect.stringContaining("Claude Code's local scope for this folder (projects[…] in ~/.claude.json)"),
+    ]);
+    expect(note("declined")[0]).toContain(`projects[${JSON.stringify(project)}].disabledMcpjsonServers`);
+    expect(note("gem")[0]).toContain("turned off in Gemini CLI's settings (mcp.excluded in");
+    expect(note("wind")[0]).toContain("`disabled: true` in its config");
+    const waiting = stdout.split("\n").filter((line) => line.includes("not approved for this folder"));
+    expect(waiting).toEqual([
+      expect.stringMatching(/^ {2}docs, lint: project-level servers .*mcp-rt-config trust/),
+    ]);
+  });
+
   it("says so when nothing is configured", async () => {
     await rm(home, { recursive: true, force: true });
     await rm(join(project, ".mcp.json"));

@@ -1,25 +1,16 @@
 import { redactServerConfig } from "../redact.js";
+import { type EntryJson, entryJson } from "./entry-json.js";
 import { displayPath, formatTable } from "./format.js";
 import {
   type InventoryEntry,
   type ServerInventory,
   type ServerStatus,
   secretScrubber,
-  type Transport,
 } from "./server-inventory.js";
 import { commandFields, type ReasonContext, statusReason } from "./status-reason.js";
 
-/** One source's entry in `mcp-rt-config explain --json`. */
-export interface ExplainJsonEntry {
-  status: ServerStatus;
-  winner: boolean;
-  transport: Transport | null;
-  provider: string | null;
-  providerName: string | null;
-  level: "user" | "project" | null;
-  path: string;
-  shadowedBy: { provider: string; providerName: string; path: string } | null;
-  reason: string;
+/** One source's entry in `mcp-rt-config explain --json`: the `list --json` fields but `name`, and its config. */
+export interface ExplainJsonEntry extends EntryJson {
   /**
    * The config after `${…}` expansion when `configExpanded`, else as its file
    * has it; secrets are `***` unless `--show-secrets`. Null when unknown.
@@ -28,7 +19,6 @@ export interface ExplainJsonEntry {
   configExpanded: boolean;
   /** `env.X` / `headers.Y` whose value is a `!command`, run at connect time (not by explain). */
   commands: string[];
-  issues: string[];
 }
 
 /** The whole output of `mcp-rt-config explain <name> --json`. Fields are only ever added. */
@@ -83,25 +73,10 @@ export function explainJson(
     status: overallStatus(entries),
     secretsShown: context.showSecrets,
     entries: entries.map((entry) => ({
-      status: entry.status,
-      winner: entry.winner,
-      transport: entry.transport ?? null,
-      provider: entry.source?.provider ?? null,
-      providerName: entry.source?.providerName ?? null,
-      level: entry.source?.level ?? null,
-      path: entry.path,
-      shadowedBy: entry.shadowedBy
-        ? {
-            provider: entry.shadowedBy.provider,
-            providerName: entry.shadowedBy.providerName,
-            path: entry.shadowedBy.path,
-          }
-        : null,
-      reason: scrub(statusReason(entry, context)),
+      ...entryJson(entry, context, scrub),
       config: shownConfig(entry, context.showSecrets),
       configExpanded: entry.configExpanded,
       commands: commandFields(entry.config),
-      issues: entry.issues.map(scrub),
     })),
   };
 }

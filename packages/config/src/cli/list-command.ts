@@ -1,32 +1,12 @@
 import type { ConfigIssue } from "../server-config.js";
+import { type EntryJson, entryJson } from "./entry-json.js";
 import { displayPath, formatTable, plural } from "./format.js";
-import {
-  type ServerInventory,
-  type ServerStatus,
-  STATUSES,
-  secretScrubber,
-  type Transport,
-} from "./server-inventory.js";
-import { type ReasonContext, statusReason } from "./status-reason.js";
+import { type ServerInventory, type ServerStatus, STATUSES, secretScrubber } from "./server-inventory.js";
+import { APPROVAL, APPROVAL_PLURAL, type ReasonContext, statusReason } from "./status-reason.js";
 
 /** One row of `mcp-rt-config list --json`. */
-export interface ListJsonServer {
+export interface ListJsonServer extends EntryJson {
   name: string;
-  status: ServerStatus;
-  transport: Transport | null;
-  /** Provider id (`claude-code`), or null when only the file of an invalid entry is known. */
-  provider: string | null;
-  providerName: string | null;
-  level: "user" | "project" | null;
-  /** Absolute path of the file that defines it. */
-  path: string;
-  /** True for the entry the loader kept for this name (false for shadowed ones). */
-  winner: boolean;
-  shadowedBy: { provider: string; providerName: string; path: string } | null;
-  /** Why it has this status, in words. */
-  reason: string;
-  /** Validation problems and unset variables. */
-  issues: string[];
 }
 
 /** The whole output of `mcp-rt-config list --json`. Fields are only ever added. */
@@ -45,25 +25,7 @@ export function listJson(inventory: ServerInventory, context: ReasonContext): Li
   return {
     version: 1,
     cwd: context.cwd,
-    servers: inventory.entries.map((entry) => ({
-      name: entry.name,
-      status: entry.status,
-      transport: entry.transport ?? null,
-      provider: entry.source?.provider ?? null,
-      providerName: entry.source?.providerName ?? null,
-      level: entry.source?.level ?? null,
-      path: entry.path,
-      winner: entry.winner,
-      shadowedBy: entry.shadowedBy
-        ? {
-            provider: entry.shadowedBy.provider,
-            providerName: entry.shadowedBy.providerName,
-            path: entry.shadowedBy.path,
-          }
-        : null,
-      reason: scrub(statusReason(entry, context)),
-      issues: entry.issues.map(scrub),
-    })),
+    servers: inventory.entries.map((entry) => ({ name: entry.name, ...entryJson(entry, context, scrub) })),
     errors: inventory.fileIssues.map((issue) => ({ ...issue, message: scrub(issue.message) })),
   };
 }
@@ -100,14 +62,23 @@ export function formatList(inventory: ServerInventory, context: ReasonContext): 
         .map(([status, count]) => `${count} ${status}`)
         .join(", ")}.`,
     );
-    const notes = entries.filter((entry) => entry.status !== "active");
-    if (notes.length > 0) {
+    const notes = entries.filter((entry) => entry.status !== "active" && entry.status !== "needs approval");
+    const waiting = entries.filter((entry) => entry.status === "needs approval");
+    if (notes.length > 0 || waiting.length > 0) {
       out.push("", "Why some do not start:");
       for (const entry of notes) {
         const where = [entry.source?.providerName, displayPath(entry.path, context)]
           .filter(Boolean)
           .join(", ");
         out.push(`  ${entry.name} (${where}): ${scrub(statusReason(entry, context))}`);
+      }
+      // One note for all of them: they are approved together.
+      if (waiting.length > 0) {
+        const names = waiting.map((entry) => entry.name).join(", ");
+        out.push(
+          `  ${names}: ${waiting.length === 1 ? APPROVAL : APPROVAL_PLURAL}; ` +
+            `review ${waiting.length === 1 ? "it" : "them"} (\`mcp-rt-config explain <name>\`), then run \`${context.trustCommand}\``,
+        );
       }
     }
   }

@@ -27,6 +27,12 @@ export interface InventoryEntry {
   shadowedBy: SourceMeta | undefined;
   /** Validation problems and unset variables. */
   issues: string[];
+  /**
+   * The client setting that turned a `disabled` entry off, when it is not an
+   * `enabled: false` of its own (`disabled`, Claude's `disabledMcpjsonServers`,
+   * Gemini's `mcp.excluded`…).
+   */
+  disabledBy?: string;
 }
 
 /** What `list` and `explain` print: every entry of every name, plus file-level problems. */
@@ -65,13 +71,15 @@ export function transportOf(config: unknown): Transport | undefined {
 /** Gathers every entry of a loader result into one list, winners first within each name. */
 export function buildInventory(result: LoadConfigsResult, extras: InventoryExtras = {}): ServerInventory {
   const discovered = extras.discovered ?? [];
-  const findRaw = (name: string, source: SourceMeta | undefined, path: string): unknown =>
+  const findDiscovered = (name: string, source: SourceMeta | undefined, path: string) =>
     discovered.find(
       (entry) =>
         entry.name === name &&
         entry.source.path === path &&
         (source === undefined || entry.source.provider === source.provider),
-    )?.config;
+    );
+  const findRaw = (name: string, source: SourceMeta | undefined, path: string): unknown =>
+    findDiscovered(name, source, path)?.config;
 
   const entries: InventoryEntry[] = [];
   const add = (
@@ -113,8 +121,12 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       config === undefined ? raw(entry.name, entry.source) : loaded(config),
     );
   }
-  for (const entry of result.disabled)
+  for (const entry of result.disabled) {
     add(entry.name, "disabled", entry.source, raw(entry.name, entry.source));
+    const by = findDiscovered(entry.name, entry.source, entry.source.path)?.fieldNames?.enabled;
+    const added = entries.at(-1);
+    if (by !== undefined && added !== undefined) added.disabledBy = by;
+  }
   for (const entry of result.filtered)
     add(entry.name, "filtered", entry.source, raw(entry.name, entry.source));
   for (const entry of result.shadowed) {

@@ -7,26 +7,47 @@ export interface ReasonContext extends PathContext {
   trustCommand: string;
 }
 
+/** Why a project-level server waits, without what to do about it. */
+export const APPROVAL =
+  "a project-level server not approved for this folder yet, or changed since the approval";
+
+/** {@link APPROVAL} for several servers. */
+export const APPROVAL_PLURAL =
+  "project-level servers not approved for this folder yet, or changed since the approval";
+
 /** One sentence on why an entry has its status, and what to do about it. */
 export function statusReason(entry: InventoryEntry, context: ReasonContext): string {
   switch (entry.status) {
     case "active":
       return "starts in a new session";
     case "needs approval":
-      return `a project-level server this folder's approval does not cover (never approved, or the project's servers changed since); review it, then run \`${context.trustCommand}\``;
+      return `${APPROVAL}; review it, then run \`${context.trustCommand}\``;
     case "disabled": {
       const enabled = (entry.config as { enabled?: unknown } | undefined)?.enabled;
+      if (enabled === false && entry.disabledBy === "disabled") return "`disabled: true` in its config";
+      if (enabled === false && entry.disabledBy !== undefined) {
+        return `turned off in ${entry.source?.providerName ?? "its client"}'s settings (${entry.disabledBy})`;
+      }
       return enabled === false
         ? "`enabled: false` in its config"
-        : 'named in `"disabledServers"` of mcp-rt\'s own config (.mcp-rt/mcp.json); remove it there to enable it';
+        : "named in `\"disabledServers\"` of mcp-rt's own config (~/.mcp-rt/mcp.json or the project's .mcp-rt/mcp.json); remove it there to enable it";
     }
     case "filtered":
       return "an Exa server, left out because the session uses its native Exa tool instead";
     case "shadowed": {
       const by = entry.shadowedBy;
-      return by
-        ? `${by.providerName} (${displayPath(by.path, context)}) defines the same name with higher priority; rename one of them to run both`
-        : "another source defines the same name with higher priority";
+      if (!by) return "another source defines the same name with higher priority";
+      // Within Claude Code a user-level winner is always its local scope
+      // (projects[<folder>] of ~/.claude.json): it beats both .mcp.json and
+      // the top-level servers of the same file.
+      const localScope =
+        by.provider === "claude-code" && entry.source?.provider === "claude-code" && by.level === "user";
+      const where = localScope
+        ? `Claude Code's local scope for this folder (projects[…] in ${displayPath(by.path, context)})`
+        : by.path === entry.path
+          ? `a higher-priority entry in the same file (${displayPath(by.path, context)})`
+          : `${by.providerName} (${displayPath(by.path, context)})`;
+      return `${where} defines the same name with higher priority; rename one of them to run both`;
     }
     case "invalid":
       return entry.issues.join("; ") || "invalid";

@@ -59,6 +59,7 @@ export function createClaudeCodeSource(): CapabilitySource {
       const common = { ctx, mapEntry: mapClaudeEntry };
 
       let turnedDown = new Set<string>();
+      let declinedIn = "";
       if (user.document !== undefined) {
         const local = await localProject(user.document.projects, ctx);
         if (local !== undefined) {
@@ -71,6 +72,7 @@ export function createClaudeCodeSource(): CapabilitySource {
               document: user.document,
             }),
           );
+          declinedIn = `projects[${JSON.stringify(local.key)}].disabledMcpjsonServers in ${userFile.path}`;
           const disabled = local.settings.disabledMcpjsonServers;
           if (Array.isArray(disabled))
             turnedDown = new Set(disabled.filter((name) => typeof name === "string"));
@@ -87,6 +89,7 @@ export function createClaudeCodeSource(): CapabilitySource {
         for (const server of result.servers) {
           if (turnedDown.has(server.name) && isPlainObject(server.config)) {
             server.config = { ...server.config, enabled: false };
+            server.fieldNames = { ...server.fieldNames, enabled: declinedIn };
           }
         }
         results.push(result);

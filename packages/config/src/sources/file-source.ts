@@ -103,14 +103,28 @@ export interface FileSourceFile extends SourceFile {
   key: string;
 }
 
+/** A file a {@link createFileSource} source read, and what it held. */
+export interface ReadFile extends ReadSourceFileResult {
+  file: FileSourceFile;
+}
+
 /** Options of {@link createFileSource}. */
 export interface FileSourceOptions {
+  /** Provider id, e.g. `cursor`. */
   id: string;
+  /** Display name, e.g. `Cursor`. */
   name: string;
+  /** Higher wins when two sources define the same server name. */
   priority: number;
   /** The files, highest precedence first (project before user). */
   files(ctx: DiscoveryContext): FileSourceFile[];
   mapEntry: EntryMapper;
+  /**
+   * Settings outside the server map that change the result (Gemini's allow /
+   * deny lists, mcp-rt's `disabledServers`): gets the merged result and every
+   * file that was read, in precedence order, and returns the final result.
+   */
+  finish?(result: Required<CapabilitySourceResult>, read: readonly ReadFile[]): CapabilitySourceResult;
 }
 
 /**
@@ -124,9 +138,11 @@ export function createFileSource(options: FileSourceOptions): CapabilitySource {
     priority: options.priority,
     async load(ctx) {
       const files = options.files(ctx).filter((file) => allowed(file, ctx));
-      const results = await Promise.all(
-        files.map(async (file) => {
-          const { document, issues } = await readSourceFile(file);
+      const read = await Promise.all(
+        files.map(async (file): Promise<ReadFile> => ({ file, ...(await readSourceFile(file)) })),
+      );
+      const merged = mergeResults(
+        read.map(({ file, document, issues }) => {
           if (document === undefined) return { servers: [], issues };
           return collectServers({
             map: document[file.key],
@@ -138,7 +154,7 @@ export function createFileSource(options: FileSourceOptions): CapabilitySource {
           });
         }),
       );
-      return mergeResults(results);
+      return options.finish ? options.finish(merged, read) : merged;
     },
   };
 }
@@ -157,7 +173,7 @@ export function sourceMeta(
 }
 
 /** Concatenates results, keeping their order (= precedence). */
-export function mergeResults(results: CapabilitySourceResult[]): CapabilitySourceResult {
+export function mergeResults(results: CapabilitySourceResult[]): Required<CapabilitySourceResult> {
   const merged: Required<CapabilitySourceResult> = { servers: [], issues: [], disabledServers: [] };
   for (const result of results) {
     merged.servers.push(...result.servers);

@@ -1,17 +1,8 @@
 import { join } from "node:path";
 import { isPlainObject } from "../describe-value.js";
-import type { CapabilitySource, CapabilitySourceResult } from "../types.js";
+import type { CapabilitySource } from "../types.js";
 import { oauthAuth, objectOrUndefined, pickFields } from "./entry-fields.js";
-import {
-  allowed,
-  collectServers,
-  type EntryMapping,
-  mergeResults,
-  type ReadSourceFileResult,
-  readSourceFile,
-  type SourceFile,
-  sourceMeta,
-} from "./file-source.js";
+import { createFileSource, type EntryMapping, type ReadFile } from "./file-source.js";
 
 const ID = { id: "gemini", name: "Gemini CLI" };
 
@@ -62,46 +53,60 @@ export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
  * user's) turn the servers they leave out into `enabled: false`.
  */
 export function createGeminiSource(): CapabilitySource {
-  return {
+  return createFileSource({
     ...ID,
     priority: 400,
-    async load(ctx) {
-      const files: SourceFile[] = [
-        { path: join(ctx.cwd, ".gemini", "settings.json"), level: "project", format: "jsonc" },
-        { path: join(ctx.homeDir, ".gemini", "settings.json"), level: "user", format: "jsonc" },
-      ];
-      const none: ReadSourceFileResult = { issues: [] };
-      const read = await Promise.all(files.map((file) => (allowed(file, ctx) ? readSourceFile(file) : none)));
-      const results: CapabilitySourceResult[] = read.map(({ document, issues }, i) => {
-        const file = files[i] as SourceFile;
-        if (document === undefined) return { servers: [], issues };
-        return collectServers({
-          map: document.mcpServers,
-          keyPath: "mcpServers",
-          source: sourceMeta(ID, file),
-          document,
-          ctx,
-          mapEntry: mapGeminiEntry,
-        });
-      });
-      const allowList = firstList(read, "allowed", "allowMCPServers");
-      const denyList = firstList(read, "excluded", "excludeMCPServers");
-      const merged = mergeResults(results);
-      for (const server of merged.servers) {
-        const off = denyList?.has(server.name) || (allowList !== undefined && !allowList.has(server.name));
-        if (off && isPlainObject(server.config)) server.config = { ...server.config, enabled: false };
+    files: (ctx) => [
+      {
+        path: join(ctx.cwd, ".gemini", "settings.json"),
+        level: "project",
+        format: "jsonc",
+        key: "mcpServers",
+      },
+      {
+        path: join(ctx.homeDir, ".gemini", "settings.json"),
+        level: "user",
+        format: "jsonc",
+        key: "mcpServers",
+      },
+    ],
+    mapEntry: mapGeminiEntry,
+    finish(result, read) {
+      const allow = firstList(read, "allowed", "allowMCPServers");
+      const deny = firstList(read, "excluded", "excludeMCPServers");
+      for (const server of result.servers) {
+        const by = deny?.names.has(server.name)
+          ? `${deny.written} in ${deny.path}`
+          : allow !== undefined && !allow.names.has(server.name)
+            ? `${allow.written} in ${allow.path}, which leaves it out`
+            : undefined;
+        if (by !== undefined && isPlainObject(server.config)) {
+          server.config = { ...server.config, enabled: false };
+          server.fieldNames = { ...server.fieldNames, enabled: by };
+        }
       }
-      return merged;
+      return result;
     },
-  };
+  });
 }
 
 // The first file (project before user) that sets the list wins, as Gemini's
 // settings merge replaces arrays rather than joining them.
-function firstList(read: ReadSourceFileResult[], key: string, legacyKey: string): Set<string> | undefined {
-  for (const { document } of read) {
-    const list = objectOrUndefined(document?.mcp)?.[key] ?? document?.[legacyKey];
-    if (Array.isArray(list)) return new Set(list.filter((name): name is string => typeof name === "string"));
+function firstList(
+  read: readonly ReadFile[],
+  key: string,
+  legacyKey: string,
+): { names: Set<string>; written: string; path: string } | undefined {
+  for (const { file, document } of read) {
+    const current = objectOrUndefined(document?.mcp)?.[key];
+    const list = current ?? document?.[legacyKey];
+    if (Array.isArray(list)) {
+      return {
+        names: new Set(list.filter((name): name is string => typeof name === "string")),
+        written: current === undefined ? legacyKey : `mcp.${key}`,
+        path: file.path,
+      };
+    }
   }
   return undefined;
 }

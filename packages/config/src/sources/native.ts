@@ -1,16 +1,7 @@
 import { join } from "node:path";
 import { describeValue } from "../describe-value.js";
-import type { CapabilitySource, CapabilitySourceResult } from "../types.js";
-import {
-  allowed,
-  collectServers,
-  mergeResults,
-  readSourceFile,
-  type SourceFile,
-  sourceMeta,
-} from "./file-source.js";
-
-const ID = { id: "mcp-rt", name: "mcp-rt" };
+import type { CapabilitySource } from "../types.js";
+import { createFileSource } from "./file-source.js";
 
 /**
  * mcp-rt's own files (§7), highest priority: `.mcp-rt/mcp.json` in the project
@@ -21,42 +12,30 @@ const ID = { id: "mcp-rt", name: "mcp-rt" };
  * editing that file.
  */
 export function createNativeSource(): CapabilitySource {
-  return {
-    ...ID,
+  return createFileSource({
+    id: "mcp-rt",
+    name: "mcp-rt",
     priority: 800,
-    async load(ctx) {
-      const files: SourceFile[] = [
-        { path: join(ctx.cwd, ".mcp-rt", "mcp.json"), level: "project", format: "json" },
-        { path: join(ctx.homeDir, ".mcp-rt", "mcp.json"), level: "user", format: "json" },
-      ];
-      const results = await Promise.all(
-        files
-          .filter((file) => allowed(file, ctx))
-          .map(async (file): Promise<CapabilitySourceResult> => {
-            const { document, issues } = await readSourceFile(file);
-            if (document === undefined) return { servers: [], issues };
-            const result = collectServers({
-              map: document.mcpServers,
-              keyPath: "mcpServers",
-              source: sourceMeta(ID, file),
-              document,
-              ctx,
-              mapEntry: (entry) => ({ config: entry }),
-            });
-            const disabled = document.disabledServers;
-            if (disabled === undefined) return result;
-            if (Array.isArray(disabled) && disabled.every((name) => typeof name === "string")) {
-              return { ...result, disabledServers: disabled };
-            }
-            result.issues.push({
-              path: file.path,
-              code: "CONFIG_INVALID",
-              message: `${file.path}: "disabledServers" must be an array of server names, got ${describeValue(disabled)}`,
-            });
-            return result;
-          }),
-      );
-      return mergeResults(results);
+    files: (ctx) => [
+      { path: join(ctx.cwd, ".mcp-rt", "mcp.json"), level: "project", format: "json", key: "mcpServers" },
+      { path: join(ctx.homeDir, ".mcp-rt", "mcp.json"), level: "user", format: "json", key: "mcpServers" },
+    ],
+    mapEntry: (entry) => ({ config: entry }),
+    finish(result, read) {
+      for (const { file, document } of read) {
+        const disabled = document?.disabledServers;
+        if (disabled === undefined) continue;
+        if (Array.isArray(disabled) && disabled.every((name) => typeof name === "string")) {
+          result.disabledServers.push(...disabled);
+        } else {
+          result.issues.push({
+            path: file.path,
+            code: "CONFIG_INVALID",
+            message: `${file.path}: "disabledServers" must be an array of server names, got ${describeValue(disabled)}`,
+          });
+        }
+      }
+      return result;
     },
-  };
+  });
 }
