@@ -190,6 +190,8 @@ describe("mcp-rt-config list", () => {
     const { code, stdout } = cli("list");
     expect(code).toBe(0);
     expect(stdout).toContain("No MCP servers found.");
+    expect(stdout).toContain("Claude Code");
+    expect(stdout).toContain("~/.mcp-rt/mcp.json");
   });
 });
 

@@ -36,7 +36,13 @@ export function formatList(inventory: ServerInventory, context: ReasonContext): 
   const out: string[] = [`MCP servers for ${context.cwd}`, ""];
   const { entries, fileIssues } = inventory;
   if (entries.length === 0) {
-    out.push("No MCP servers found.");
+    out.push(
+      "No MCP servers found.",
+      "",
+      "Looked in the user-level and project files of mcp-rt, Claude Code, Claude Desktop, Codex,",
+      "Gemini CLI, Cursor, Windsurf and VS Code. To add one for every project, write",
+      '~/.mcp-rt/mcp.json: { "mcpServers": { "<name>": { "command": "npx", "args": ["-y", "<package>"] } } }',
+    );
   } else {
     out.push(
       formatTable(
