@@ -122,9 +122,11 @@ function toRemoteConnectError(failure: ConnectFailure, fail: string): McpRtError
     );
   }
   if (rpcCode(error) !== undefined) return undefined;
+  // fetch's own errors say little ("fetch failed"); the reason is in their cause ("bad port").
+  const cause = error instanceof TypeError && error.cause instanceof Error ? `: ${error.cause.message}` : "";
   return new McpRtError(
     "INIT_FAILED",
-    `${fail}: ${errorText(error)} (is ${url} an MCP endpoint? Check "url" ${inConfig(sourcePath)})${tried}`,
+    `${fail}: ${errorText(error)}${cause} (is ${url} an MCP endpoint? Check "url" ${inConfig(sourcePath)})${tried}`,
     { server: name, cause: error },
   );
 }
