@@ -25,6 +25,7 @@ export type {
   CallToolResult,
   ClientTransport,
   ConnectOptions,
+  HttpFailure,
   ListToolsOptions,
   MCPConnectionCloseEvent,
   MCPProgress,
@@ -32,6 +33,7 @@ export type {
   MCPServerConnection,
   MCPServerInfo,
   ProcessExit,
+  RemoteTransportOptions,
   ServerEnvOptions,
   StdioTransportOptions,
 } from "@mcp-rt/client";
@@ -39,6 +41,7 @@ export {
   callTool,
   closeConnection,
   connectToServer,
+  createRemoteTransport,
   createServerEnv,
   createStdioTransport,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -47,6 +50,7 @@ export {
   listTools,
   MAX_TOOL_PAGES,
   ProcessGroupStdioTransport,
+  RemoteTransport,
   SECRET_ENV_NAME_PATTERN,
 } from "@mcp-rt/client";
 export type {
@@ -58,6 +62,7 @@ export type {
   DiscoveredServer,
   DiscoveryContext,
   EntryInterpolation,
+  EntryJson,
   ExplainContext,
   ExplainJson,
   ExplainJsonEntry,
