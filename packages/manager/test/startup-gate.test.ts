@@ -177,6 +177,21 @@ describe("connectServers: the §3.10 failure modes", () => {
     expect(m.getServerStates()[0]).toMatchObject({ name: "hangs", status: "failed" });
   });
 
+  it("a dropped server given an invalid config: its leftover tools go, the config error is its state", async () => {
+    const m = manager();
+    const { tools } = await m.connectServers({ crashy: crashOnCallServer() }, {});
+    const disconnected = nextEvent(m, "server:disconnected", "crashy");
+    await tools.find((t) => t.name === "mcp_crashy_crash")!.execute("c", {});
+    await disconnected;
+    expect(m.getTools().length).toBeGreaterThan(0);
+    const changed = nextEvent(m, "tools:changed", "crashy");
+    const result = await m.connectServers({ crashy: { command: "" } as MCPServerConfig }, {});
+    await changed;
+    expect(result.errors.get("crashy")).toMatch(/invalid config/);
+    expect(m.getTools()).toEqual([]);
+    expect(m.getServerStates()[0]).toMatchObject({ status: "failed", lastError: { code: "CONFIG_INVALID" } });
+  });
+
   it("a failure reported in errors is not logged again", async () => {
     const logger = recordingLogger();
     const m = manager({ logger });
