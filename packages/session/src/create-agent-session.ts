@@ -3,24 +3,21 @@ import { join } from "node:path";
 import {
   type AuthStorage,
   type CapabilitySource,
-  createCacheFromUrl,
-  createFileStore,
   createTrustStore,
-  type DiscoverAndLoadOptions,
-  defaultCacheDir,
-  discoverAndLoadMCPTools,
   type LoadConfigsOptions,
   type LoadConfigsResult,
   type Logger,
   loadAllMCPConfigs,
   type MCPLoadError,
-  type MCPManager,
-  MCPToolCache,
+  MCPManager,
+  type MCPToolCache,
   type ProjectTrust,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
+import { loadMCPServers } from "./load-mcp-servers.js";
 import { silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
+import { openSessionCache } from "./session-cache.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 
 /** A session waits at most this long for servers without a cache entry (ms). */
@@ -58,6 +55,26 @@ export interface CreateAgentSessionOptions {
   registry?: ToolRegistry;
   /** Where per-server errors, file problems and late failures go. @default silent */
   logger?: Logger;
+  /**
+   * `false` leaves `mcpErrors` out of the logger: for a UI that shows them
+   * itself, from the result or live from the manager's events (`onManager`).
+   * Late failures and warnings still go to the logger. @default true
+   */
+  logErrors?: boolean;
+  /**
+   * Called with the session's `MCPManager` as soon as it exists: before
+   * discovery and before any server connects, so its events
+   * (`server:connecting`, `server:connected`, `server:failed`, `tools:changed`)
+   * can be followed from the first one, e.g. for a live line per server. The
+   * session owns the manager: `session.dispose()` shuts it down.
+   */
+  onManager?: (manager: MCPManager) => void;
+  /**
+   * Aborting it stops startup (a Ctrl-C while servers start): servers still
+   * starting are disconnected and none is started after; the session comes
+   * back at once with what was up, to be disposed.
+   */
+  signal?: AbortSignal;
   /** Called once with the names of the servers about to connect (for a "connecting…" line). */
   onConnecting?: (names: string[]) => void;
   /**
@@ -96,11 +113,16 @@ export interface CreateAgentSessionResult {
  * connects them in parallel behind the startup gate, registers and activates
  * their tools in the registry, and keeps them live (late servers and tool
  * changes follow without a reload). Never throws for a broken file or server:
- * those come back in `mcpErrors` and go to the logger.
+ * those come back in `mcpErrors` and go to the logger. A callback that throws
+ * (`onManager`, `onConnecting`) is logged as a warning.
  *
  * @example
  * ```ts
- * const { session, mcpErrors } = await createAgentSession({ cwd: process.cwd(), logger: console });
+ * const { session, mcpErrors } = await createAgentSession({
+ *   cwd: process.cwd(),
+ *   logger: console,
+ *   onManager: (manager) => manager.on("server:connected", ({ name, ms }) => console.log(`✓ ${name} ${ms} ms`)),
+ * });
  * const tools = session.registry.list().filter((t) => session.registry.active().includes(t.name));
  * const mcp = new MCPCommandController(session);
  * console.log((await mcp.handle("/mcp list")).text);
@@ -142,70 +164,64 @@ export async function createAgentSession(
   }
 
   const discover = options.discover ?? loadAllMCPConfigs;
-  const cacheErrors: MCPLoadError[] = [];
-  // A cache made here (from a URL, or in the given home) belongs to the session, which closes it.
-  let ownedCache: MCPToolCache | undefined;
-  let cache: MCPToolCache | null | undefined;
-  if (typeof options.cacheStorage === "string") {
-    try {
-      ownedCache = await createCacheFromUrl(options.cacheStorage, { logger });
-      cache = ownedCache;
-    } catch (error) {
-      cacheErrors.push({
-        path: options.cacheStorage,
-        error: `tool cache unavailable, starting without it: ${error instanceof Error ? error.message : String(error)}`,
-      });
-      cache = null;
-    }
-  } else if (options.cacheStorage) {
-    cache = options.cacheStorage;
-  } else {
-    ownedCache = defaultCache(options, homeDir, logger);
-    cache = ownedCache;
-  }
-  const loaded = await discoverAndLoadMCPTools(options.cwd, {
-    ...loadOptions,
-    ...(cache === undefined ? {} : { cache }),
+  const cache = await openSessionCache({
+    cacheStorage: options.cacheStorage,
+    homeDir: options.homeDir,
+    env: options.env,
+    logger,
+  });
+  const manager = new MCPManager(options.cwd, {
+    ...(cache.cache === undefined ? {} : { cache: cache.cache }),
     logger,
     maxStartupWaitMs: options.maxStartupWaitMs ?? SESSION_MAX_STARTUP_WAIT_MS,
     ...(options.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: options.startupTimeoutMs }),
     ...(options.authStorage ? { authStorage: options.authStorage } : {}),
+  });
+  callBack("onManager", () => options.onManager?.(manager), logger);
+  const { signal } = options;
+  let stopping: Promise<void> | undefined;
+  const stop = (): void => {
+    stopping = manager.disconnectAll();
+  };
+  signal?.addEventListener("abort", stop, { once: true });
+  const loaded = await loadMCPServers(manager, {
+    ...loadOptions,
     discover: async (cwd, discoverOptions) => {
-      const result = await discover(cwd, discoverOptions);
+      const found = await discover(cwd, discoverOptions);
+      // Stopped while the files were read: connect nothing (after this, `stop` disconnects).
+      const result = signal?.aborted ? { ...found, configs: {}, sources: {} } : found;
       const names = Object.keys(result.configs);
-      if (names.length > 0 && options.onConnecting) {
-        try {
-          options.onConnecting(names);
-        } catch (error) {
-          logger.warn("onConnecting threw", error);
-        }
-      }
+      if (names.length > 0) callBack("onConnecting", () => options.onConnecting?.(names), logger);
       return result;
     },
-  } satisfies DiscoverAndLoadOptions);
+  });
 
-  const mcpErrors = [...cacheErrors, ...loaded.errors];
-  for (const { path, error } of mcpErrors) {
-    if (path.startsWith("mcp:") || path === ".mcp.json") logger.error(`MCP ${path}: ${error}`);
-    else logger.warn(`MCP config ${path}: ${error}`);
+  signal?.removeEventListener("abort", stop);
+  // The servers a stop closed are gone (processes reaped) before the session is handed out.
+  await stopping;
+  const mcpErrors = [...cache.errors, ...loaded.errors];
+  if (options.logErrors !== false) {
+    for (const { path, error } of mcpErrors) {
+      if (path.startsWith("mcp:") || path === ".mcp.json") logger.error(`MCP ${path}: ${error}`);
+      else logger.warn(`MCP config ${path}: ${error}`);
+    }
   }
   const session = new AgentSession({
     ...sessionOptions,
-    mcpManager: loaded.manager,
+    mcpManager: manager,
     exaApiKeys: loaded.exaApiKeys,
-    ...(ownedCache ? { ownedCache } : {}),
+    ...(cache.owned ? { ownedCache: cache.owned } : {}),
   });
-  // From the manager, not `loaded.tools`: a server may have finished between the loader's return and now.
+  // From the manager itself: a server may have finished since connect returned.
   session.syncMCPTools();
-  return { session, mcpManager: loaded.manager, mcpErrors, exaApiKeys: loaded.exaApiKeys };
+  return { session, mcpManager: manager, mcpErrors, exaApiKeys: loaded.exaApiKeys };
 }
 
-function defaultCache(
-  options: CreateAgentSessionOptions,
-  homeDir: string,
-  logger: Logger,
-): MCPToolCache | undefined {
-  // Without a home or environment of its own, the manager's default (the file store in the real home) applies.
-  if (options.homeDir === undefined && options.env === undefined) return undefined;
-  return new MCPToolCache(createFileStore(defaultCacheDir(options.env ?? process.env, homeDir)), { logger });
+/** Runs a caller's callback; one that throws is logged, never fatal to startup. */
+function callBack(name: string, run: () => void, logger: Logger): void {
+  try {
+    run();
+  } catch (error) {
+    logger.warn(`${name} threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

@@ -1,3 +1,35 @@
+// The session API, and the config, cache and manager names an agent wires it with, so that this package is enough.
+
+export type {
+  AuthStorage,
+  CapabilitySource,
+  ConfigFormat,
+  CustomTool,
+  DiscoveredServer,
+  LoadConfigsOptions,
+  LoadConfigsResult,
+  LoadedCustomTool,
+  Logger,
+  MCPLoadError,
+  MCPLoadResult,
+  MCPServerConfig,
+  MCPServerState,
+  ProjectTrust,
+  SourceMeta,
+  ToolResult,
+} from "@mcp-rt/manager";
+export {
+  builtinSources,
+  createCacheFromUrl,
+  createFileStore,
+  createNativeSource,
+  createTrustStore,
+  loadAllMCPConfigs,
+  MCPManager,
+  MCPToolCache,
+  McpRtError,
+  readConfigFile,
+} from "@mcp-rt/manager";
 export type { AgentSessionOptions } from "./agent-session.js";
 export { AgentSession } from "./agent-session.js";
 export type { CreateAgentSessionOptions, CreateAgentSessionResult } from "./create-agent-session.js";

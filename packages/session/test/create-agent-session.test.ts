@@ -1,4 +1,4 @@
-import { type CustomTool, DeferredMCPTool, MCPTool, MCPToolCache } from "@mcp-rt/manager";
+import { type CustomTool, DeferredMCPTool, loadAllMCPConfigs, MCPTool, MCPToolCache } from "@mcp-rt/manager";
 import { echoServer, exitServer, isProcessAlive, slowInitServer } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
@@ -45,6 +45,78 @@ describe("createAgentSession", () => {
     expect(echo).toMatchObject({ path: "mcp:alpha via mcp-rt" });
     const result = await echo.execute("call-1", { message: "hello" });
     expect(JSON.stringify(result.content)).toContain("hello");
+  });
+
+  it("onManager hands over the manager before any server connects, so every event can be followed", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer(), beta: echoServer() } });
+    const events: string[] = [];
+    let handed: unknown;
+    const { mcpManager } = await world.start({
+      onManager: (manager) => {
+        handed = manager;
+        events.push(`manager with ${manager.getServerStates().length} servers`);
+        manager.on("server:connecting", ({ name }) => events.push(`connecting ${name}`));
+        manager.on("server:connected", ({ name }) => events.push(`connected ${name}`));
+      },
+      onConnecting: (names) => events.push(`onConnecting ${names.join(",")}`),
+    });
+    expect(handed).toBe(mcpManager);
+    expect(events[0]).toBe("manager with 0 servers");
+    expect(events[1]).toBe("onConnecting alpha,beta");
+    expect(events.slice(2).sort()).toEqual([
+      "connected alpha",
+      "connected beta",
+      "connecting alpha",
+      "connecting beta",
+    ]);
+  });
+
+  it("a signal stops startup: aborted while the files are read nothing starts, aborted while servers connect they stop", async () => {
+    await world.write(world.userFile, {
+      mcpServers: { quick: echoServer(), stuck: slowInitServer(20_000) },
+    });
+    const early = new AbortController();
+    const connecting: string[] = [];
+    const first = await world.start({
+      signal: early.signal,
+      discover: async (cwd, options) => {
+        const found = await loadAllMCPConfigs(cwd, options);
+        early.abort();
+        return found;
+      },
+      onManager: (manager) => manager.on("server:connecting", ({ name }) => connecting.push(name)),
+    });
+    expect(connecting).toEqual([]);
+    expect(first.session.mcpTools()).toEqual([]);
+
+    const late = new AbortController();
+    const started = performance.now();
+    const second = await world.start({
+      signal: late.signal,
+      maxStartupWaitMs: 15_000,
+      onManager: (manager) => manager.on("server:connected", () => late.abort()),
+    });
+    // Without the stop, startup would wait 15 s for the stuck server (no cache entry).
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(second.session.mcpManager!.getConnectionStatus("stuck")).toBe("disconnected");
+  });
+
+  it("an onManager that throws is logged and startup goes on", async () => {
+    await world.write(world.userFile, { mcpServers: { quick: echoServer() } });
+    const { session } = await world.start({
+      onManager: () => {
+        throw new Error("ui not ready");
+      },
+    });
+    expect(world.logger.lines).toContain("warn: onManager threw: ui not ready");
+    expect(activeMCPNames(session)).toEqual(["mcp_quick_echo"]);
+  });
+
+  it("with logErrors: false returns the errors without logging them", async () => {
+    await world.write(world.userFile, { mcpServers: { good: echoServer(), dies: exitServer(3) } });
+    const { mcpErrors } = await world.start({ logErrors: false });
+    expect(mcpErrors.map((error) => error.path)).toEqual(["mcp:dies"]);
+    expect(world.logger.lines.filter((line) => line.includes("mcp:dies"))).toEqual([]);
   });
 
   it("with enableMCP: false reads no config and starts nothing", async () => {
