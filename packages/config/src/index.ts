@@ -1,5 +1,4 @@
 export { appConfigDir } from "./app-config-dir.js";
-export type { EntryJson } from "./cli/entry-json.js";
 export type { ExplainContext, ExplainJson, ExplainJsonEntry } from "./cli/explain-command.js";
 export { entriesOf, explainJson, formatExplain, knownNames } from "./cli/explain-command.js";
 export type {
