@@ -8,6 +8,7 @@ import {
   type MCPServerConnection,
 } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { type HttpFixture, startHttpFixture } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkNoPortsLeftAfterFile, startProxy, type TestHttpServer } from "./http-test-servers.js";
@@ -103,6 +104,30 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     expect((await callTool(connection, "echo", { message: "authorized" })).content).toEqual([
       { type: "text", text: "authorized" },
     ]);
+  });
+
+  it("hands an authProvider to the SDK transport, whose tokens the server receives", async () => {
+    const server = await fixture({ transport, bearerToken: "oauth-token" });
+    const saved: unknown[] = [];
+    const authProvider: OAuthClientProvider = {
+      redirectUrl: "http://127.0.0.1/callback",
+      clientMetadata: { redirect_uris: ["http://127.0.0.1/callback"] },
+      clientInformation: () => undefined,
+      tokens: () => ({ access_token: "oauth-token", token_type: "Bearer" }),
+      saveTokens: (tokens) => {
+        saved.push(tokens);
+      },
+      redirectToAuthorization: () => {
+        throw new Error("no authorization flow expected");
+      },
+      saveCodeVerifier: () => {},
+      codeVerifier: () => "",
+    };
+    const connection = await connect("oauth", server.config, { authProvider });
+    expect((await callTool(connection, "echo", { message: "with a token" })).content).toEqual([
+      { type: "text", text: "with a token" },
+    ]);
+    expect(saved).toEqual([]);
   });
 
   it("maps a 401 to AUTH_REQUIRED carrying WWW-Authenticate", async () => {
