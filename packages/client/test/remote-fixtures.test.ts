@@ -8,8 +8,8 @@ import {
   type MCPServerConnection,
 } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { type HttpFixture, startHttpFixture } from "@mcp-rt/testing";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkNoPortsLeftAfterFile, startProxy, type TestHttpServer } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
