@@ -1,4 +1,4 @@
-import type { Logger } from "@mcp-rt/manager";
+import type { Logger } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
 function detail(data: unknown): string {

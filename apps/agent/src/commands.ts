@@ -1,5 +1,4 @@
-import type { CustomTool, MCPManager } from "@mcp-rt/manager";
-import type { AgentSession, MCPCommandController } from "@mcp-rt/session";
+import type { AgentSession, CustomTool, MCPCommandController, MCPManager } from "@mcp-rt/session";
 import type { Model } from "./model.js";
 import type { Output } from "./output.js";
 import { runTool } from "./tool-runner.js";

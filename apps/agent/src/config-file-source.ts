@@ -5,7 +5,7 @@ import {
   type DiscoveredServer,
   readConfigFile,
   type SourceMeta,
-} from "@mcp-rt/manager";
+} from "@mcp-rt/session";
 
 /** The keys a server map may sit under: Claude/Cursor/mcp-rt, VS Code, Codex. */
 const MAP_KEYS = ["mcpServers", "servers", "mcp_servers"] as const;

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CapabilitySource, DiscoveredServer, MCPServerConfig } from "@mcp-rt/manager";
+import type { CapabilitySource, DiscoveredServer, MCPServerConfig } from "@mcp-rt/session";
 import { slowInitServer } from "@mcp-rt/testing";
 
 /** How long the demo's slow server takes to answer `initialize`: well past the 250 ms gate. */

@@ -10,7 +10,7 @@ import { createOpenAIModel } from "./openai-model.js";
 import { createOutput, type Output } from "./output.js";
 import { createPromptWriter, runRepl } from "./repl.js";
 import { followServers } from "./server-notices.js";
-import { type StartedSession, startSession } from "./start-session.js";
+import { CacheUrlError, openToolCache, type StartedSession, startSession } from "./start-session.js";
 import { createStartupView } from "./startup-view.js";
 
 /** How long exit waits for servers to close before it gives up on them (the manager kills them well before). */
@@ -86,6 +86,14 @@ async function main(argv: string[]): Promise<number> {
     output,
     ...(process.stdout.isTTY && !args.json ? { terminal: process.stdout } : {}),
   });
+  const logger = createAgentLogger(output);
+  let cache: Awaited<ReturnType<typeof openToolCache>>;
+  try {
+    cache = await openToolCache(args.cache, logger);
+  } catch (error) {
+    if (error instanceof CacheUrlError) return fatal(error.message);
+    throw error;
+  }
   const model = createModel(args, process.env);
   output.write("status", `mcp-rt agent · model: ${model.description}`, { event: "start", cwd: args.cwd });
 
@@ -101,12 +109,7 @@ async function main(argv: string[]): Promise<number> {
   process.on("SIGINT", onStartupInterrupt);
   let started: StartedSession;
   try {
-    started = await startSession({
-      args,
-      view,
-      logger: createAgentLogger(output),
-      signal: startup.signal,
-    });
+    started = await startSession({ args, view, logger, cache, signal: startup.signal });
   } finally {
     starting = false;
     process.off("SIGINT", onStartupInterrupt);

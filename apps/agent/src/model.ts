@@ -1,4 +1,4 @@
-import type { CustomTool, ToolResult } from "@mcp-rt/manager";
+import type { CustomTool, ToolResult } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
 /** What a model gets for one turn: the tools it may call and how to call them. */

@@ -1,4 +1,4 @@
-import type { CustomTool } from "@mcp-rt/manager";
+import type { CustomTool } from "@mcp-rt/session";
 import type { Model, ModelTurn } from "./model.js";
 import {
   type ChatAssistantMessage,

@@ -1,4 +1,4 @@
-import type { MCPManager } from "@mcp-rt/manager";
+import type { MCPManager } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
 /** Options of {@link followServers}. */

@@ -1,18 +1,20 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import {
+  type AgentSession,
   builtinSources,
   type CapabilitySource,
+  createAgentSession,
   createCacheFromUrl,
   createNativeSource,
   createTrustStore,
-  type LoadConfigsOptions,
   type LoadConfigsResult,
   type Logger,
   loadAllMCPConfigs,
-  MCPManager,
-} from "@mcp-rt/manager";
-import { AgentSession, MCPCommandController, SESSION_MAX_STARTUP_WAIT_MS } from "@mcp-rt/session";
+  MCPCommandController,
+  type MCPToolCache,
+  McpRtError,
+} from "@mcp-rt/session";
 import type { AgentArgs } from "./args.js";
 import { createConfigFileSource } from "./config-file-source.js";
 import { createDemoSource } from "./demo-config.js";
@@ -21,11 +23,31 @@ import type { StartupView } from "./startup-view.js";
 /** How long a tool-cache read may take before it counts as a miss (the library's default is 100 ms). */
 export const CACHE_READ_TIMEOUT_MS = 1000;
 
+/** A `--cache` URL that cannot be used: the agent says so and starts nothing. */
+export class CacheUrlError extends Error {}
+
+/**
+ * The tool cache `--cache` names (`memory:`, `file:…`, `redis://…`; default
+ * the file store in the user's cache folder). Nothing connects yet.
+ *
+ * @throws CacheUrlError for a URL that cannot be used, naming the flag.
+ */
+export async function openToolCache(url: string | undefined, logger: Logger): Promise<MCPToolCache> {
+  try {
+    return await createCacheFromUrl(url ?? "file:", { logger, readTimeoutMs: CACHE_READ_TIMEOUT_MS });
+  } catch (error) {
+    if (McpRtError.isInstance(error)) throw new CacheUrlError(`--cache: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Options of {@link startSession}. */
 export interface StartSessionOptions {
   args: AgentArgs;
   view: StartupView;
   logger: Logger;
+  /** The tool cache, from {@link openToolCache}; `close()` closes it after the servers. */
+  cache: MCPToolCache;
   /** @default os.homedir() */
   homeDir?: string;
   /** Aborting it (Ctrl-C during startup) disconnects the servers still starting, so startup ends at once. */
@@ -56,61 +78,49 @@ function foundNothing(result: LoadConfigsResult): boolean {
 }
 
 /**
- * config → manager → session, spelled out (createAgentSession does the same in
- * one call, but hides the manager until every server passed the gate, and the
- * agent wants to show each server as it connects):
+ * config → manager → session, with `createAgentSession`:
  *
  * 1. config: the sources to read (`--config` first, then the eight clients'
- *    files), project trust, and discovery; with `--demo`, or when nothing is
- *    configured, the embedded demo source instead;
- * 2. manager: the tool cache (`--cache`), then `connectServers` behind the
- *    250 ms startup gate, its events feeding the startup view;
- * 3. session: an `AgentSession` that puts the manager's tools in its registry
- *    and follows late servers, and the `/mcp` controller over it.
+ *    files), project trust (`--trust-project` approves), and a first look at
+ *    what is configured; with `--demo`, or when nothing is, the embedded demo
+ *    source instead;
+ * 2. manager: `createAgentSession` makes it with the tool cache (`--cache`,
+ *    opened by {@link openToolCache}) and hands it over (`onManager`) before any server connects, so the startup
+ *    view follows every server; then it connects them all behind the 250 ms gate;
+ * 3. session: the tools go into the session's registry and follow late
+ *    servers; the `/mcp` controller works on the same sources and trust.
  */
 export async function startSession(options: StartSessionOptions): Promise<StartedSession> {
-  const { args, view, logger } = options;
+  const { args, view, logger, signal, cache } = options;
   const homeDir = options.homeDir ?? homedir();
 
   // 1. config
   const extra: CapabilitySource[] = args.config ? [createConfigFileSource(args.config)] : [];
   const trust = createTrustStore(join(homeDir, ".mcp-rt", "trust.json"));
-  const loadOptions: LoadConfigsOptions = {
-    homeDir,
-    enableProjectConfig: args.projectConfig,
-    // This agent has no native Exa tool, so Exa servers connect like any other (§3.1).
-    filterExa: false,
-    trust,
-    sources: [...extra, ...builtinSources],
-  };
-  let discovery = await loadAllMCPConfigs(args.cwd, loadOptions);
+  let sources: CapabilitySource[] = [...extra, ...builtinSources];
+  // This agent has no native Exa tool, so Exa servers connect like any other (§3.1).
+  const look = (): Promise<LoadConfigsResult> =>
+    loadAllMCPConfigs(args.cwd, {
+      homeDir,
+      enableProjectConfig: args.projectConfig,
+      filterExa: false,
+      trust,
+      sources,
+    });
+  let discovery = await look();
   const question = discovery.projectTrust;
   if (args.trustProject && question && !question.approved) {
     // Exactly what `/mcp trust` approves: this folder's current set of project-level servers.
     await trust.approve(question.projectDir, question.hash);
-    discovery = await loadAllMCPConfigs(args.cwd, loadOptions);
+    discovery = await look();
   }
   let demo: StartedSession["demo"];
   if (args.demo || foundNothing(discovery)) {
     demo = args.demo ? "flag" : "no-config";
     // mcp-rt's own file stays in, so /mcp add, enable and disable keep working on the demo.
-    loadOptions.sources = [...extra, createNativeSource(), createDemoSource()];
-    discovery = await loadAllMCPConfigs(args.cwd, loadOptions);
+    sources = [...extra, createNativeSource(), createDemoSource()];
+    discovery = await look();
   }
-
-  // 2. manager
-  // The manager reads the cache while the servers spawn, which can hold this
-  // process's event loop for a while on a busy machine; a read counted as a
-  // miss then costs a hard wait for the server, far worse than waiting for the read.
-  const cache = await createCacheFromUrl(args.cache ?? "file:", {
-    logger,
-    readTimeoutMs: CACHE_READ_TIMEOUT_MS,
-  });
-  const manager = new MCPManager(args.cwd, {
-    cache,
-    logger,
-    maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS,
-  });
   view.begin(
     Object.keys(discovery.configs),
     discovery.needsApproval.map((entry) => entry.name),
@@ -120,33 +130,38 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
         ? `No MCP config found for ${args.cwd} or your home folder: running the embedded demo servers.`
         : undefined,
   );
-  const detach = view.attach(manager);
-  const stop = (): void => void manager.disconnectAll();
-  options.signal?.addEventListener("abort", stop, { once: true });
-  try {
-    await manager.connectServers(discovery.configs, discovery.sources);
-  } catch (error) {
-    await manager.disconnectAll();
-    await cache.close();
-    throw error;
-  } finally {
-    options.signal?.removeEventListener("abort", stop);
-    detach();
-  }
 
-  // 3. session
-  const session = new AgentSession({ cwd: args.cwd, mcpManager: manager, loadOptions, logger });
-  session.syncMCPTools();
-  if (!options.signal?.aborted)
+  // 2. manager, and 3. session
+  let detach = (): void => {};
+  const { session, mcpErrors } = await createAgentSession({
+    cwd: args.cwd,
+    homeDir,
+    enableProjectConfig: args.projectConfig,
+    sources,
+    trust,
+    cacheStorage: cache,
+    logger,
+    // The startup view shows every failure on its server's line, and file problems below.
+    logErrors: false,
+    onManager: (manager) => {
+      detach = view.attach(manager);
+    },
+    ...(signal ? { signal } : {}),
+  });
+  detach();
+  if (!signal?.aborted)
     view.finish({
-      states: manager.getServerStates(),
+      states: session.mcpManager?.getServerStates() ?? [],
       toolCount: session.mcpTools().length,
-      problems: discovery.errors.map((issue) =>
-        issue.server ? `${issue.server} (${issue.path}): ${issue.message}` : issue.message,
-      ),
+      problems: mcpErrors
+        .filter((problem) => !problem.path.startsWith("mcp:"))
+        .map((problem) =>
+          problem.error.includes(problem.path) ? problem.error : `${problem.path}: ${problem.error}`,
+        ),
     });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
+    // The session closes only caches it made: this one is ours.
     closing ??= session.dispose().finally(() => cache.close());
     return closing;
   };

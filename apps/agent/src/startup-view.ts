@@ -1,5 +1,5 @@
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from "node:readline";
-import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/manager";
+import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
 /** Options of {@link createStartupView}. */

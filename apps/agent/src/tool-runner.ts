@@ -1,4 +1,4 @@
-import type { CustomTool, ToolResult } from "@mcp-rt/manager";
+import type { CustomTool, ToolResult } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
 /** One block of a tool result as plain text: text as is, images as a short note. */

@@ -1,4 +1,4 @@
-import type { CustomTool } from "@mcp-rt/manager";
+import type { CustomTool } from "@mcp-rt/session";
 
 // Words that say nothing about which tool is meant.
 const STOP_WORDS = new Set(

@@ -90,6 +90,7 @@ describe("where the agent's servers come from", () => {
       [["--config", join(sandbox.root, "missing.json")], /--config .*missing\.json: no such file/],
       [["--cwd", join(sandbox.root, "nowhere")], /--cwd .*nowhere is not a folder/],
       [["stray"], /Unexpected argument 'stray'/],
+      [["--cache", "ftp://cache.test"], /--cache: Unsupported cache URL "ftp:\/\/cache\.test"/],
     ];
     for (const [args, message] of cases) {
       const run = await runAgent(args, sandbox);
