@@ -70,11 +70,41 @@ export function createTransport(
     kind: context.kind ?? (config.type === "sse" ? "sse" : "http"),
     name,
     url: remoteUrl(name, config, context.sourcePath),
-    headers: config.headers,
+    headers: remoteHeaders(name, config, context.sourcePath),
     authProvider: context.authProvider,
     signal: context.signal,
     sourcePath: context.sourcePath,
   });
+}
+
+/** The config's `headers`, checked: `CONFIG_INVALID` naming the first header that HTTP cannot carry. */
+function remoteHeaders(
+  name: string,
+  config: MCPHttpServerConfig,
+  sourcePath: string | undefined,
+): Record<string, string> | undefined {
+  const headers: unknown = config.headers;
+  if (headers === undefined) return undefined;
+  const invalid = (message: string): McpRtError =>
+    new McpRtError(
+      "CONFIG_INVALID",
+      `MCP server "${name}" has invalid "headers": ${message} (fix it ${inConfig(sourcePath)})`,
+      {
+        server: name,
+      },
+    );
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
+    throw invalid("expected an object of header names to string values");
+  }
+  for (const [header, value] of Object.entries(headers)) {
+    if (typeof value !== "string") throw invalid(`headers.${header}: expected a string, got ${typeof value}`);
+    try {
+      new Headers([[header, value]]);
+    } catch {
+      throw invalid(`headers.${header}: not a valid HTTP header name or value`);
+    }
+  }
+  return headers as Record<string, string>;
 }
 
 /** The config's `url` as a URL; `CONFIG_INVALID` unless it is an absolute http(s) URL. */

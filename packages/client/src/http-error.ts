@@ -65,6 +65,8 @@ export interface HttpFailureErrorInit {
   lead: string;
   sourcePath: string | undefined;
   cause?: unknown;
+  /** Whether a 404/405 suggests checking `url` (true for what the client itself sent to the endpoint). @default true */
+  urlHint?: boolean;
 }
 
 /**
@@ -108,6 +110,9 @@ export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
       base,
     );
   }
-  const hint = failure.status === 404 || failure.status === 405 ? ` (check "url" ${where})` : "";
+  const hint =
+    init.urlHint !== false && (failure.status === 404 || failure.status === 405)
+      ? ` (check "url" ${where})`
+      : "";
   return new McpRtError("HTTP_ERROR", `${lead}: ${describeHttpFailure(failure)}${hint}`, base);
 }

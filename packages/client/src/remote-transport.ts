@@ -273,7 +273,15 @@ export class RemoteTransport implements ClientTransport {
   #describe(error: Error, failure: HttpFailure | undefined): Error {
     const { name, sourcePath } = this.#options;
     if (failure) {
-      return httpFailureError({ name, failure, lead: `MCP server "${name}"`, sourcePath, cause: error });
+      // Out of band: the event stream, not something the user's config got wrong.
+      return httpFailureError({
+        name,
+        failure,
+        lead: `MCP server "${name}"`,
+        sourcePath,
+        cause: error,
+        urlHint: false,
+      });
     }
     // A message that is not JSON-RPC is the server's fault; anything else happened on the wire.
     if (error.name === "ZodError" || error instanceof SyntaxError) return error;

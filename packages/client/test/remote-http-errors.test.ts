@@ -260,6 +260,24 @@ describe("unreachable, slow and wrong servers", () => {
 });
 
 describe("headers", () => {
+  it("that HTTP cannot carry are CONFIG_INVALID before anything is sent", async () => {
+    const nobody = await server((_req, res) => {
+      res.writeHead(500).end();
+    });
+    const url = `${nobody.origin}/mcp`;
+    const badName = await connectError("bad", { url, headers: { "bad name": "x" } }, { sourcePath: SOURCE });
+    expect(badName.code).toBe("CONFIG_INVALID");
+    expect(badName.message).toBe(
+      `MCP server "bad" has invalid "headers": headers.bad name: not a valid HTTP header name or value (fix it in ${SOURCE})`,
+    );
+    const notString = await connectError("bad", {
+      url,
+      headers: { "X-Count": 3 } as unknown as Record<string, string>,
+    });
+    expect(notString.message).toContain("headers.X-Count: expected a string, got number");
+    expect(nobody.requests).toEqual([]);
+  });
+
   it("go with every Streamable HTTP request (POST, GET, DELETE), without forging protocol headers", async () => {
     const front = await proxy(new URL(everything.url).origin);
     const connection = await connectToServer("everything", {
