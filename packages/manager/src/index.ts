@@ -62,7 +62,6 @@ export type {
   DiscoveredServer,
   DiscoveryContext,
   EntryInterpolation,
-  EntryJson,
   ExplainContext,
   ExplainJson,
   ExplainJsonEntry,
