@@ -5,6 +5,8 @@ import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
  * them. Every syntax understands `${VAR}` and `${VAR:-default}` (default when
  * `VAR` is unset or empty). On top of that:
  *
+ * - `claude`: `${CLAUDE_PROJECT_DIR}` is the project folder unless the
+ *   environment sets it, as in Claude Code;
  * - `gemini`: `$VAR` (Gemini CLI's bare form; left as written when unset, as
  *   Gemini does);
  * - `windsurf`: `${env:VAR}`;
@@ -14,7 +16,7 @@ import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
  *
  * Under `posix` the other forms are left as written.
  */
-export type InterpolationSyntax = "posix" | "gemini" | "windsurf" | "cursor" | "vscode";
+export type InterpolationSyntax = "posix" | "claude" | "gemini" | "windsurf" | "cursor" | "vscode";
 
 /** What placeholders expand to. */
 export interface InterpolationOptions {
@@ -81,14 +83,18 @@ interface SyntaxForms {
   input: boolean;
   /** `$VAR`. */
   bare: boolean;
+  /** `${CLAUDE_PROJECT_DIR}` defaults to the project folder. */
+  projectDir: boolean;
 }
 
+const NONE: SyntaxForms = { env: false, editor: false, input: false, bare: false, projectDir: false };
 const FORMS: Record<InterpolationSyntax, SyntaxForms> = {
-  posix: { env: false, editor: false, input: false, bare: false },
-  gemini: { env: false, editor: false, input: false, bare: true },
-  windsurf: { env: true, editor: false, input: false, bare: false },
-  cursor: { env: true, editor: true, input: false, bare: false },
-  vscode: { env: true, editor: true, input: true, bare: false },
+  posix: NONE,
+  claude: { ...NONE, projectDir: true },
+  gemini: { ...NONE, bare: true },
+  windsurf: { ...NONE, env: true },
+  cursor: { ...NONE, env: true, editor: true },
+  vscode: { ...NONE, env: true, editor: true, input: true },
 };
 
 // `${NAME}`, `${NAME:-default}` (the default runs to the first `}`), the
@@ -129,7 +135,8 @@ export async function interpolateString(
   const missingInputs: string[] = [];
 
   const variable = (name: string, fallback: string | undefined, whole: string): string => {
-    const current = options.env[name];
+    const current =
+      options.env[name] ?? (forms.projectDir && name === "CLAUDE_PROJECT_DIR" ? options.cwd : undefined);
     if (fallback !== undefined) return current === undefined || current === "" ? fallback : current;
     if (current !== undefined) return current;
     if (!missing.includes(name)) {

@@ -49,6 +49,7 @@ describe("files written as each client's documentation shows them", () => {
           headers: { Authorization: "Bearer ${API_KEY}" },
         },
         declined: { command: "npx", args: ["x"] },
+        local: { command: "node", args: ["${CLAUDE_PROJECT_DIR}/tools/mcp.js"] },
       },
     });
     const result = await load(tree);
@@ -65,6 +66,7 @@ describe("files written as each client's documentation shows them", () => {
       url: "https://api.example.com/mcp",
       headers: { Authorization: "Bearer k-api" },
     });
+    expect(result.configs.local).toEqual({ command: "node", args: [`${tree.project}/tools/mcp.js`] });
     expect(result.disabled.map((entry) => entry.name)).toEqual(["declined"]);
   });
 

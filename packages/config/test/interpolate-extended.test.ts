@@ -54,6 +54,14 @@ describe("interpolateString: editor forms per syntax", () => {
     ["${pathSeparator} and ${/}", "cursor", "a${pathSeparator}b${/}c", "a/b/c", []],
     ["${pathSeparator} and ${/}", "vscode", "a${pathSeparator}b${/}c", "a/b/c", []],
     ["${/} left as written", "posix", "a${/}b", "a${/}b", []],
+    ["${CLAUDE_PROJECT_DIR}", "claude", "${CLAUDE_PROJECT_DIR}/srv.js", "/work/my-app/srv.js", []],
+    [
+      "${CLAUDE_PROJECT_DIR} as a plain variable",
+      "posix",
+      "${CLAUDE_PROJECT_DIR}",
+      "${CLAUDE_PROJECT_DIR}",
+      ["CLAUDE_PROJECT_DIR"],
+    ],
   ])("%s (%s)", async (_label, syntax, template, value, missing) => {
     const result = await interpolateString(template, { ...options, syntax });
     expect(result.value).toBe(value);
@@ -150,7 +158,7 @@ const providers: Provider[] = [
   { id: "mcp-rt", syntax: "posix", write: json("mcpServers", ".mcp-rt/mcp.json") },
   {
     id: "claude-code",
-    syntax: "posix",
+    syntax: "claude",
     write: (tree, servers) => tree.writeProject(".mcp.json", { mcpServers: servers }),
   },
   {

@@ -20,7 +20,8 @@ const ID = { id: "claude-code", name: "Claude Code" };
  * Maps a Claude entry (Claude Code, and Claude Desktop's same format): `type`
  * (`stdio` | `http` | `sse`), `command`, `args`, `env`, `url`, `headers`, and
  * `oauth: { clientId, callbackPort, scopes }` → `auth`; `enabled` (mcp-rt's
- * switch, honoured in every provider's file).
+ * switch, honoured in every provider's file). `${CLAUDE_PROJECT_DIR}` is the
+ * project folder, as Claude Code expands it.
  */
 export function mapClaudeEntry(entry: Record<string, unknown>): EntryMapping {
   const config = pickFields(entry, ["command", "args", "env", "url", "headers", "enabled"]);
@@ -29,7 +30,7 @@ export function mapClaudeEntry(entry: Record<string, unknown>): EntryMapping {
   const auth =
     oauth && oauthAuth({ clientId: oauth.clientId, scopes: oauth.scopes, callbackPort: oauth.callbackPort });
   if (auth) config.auth = auth;
-  return { config, interpolation: { syntax: "posix" } };
+  return { config, interpolation: { syntax: "claude" } };
 }
 
 /**

@@ -22,6 +22,7 @@ export function createClaudeDesktopSource(): CapabilitySource {
         key: "mcpServers",
       },
     ],
-    mapEntry: mapClaudeEntry,
+    // Claude Desktop has no project folder for `${CLAUDE_PROJECT_DIR}`.
+    mapEntry: (entry) => ({ ...mapClaudeEntry(entry), interpolation: { syntax: "posix" } }),
   });
 }
