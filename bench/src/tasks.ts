@@ -78,6 +78,8 @@ export interface CallsResult {
   kind: "calls";
   /** All timed calls together. */
   ms: number;
+  /** CPU time (user + system) the host process spent on them, in ms: the client's own cost. */
+  cpuMs: number;
   calls: number;
 }
 

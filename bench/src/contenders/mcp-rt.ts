@@ -18,7 +18,7 @@ import type {
   StartupResult,
   StartupTask,
 } from "../tasks.js";
-import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
+import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
 function fileCache(dir: string): MCPToolCache {
   return new MCPToolCache(createFileStore(dir));
@@ -112,9 +112,11 @@ export async function calls(task: CallsTask): Promise<CallsResult> {
       }
     };
     for (let i = 0; i < task.warmupCalls; i++) await call(i);
+    const cpu = cpuTime();
     const start = performance.now();
     for (let i = 0; i < task.calls; i++) await call(i);
-    return { kind: "calls", ms: since(start), calls: task.calls };
+    const ms = since(start);
+    return { kind: "calls", ms, cpuMs: cpu(), calls: task.calls };
   } finally {
     await manager.disconnectAll();
   }

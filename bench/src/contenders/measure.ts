@@ -1,9 +1,17 @@
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { childProcessesOf } from "@mcp-rt/testing";
 
 /** Milliseconds since `start` (a `performance.now()` value). */
 export function since(start: number): number {
   return performance.now() - start;
+}
+
+/** Starts counting this process's CPU time; the returned function gives the ms used since. */
+export function cpuTime(): () => number {
+  const start = process.cpuUsage();
+  return () => {
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
 }
 
 /** The peak resident set size of this process so far, in MB. */
@@ -26,14 +34,23 @@ export function expectToolCount(who: string, got: number, expected: number, deta
 
 /**
  * Starts watching the event loop; the returned function stops and gives the
- * longest stall seen, in ms. A stalled loop delays every timer, the startup
- * gate and the cache's read limit included (`spawn()` is synchronous).
+ * longest time between two turns of the loop, in ms (from the moment it
+ * starts, so a block right at the start counts). A stalled loop delays every
+ * timer, the startup gate and the cache's read limit included; `spawn()` is
+ * synchronous.
  */
 export function watchEventLoop(): () => number {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
+  let last = performance.now();
+  let longest = 0;
+  const tick = (): void => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  };
+  const timer = setInterval(tick, 5);
   return () => {
-    histogram.disable();
-    return histogram.max / 1e6;
+    tick();
+    clearInterval(timer);
+    return longest;
   };
 }

@@ -12,7 +12,7 @@ import type {
   StartupTask,
   StdioServer,
 } from "../tasks.js";
-import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
+import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
 /**
  * The floor: the official SDK's `Client` over its `StdioClientTransport`, one
@@ -101,9 +101,11 @@ export async function calls(task: CallsTask): Promise<CallsResult> {
       }
     };
     for (let i = 0; i < task.warmupCalls; i++) await call(i);
+    const cpu = cpuTime();
     const start = performance.now();
     for (let i = 0; i < task.calls; i++) await call(i);
-    return { kind: "calls", ms: since(start), calls: task.calls };
+    const ms = since(start);
+    return { kind: "calls", ms, cpuMs: cpu(), calls: task.calls };
   } finally {
     await client.close();
   }

@@ -48,6 +48,14 @@ export const callOverhead: Scenario = {
       pick: (result) => (result.ms * 1000) / result.calls,
       baseline: "raw-sdk",
     });
+    const cpuPerCall = metricTable({
+      metric: "host CPU per call (user + system time of the client process: its own work, without waiting)",
+      unit: "µs",
+      outcomes,
+      labels: LABELS,
+      pick: (result) => (result.cpuMs * 1000) / result.calls,
+      baseline: "raw-sdk",
+    });
     const ms = (id: string) => summarize(outcomes.get(id)?.results.map((result) => result.ms) ?? []);
     return {
       number: 3,
@@ -56,7 +64,7 @@ export const callOverhead: Scenario = {
         `One \`echoServer\` fixture; each run in a fresh process connects (untimed), makes ${size.warmupCalls} untimed calls, then times ${size.calls} calls one after another, checking every answer.`,
         "mcp-rt: `MCPTool.execute` of the tool `connectServers` returned (result converted to the agent's `ToolResult`); raw SDK: `client.callTool`.",
       ],
-      tables: [total, perCall],
+      tables: [total, perCall, cpuPerCall],
       targets: [
         ratioAtMost({ target: "mcp-rt ≤ 1.05 × raw SDK", of: ms("mcp-rt"), to: ms("raw-sdk"), limit: 1.05 }),
       ],
