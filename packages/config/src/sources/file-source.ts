@@ -10,8 +10,11 @@ import type {
 
 /** One config file a source reads. */
 export interface SourceFile {
+  /** Absolute path. */
   path: string;
+  /** `project` for a file inside the project folder (skipped with `enableProjectConfig: false`). */
   level: SourceMeta["level"];
+  /** How it is written. */
   format: ConfigFormat;
 }
 
@@ -31,7 +34,9 @@ export type EntryMapper = (entry: Record<string, unknown>, info: EntryContext) =
 
 /** A parsed config file: its top-level object, or the issues that kept it from being read. */
 export interface ReadSourceFileResult {
+  /** The top-level object; absent when the file is missing or could not be used. */
   document?: Record<string, unknown>;
+  /** Why it could not be used, if so. */
   issues: ConfigIssue[];
 }
 
@@ -63,9 +68,12 @@ export interface CollectServersOptions {
   map: unknown;
   /** Where `map` sits in the file, for messages: `mcpServers`, `servers`, `mcp_servers`… */
   keyPath: string;
+  /** Where the entries come from. */
   source: SourceMeta;
+  /** The whole parsed file, passed on to the mapper. */
   document: Record<string, unknown>;
   ctx: DiscoveryContext;
+  /** The provider's mapping of one entry. */
   mapEntry: EntryMapper;
 }
 
@@ -118,6 +126,7 @@ export interface FileSourceOptions {
   priority: number;
   /** The files, highest precedence first (project before user). */
   files(ctx: DiscoveryContext): FileSourceFile[];
+  /** The provider's mapping of one entry. */
   mapEntry: EntryMapper;
   /**
    * Settings outside the server map that change the result (Gemini's allow /
