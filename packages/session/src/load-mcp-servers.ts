@@ -11,7 +11,9 @@ export interface LoadedMCPServers {
 /**
  * Session start on a manager the session already holds (§3.1, §3.3): discovery
  * and connect through `manager.discoverAndConnect`, problems reported the way
- * `discoverAndLoadMCPTools` reports them. Never throws.
+ * `discoverAndLoadMCPTools` reports them. Never throws. (That loader makes its
+ * own manager, so it cannot hand it over before connecting, which `onManager`
+ * promises; once it accepts a manager, this can go.)
  */
 export async function loadMCPServers(
   manager: MCPManager,

@@ -6,10 +6,11 @@ import {
   type MCPServerConfig,
   type MCPServerState,
   type ProjectTrust,
+  type SourceMeta,
 } from "@mcp-rt/manager";
 import type { AgentSession } from "./agent-session.js";
 import { displayPath } from "./display-path.js";
-import { failure, indent, type MCPCommandResult } from "./mcp-command-result.js";
+import { failure, indent, type MCPCommandResult, plural } from "./mcp-command-result.js";
 import type { ConfigScope, NativeConfigWriter } from "./native-config-writer.js";
 
 /** What every `/mcp` subcommand works with, and the steps they share. */
@@ -68,6 +69,21 @@ export class MCPCommandContext {
       ...this.manager.getServerStates().map((state) => state.name),
     ]);
     return [...names].sort();
+  }
+
+  /** Where `name` is defined: the entry that counts, else one that does not start, else what the manager knows. */
+  sourceOf(name: string, discovery: LoadConfigsResult): SourceMeta | undefined {
+    const held = [
+      ...discovery.needsApproval,
+      ...discovery.disabled,
+      ...discovery.filtered,
+      ...discovery.shadowed,
+    ];
+    return (
+      discovery.sources[name] ??
+      held.find((entry) => entry.name === name)?.source ??
+      this.manager.getServerStates().find((state) => state.name === name)?.source
+    );
   }
 
   /** The answer to a name nobody knows. */
@@ -129,7 +145,7 @@ export class MCPCommandContext {
     switch (state.status) {
       case "connected":
         return {
-          line: `● ${name}: connected, ${state.toolCount} tool${state.toolCount === 1 ? "" : "s"}${state.connectedMs === undefined ? "" : ` in ${Math.round(state.connectedMs)} ms`}`,
+          line: `● ${name}: connected, ${plural(state.toolCount, "tool")}${state.connectedMs === undefined ? "" : ` in ${Math.round(state.connectedMs)} ms`}`,
           state,
         };
       case "failed":

@@ -26,13 +26,7 @@ export async function disableCommand(ctx: MCPCommandContext, name: string): Prom
   const discovery = await ctx.discover();
   const known = ctx.knownNames(discovery);
   if (!known.includes(name)) return ctx.unknownServer(name, known);
-  const source =
-    discovery.sources[name] ??
-    [...discovery.needsApproval, ...discovery.disabled, ...discovery.filtered].find(
-      (entry) => entry.name === name,
-    )?.source ??
-    ctx.manager.getServerStates().find((state) => state.name === name)?.source;
-  const scope: ConfigScope = source?.level ?? "user";
+  const scope: ConfigScope = ctx.sourceOf(name, discovery)?.level ?? "user";
   const already = discovery.disabled.some((entry) => entry.name === name);
   const file = already
     ? undefined
@@ -90,11 +84,7 @@ export async function removeCommand(ctx: MCPCommandContext, args: RemoveArgs): P
     if (args.scope) {
       return failure("UNKNOWN_SERVER", `${name} is not in ${ctx.show(ctx.writer.pathOf(args.scope))}.`);
     }
-    const source =
-      discovery.sources[name] ??
-      [...discovery.needsApproval, ...discovery.disabled, ...discovery.filtered, ...discovery.shadowed].find(
-        (entry) => entry.name === name,
-      )?.source;
+    const source = ctx.sourceOf(name, discovery);
     const where = source ? ` in ${source.providerName}'s ${ctx.show(source.path)}` : "";
     return failure(
       "CONFIG_INVALID",

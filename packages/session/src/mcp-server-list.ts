@@ -1,5 +1,6 @@
 import type { LoadConfigsResult, MCPServerState, SourceMeta } from "@mcp-rt/manager";
 import { displayPath } from "./display-path.js";
+import { plural } from "./mcp-command-result.js";
 
 /** What `/mcp list` says about one entry. */
 export type MCPListStatus =
@@ -33,21 +34,31 @@ const GLYPHS: Record<MCPListStatus, string> = {
 
 /** Where a listed entry is defined; only `path` is known for an entry that could not be read. */
 export interface MCPListSource {
+  /** The provider id (`claude-code`, `cursor`, `mcp-rt`…). */
   provider?: string;
+  /** The provider as a person reads it (`Claude Code`). */
   providerName?: string;
+  /** The config file. */
   path: string;
+  /** `user` or `project`. */
   level?: SourceMeta["level"];
 }
 
 /** One line of `/mcp list`. */
 export interface MCPListEntry {
+  /** The server's config name. */
   name: string;
+  /** Where it stands: running states from the manager, or why discovery does not start it. */
   status: MCPListStatus;
+  /** The status as one character (● ◌ ○ ✗ – ? 🔒). */
   glyph: string;
   /** Where the entry is defined; absent for a server the manager runs without a config file. */
   source?: MCPListSource;
+  /** Tools exposed for it now (live or from the cache). */
   toolCount?: number;
+  /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
+  /** The last failure, with the server's stderr tail when it is a stdio server. */
   lastError?: { code: string; message: string; stderrTail?: string };
   /** A short explanation: why it does not run, or what is odd about it. */
   note?: string;
@@ -233,7 +244,7 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
     for (const entry of group.entries) {
       const facts: string[] = [entry.status.replace("-", " ")];
       if (entry.toolCount !== undefined && entry.status !== "failed") {
-        facts.push(`${entry.toolCount} tool${entry.toolCount === 1 ? "" : "s"}`);
+        facts.push(plural(entry.toolCount, "tool"));
       }
       if (entry.connectedMs !== undefined) facts.push(`${Math.round(entry.connectedMs)} ms`);
       if (entry.note) facts.push(entry.note);

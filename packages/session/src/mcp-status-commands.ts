@@ -8,7 +8,7 @@ import {
 } from "@mcp-rt/manager";
 import { explainServer } from "./explain-server.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
-import { failure, indent, type MCPCommandResult, ok } from "./mcp-command-result.js";
+import { failure, indent, type MCPCommandResult, ok, plural } from "./mcp-command-result.js";
 import { buildServerList, formatServerList } from "./mcp-server-list.js";
 
 /** `/mcp list`: every entry of every config file, joined with what the manager runs. */
@@ -26,7 +26,7 @@ export async function reloadCommand(ctx: MCPCommandContext): Promise<MCPCommandR
   const states = ctx.manager.getServerStates();
   const pending = states.filter((state) => state.status === "connecting").map((state) => state.name);
   const lines = [
-    `Reloaded MCP in ${ms} ms: ${result.connectedServers.length} server${result.connectedServers.length === 1 ? "" : "s"} connected, ${ctx.manager.getTools().length} tools.`,
+    `Reloaded MCP in ${ms} ms: ${plural(result.connectedServers.length, "server")} connected, ${plural(ctx.manager.getTools().length, "tool")}.`,
   ];
   if (pending.length > 0) lines.push(`◌ still connecting: ${pending.join(", ")} (their tools follow)`);
   for (const [name, message] of result.errors) lines.push(`✗ ${name}: ${message}`);
@@ -87,7 +87,7 @@ export async function testCommand(ctx: MCPCommandContext, name: string): Promise
     const text = [
       `● ${name}: ${info?.name ?? "?"} ${info?.version ?? ""}`.trimEnd() +
         `, protocol ${connection.protocolVersion ?? "?"}, ${ms} ms`,
-      `${tools.length} tool${tools.length === 1 ? "" : "s"}${tools.length > 0 ? `: ${data.tools.join(", ")}` : ""}`,
+      `${plural(tools.length, "tool")}${tools.length > 0 ? `: ${data.tools.join(", ")}` : ""}`,
       "Connection closed.",
     ].join("\n");
     return ok(text, data);

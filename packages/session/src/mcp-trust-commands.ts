@@ -1,5 +1,5 @@
 import type { MCPCommandContext } from "./mcp-command-context.js";
-import { type MCPCommandResult, ok } from "./mcp-command-result.js";
+import { type MCPCommandResult, ok, plural } from "./mcp-command-result.js";
 
 /** `/mcp trust` (§8): approves exactly what discovery asks about, then starts those servers. */
 export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
@@ -16,7 +16,7 @@ export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandRe
   const names = waiting.map((entry) => entry.name);
   await ctx.start(names);
   const lines = [
-    `Approved ${names.length} project-level server${names.length === 1 ? "" : "s"} of ${ctx.session.cwd}; if their configs change you will be asked again.`,
+    `Approved ${plural(names.length, "project-level server")} of ${ctx.session.cwd}; if their configs change you will be asked again.`,
     ...names.map((name) => ctx.stateLine(name).line),
   ];
   return ok(lines.join("\n"), { approved: names });

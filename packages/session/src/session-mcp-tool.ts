@@ -12,9 +12,13 @@ export class SessionMCPTool implements CustomTool {
   readonly source: CustomTool;
   /** Where it came from, e.g. `mcp:github via Cursor`, when the loader said so. */
   readonly path: string | undefined;
+  /** The wrapped tool's name (`mcp_<server>_<tool>`), unchanged. */
   readonly name: string;
+  /** `<server>/<tool>`. */
   readonly label: string;
+  /** The tool's description. */
   readonly description: string;
+  /** The tool's input JSON schema. */
   readonly parameters: object;
 
   constructor(source: CustomTool, path?: string) {
