@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync, statSync } from "node:fs";
+import type { MCPToolCache } from "@mcp-rt/session";
 import { createAgentLogger } from "./agent-logger.js";
 import { type AgentArgs, parseAgentArgs, USAGE } from "./args.js";
 import { createCommands, HELP } from "./commands.js";
@@ -87,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
     ...(process.stdout.isTTY && !args.json ? { terminal: process.stdout } : {}),
   });
   const logger = createAgentLogger(output);
-  let cache: Awaited<ReturnType<typeof openToolCache>>;
+  let cache: MCPToolCache;
   try {
     cache = await openToolCache(args.cache, logger);
   } catch (error) {

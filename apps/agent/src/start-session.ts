@@ -52,8 +52,11 @@ export async function openToolCache(url: string | undefined, logger: Logger): Pr
 
 /** Options of {@link startSession}. */
 export interface StartSessionOptions {
+  /** The command line. */
   args: AgentArgs;
+  /** Where startup shows the servers. */
   view: StartupView;
+  /** Where the library's warnings go (late failures, cache trouble). */
   logger: Logger;
   /** The tool cache, from {@link openToolCache}; `close()` closes it after the servers. */
   cache: MCPToolCache;
@@ -65,6 +68,7 @@ export interface StartSessionOptions {
 
 /** A running session and how it came to be. */
 export interface StartedSession {
+  /** The session: its registry holds the MCP tools, live. */
   session: AgentSession;
   /** The `/mcp` command controller of the session. */
   mcp: MCPCommandController;
