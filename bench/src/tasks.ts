@@ -68,6 +68,11 @@ export interface CallsTask {
   contender: ContenderId;
   server: StdioServer;
   cwd: string;
+  /**
+   * Raw SDK only: start the server through `setsid`, in a session of its own
+   * as mcp-rt does, to tell that cost apart from mcp-rt's code (diagnostic).
+   */
+  serverInOwnSession?: boolean;
   /** Untimed calls first, so both contenders run warm code. */
   warmupCalls: number;
   calls: number;

@@ -89,7 +89,10 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
 
 /** Sequential `client.callTool` calls. */
 export async function calls(task: CallsTask): Promise<CallsResult> {
-  const client = await connect(task.server, task.cwd);
+  const server = task.serverInOwnSession
+    ? { command: "setsid", args: [task.server.command, ...task.server.args] }
+    : task.server;
+  const client = await connect(server, task.cwd);
   try {
     const call = async (i: number): Promise<void> => {
       const message = `message ${i}`;
