@@ -20,18 +20,6 @@ import { createConfigFileSource } from "./config-file-source.js";
 import { createDemoSource } from "./demo-config.js";
 import type { StartupView } from "./startup-view.js";
 
-/**
- * How long a tool-cache read may take before it counts as a miss (the
- * library's default is 100 ms). The file store answers in about 1 ms, but the
- * manager reads the cache while it spawns the servers, and each `spawn()`
- * holds this process's event loop until the child has been exec'd: measured
- * 2–240 ms per server for the four demo servers on a loaded two-core machine.
- * A read is only seen after such a stall, by which time 100 ms have often
- * passed; a miss then costs a hard wait for every server (seconds) instead of
- * the 250 ms gate. A store that is really down still answers at once (an error).
- */
-export const CACHE_READ_TIMEOUT_MS = 1000;
-
 /** A `--cache` URL that cannot be used: the agent says so and starts nothing. */
 export class CacheUrlError extends Error {}
 
@@ -43,7 +31,7 @@ export class CacheUrlError extends Error {}
  */
 export async function openToolCache(url: string | undefined, logger: Logger): Promise<MCPToolCache> {
   try {
-    return await createCacheFromUrl(url ?? "file:", { logger, readTimeoutMs: CACHE_READ_TIMEOUT_MS });
+    return await createCacheFromUrl(url ?? "file:", { logger });
   } catch (error) {
     if (McpRtError.isInstance(error)) throw new CacheUrlError(`--cache: ${error.message}`);
     throw error;
