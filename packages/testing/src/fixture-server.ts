@@ -27,6 +27,8 @@ function createHooks(name: string): FixtureHooks {
 function startProcessBehaviours(options: FixtureCommandLine, hooks: FixtureHooks): void {
   if (options.ignoreSigterm) {
     process.on("SIGTERM", () => hooks.log("ignoring SIGTERM (--ignore-sigterm)"));
+    // Nor does a client that went away: logging into its closed stderr pipe (EPIPE) must not end it.
+    process.stderr.on("error", () => {});
     // Keeps the process alive after stdin closes: only SIGKILL ends it.
     setInterval(() => {}, 1 << 30);
   }

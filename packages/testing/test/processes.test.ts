@@ -74,6 +74,21 @@ describe("sigtermIgnoringServer", () => {
     const [, signal] = await once(child, "exit");
     expect(signal).toBe("SIGKILL");
   });
+
+  it("survives its client going away: closed pipes do not end it either", async () => {
+    const { child } = await startInitialized(sigtermIgnoringServer());
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    child.stdin!.end();
+    // Its log line about SIGTERM goes into a stderr pipe nobody reads any more (EPIPE).
+    child.kill("SIGTERM");
+    await sleep(500);
+    expect(child.exitCode).toBeNull();
+    expect(isProcessAlive(child.pid!)).toBe(true);
+    child.kill("SIGKILL");
+    const [, signal] = await once(child, "exit");
+    expect(signal).toBe("SIGKILL");
+  });
 });
 
 describe("grandchildServer", () => {
