@@ -9,22 +9,42 @@ const SIGKILL_WAIT_MS = 5000;
 
 const isWindows = process.platform === "win32";
 
+/** How long servers get to exit after SIGTERM when the agent exits without closing them. */
+const EXIT_KILL_GRACE_MS = 500;
+
 /**
  * Live process groups started by this module. If the agent exits without
  * closing its connections, they get SIGTERM on the way out (their stdin closes
- * too), so no server outlives the agent by accident.
+ * too), then SIGKILL if they are still running after a short grace, so no
+ * server outlives the agent by accident.
  */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-/** Remembers a process group so that it is signalled if the agent exits without closing it. */
+/** Remembers a process group so that it is ended if the agent exits without closing it. */
 export function trackProcessGroup(pgid: number): void {
   liveGroups.add(pgid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const group of liveGroups) signalProcessGroup(group, "SIGTERM");
-  });
+  process.once("exit", () => endProcessGroupsNow([...liveGroups], EXIT_KILL_GRACE_MS));
+}
+
+/**
+ * Ends groups synchronously, for the `exit` event, where nothing asynchronous
+ * runs any more: SIGTERM, a blocking wait of up to `graceMs` (returning as
+ * soon as they are all gone), then SIGKILL to whatever is left.
+ */
+function endProcessGroupsNow(groups: number[], graceMs: number): void {
+  let left = groups.filter((group) => signalProcessGroup(group, "SIGTERM"));
+  // taskkill /F already ended the trees, and Windows has no group to poll.
+  if (isWindows) return;
+  const deadline = Date.now() + graceMs;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  while (left.length > 0 && Date.now() < deadline) {
+    Atomics.wait(tick, 0, 0, POLL_MS);
+    left = left.filter(isProcessGroupAlive);
+  }
+  for (const group of left) signalProcessGroup(group, "SIGKILL");
 }
 
 /** Forgets a process group once it is gone. */

@@ -148,6 +148,25 @@ describe.skipIf(!posix)("process groups", () => {
     for (const pid of [...servers, ...grandchildren]) expect(await waitForProcessExit(pid, 3000)).toBe(true);
   });
 
+  it("kills a server that ignores SIGTERM when the agent calls process.exit() without closing", async () => {
+    const clientEntry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    if (!existsSync(clientEntry)) throw new Error('Build first: "pnpm --filter @mcp-rt/client build"');
+    const pidFile = join(dir, "pids");
+    const stubborn = sigtermIgnoringServer({ spawnGrandchild: true, pidFile });
+    const script = [
+      `import { connectToServer } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
+      `await connectToServer("stubborn", ${JSON.stringify(stubborn)});`,
+      "process.exit(3);",
+    ].join("\n");
+    const agent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "inherit" });
+    const [code] = (await once(agent, "exit")) as [number | null];
+    expect(code).toBe(3);
+    const { servers, grandchildren } = pidsOf(pidFile);
+    expect(servers).toHaveLength(1);
+    // SIGKILL comes while the agent exits, not later: by the time it has exited they are gone or going.
+    for (const pid of [...servers, ...grandchildren]) expect(await waitForProcessExit(pid, 3000)).toBe(true);
+  });
+
   it.skipIf(process.platform !== "linux")(
     "starts the server in config.cwd, resolved against the agent's cwd",
     async () => {
