@@ -15,6 +15,8 @@ export type {
 } from "./connection.js";
 export type { ListToolsOptions } from "./list-tools.js";
 export { listTools, MAX_TOOL_PAGES } from "./list-tools.js";
+export type { PingOptions } from "./ping.js";
+export { ping } from "./ping.js";
 export type { HttpFailure } from "./remote-fetch.js";
 export type { RemoteTransportOptions } from "./remote-transport.js";
 export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";

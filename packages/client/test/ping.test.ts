@@ -1,0 +1,58 @@
+import { closeConnection, connectToServer, type MCPServerConnection, ping } from "@mcp-rt/client";
+import type { McpRtError } from "@mcp-rt/config";
+import { echoServer } from "@mcp-rt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const open: MCPServerConnection[] = [];
+const stopped: number[] = [];
+afterEach(async () => {
+  // A stopped process cannot act on SIGTERM: let it run again so that close ends it quickly.
+  for (const pid of stopped.splice(0)) {
+    try {
+      process.kill(pid, "SIGCONT");
+    } catch {
+      // Already gone.
+    }
+  }
+  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
+});
+
+async function connect(): Promise<MCPServerConnection> {
+  const connection = await connectToServer("pinged", echoServer());
+  open.push(connection);
+  return connection;
+}
+
+describe("ping", () => {
+  it("resolves when the server answers", async () => {
+    const connection = await connect();
+    await expect(ping(connection, { timeout: 5000 })).resolves.toBeUndefined();
+  });
+
+  it("rejects with REQUEST_TIMEOUT when a stopped server does not answer in time", async () => {
+    const connection = await connect();
+    process.kill(connection.pid!, "SIGSTOP");
+    stopped.push(connection.pid!);
+    const started = performance.now();
+    const error = (await ping(connection, { timeout: 200 }).catch((e: unknown) => e)) as McpRtError;
+    expect(error).toMatchObject({ name: "McpRtError", code: "REQUEST_TIMEOUT", server: "pinged" });
+    expect(error.message).toMatch(/ping to MCP server "pinged" timed out after 200 ms/);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("rejects with TRANSPORT_CLOSED on a closed connection, and with AbortError on abort", async () => {
+    const connection = await connect();
+    const controller = new AbortController();
+    process.kill(connection.pid!, "SIGSTOP");
+    stopped.push(connection.pid!);
+    const aborted = ping(connection, { signal: controller.signal });
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    process.kill(connection.pid!, "SIGCONT");
+    await closeConnection(connection);
+    await expect(ping(connection)).rejects.toMatchObject({ code: "TRANSPORT_CLOSED", server: "pinged" });
+  });
+});
