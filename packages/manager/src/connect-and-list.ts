@@ -29,6 +29,8 @@ export interface ConnectAndListOptions {
   sourcePath?: string;
   /** Receives the handshake promise as soon as it starts. */
   onConnecting?(connecting: Promise<MCPServerConnection>): void;
+  /** Receives the connection as soon as the handshake succeeded, before its tools are listed. */
+  onConnected?(connection: MCPServerConnection): void;
   /** Receives the tool-list promise once the handshake succeeded. */
   onListing?(listing: Promise<ConnectedServer>): void;
 }
@@ -73,6 +75,7 @@ export async function connectAndList(
     options.onConnecting?.(connecting);
     connection = await connecting;
     signal.throwIfAborted();
+    options.onConnected?.(connection);
 
     const open = connection;
     const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - startedAt)));

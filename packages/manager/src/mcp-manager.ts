@@ -1,4 +1,9 @@
-import { closeConnection, type MCPServerConnection } from "@mcp-rt/client";
+import {
+  closeConnection,
+  listTools,
+  type MCPConnectionCloseEvent,
+  type MCPServerConnection,
+} from "@mcp-rt/client";
 import {
   type LoadConfigsResult,
   loadAllMCPConfigs,
@@ -11,6 +16,7 @@ import {
 import { abortError } from "./abortable.js";
 import { Attempt } from "./attempt.js";
 import { type ConnectedServer, connectAndList } from "./connect-and-list.js";
+import { ConnectionWatch } from "./connection-watch.js";
 import type { CustomTool } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { ManagerCache } from "./manager-cache.js";
@@ -321,6 +327,7 @@ export class MCPManager implements AsyncDisposable {
   async #pipeline(name: string, attempt: Attempt): Promise<MCPServerConnection> {
     let connecting: Promise<MCPServerConnection> | undefined;
     let listing: Promise<ConnectedServer> | undefined;
+    let watch: ConnectionWatch | undefined;
     const forget = (): void => {
       if (this.#pendingConnections.get(name) === connecting) this.#pendingConnections.delete(name);
       if (this.#pendingToolLoads.get(name) === listing) this.#pendingToolLoads.delete(name);
@@ -336,6 +343,9 @@ export class MCPManager implements AsyncDisposable {
           connecting = promise;
           this.#pendingConnections.set(name, promise);
         },
+        onConnected: (connection) => {
+          watch = this.#watch(name, connection);
+        },
         onListing: (promise) => {
           forget();
           listing = promise;
@@ -343,14 +353,16 @@ export class MCPManager implements AsyncDisposable {
         },
       });
       forget();
-      if (!this.#isCurrent(name, attempt)) {
+      if (!this.#isCurrent(name, attempt) || !watch) {
+        watch?.stop();
         await closeConnection(connection).catch(() => {});
         throw this.#removedError(name);
       }
-      this.#commit(name, attempt, connection, serverTools);
+      this.#commit(name, attempt, { connection, serverTools, watch });
       return connection;
     } catch (error) {
       forget();
+      watch?.stop();
       const failure = McpRtError.isInstance(error) ? error : this.#removedError(name);
       if (this.#isCurrent(name, attempt)) this.#fail(name, this.#records.get(name)!, failure, attempt);
       throw failure;
@@ -358,31 +370,61 @@ export class MCPManager implements AsyncDisposable {
   }
 
   /** The attempt connected and listed: its live tools replace the server's slice (the live list wins). */
-  #commit(
-    name: string,
-    attempt: Attempt,
-    connection: MCPServerConnection,
-    serverTools: MCPToolDefinition[],
-  ): void {
+  #commit(name: string, attempt: Attempt, live: ConnectedServer & { watch: ConnectionWatch }): void {
+    const { connection, serverTools, watch } = live;
     const record = this.#records.get(name)!;
     this.#connections.set(name, connection);
-    const offClose = connection.onClose((event) => {
-      this.#onConnectionClosed(name, connection, event.reason, event.error);
-    });
-    const offError = connection.onError((error) => {
-      this.#options.logger?.debug(`MCP server "${name}" reported an error`, error);
-    });
     const ms = Math.round(performance.now() - attempt.startedAt);
-    record.connect(serverTools, ms, () => {
-      offClose();
-      offError();
-    });
+    record.connect(serverTools, ms, () => watch.stop());
     this.#rebuildTools();
     this.#emitter.emit("server:connected", { name, ms, toolCount: record.definitions.length });
     this.#emitter.emit("tools:changed", { name });
+    this.#writeCache(name, attempt.config, connection, serverTools);
+    watch.activate();
+  }
+
+  /** Follows a new connection from its handshake on: close, errors, `list_changed`. */
+  #watch(name: string, connection: MCPServerConnection): ConnectionWatch {
+    return new ConnectionWatch({
+      connection,
+      onClose: (event) => this.#onConnectionClosed(name, connection, event),
+      onError: (error) => this.#options.logger?.debug(`MCP server "${name}" reported an error`, error),
+      relist: (signal) => this.#relist(name, connection, signal),
+      onRelistError: (error) => {
+        // A connection that went away is reported by its close, not by the re-list it cut short.
+        if (connection.closed) return;
+        const message = error instanceof Error ? error.message : String(error);
+        this.#options.logger?.warn(
+          `MCP server "${name}" announced new tools, but listing them failed; keeping the previous ones: ${message}`,
+        );
+      },
+    });
+  }
+
+  /**
+   * `notifications/tools/list_changed`: lists every page again and replaces
+   * exactly this server's slice, if the connection is still the current one.
+   */
+  async #relist(name: string, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
+    const serverTools = await listTools(connection, { signal });
+    const record = this.#records.get(name);
+    if (signal.aborted || !record || this.#connections.get(name) !== connection) return;
+    record.relisted(serverTools);
+    this.#rebuildTools();
+    this.#emitter.emit("tools:changed", { name });
+    this.#writeCache(name, record.config, connection, serverTools);
+  }
+
+  /** Best-effort cache write of a server's full, unfiltered list (§3.5 step 7). */
+  #writeCache(
+    name: string,
+    config: MCPServerConfig,
+    connection: MCPServerConnection,
+    serverTools: MCPToolDefinition[],
+  ): void {
     const cache = this.#cache.get();
     const { serverInfo } = connection;
-    if (cache) this.#inBackground(cache.set(name, attempt.config, serverTools, this.#cwd, { serverInfo }));
+    if (cache) this.#inBackground(cache.set(name, config, serverTools, this.#cwd, { serverInfo }));
   }
 
   /** The config or the attempt failed; `attempt` is the attempt, when there was one. */
@@ -396,12 +438,8 @@ export class MCPManager implements AsyncDisposable {
       this.#options.logger?.warn(`MCP server "${name}" failed after startup: ${error.message}`);
   }
 
-  #onConnectionClosed(
-    name: string,
-    connection: MCPServerConnection,
-    reason: string,
-    error?: McpRtError,
-  ): void {
+  #onConnectionClosed(name: string, connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
+    const { reason, error } = event;
     if (this.#connections.get(name) !== connection) return;
     const record = this.#records.get(name);
     this.#connections.delete(name);

@@ -55,6 +55,12 @@ export class ServerRecord {
     delete this.disconnectReason;
   }
 
+  /** The server announced new tools and they were listed again: they replace the live ones. */
+  relisted(serverTools: readonly MCPToolDefinition[]): void {
+    this.definitions = filterServerTools(serverTools, this.config);
+    this.deferred = false;
+  }
+
   /** The config or the attempt failed: no tools. Returns whether it had tools. */
   fail(error: McpRtError): boolean {
     const hadTools = this.definitions.length > 0;

@@ -1,0 +1,75 @@
+import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
+import type { McpRtError } from "@mcp-rt/config";
+import { type CoalescedTask, createCoalescedTask } from "./coalesced-task.js";
+
+/** Options of {@link ConnectionWatch}. */
+export interface ConnectionWatchOptions {
+  /** The connection to follow. */
+  connection: MCPServerConnection;
+  /** The connection closed (on purpose or not; see `event.expected`). */
+  onClose(event: MCPConnectionCloseEvent): void;
+  /** An out-of-band problem the connection survived. */
+  onError(error: McpRtError): void;
+  /** Lists the server's tools again and applies them; `signal` aborts once the watch stops. */
+  relist(signal: AbortSignal): Promise<void>;
+  /** A re-list failed (not called once the watch has stopped). */
+  onRelistError(error: unknown): void;
+}
+
+/**
+ * Follows one live connection for the manager (SPEC §4): its close and error
+ * events, and `notifications/tools/list_changed`, which it turns into
+ * coalesced re-lists. It starts before the first `tools/list`, so that a
+ * change announced while that list was running is not lost: such a change is
+ * acted on when the watch is activated, once the first list is in place.
+ */
+export class ConnectionWatch {
+  readonly #controller = new AbortController();
+  readonly #relist: CoalescedTask;
+  readonly #unsubscribe: Array<() => void>;
+  #active = false;
+  #missed = false;
+
+  constructor(options: ConnectionWatchOptions) {
+    const { signal } = this.#controller;
+    this.#relist = createCoalescedTask(
+      () => (signal.aborted ? Promise.resolve() : options.relist(signal)),
+      (error) => {
+        if (!signal.aborted) options.onRelistError(error);
+      },
+    );
+    const { connection } = options;
+    this.#unsubscribe = [
+      connection.onClose((event) => options.onClose(event)),
+      connection.onError((error) => options.onError(error)),
+      connection.onToolsChanged(() => this.#toolsChanged()),
+    ];
+  }
+
+  /** The first tool list is in place: re-list from now on (at once, if a change was announced meanwhile). */
+  activate(): void {
+    this.#active = true;
+    if (this.#missed) {
+      this.#missed = false;
+      this.#relist.trigger();
+    }
+  }
+
+  /** Stops following the connection; a re-list in flight is aborted and its result dropped. */
+  stop(): void {
+    if (this.#controller.signal.aborted) return;
+    this.#controller.abort();
+    for (const off of this.#unsubscribe) off();
+  }
+
+  /** Settles once no re-list is in flight or queued. */
+  idle(): Promise<void> {
+    return this.#relist.idle();
+  }
+
+  #toolsChanged(): void {
+    if (this.#controller.signal.aborted) return;
+    if (this.#active) this.#relist.trigger();
+    else this.#missed = true;
+  }
+}
