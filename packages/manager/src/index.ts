@@ -50,8 +50,8 @@ export {
   isSecretEnvName,
   listTools,
   MAX_TOOL_PAGES,
-  ping,
   ProcessGroupStdioTransport,
+  ping,
   RemoteTransport,
   SECRET_ENV_NAME_PATTERN,
 } from "@mcp-rt/client";
