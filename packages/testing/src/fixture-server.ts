@@ -3,8 +3,6 @@ import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import type { FixtureHooks } from "./fixture-mcp-server.js";
 import { type FixtureCommandLine, parseFixtureCommandLine } from "./fixture-options.js";
-import { runHttpFixture } from "./run-http-fixture.js";
-import { runStdioFixture } from "./run-stdio-fixture.js";
 
 // The fixture MCP server program. Each flag switches on one scripted
 // behaviour; see fixture-options.ts and the package README for the list.
@@ -60,8 +58,11 @@ async function main(): Promise<void> {
     hooks.exit(options.exitCode, `exiting at start with code ${options.exitCode} (--exit-code)`);
   }
   startProcessBehaviours(options, hooks);
-  if (options.transport === "stdio") await runStdioFixture(options, hooks);
-  else await runHttpFixture(options, hooks);
+  // Loaded on demand: a garbage-writing stdio server starts without the SDK, so
+  // its first line comes out quickly even on a loaded machine.
+  if (options.transport === "stdio")
+    await (await import("./run-stdio-fixture.js")).runStdioFixture(options, hooks);
+  else await (await import("./run-http-fixture.js")).runHttpFixture(options, hooks);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,5 @@
 import { createInterface } from "node:readline";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { connectFixture, createFixtureMcpServer, type FixtureHooks } from "./fixture-mcp-server.js";
+import type { FixtureHooks } from "./fixture-mcp-server.js";
 import type { FixtureOptions } from "./fixture-options.js";
 
 /** Serves the fixture over this process's stdin/stdout. */
@@ -23,6 +22,10 @@ export async function runStdioFixture(options: FixtureOptions, hooks: FixtureHoo
     return;
   }
 
+  const [{ StdioServerTransport }, { connectFixture, createFixtureMcpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("./fixture-mcp-server.js"),
+  ]);
   const mcp = createFixtureMcpServer(options, hooks);
   const transport = new StdioServerTransport();
   await connectFixture(mcp, transport, options, hooks);
