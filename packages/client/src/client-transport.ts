@@ -25,6 +25,8 @@ export interface ClientTransport extends Transport {
   readonly stdoutNoise?: string | undefined;
   /** The last lines the server wrote to stderr ("" when there is none). */
   stderrTail(maxLines?: number, maxChars?: number): string;
+  /** Resolves with how the process ended once it has, or with undefined after `ms` (stdio only). */
+  waitForExit?(ms: number): Promise<ProcessExit | undefined>;
   /** Closes without a grace period for the server to exit on its own (used after a failure). */
   terminate(): Promise<void>;
 }

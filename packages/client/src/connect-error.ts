@@ -3,7 +3,7 @@ import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config"
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
-import { describeExit, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+import { describeExit, errnoOf, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
 import { httpFailureError, networkErrorOf } from "./http-error.js";
 import { displayUrl } from "./remote-fetch.js";
 import type { ProcessExit } from "./stdio-transport.js";
@@ -42,8 +42,8 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
     return new McpRtError("ABORTED", `Connection to MCP server "${name}" was aborted`, base);
   }
 
-  const errno = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (transport.pid === undefined && typeof errno === "string" && isStdioConfig(config)) {
+  const errno = errnoOf(error);
+  if (transport.pid === undefined && errno !== undefined && isStdioConfig(config)) {
     const cwd = resolveServerCwd(config.cwd, failure.cwd);
     let what: string;
     if (errno === "ENOENT" && !existsSync(cwd)) {

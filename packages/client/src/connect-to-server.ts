@@ -12,11 +12,15 @@ import type { ClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport, transportKinds } from "./create-transport.js";
+import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { ServerConnection } from "./server-connection.js";
 
 /** `timeout` used when a config has none: connect + `tools/list`, in ms. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+/** How long a failed handshake waits for a server whose pipe broke to report its exit. */
+const EXIT_WAIT_MS = 1000;
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
@@ -106,8 +110,11 @@ export async function connectToServer(
       await client.connect(transport, { signal, timeout: Math.max(1, timeoutMs - (Date.now() - started)) });
       return connection;
     } catch (error) {
-      // Read before stopping it: after terminate() every process has "exited".
-      const exit = transport.exit;
+      // Read before stopping it: after terminate() every process has "exited". A server
+      // that dies at once fails the initialize write (EPIPE) before its exit is seen.
+      const exit =
+        transport.exit ??
+        (errnoOf(error) === undefined ? undefined : await transport.waitForExit?.(EXIT_WAIT_MS));
       await transport.terminate();
       const status = transport.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
       if (attempt < kinds.length - 1 && !signal.aborted && shouldFallBackToSse(status)) {

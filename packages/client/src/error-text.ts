@@ -20,6 +20,12 @@ export function withStderr(message: string, stderrTail: string | undefined): str
   return `${message}. stderr: ${short}`;
 }
 
+/** The system error code (`ENOENT`, `EPIPE`…) of a Node error, else undefined. */
+export function errnoOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
 /** The JSON-RPC error code of an SDK `McpError`, else undefined. */
 export function rpcCode(error: unknown): number | undefined {
   if (error instanceof McpError) return error.code;

@@ -1,7 +1,15 @@
 import { McpRtError } from "@mcp-rt/config";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
-import { createAbortError, describeExit, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+import {
+  createAbortError,
+  describeExit,
+  errnoOf,
+  errorText,
+  inConfig,
+  rpcCode,
+  withStderr,
+} from "./error-text.js";
 import { httpFailureError, networkErrorOf, UNREACHABLE_ERRNOS } from "./http-error.js";
 
 /** The facts a failed request is explained from. */
@@ -85,8 +93,7 @@ export function toRequestError(failure: RequestFailure): Error {
   }
   // A write into a pipe whose reader just died fails with EPIPE & co. before the close is reported;
   // a remote server that stopped listening fails with ECONNREFUSED & co.
-  const errno =
-    typeof (error as NodeJS.ErrnoException | undefined)?.code === "string" || network !== undefined;
+  const errno = errnoOf(error) !== undefined || network !== undefined;
   if (
     code === ErrorCode.ConnectionClosed ||
     connection.closed ||

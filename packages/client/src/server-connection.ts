@@ -8,7 +8,7 @@ import type {
   MCPServerInfo,
 } from "./connection.js";
 import { setConnectionInternals } from "./connection.js";
-import { describeExit, withStderr } from "./error-text.js";
+import { describeExit, errnoOf, withStderr } from "./error-text.js";
 
 /** What a {@link ServerConnection} is made from. */
 export interface ServerConnectionInit {
@@ -140,12 +140,12 @@ export class ServerConnection implements MCPServerConnection {
   /** Wired to the SDK client's `onerror`. */
   handleError(error: Error): void {
     if (this.#errorListeners.size === 0) return;
-    const errno = (error as NodeJS.ErrnoException).code;
+    const errno = errnoOf(error);
     // Remote transports already say what went wrong, with the HTTP status.
     const wrapped = McpRtError.isInstance(error)
       ? error
       : new McpRtError(
-          typeof errno === "string" ? "TRANSPORT_CLOSED" : "PROTOCOL_ERROR",
+          errno !== undefined ? "TRANSPORT_CLOSED" : "PROTOCOL_ERROR",
           `MCP server "${this.name}": ${error.message}`,
           { server: this.name, cause: error },
         );

@@ -114,6 +114,12 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     return this.#stderr.text();
   }
 
+  /** Resolves with how the process ended once it has, or with undefined after `ms`. */
+  async waitForExit(ms: number): Promise<ProcessExit | undefined> {
+    if (this.#exited && !this.#exit) await settleWithin([this.#exited], ms);
+    return this.#exit;
+  }
+
   /** Spawns the server. Rejects with the spawn error (`code` ENOENT, EACCES…) if it cannot start. */
   start(): Promise<void> {
     if (this.#child || this.#closing) throw new Error("ProcessGroupStdioTransport already started");

@@ -81,6 +81,22 @@ describe("connectToServer failures", () => {
     expect(error.details).toEqual({ exitCode: 3, signal: null });
   });
 
+  it.skipIf(process.platform === "win32")(
+    "reports a server that dies before reading initialize by its exit code, not the broken pipe",
+    async () => {
+      // Exits before the initialize write reaches it: the write fails with EPIPE first.
+      const error = await connectError("py", {
+        command: "sh",
+        args: ["-c", "echo \"ModuleNotFoundError: No module named 'mcp'\" >&2; exit 1"],
+      });
+      expect(error.code).toBe("INIT_FAILED");
+      expect(error.message).toBe(
+        `Connection to MCP server "py" failed: process exited with code 1 before initializing. stderr: ModuleNotFoundError: No module named 'mcp'`,
+      );
+      expect(error.details).toEqual({ exitCode: 1, signal: null });
+    },
+  );
+
   it("times out a server that never answers initialize, and stops it before rejecting", async () => {
     const pidFile = join(dir, "pids");
     const started = Date.now();
