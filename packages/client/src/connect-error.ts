@@ -69,7 +69,14 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
   const fail = `Connection to MCP server "${name}" failed`;
   const exit = failure.exit;
   if (exit) {
-    const message = `${fail}: ${describeExit(exit)} before initializing${noise}`;
+    const check = `check "command" and "args" ${where}`;
+    const hint =
+      exit.code === 0
+        ? ` (a stdio MCP server keeps running and reads requests on stdin; ${check})`
+        : stderrTail
+          ? ""
+          : ` and wrote nothing to stderr (${check})`;
+    const message = `${fail}: ${describeExit(exit)} before initializing${hint}${noise}`;
     return new McpRtError("INIT_FAILED", withStderr(message, stderrTail), {
       ...base,
       details: { exitCode: exit.code, signal: exit.signal },

@@ -12,11 +12,21 @@ export function describeExit(exit: ProcessExit): string {
   return `process exited with code ${exit.code ?? "unknown"}`;
 }
 
-/** Appends the stderr tail, if any, the way every connection error shows it. */
+/** Characters of stderr a message carries at most (the error's `stderrTail` has more). */
+const MESSAGE_STDERR_CHARS = 1000;
+
+/** Appends the stderr tail, if any, the way every connection error shows it: at most ~1000 characters, whole lines. */
 export function withStderr(message: string, stderrTail: string | undefined): string {
   const tail = stderrTail?.trim();
   if (!tail) return message;
-  const short = tail.length > 1000 ? `…${tail.slice(-999)}` : tail;
+  let short = tail;
+  if (tail.length > MESSAGE_STDERR_CHARS) {
+    short = tail.slice(-(MESSAGE_STDERR_CHARS - 1));
+    // Start at a line, unless the last line alone is that long.
+    const newline = short.indexOf("\n");
+    if (newline !== -1) short = short.slice(newline + 1);
+    short = `…${short}`;
+  }
   return `${message}. stderr: ${short}`;
 }
 

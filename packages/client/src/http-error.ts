@@ -110,9 +110,11 @@ export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
       base,
     );
   }
-  const hint =
-    init.urlHint !== false && (failure.status === 404 || failure.status === 405)
-      ? ` (check "url" ${where})`
-      : "";
+  let hint = "";
+  if (init.urlHint !== false && (failure.status === 404 || failure.status === 405))
+    hint = ` (check "url" ${where})`;
+  // Nothing in the config to change: the server (or a proxy in front of it) failed.
+  else if (failure.status >= 500)
+    hint = " (a failure on the server's side: see its logs, or try again later)";
   return new McpRtError("HTTP_ERROR", `${lead}: ${describeHttpFailure(failure)}${hint}`, base);
 }

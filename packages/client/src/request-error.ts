@@ -44,7 +44,10 @@ export function notConnectedError(
   internals: ConnectionInternals,
   what: string,
 ): McpRtError {
-  const stderrTail = internals.transport.stderrTail() || undefined;
+  // After closeConnection, what the server said on its way out explains nothing.
+  const stderrTail = internals.closeEvent()?.expected
+    ? undefined
+    : internals.transport.stderrTail() || undefined;
   const message = `Cannot send ${what} to MCP server "${connection.name}": ${closedReason(internals)}`;
   return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), {
     server: connection.name,
@@ -87,7 +90,7 @@ export function toRequestError(failure: RequestFailure): Error {
   if (network && !UNREACHABLE_ERRNOS.has(network.code) && internals.transport.kind !== "stdio") {
     return new McpRtError(
       "HTTP_ERROR",
-      `The ${what} to MCP server "${server}" failed on the network: ${network.message}`,
+      `The ${what} to MCP server "${server}" failed: the network connection broke mid-request (${network.message}); the server may have crashed or restarted`,
       { ...base, details: { errno: network.code } },
     );
   }

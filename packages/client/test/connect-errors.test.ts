@@ -97,6 +97,26 @@ describe("connectToServer failures", () => {
     },
   );
 
+  it("says what to check when a server exits at start with code 0, or without a word on stderr", async () => {
+    const done = await connectError("oneshot", exitServer(0), { sourcePath: SOURCE });
+    expect(done.code).toBe("INIT_FAILED");
+    expect(done.message).toMatch(
+      new RegExp(
+        `^Connection to MCP server "oneshot" failed: process exited with code 0 before initializing \\(a stdio MCP server keeps running and reads requests on stdin; check "command" and "args" in ${SOURCE}\\)\\. stderr: .*exiting at start with code 0`,
+      ),
+    );
+
+    const silent = await connectError(
+      "silent",
+      { command: process.execPath, args: ["-e", "process.exit(2)"] },
+      { sourcePath: SOURCE },
+    );
+    expect(silent.code).toBe("INIT_FAILED");
+    expect(silent.message).toBe(
+      `Connection to MCP server "silent" failed: process exited with code 2 before initializing and wrote nothing to stderr (check "command" and "args" in ${SOURCE})`,
+    );
+  });
+
   it("times out a server that never answers initialize, and stops it before rejecting", async () => {
     const pidFile = join(dir, "pids");
     const started = Date.now();

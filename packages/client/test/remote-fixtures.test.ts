@@ -167,6 +167,26 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
       code: "TRANSPORT_CLOSED",
     });
   });
+
+  it("reports a server that dies during a call, then closes the connection", async () => {
+    const server = await fixture({ transport, crashOnCall: true });
+    const connection = await connect("crashy", server.config);
+    const closed = nextClose(connection);
+    const error = (await callTool(connection, "crash", {}).catch((e: unknown) => e)) as McpRtError;
+    if (transport === "http") {
+      // The POST's response stream is cut; whether the server is gone is found out next.
+      expect(error.code).toBe("HTTP_ERROR");
+      expect(error.message).toMatch(
+        /^The call of tool "crash" to MCP server "crashy" failed: the network connection broke mid-request \(.+\); the server may have crashed or restarted$/,
+      );
+    } else {
+      expect(error.code).toBe("TRANSPORT_CLOSED");
+      expect(error.message).toMatch(
+        /^MCP server "crashy" closed the connection during the call of tool "crash": the SSE stream closed/,
+      );
+    }
+    expect((await closed).error).toMatchObject({ code: "TRANSPORT_CLOSED", server: "crashy" });
+  });
 });
 
 describe("a fixture URL without type", () => {

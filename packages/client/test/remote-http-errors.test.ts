@@ -91,7 +91,7 @@ describe("HTTP error statuses", () => {
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.server).toBe("broken");
     expect(error.message).toBe(
-      `Connection to MCP server "broken" failed: POST ${url} answered HTTP 500 Internal Server Error: database exploded at line 3`,
+      `Connection to MCP server "broken" failed: POST ${url} answered HTTP 500 Internal Server Error: database exploded at line 3 (a failure on the server's side: see its logs, or try again later)`,
     );
     expect(error.details).toMatchObject({
       status: 500,
@@ -154,7 +154,7 @@ describe("HTTP error statuses", () => {
     const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR", server: "flaky" });
     expect((error as Error).message).toBe(
-      `The call of tool "echo" to MCP server "flaky" failed: POST ${front.origin}/mcp answered HTTP 500 Internal Server Error: {"error":"upstream timeout"}`,
+      `The call of tool "echo" to MCP server "flaky" failed: POST ${front.origin}/mcp answered HTTP 500 Internal Server Error: {"error":"upstream timeout"} (a failure on the server's side: see its logs, or try again later)`,
     );
     expect(connection.closed).toBe(false);
     expect((await callTool(connection, "echo", { message: "again" })).content).toEqual([

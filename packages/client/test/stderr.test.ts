@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { callTool, closeConnection, connectToServer } from "@mcp-rt/client";
 import { noisyStderrServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
+import { withStderr } from "../src/error-text.js";
 import { createStderrBuffer } from "../src/stderr-buffer.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
@@ -32,6 +33,20 @@ describe("stderr ring buffer", () => {
 
   it("is empty until something arrives", () => {
     expect(createStderrBuffer().tail()).toBe("");
+  });
+});
+
+describe("stderr in error messages", () => {
+  it("is appended whole when short, and cut to about 1000 characters of whole lines when long", () => {
+    expect(withStderr("It failed", "  boom\n")).toBe("It failed. stderr: boom");
+    expect(withStderr("It failed", "")).toBe("It failed");
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n");
+    const message = withStderr("It failed", lines);
+    expect(message.length).toBeLessThanOrEqual("It failed. stderr: ".length + 1000);
+    expect(message).toMatch(/^It failed\. stderr: …line \d+ x+\n/);
+    expect(message.endsWith(`line 99 ${"x".repeat(40)}`)).toBe(true);
+    // One line longer than the limit is cut inside the line.
+    expect(withStderr("It failed", "y".repeat(5000))).toBe(`It failed. stderr: …${"y".repeat(999)}`);
   });
 });
 
