@@ -2,6 +2,7 @@ import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.j
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
+import { checkTimeOption, timerMs } from "./time-limit.js";
 
 /** Per-call limit used when neither the call nor the config sets one, in ms. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -43,6 +44,8 @@ export async function callTool(
   }
   if (connection.closed) throw notConnectedError(connection, internals, what);
 
+  checkTimeOption("timeout", options.timeout);
+  checkTimeOption("maxTotalTimeout", options.maxTotalTimeout);
   const timeoutMs = options.timeout ?? connection.config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxTotalTimeoutMs = options.maxTotalTimeout ?? timeoutMs * 10;
   const onProgress = options.onProgress;
@@ -51,7 +54,7 @@ export async function callTool(
       { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
       undefined,
       {
-        timeout: timeoutMs,
+        timeout: timerMs(timeoutMs),
         resetTimeoutOnProgress: true,
         maxTotalTimeout: maxTotalTimeoutMs,
         // A signal of our own: the SDK never removes the abort listener it adds,

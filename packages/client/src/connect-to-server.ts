@@ -15,6 +15,7 @@ import { createTransport, transportKinds } from "./create-transport.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { ServerConnection } from "./server-connection.js";
+import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
 /** `timeout` used when a config has none: connect + `tools/list`, in ms. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -86,8 +87,9 @@ export async function connectToServer(
       cause: options.signal.reason,
     });
   }
+  checkConfigTimeLimits(name, config, options.sourcePath);
 
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = Date.now();
   const kinds = transportKinds(config);
@@ -107,7 +109,10 @@ export async function connectToServer(
     const connection = createConnection(name, config, transport, cwd, options);
     const client = getConnectionInternals(connection).client;
     try {
-      await client.connect(transport, { signal, timeout: Math.max(1, timeoutMs - (Date.now() - started)) });
+      await client.connect(transport, {
+        signal,
+        timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
+      });
       return connection;
     } catch (error) {
       // Read before stopping it: after terminate() every process has "exited". A server

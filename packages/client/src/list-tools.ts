@@ -3,6 +3,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
+import { checkTimeOption, timerMs } from "./time-limit.js";
 
 /** Pages after which `listTools` gives up: a server that never stops paging is broken. */
 export const MAX_TOOL_PAGES = 1000;
@@ -31,8 +32,9 @@ export async function listTools(
   if (connection.closed) throw notConnectedError(connection, internals, what);
   if (!connection.capabilities.tools) return [];
 
+  checkTimeOption("timeout", options.timeout);
   const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = Date.now();
   const tools = new Map<string, MCPToolDefinition>();
@@ -45,7 +47,7 @@ export async function listTools(
       result = await internals.client.listTools(cursor === undefined ? {} : { cursor }, {
         // A signal per page: the SDK never removes the abort listener it adds.
         signal: AbortSignal.any([signal]),
-        timeout: Math.max(1, timeoutMs - (Date.now() - started)),
+        timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
       });
     } catch (error) {
       throw toRequestError({

@@ -2,6 +2,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
+import { checkTimeOption, timerMs } from "./time-limit.js";
 
 /** Options of {@link ping}. */
 export interface PingOptions {
@@ -23,10 +24,11 @@ export async function ping(connection: MCPServerConnection, options: PingOptions
   const internals = getConnectionInternals(connection);
   const what = "ping";
   if (connection.closed) throw notConnectedError(connection, internals, what);
+  checkTimeOption("timeout", options.timeout);
   const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   try {
     await internals.client.ping({
-      timeout: timeoutMs,
+      timeout: timerMs(timeoutMs),
       // A signal of our own: the SDK never removes the abort listener it adds.
       ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}),
     });

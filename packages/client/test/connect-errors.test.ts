@@ -182,6 +182,22 @@ describe("connectToServer failures", () => {
     expect(readPidFile(pidFile)).toEqual([]);
   });
 
+  it("refuses a timeout that is not a positive number of ms as CONFIG_INVALID, before starting anything", async () => {
+    const pidFile = join(dir, "pids");
+    const error = await connectError(
+      "eager",
+      { ...exitServer(0, { pidFile }), timeout: -1 },
+      { sourcePath: SOURCE },
+    );
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toBe(
+      `MCP server "eager" has an invalid "timeout": -1 is not a positive number of milliseconds (fix "timeout" in ${SOURCE})`,
+    );
+    const tool = await connectError("eager", { ...exitServer(0, { pidFile }), toolTimeout: Number.NaN });
+    expect(tool.message).toContain('invalid "toolTimeout": NaN is not a positive number of milliseconds');
+    expect(readPidFile(pidFile)).toEqual([]);
+  });
+
   it("refuses a url that is not http(s) as CONFIG_INVALID naming the field and file", async () => {
     const error = await connectError("remote", { url: "ftp://example.com/mcp" }, { sourcePath: SOURCE });
     expect(error.code).toBe("CONFIG_INVALID");

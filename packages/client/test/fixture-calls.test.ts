@@ -4,6 +4,7 @@ import {
   callTool,
   closeConnection,
   connectToServer,
+  listTools,
   type MCPConnectionCloseEvent,
   type MCPServerConnection,
 } from "@mcp-rt/client";
@@ -79,6 +80,29 @@ describe("callTool against fixtures", () => {
     );
     // The server was told to stop.
     await until(() => connection.stderrTail().includes("slow cancelled"));
+  });
+
+  it("takes a limit longer than a timer can hold (or Infinity) as no limit, not as an instant timeout", async () => {
+    for (const limit of [3_000_000_000, Number.POSITIVE_INFINITY]) {
+      const connection = await connect("patient", {
+        ...slowCallServer(),
+        timeout: limit,
+        toolTimeout: limit,
+      });
+      expect((await listTools(connection)).map((tool) => tool.name)).toContain("slow");
+      expect(textOf(await callTool(connection, "slow", { ms: 200, steps: 1 }))).toContain("slow done");
+      expect(textOf(await callTool(connection, "slow", { ms: 200, steps: 1 }, { timeout: limit }))).toContain(
+        "slow done",
+      );
+    }
+  });
+
+  it("refuses a call timeout that is not a positive number of ms", async () => {
+    const connection = await connect("echo", fixtureServer());
+    await expect(callTool(connection, "echo", { message: "x" }, { timeout: 0 })).rejects.toThrow(
+      new TypeError('"timeout" must be a positive number of milliseconds, got 0'),
+    );
+    await expect(listTools(connection, { timeout: Number.NaN })).rejects.toThrow(TypeError);
   });
 
   it("fails a call whose server crashes with TRANSPORT_CLOSED, exit code and stderr", async () => {
