@@ -29,7 +29,10 @@ const resultsPath = resolve(dirname(fileURLToPath(import.meta.url)), "..", "RESU
 
 function parse() {
   try {
+    // `pnpm … bench -- --only 3` passes the `--` along; it separates nothing here.
+    const args = process.argv.slice(2);
     return parseArgs({
+      args: args[0] === "--" ? args.slice(1) : args,
       options: {
         quick: { type: "boolean", default: false },
         out: { type: "string" },

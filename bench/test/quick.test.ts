@@ -91,8 +91,8 @@ describe("pnpm bench:quick", () => {
     expect(leftovers).toEqual([]);
   }, 180_000);
 
-  it("rejects an unknown scenario with its usage and exit code 2", async () => {
-    const run = await runCli(["--quick", "--only", "nope"], 20_000);
+  it("rejects an unknown scenario with its usage and exit code 2 (after a passed-through `--`)", async () => {
+    const run = await runCli(["--", "--quick", "--only", "nope"], 20_000);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown scenario(s): nope");
     expect(run.stderr).toContain("usage: node dist/cli.js");

@@ -89,7 +89,7 @@ export const callOverhead: Scenario = {
         "LangChain is not run here: the issue compares call overhead against the raw client only.",
         ...(diagnostic
           ? [
-              "The third row is a diagnostic, not a peer: the raw SDK with its server started through `setsid`, in a session of its own as mcp-rt starts every stdio server (its process-group design). Its gap to the plain raw SDK is what the session costs on this machine; the rest of mcp-rt's gap is its own code (see the CPU table).",
+              "The third row is a diagnostic, not a peer: the raw SDK with its server started through `setsid`, in a session of its own as mcp-rt starts every stdio server (its process-group design). It shows how much the session alone moves a call on this machine; the CPU table shows each client's own work.",
             ]
           : []),
       ],
