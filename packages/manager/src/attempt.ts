@@ -14,6 +14,8 @@ export interface AttemptOptions {
   cache: MCPToolCache | null;
   /** The project folder, part of the cache key. */
   cwd: string;
+  /** True for an automatic reconnect: no `connectServers` call waits on it. @default false */
+  reconnect?: boolean;
   /** The connect + list pipeline; called at once with the attempt. */
   run: (attempt: Attempt) => Promise<MCPServerConnection>;
 }
@@ -36,10 +38,15 @@ export class Attempt {
   outcome?: { ok: true } | { ok: false; error: McpRtError };
   /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
   returned = false;
+  /** True for an automatic reconnect. */
+  readonly reconnect: boolean;
 
   constructor(options: AttemptOptions) {
     this.name = options.name;
     this.config = options.config;
+    this.reconnect = options.reconnect ?? false;
+    // Nobody's `errors` will report a reconnect's failure.
+    this.returned = this.reconnect;
     // The cache never throws by contract; a miss is the only safe reading of anything else.
     this.cached = options.cache
       ? options.cache.get(options.name, options.config, options.cwd).catch(() => null)

@@ -1,5 +1,5 @@
 import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
-import type { McpRtError } from "@mcp-rt/config";
+import type { Logger, McpRtError } from "@mcp-rt/config";
 import { type CoalescedTask, createCoalescedTask } from "./coalesced-task.js";
 
 /** Options of {@link ConnectionWatch}. */
@@ -12,8 +12,8 @@ export interface ConnectionWatchOptions {
   onError(error: McpRtError): void;
   /** Lists the server's tools again and applies them; `signal` aborts once the watch stops. */
   relist(signal: AbortSignal): Promise<void>;
-  /** A re-list failed (not called once the watch has stopped). */
-  onRelistError(error: unknown): void;
+  /** Where a failed re-list is reported (unless the watch stopped or the connection closed). */
+  logger: Logger | undefined;
 }
 
 /**
@@ -35,7 +35,12 @@ export class ConnectionWatch {
     this.#relist = createCoalescedTask(
       () => (signal.aborted ? Promise.resolve() : options.relist(signal)),
       (error) => {
-        if (!signal.aborted) options.onRelistError(error);
+        // A connection that went away is reported by its close, not by the re-list it cut short.
+        if (signal.aborted || options.connection.closed) return;
+        const message = error instanceof Error ? error.message : String(error);
+        options.logger?.warn(
+          `MCP server "${options.connection.name}" announced new tools, but listing them failed; keeping the previous ones: ${message}`,
+        );
       },
     );
     const { connection } = options;

@@ -63,6 +63,7 @@ export async function discoverAndLoadMCPTools(
     logger,
     authStorage,
     resultCharLimit,
+    reconnect,
     ...discovery
   } = options;
   const errors: MCPLoadError[] = [];
@@ -87,6 +88,7 @@ export async function discoverAndLoadMCPTools(
     ...(logger ? { logger } : {}),
     ...(authStorage ? { authStorage } : {}),
     ...(resultCharLimit === undefined ? {} : { resultCharLimit }),
+    ...(reconnect === undefined ? {} : { reconnect }),
   });
 
   let result: MCPLoadResult;

@@ -156,6 +156,8 @@ export type {
 export { MCPManager, STARTUP_TIMEOUT_MS } from "./mcp-manager.js";
 export type { LiveServer, MCPToolHost, MCPToolOptions } from "./mcp-tool.js";
 export { MCPTool } from "./mcp-tool.js";
+export type { ReconnectOptions } from "./reconnect-policy.js";
+export { DEFAULT_RECONNECT_OPTIONS } from "./reconnect-policy.js";
 export { filterServerTools } from "./tool-filter.js";
 export type { ToolNameEntry } from "./tool-name.js";
 export {

@@ -8,6 +8,7 @@ import type {
   SourceMeta,
 } from "@mcp-rt/config";
 import type { CustomTool } from "./custom-tool.js";
+import type { ReconnectOptions } from "./reconnect-policy.js";
 
 /** Where a server is, derived from the manager's maps (§3.4). */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
@@ -19,10 +20,14 @@ export interface MCPServerState {
   /** Where the config came from, when known. */
   source?: SourceMeta;
   /**
-   * `failed`: the last attempt failed (see `lastError`); `disconnected`: it was
-   * connected and its transport closed, or it was never started.
+   * `failed`: the last attempt failed, or reconnecting gave up (see
+   * `lastError`); `reconnecting`: it dropped and the manager is bringing it
+   * back (waiting for an attempt, or in one); `disconnected`: it was connected
+   * and its transport closed (with `reconnect: false`), or it was never started.
    */
   status: MCPConnectionStatus | "reconnecting" | "failed" | "needs-auth";
+  /** While `reconnecting`: the number of the attempt running or scheduled (1, 2, …). */
+  reconnectAttempt?: number;
   /** Tools exposed for it now (live or from cache). */
   toolCount: number;
   /** True while its tools come from the cache and the server is not up yet. */
@@ -43,7 +48,7 @@ export interface MCPManagerEvents {
   "server:failed": { name: string; error: McpRtError };
   /** A connected server went away: its transport closed, or it was disconnected on purpose. */
   "server:disconnected": { name: string; reason: string };
-  /** A reconnect is scheduled (emitted once automatic reconnect exists). */
+  /** A dropped server's next reconnect attempt starts in `delayMs`; `attempt` counts from 1 since it dropped. */
   "server:reconnecting": { name: string; attempt: number; delayMs: number };
   /** The tools of `name` changed: call `getTools()` again. */
   "tools:changed": { name: string };
@@ -84,6 +89,13 @@ export interface MCPManagerOptions {
   authStorage?: AuthStorage;
   /** Text characters a tool result may hold before it is cut. @default 100000 */
   resultCharLimit?: number;
+  /**
+   * Reconnects a server whose connection dropped, with backoff, jitter and a
+   * circuit breaker (see {@link ReconnectOptions}); `false` restores the design
+   * document's manual model (a dropped server stays `disconnected` until
+   * `connectServers` or `/mcp reload`). @default true
+   */
+  reconnect?: boolean | ReconnectOptions;
 }
 
 /** Options of `discoverAndConnect`. */

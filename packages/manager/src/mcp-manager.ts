@@ -29,7 +29,8 @@ import type {
   MCPServerState,
 } from "./manager-types.js";
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
-import { ServerRecord, toServerState } from "./server-record.js";
+import { ServerRecord, toServerState, unknownServerError } from "./server-record.js";
+import { ServerResilience } from "./server-resilience.js";
 import { passStartupGate } from "./startup-gate.js";
 import { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
 import { buildToolSet } from "./tool-set.js";
@@ -67,6 +68,8 @@ export class MCPManager implements AsyncDisposable {
   /** Cache writes and reaps of dropped servers still running: `disconnectAll` waits for them. */
   readonly #background = new Set<Promise<unknown>>();
   readonly #host: MCPToolHost;
+  /** Reconnecting (SPEC §4). */
+  readonly #resilience: ServerResilience;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -85,6 +88,14 @@ export class MCPManager implements AsyncDisposable {
         await this.waitForConnection(server, signal ? { signal } : {});
       },
     };
+    this.#resilience = new ServerResilience(options, {
+      record: (name) => this.#records.get(name),
+      isActive: (name) => this.#isConnectedOrPending(name),
+      reconnect: (name, record) => this.#start(name, record.config, true),
+      fail: (name, record, error) => this.#fail(name, record, error),
+      emitter: this.#emitter,
+      logger: options.logger,
+    });
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -130,6 +141,8 @@ export class MCPManager implements AsyncDisposable {
         if (record.attempt && !record.attempt.outcome) attempts.set(name, record.attempt);
         continue;
       }
+      // Connecting on purpose resets reconnecting: its backoff, and a breaker that gave up.
+      this.#resilience.cancel(name);
       const problems = validateServerConfig(name, config);
       if (problems.length > 0) {
         const error = new McpRtError(
@@ -153,7 +166,13 @@ export class MCPManager implements AsyncDisposable {
     for (const [name, attempt] of attempts) {
       attempt.returned = true;
       if (attempt.outcome?.ok === false) errors.set(name, attempt.outcome.error.message);
-      const dropped = attempt.outcome?.ok && !this.#connections.has(name) && this.#isCurrent(name, attempt);
+      // Dropped after it connected: since then no other attempt started, or only automatic reconnects.
+      const latest = this.#records.get(name)?.attempt;
+      const dropped =
+        attempt.outcome?.ok &&
+        !this.#connections.has(name) &&
+        !attempt.controller.signal.aborted &&
+        (latest === attempt || latest?.reconnect === true);
       if (dropped) errors.set(name, this.#dropMessage(name));
     }
     const wanted = new Set(names);
@@ -187,7 +206,13 @@ export class MCPManager implements AsyncDisposable {
   getServerStates(): MCPServerState[] {
     const names = new Set([...this.#records.keys(), ...this.#sources.keys()]);
     return [...names].map((name) =>
-      toServerState(name, this.getConnectionStatus(name), this.#records.get(name), this.#sources.get(name)),
+      toServerState(
+        name,
+        this.getConnectionStatus(name),
+        this.#records.get(name),
+        this.#sources.get(name),
+        this.#resilience.reconnectAttempt(name),
+      ),
     );
   }
 
@@ -195,7 +220,8 @@ export class MCPManager implements AsyncDisposable {
    * Resolves with the server's connection once it is connected and its tools
    * are listed. Rejects with an `McpRtError` right away for an unknown server
    * (`UNKNOWN_SERVER`), a failed one (its failure) or one that is not
-   * connecting (`NOT_CONNECTED`); waits at most the server's `timeout`
+   * connecting (`NOT_CONNECTED`, also while a dropped server waits for its
+   * next reconnect attempt); waits at most the server's `timeout`
    * (`CONNECT_TIMEOUT`); rejects with an `AbortError` when `signal` aborts.
    */
   async waitForConnection(
@@ -207,23 +233,9 @@ export class MCPManager implements AsyncDisposable {
     const connection = this.#connections.get(name);
     if (connection) return connection;
     const record = this.#records.get(name);
-    if (!record) {
-      const known = [...this.#records.keys()];
-      throw new McpRtError(
-        "UNKNOWN_SERVER",
-        `No MCP server named "${name}" is configured${known.length > 0 ? ` (known: ${known.join(", ")})` : ""}`,
-        { server: name },
-      );
-    }
+    if (!record) throw unknownServerError(name, [...this.#records.keys()]);
     const attempt = record.attempt;
-    if (!attempt || attempt.outcome) {
-      if (record.failed && record.lastError) throw record.lastError;
-      throw new McpRtError(
-        "NOT_CONNECTED",
-        `MCP server "${name}" is not connected${record.disconnectReason ? ` (${record.disconnectReason})` : ""}; reconnect it, e.g. with /mcp reload`,
-        { server: name },
-      );
-    }
+    if (!attempt || attempt.outcome) throw record.notConnected(name, this.#resilience.reconnectAttempt(name));
     return attempt.wait(signal);
   }
 
@@ -271,6 +283,7 @@ export class MCPManager implements AsyncDisposable {
     this.#pendingToolLoads.delete(name);
     this.#connections.delete(name);
     this.#records.delete(name);
+    this.#resilience.cancel(name);
     record?.unsubscribe?.();
     record?.attempt?.controller.abort(this.#removedError(name));
     return {
@@ -307,15 +320,20 @@ export class MCPManager implements AsyncDisposable {
     return record;
   }
 
-  /** Starts the §3.5 pipeline of one server and its cache read, together. */
-  #start(name: string, config: MCPServerConfig): Attempt {
+  /**
+   * Starts the §3.5 pipeline of one server and its cache read, together; a
+   * reconnect reads no cache (the server's tools are still there) and
+   * announces itself with `server:reconnecting` instead of `server:connecting`.
+   */
+  #start(name: string, config: MCPServerConfig, reconnect = false): Attempt {
     const record = this.#record(name, config);
-    this.#emitter.emit("server:connecting", { name });
+    if (!reconnect) this.#emitter.emit("server:connecting", { name });
     return new Attempt({
       name,
       config,
-      cache: this.#cache.get(),
+      cache: reconnect ? null : this.#cache.get(),
       cwd: this.#cwd,
+      reconnect,
       run: (started) => {
         // Set before the pipeline's first step, so that the pipeline can tell whether it is still current.
         record.start(started);
@@ -364,7 +382,10 @@ export class MCPManager implements AsyncDisposable {
       forget();
       watch?.stop();
       const failure = McpRtError.isInstance(error) ? error : this.#removedError(name);
-      if (this.#isCurrent(name, attempt)) this.#fail(name, this.#records.get(name)!, failure, attempt);
+      if (this.#isCurrent(name, attempt)) {
+        if (attempt.reconnect) this.#resilience.attemptFailed(name, failure);
+        else this.#fail(name, this.#records.get(name)!, failure, attempt);
+      }
       throw failure;
     }
   }
@@ -374,6 +395,7 @@ export class MCPManager implements AsyncDisposable {
     const { connection, serverTools, watch } = live;
     const record = this.#records.get(name)!;
     this.#connections.set(name, connection);
+    this.#resilience.connected(name);
     const ms = Math.round(performance.now() - attempt.startedAt);
     record.connect(serverTools, ms, () => watch.stop());
     this.#rebuildTools();
@@ -390,14 +412,7 @@ export class MCPManager implements AsyncDisposable {
       onClose: (event) => this.#onConnectionClosed(name, connection, event),
       onError: (error) => this.#options.logger?.debug(`MCP server "${name}" reported an error`, error),
       relist: (signal) => this.#relist(name, connection, signal),
-      onRelistError: (error) => {
-        // A connection that went away is reported by its close, not by the re-list it cut short.
-        if (connection.closed) return;
-        const message = error instanceof Error ? error.message : String(error);
-        this.#options.logger?.warn(
-          `MCP server "${name}" announced new tools, but listing them failed; keeping the previous ones: ${message}`,
-        );
-      },
+      logger: this.#options.logger,
     });
   }
 
@@ -439,16 +454,38 @@ export class MCPManager implements AsyncDisposable {
   }
 
   #onConnectionClosed(name: string, connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
-    const { reason, error } = event;
+    const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: name });
+    // A close the client asked for (`expected`) is someone's decision: it is not undone.
+    this.#dropped(name, connection, { reason: event.reason, error, reconnect: !event.expected });
+  }
+
+  /**
+   * A live connection went away (its transport closed, or it failed a health
+   * check): the server leaves `connected` at once, its tools stay but fail
+   * fast, what is left of it is reaped, and it is reconnected unless
+   * reconnecting is off.
+   */
+  #dropped(
+    name: string,
+    connection: MCPServerConnection,
+    drop: { reason: string; error: McpRtError; reconnect: boolean },
+  ): void {
     if (this.#connections.get(name) !== connection) return;
     const record = this.#records.get(name);
     this.#connections.delete(name);
-    record?.drop(reason, error ?? new McpRtError("TRANSPORT_CLOSED", reason, { server: name }));
+    record?.drop(drop.reason, drop.error);
     // Reaps what is left of the server (its process group) even though it went away on its own.
     this.#inBackground(closeConnection(connection));
-    // A drop before `connectServers` returned is reported in its `errors` instead.
-    if (record?.attempt?.returned !== false) this.#options.logger?.warn(this.#dropMessage(name));
-    this.#emitter.emit("server:disconnected", { name, reason });
+    const reconnect = drop.reconnect && this.#resilience.reconnects;
+    // A drop before `connectServers` returned is reported in its `errors` instead; a server
+    // that keeps dying while it is being reconnected is logged once, when the breaker opens.
+    if (this.#resilience.inOutage(name)) {
+      this.#options.logger?.debug(`${this.#dropMessage(name)}; still reconnecting`);
+    } else if (record?.attempt?.returned !== false) {
+      this.#options.logger?.warn(`${this.#dropMessage(name)}${reconnect ? "; reconnecting" : ""}`);
+    }
+    this.#emitter.emit("server:disconnected", { name, reason: drop.reason });
+    if (reconnect && record) this.#resilience.dropped(name, record);
   }
 
   /** Why a server that was connected is not any more. */
@@ -479,6 +516,9 @@ export class MCPManager implements AsyncDisposable {
       return { connection, toolNames: new Set(record.definitions.map((tool) => tool.name)) };
     }
     if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
+    // A call to a server that dropped fails fast, even during a reconnect attempt: a model should not stall on it.
+    const reconnectAttempt = this.#resilience.reconnectAttempt(server);
+    if (reconnectAttempt !== undefined) return { error: record.unavailable(server, reconnectAttempt) };
     if (this.#isConnectedOrPending(server)) return { pending: true };
     return { error: record.unavailable(server) };
   }

@@ -1,4 +1,4 @@
-import type { MCPServerConfig, MCPToolDefinition, McpRtError, SourceMeta } from "@mcp-rt/config";
+import { type MCPServerConfig, type MCPToolDefinition, McpRtError, type SourceMeta } from "@mcp-rt/config";
 import type { Attempt } from "./attempt.js";
 import type { MCPConnectionStatus, MCPServerState } from "./manager-types.js";
 import { filterServerTools } from "./tool-filter.js";
@@ -71,6 +71,12 @@ export class ServerRecord {
     return hadTools;
   }
 
+  /** A reconnect attempt failed: its error is the last one; the tools stay while reconnecting goes on. */
+  retrying(error: McpRtError): void {
+    this.failed = false;
+    this.lastError = error;
+  }
+
   /** The live connection went away; its tools stay, so that a reconnect brings them back. */
   drop(reason: string, error: McpRtError): void {
     this.unsubscribe?.();
@@ -79,28 +85,69 @@ export class ServerRecord {
     this.lastError = error;
   }
 
-  /** Why its tools cannot be called, for a server neither connected nor pending. */
-  unavailable(name: string): string {
+  /**
+   * Why `waitForConnection` cannot wait for it (no attempt pending): its
+   * failure, or `NOT_CONNECTED` (while `reconnectAttempt` waits for its timer, too).
+   */
+  notConnected(name: string, reconnectAttempt?: number): McpRtError {
+    if (this.failed && this.lastError) return this.lastError;
+    const why = this.disconnectReason ? ` (${this.disconnectReason})` : "";
+    const next =
+      reconnectAttempt === undefined
+        ? "reconnect it, e.g. with /mcp reload"
+        : `it is being reconnected (attempt ${reconnectAttempt})`;
+    return new McpRtError("NOT_CONNECTED", `MCP server "${name}" is not connected${why}; ${next}`, {
+      server: name,
+    });
+  }
+
+  /**
+   * Why its tools cannot be called, for a server neither connected nor
+   * pending, or one being reconnected (`reconnectAttempt` set).
+   */
+  unavailable(name: string, reconnectAttempt?: number): string {
     if (this.failed && this.lastError) return `server "${name}" is unavailable: ${this.lastError.message}`;
     const why = this.disconnectReason ?? "it is not connected";
+    if (reconnectAttempt !== undefined) {
+      return `server "${name}" disconnected: ${why}. It is being reconnected (attempt ${reconnectAttempt}); try again in a moment`;
+    }
     return `server "${name}" disconnected: ${why}. Reconnect it (e.g. /mcp reload) to use its tools`;
   }
 }
 
-/** A server's state for a UI, from its record, source and §3.4 status. */
+/** `waitForConnection` for a server the manager does not know. */
+export function unknownServerError(name: string, known: readonly string[]): McpRtError {
+  return new McpRtError(
+    "UNKNOWN_SERVER",
+    `No MCP server named "${name}" is configured${known.length > 0 ? ` (known: ${known.join(", ")})` : ""}`,
+    { server: name },
+  );
+}
+
+/**
+ * A server's state for a UI, from its record, source and §3.4 status;
+ * `reconnectAttempt` is set while it is being reconnected.
+ */
 export function toServerState(
   name: string,
   status: MCPConnectionStatus,
   record: ServerRecord | undefined,
   source: SourceMeta | undefined,
+  reconnectAttempt?: number,
 ): MCPServerState {
   const state: MCPServerState = {
     name,
-    status: status === "disconnected" && record?.failed ? "failed" : status,
+    status:
+      reconnectAttempt !== undefined
+        ? "reconnecting"
+        : status === "disconnected" && record?.failed
+          ? "failed"
+          : status,
     toolCount: record?.definitions.length ?? 0,
     deferred: record?.deferred ?? false,
   };
   if (source) state.source = source;
+  if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
   if (record?.connectedMs !== undefined) state.connectedMs = record.connectedMs;
   if (record?.lastError) {
     const { code, message, stderrTail } = record.lastError;

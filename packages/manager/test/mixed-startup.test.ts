@@ -32,7 +32,8 @@ describe("fast, slow, hanging, crashing, exiting and invalid servers together", 
     const cache = new MCPToolCache(new Map());
     for (const [name, config] of Object.entries(configs)) await cache.set(name, config, [echoDef], cwd);
     const logger = recordingLogger();
-    const m = manager({ cache, logger });
+    // The design document's manual model: a server that dies stays down (reconnecting is in resilience-*.test.ts).
+    const m = manager({ cache, logger, reconnect: false });
     const events = recordEvents(m);
 
     const started = performance.now();
@@ -117,7 +118,7 @@ describe("fast, slow, hanging, crashing, exiting and invalid servers together", 
 
   it("without a cache: waits for the slow server, reports every failure, including a drop during the wait", async () => {
     const logger = recordingLogger();
-    const m = manager({ cache: new MCPToolCache(new Map()), logger });
+    const m = manager({ cache: new MCPToolCache(new Map()), logger, reconnect: false });
     const started = performance.now();
     const result = await m.connectServers(servers(1500, 800), {});
     expect(performance.now() - started).toBeGreaterThan(1400);
