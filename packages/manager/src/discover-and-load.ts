@@ -64,6 +64,8 @@ export async function discoverAndLoadMCPTools(
     authStorage,
     resultCharLimit,
     reconnect,
+    healthCheckIntervalMs,
+    healthCheckTimeoutMs,
     ...discovery
   } = options;
   const errors: MCPLoadError[] = [];
@@ -89,6 +91,8 @@ export async function discoverAndLoadMCPTools(
     ...(authStorage ? { authStorage } : {}),
     ...(resultCharLimit === undefined ? {} : { resultCharLimit }),
     ...(reconnect === undefined ? {} : { reconnect }),
+    ...(healthCheckIntervalMs === undefined ? {} : { healthCheckIntervalMs }),
+    ...(healthCheckTimeoutMs === undefined ? {} : { healthCheckTimeoutMs }),
   });
 
   let result: MCPLoadResult;

@@ -96,6 +96,14 @@ export interface MCPManagerOptions {
    * `connectServers` or `/mcp reload`). @default true
    */
   reconnect?: boolean | ReconnectOptions;
+  /**
+   * Pings every connected server this often (ms); one that does not answer
+   * within `healthCheckTimeoutMs` is treated as dropped: closed, then
+   * reconnected. `0` or unset: no pings. @default off
+   */
+  healthCheckIntervalMs?: number;
+  /** How long a server may take to answer a health-check ping (ms). @default the smaller of healthCheckIntervalMs and 10000 */
+  healthCheckTimeoutMs?: number;
 }
 
 /** Options of `discoverAndConnect`. */

@@ -93,6 +93,9 @@ export class MCPManager implements AsyncDisposable {
       isActive: (name) => this.#isConnectedOrPending(name),
       reconnect: (name, record) => this.#start(name, record.config, true),
       fail: (name, record, error) => this.#fail(name, record, error),
+      connections: () => this.#connections.values(),
+      unhealthy: (connection, error) =>
+        this.#dropped(connection.name, connection, { reason: error.message, error, reconnect: true }),
       emitter: this.#emitter,
       logger: options.logger,
     });
@@ -255,6 +258,7 @@ export class MCPManager implements AsyncDisposable {
   async disconnectAll(): Promise<void> {
     const names = new Set([...this.#records.keys(), ...this.#sources.keys(), ...this.#connections.keys()]);
     const stopped = [...names].map((name) => ({ name, ...this.#forget(name) }));
+    this.#resilience.stop();
     this.#rebuildTools();
     for (const entry of stopped) this.#announceStopped(entry.name, entry);
     await Promise.allSettled([...stopped.map((entry) => entry.closed), ...this.#background]);

@@ -1,5 +1,7 @@
+import type { MCPServerConnection } from "@mcp-rt/client";
 import { type Logger, McpRtError } from "@mcp-rt/config";
 import type { TypedEmitter } from "./event-emitter.js";
+import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
 import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { resolveReconnectOptions } from "./reconnect-policy.js";
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
@@ -15,6 +17,10 @@ export interface ResilienceHost {
   reconnect(name: string, record: ServerRecord): void;
   /** Marks `name` failed (its tools go) and tells listeners. */
   fail(name: string, record: ServerRecord, error: McpRtError): void;
+  /** The live connections, for health checks. */
+  connections(): Iterable<MCPServerConnection>;
+  /** `connection` failed its health check: drop it (close it, then the reconnect path). */
+  unhealthy(connection: MCPServerConnection, error: McpRtError): void;
   /** The manager's events. */
   emitter: TypedEmitter<MCPManagerEvents>;
   logger: Logger | undefined;
@@ -22,17 +28,31 @@ export interface ResilienceHost {
 
 /**
  * The manager's side of SPEC §4: brings back servers whose connection dropped
- * (backoff, jitter, circuit breaker; see `ReconnectOptions`). The manager
- * keeps its maps; this decides when a dropped server is tried again and when
- * it is given up.
+ * (backoff, jitter, circuit breaker; see `ReconnectOptions`), and, when
+ * asked to, pings connected servers to find hung ones. The manager keeps its
+ * maps; this decides when a dropped server is tried again and when it is
+ * given up.
  */
 export class ServerResilience {
   readonly #host: ResilienceHost;
   /** `null` with `reconnect: false`. */
   readonly #reconnects: ReconnectScheduler | null;
+  /** `null` without `healthCheckIntervalMs`. */
+  readonly #health: HealthMonitor | null;
 
-  constructor(options: Pick<MCPManagerOptions, "reconnect">, host: ResilienceHost) {
+  constructor(
+    options: Pick<MCPManagerOptions, "reconnect" | "healthCheckIntervalMs" | "healthCheckTimeoutMs">,
+    host: ResilienceHost,
+  ) {
     this.#host = host;
+    const health = resolveHealthCheck(options);
+    this.#health = health
+      ? new HealthMonitor({
+          ...health,
+          connections: () => host.connections(),
+          onUnhealthy: (connection, error) => host.unhealthy(connection, error),
+        })
+      : null;
     const policy = resolveReconnectOptions(options.reconnect);
     this.#reconnects = policy
       ? new ReconnectScheduler({
@@ -76,9 +96,15 @@ export class ServerResilience {
     this.#reconnects?.retry(name);
   }
 
-  /** `name` connected (by a reconnect or not). */
+  /** `name` connected (by a reconnect or not): it is pinged from now on, if health checks are on. */
   connected(name: string): void {
     this.#reconnects?.connected(name);
+    this.#health?.start();
+  }
+
+  /** Everything was disconnected: no ping timer is left (reconnects were cancelled one by one). */
+  stop(): void {
+    this.#health?.stop();
   }
 
   /** Forgets `name`'s reconnecting at once (disconnected, or connected on purpose): no timer is left. */
