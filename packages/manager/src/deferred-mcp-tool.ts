@@ -8,7 +8,7 @@ import { MCPTool } from "./mcp-tool.js";
  * `MCP error: tool "<t>" is no longer provided by server "<s>"`; if the server
  * failed, the call returns its failure as `MCP error: …`.
  *
- * It behaves like {@link MCPTool} (which waits the same way for a server that
- * is reconnecting); the class tells a UI the definition came from the cache.
+ * It behaves like {@link MCPTool}; the class tells a UI the definition came
+ * from the cache.
  */
 export class DeferredMCPTool extends MCPTool {}

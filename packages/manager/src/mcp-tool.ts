@@ -45,9 +45,11 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 /**
  * A tool of a connected server: calls go through the server's live connection.
- * While the server is (re)connecting a call waits for it, bounded by the
- * server's `timeout` and the call's signal; when the server is gone, calls fail
- * at once with `MCP error: server "<s>" disconnected …` instead of hanging.
+ * While the server is first connecting a call waits for it, bounded by the
+ * server's `timeout` and the call's signal. When the server dropped — gone, or
+ * being reconnected automatically — calls fail at once with
+ * `MCP error: server "<s>" disconnected …` instead of hanging: a model can go
+ * on with something else and try again once the server is back.
  */
 export class MCPTool implements CustomTool {
   /** `mcp_<server>_<tool>` (§6), final. */
@@ -109,7 +111,7 @@ export class MCPTool implements CustomTool {
 
   /**
    * Calls through the server's live connection; waits while the server is
-   * (re)connecting; fails fast when it is gone.
+   * first connecting; fails fast when it dropped (gone or reconnecting).
    */
   async #call(
     params: unknown,
