@@ -40,11 +40,11 @@ export interface MCPServerState {
 
 /** Events of an `MCPManager`, by name, with their payloads. */
 export interface MCPManagerEvents {
-  /** An attempt to connect started. */
+  /** An attempt to connect started (not emitted for automatic reconnects, which emit `server:reconnecting`). */
   "server:connecting": { name: string };
   /** Connected and its tools listed; `ms` is connect + list time. */
   "server:connected": { name: string; ms: number; toolCount: number };
-  /** An attempt failed: invalid config, connect, list, auth. */
+  /** An attempt failed (invalid config, connect, list, auth), or reconnecting gave up (circuit breaker). */
   "server:failed": { name: string; error: McpRtError };
   /** A connected server went away: its transport closed, or it was disconnected on purpose. */
   "server:disconnected": { name: string; reason: string };

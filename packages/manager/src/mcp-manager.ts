@@ -125,6 +125,8 @@ export class MCPManager implements AsyncDisposable {
    * returns after the startup gate (§3.5): live tools of servers that finished,
    * errors of those that failed, deferred tools (from the cache) of those still
    * pending; pending servers without a cache entry are waited for.
+   * A server waiting for its next reconnect attempt, or given up by the
+   * circuit breaker, is connected at once and its reconnect counts start over.
    */
   async connectServers(
     configs: Record<string, MCPServerConfig>,
