@@ -2,7 +2,7 @@ import { McpRtError } from "@mcp-rt/config";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { inConfig } from "./error-text.js";
+import { errorText, inConfig } from "./error-text.js";
 import type { HttpFailure } from "./remote-fetch.js";
 
 /** The HTTP status an SDK transport error reports, if it reports one. */
@@ -117,4 +117,40 @@ export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
   else if (failure.status >= 500)
     hint = " (a failure on the server's side: see its logs, or try again later)";
   return new McpRtError("HTTP_ERROR", `${lead}: ${describeHttpFailure(failure)}${hint}`, base);
+}
+
+/** What {@link outOfBandError} is made from. */
+export interface OutOfBandErrorInit {
+  /** The server's name. */
+  name: string;
+  /** What the SDK transport reported. */
+  error: Error;
+  /** The HTTP error response behind it, if there was one. */
+  failure: HttpFailure | undefined;
+  sourcePath: string | undefined;
+}
+
+/**
+ * What a remote transport reports through `onError` for a problem outside any
+ * request (the event stream, a stray message): the HTTP failure without a
+ * `url` hint, since it is not something the config got wrong; a message that
+ * is not JSON-RPC as is (the server's fault); anything else as `HTTP_ERROR`.
+ */
+export function outOfBandError(init: OutOfBandErrorInit): Error {
+  const { name, error, failure, sourcePath } = init;
+  if (failure) {
+    return httpFailureError({
+      name,
+      failure,
+      lead: `MCP server "${name}"`,
+      sourcePath,
+      cause: error,
+      urlHint: false,
+    });
+  }
+  if (error.name === "ZodError" || error instanceof SyntaxError) return error;
+  return new McpRtError("HTTP_ERROR", `MCP server "${name}": ${errorText(error)}`, {
+    server: name,
+    cause: error,
+  });
 }

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { McpRtError } from "@mcp-rt/config";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -8,14 +7,15 @@ import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk
 import type { ClientTransport } from "./client-transport.js";
 import { errorText } from "./error-text.js";
 import {
-  httpFailureError,
   httpStatusOf,
   isLostSession,
   lostSessionReason,
   networkErrorOf,
+  outOfBandError,
   UNREACHABLE_ERRNOS,
 } from "./http-error.js";
 import { createRemoteFetch, type HttpFailure } from "./remote-fetch.js";
+import { settleWithin } from "./settle-within.js";
 
 /** Options of {@link createRemoteTransport}. */
 export interface RemoteTransportOptions {
@@ -191,7 +191,7 @@ export class RemoteTransport implements ClientTransport {
     this.#lifetime.abort();
     const inner = this.#inner;
     if (endSession && inner instanceof StreamableHTTPClientTransport && inner.sessionId !== undefined) {
-      await settleWithin(inner.terminateSession(), this.#options.closeTimeoutMs ?? 2000);
+      await settleWithin([inner.terminateSession()], this.#options.closeTimeoutMs ?? 2000);
     }
     await inner.close().catch(() => {});
     this.#reportClose();
@@ -231,7 +231,9 @@ export class RemoteTransport implements ClientTransport {
     // A socket cut mid-request ("other side closed") may be a server that just died, or a hiccup.
     if (this.#established && network) this.#probe();
     if (/SSE stream|reconnect/i.test(error.message)) this.#lastStreamError = errorText(error);
-    this.onerror?.(this.#describe(error, failure));
+    this.onerror?.(
+      outOfBandError({ name: this.#options.name, error, failure, sourcePath: this.#options.sourcePath }),
+    );
   }
 
   /**
@@ -270,27 +272,6 @@ export class RemoteTransport implements ClientTransport {
       });
   }
 
-  #describe(error: Error, failure: HttpFailure | undefined): Error {
-    const { name, sourcePath } = this.#options;
-    if (failure) {
-      // Out of band: the event stream, not something the user's config got wrong.
-      return httpFailureError({
-        name,
-        failure,
-        lead: `MCP server "${name}"`,
-        sourcePath,
-        cause: error,
-        urlHint: false,
-      });
-    }
-    // A message that is not JSON-RPC is the server's fault; anything else happened on the wire.
-    if (error.name === "ZodError" || error instanceof SyntaxError) return error;
-    return new McpRtError("HTTP_ERROR", `MCP server "${name}": ${errorText(error)}`, {
-      server: name,
-      cause: error,
-    });
-  }
-
   #remember(failure: HttpFailure): void {
     this.#failures.push(failure);
     if (this.#failures.length > FAILURES_KEPT) this.#failures.shift();
@@ -307,18 +288,3 @@ export class RemoteTransport implements ClientTransport {
 export function createRemoteTransport(options: RemoteTransportOptions): RemoteTransport {
   return new RemoteTransport(options);
 }
-
-/** Waits for `promise` to settle or `ms` to pass, whichever is first; never rejects. */
-async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([promise.then(noop, noop), elapsed]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function noop(): void {}

@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import spawn from "cross-spawn";
 import type { ClientTransport } from "./client-transport.js";
 import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
+import { noop, settleWithin } from "./settle-within.js";
 import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
 
 /** Options of {@link createStdioTransport}. */
@@ -269,21 +270,6 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     }
   }
 }
-
-/** Waits until one of `promises` settles or `ms` pass, whichever is first; never rejects. */
-async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([...promises.map((p) => p.then(noop, noop)), elapsed]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function noop(): void {}
 
 /** Creates a {@link ProcessGroupStdioTransport}. */
 export function createStdioTransport(options: StdioTransportOptions): ProcessGroupStdioTransport {
