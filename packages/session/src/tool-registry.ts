@@ -40,7 +40,8 @@ export interface ToolRegistry {
  */
 export function createToolRegistry(): ToolRegistry {
   const tools = new Map<string, CustomTool>();
-  let active: string[] = [];
+  // A Set keeps activation order and makes removal O(1): disposing thousands of tools stays linear.
+  let active = new Set<string>();
   return {
     add(tool) {
       const existing = tools.get(tool.name);
@@ -57,13 +58,13 @@ export function createToolRegistry(): ToolRegistry {
     remove(tool) {
       if (tools.get(tool.name) !== tool) return;
       tools.delete(tool.name);
-      active = active.filter((name) => name !== tool.name);
+      active.delete(tool.name);
     },
     list() {
       return [...tools.values()];
     },
     setActive(names) {
-      active = [...new Set(names)].filter((name) => tools.has(name));
+      active = new Set(names.filter((name) => tools.has(name)));
     },
     active() {
       return [...active];
