@@ -2,7 +2,6 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectToServer } from "@mcp-rt/client";
-import { McpRtError } from "@mcp-rt/config";
 import {
   exitServer,
   garbageServer,
@@ -12,6 +11,7 @@ import {
   slowInitServer,
 } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { useConnections } from "./connections.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
@@ -26,16 +26,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function connectError(...args: Parameters<typeof connectToServer>): Promise<McpRtError> {
-  const error = await connectToServer(...args).then(
-    (connection) => {
-      throw new Error(`expected a failure, got a connection to ${connection.serverInfo.name}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(McpRtError.isInstance(error)).toBe(true);
-  return error as McpRtError;
-}
+const { connectError } = useConnections();
 
 describe("connectToServer failures", () => {
   it("reports a missing command as SPAWN_FAILED with what to change", async () => {

@@ -1,13 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  type CallToolResult,
-  callTool,
-  closeConnection,
-  connectToServer,
-  listTools,
-  type MCPConnectionCloseEvent,
-  type MCPServerConnection,
-} from "@mcp-rt/client";
+import { type CallToolResult, callTool, listTools, type MCPConnectionCloseEvent } from "@mcp-rt/client";
 import type { McpRtError } from "@mcp-rt/config";
 import {
   crashAfterInitServer,
@@ -16,21 +8,13 @@ import {
   hugeOutputServer,
   slowCallServer,
 } from "@mcp-rt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useConnections } from "./connections.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
-const open: MCPServerConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
-});
-
-async function connect(...args: Parameters<typeof connectToServer>): Promise<MCPServerConnection> {
-  const connection = await connectToServer(...args);
-  open.push(connection);
-  return connection;
-}
+const { connect } = useConnections();
 
 async function until(condition: () => boolean, ms = 3000): Promise<void> {
   const deadline = Date.now() + ms;

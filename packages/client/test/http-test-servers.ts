@@ -10,7 +10,7 @@ import {
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /** Every port a test file's servers listened on; checked free after the file. */
 const portsUsed = new Set<number>();
@@ -209,4 +209,60 @@ export function startProxy(target: string, options: ProxyOptions = {}): Promise<
     res.on("close", () => forwarded.destroy());
     forwarded.end(body);
   });
+}
+
+/** Starters for one test file's HTTP servers and proxies; whatever they start is stopped after each test. */
+export interface TestServers {
+  /** {@link startHttpServer}, stopped after the test. */
+  server(handler: TestHandler): Promise<TestHttpServer>;
+  /** {@link startProxy}, stopped after the test. */
+  proxy(target: string, options?: ProxyOptions): Promise<TestHttpServer>;
+}
+
+/** Registers an `afterEach` that stops every server the returned starters started. */
+export function useTestServers(): TestServers {
+  const started: TestHttpServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((server) => server.close()));
+  });
+  const track = (server: TestHttpServer): TestHttpServer => {
+    started.push(server);
+    return server;
+  };
+  return {
+    server: async (handler) => track(await startHttpServer(handler)),
+    proxy: async (target, options) => track(await startProxy(target, options)),
+  };
+}
+
+/** server-everything in both HTTP modes, shared by one test file's tests. */
+export interface EverythingServers {
+  /** The `streamableHttp` one. */
+  readonly http: EverythingServer;
+  /** The `sse` one. */
+  readonly sse: EverythingServer;
+}
+
+/** Starts server-everything in both modes before a file's first test and stops them after its last. */
+export function useEverythingServers(): EverythingServers {
+  let http: EverythingServer | undefined;
+  let sse: EverythingServer | undefined;
+  beforeAll(async () => {
+    [http, sse] = await Promise.all([startEverything("streamableHttp"), startEverything("sse")]);
+  });
+  afterAll(async () => {
+    await Promise.all([http?.close(), sse?.close()]);
+  });
+  const started = (server: EverythingServer | undefined): EverythingServer => {
+    if (!server) throw new Error("server-everything is not running: use it inside a test");
+    return server;
+  };
+  return {
+    get http() {
+      return started(http);
+    },
+    get sse() {
+      return started(sse);
+    },
+  };
 }

@@ -1,30 +1,16 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  callTool,
-  closeConnection,
-  connectToServer,
-  listTools,
-  type MCPServerConnection,
-} from "@mcp-rt/client";
+import { callTool, listTools } from "@mcp-rt/client";
 import type { McpRtError } from "@mcp-rt/config";
 import { fixtureServer, listChangingServer, manyToolsServer } from "@mcp-rt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useConnections } from "./connections.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
-const open: MCPServerConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
-});
-
-async function connect(...args: Parameters<typeof connectToServer>): Promise<MCPServerConnection> {
-  const connection = await connectToServer(...args);
-  open.push(connection);
-  return connection;
-}
+const { connect } = useConnections();
 
 // A folder from which `@modelcontextprotocol/sdk` resolves, for an inline server.
 const sdkHome = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/package.json"));

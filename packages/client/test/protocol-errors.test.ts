@@ -1,14 +1,9 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import {
-  callTool,
-  closeConnection,
-  connectToServer,
-  listTools,
-  type MCPServerConnection,
-} from "@mcp-rt/client";
+import { callTool, listTools } from "@mcp-rt/client";
 import type { MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useConnections } from "./connections.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
@@ -52,15 +47,11 @@ const futureServer = inlineServer([
   "});",
 ]);
 
-const open: MCPServerConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
-});
+const { connect, connectError } = useConnections();
 
 describe("JSON-RPC errors from servers", () => {
   it("maps an unknown-tool error to TOOL_NOT_FOUND and other errors to PROTOCOL_ERROR", async () => {
-    const connection = await connectToServer("strict", strictServer);
-    open.push(connection);
+    const connection = await connect("strict", strictServer);
 
     const tools = await listTools(connection);
     expect(tools).toEqual([{ name: "boom", inputSchema: { type: "object" } }]);
@@ -79,7 +70,7 @@ describe("JSON-RPC errors from servers", () => {
   });
 
   it("reports a rejected initialize as INIT_FAILED with the server's reason and stderr", async () => {
-    const error = (await connectToServer("rude", rejectingServer).catch((e: unknown) => e)) as McpRtError;
+    const error = await connectError("rude", rejectingServer);
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toBe(
       'Connection to MCP server "rude" failed: the server rejected "initialize" (-32600: clients not welcome). stderr: refusing this client',
@@ -87,7 +78,7 @@ describe("JSON-RPC errors from servers", () => {
   });
 
   it("reports an unsupported protocol version as INIT_FAILED", async () => {
-    const error = (await connectToServer("future", futureServer).catch((e: unknown) => e)) as McpRtError;
+    const error = await connectError("future", futureServer);
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toContain("protocol version is not supported: 2999-01-01");
   });

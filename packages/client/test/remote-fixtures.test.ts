@@ -1,25 +1,22 @@
 import {
   callTool,
-  closeConnection,
-  connectToServer,
   listTools,
   type MCPConnectionCloseEvent,
   type MCPProgress,
   type MCPServerConnection,
 } from "@mcp-rt/client";
-import { McpRtError } from "@mcp-rt/config";
+import type { McpRtError } from "@mcp-rt/config";
 import { type HttpFixture, startHttpFixture } from "@mcp-rt/testing";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkNoPortsLeftAfterFile, startProxy, type TestHttpServer } from "./http-test-servers.js";
+import { useConnections } from "./connections.js";
+import { checkNoPortsLeftAfterFile, useTestServers } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 checkNoPortsLeftAfterFile();
 
 const fixtures: HttpFixture[] = [];
-const connections: MCPServerConnection[] = [];
-const proxies: TestHttpServer[] = [];
 
 async function fixture(options: Parameters<typeof startHttpFixture>[0]): Promise<HttpFixture> {
   const started = await startHttpFixture(options);
@@ -27,33 +24,16 @@ async function fixture(options: Parameters<typeof startHttpFixture>[0]): Promise
   return started;
 }
 
-async function connect(...args: Parameters<typeof connectToServer>): Promise<MCPServerConnection> {
-  const connection = await connectToServer(...args);
-  connections.push(connection);
-  return connection;
-}
-
-async function connectError(...args: Parameters<typeof connectToServer>): Promise<McpRtError> {
-  const error = await connectToServer(...args).then(
-    (connection) => {
-      connections.push(connection);
-      throw new Error(`expected a failure, got a connection over ${connection.transport}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(McpRtError.isInstance(error)).toBe(true);
-  return error as McpRtError;
-}
-
 function nextClose(connection: MCPServerConnection): Promise<MCPConnectionCloseEvent> {
   return new Promise((resolve) => connection.onClose(resolve));
 }
 
 afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => closeConnection(connection)));
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
   await Promise.all(fixtures.splice(0).map((server) => server.close()));
 });
+// Registered after the fixtures' hook, so proxies stop first, and connections before them.
+const { proxy: startProxy } = useTestServers();
+const { connect, connectError } = useConnections();
 
 describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (transport) => {
   it("connects with the fixture's config, pages through the tools and calls one", async () => {
@@ -221,7 +201,6 @@ describe("a Streamable HTTP session the server lost", () => {
   it("surfaces as TRANSPORT_CLOSED and closes the connection", async () => {
     const server = await fixture({ transport: "http" });
     const proxy = await startProxy(new URL(server.url).origin);
-    proxies.push(proxy);
     const connection = await connect("forgetful", { type: "http", url: `${proxy.origin}/mcp` });
     const sessionId = proxy.requests.find((r) => r.headers["mcp-session-id"])?.headers["mcp-session-id"];
     expect(typeof sessionId).toBe("string");
