@@ -3,7 +3,8 @@ import type { Readable } from "node:stream";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { waitForProcessExit } from "../src/index.js";
+import { afterAll, afterEach, expect } from "vitest";
+import { childProcessesOf, waitForProcessExit } from "../src/index.js";
 
 /** An SDK client on a fixture started from `config`, with its stderr collected. */
 export interface StdioSession {
@@ -109,3 +110,23 @@ export const handshake: string =
     method: "initialize",
     params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
   }) + rpc({ method: "notifications/initialized" });
+
+/**
+ * Closes every session after each test, then checks that no child process of
+ * this test process is left (after each test, and after the file).
+ */
+export function closeSessionsAfterEach(): void {
+  afterEach(async () => {
+    await closeAll();
+    expect(childProcessesOf(process.pid)).toEqual([]);
+  });
+  afterAll(() => {
+    expect(childProcessesOf(process.pid)).toEqual([]);
+  });
+}
+
+/** The text blocks of a tool result, joined. */
+export const textOf = (result: unknown): string => {
+  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
+  return content.map((block) => block.text ?? "").join("");
+};
