@@ -39,7 +39,7 @@ export interface FixtureOptions {
   hugeTool?: boolean;
   /** Write a 128 KiB burst, then a line every 5 ms, to stderr while alive (`--noisy-stderr`). @default false */
   noisyStderr?: boolean;
-  /** Ignore SIGTERM and stay alive after stdin closes; only SIGKILL stops it (`--ignore-sigterm`). @default false */
+  /** Ignore SIGTERM and stay alive after stdin (or the client's stderr pipe) closes; only SIGKILL stops it (`--ignore-sigterm`). @default false */
   ignoreSigterm?: boolean;
   /** Spawn a long-lived grandchild process in the same process group (`--spawn-grandchild`). @default false */
   spawnGrandchild?: boolean;
