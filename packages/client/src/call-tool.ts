@@ -1,6 +1,7 @@
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
+import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 
@@ -49,6 +50,9 @@ export async function callTool(
   const timeoutMs = options.timeout ?? connection.config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxTotalTimeoutMs = options.maxTotalTimeout ?? timeoutMs * 10;
   const onProgress = options.onProgress;
+  // A signal of our own, unlinked once the call settled: the SDK never removes the
+  // abort listener it adds, and a caller may reuse one signal for many calls.
+  const linked = options.signal ? linkSignal(options.signal) : undefined;
   try {
     const result = await internals.client.callTool(
       { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
@@ -57,9 +61,7 @@ export async function callTool(
         timeout: timerMs(timeoutMs),
         resetTimeoutOnProgress: true,
         maxTotalTimeout: maxTotalTimeoutMs,
-        // A signal of our own: the SDK never removes the abort listener it adds,
-        // and a caller may reuse one signal for many calls.
-        ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}),
+        ...(linked ? { signal: linked.signal } : {}),
         // Always ask for progress: it is what keeps a long call alive past `timeout`.
         onprogress: (progress: Progress) => {
           try {
@@ -83,5 +85,7 @@ export async function callTool(
       maxTotalTimeoutMs,
       signal: options.signal,
     });
+  } finally {
+    linked?.unlink();
   }
 }

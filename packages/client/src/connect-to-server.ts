@@ -14,6 +14,7 @@ import { getConnectionInternals, type MCPServerConnection } from "./connection.j
 import { createTransport, transportKinds } from "./create-transport.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
+import { launchTurn } from "./launch-turn.js";
 import { ServerConnection } from "./server-connection.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
@@ -109,6 +110,11 @@ export async function connectToServer(
     const connection = createConnection(name, config, transport, cwd, options);
     const client = getConnectionInternals(connection).client;
     try {
+      if (kind === "stdio") {
+        // One launch per event-loop turn: timers and reads run between two spawns.
+        await launchTurn();
+        signal.throwIfAborted();
+      }
       await client.connect(transport, {
         signal,
         timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),

@@ -2,6 +2,7 @@ import { type MCPToolDefinition, MCPToolDefinitionSchema, McpRtError } from "@mc
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
+import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 
@@ -43,10 +44,12 @@ export async function listTools(
 
   for (let page = 1; ; page++) {
     let result: Awaited<ReturnType<typeof internals.client.listTools>>;
+    // A signal per page, unlinked once the page is in: the SDK never removes the
+    // abort listener it adds, so a later abort must not reach finished pages.
+    const linked = linkSignal(signal);
     try {
       result = await internals.client.listTools(cursor === undefined ? {} : { cursor }, {
-        // A signal per page: the SDK never removes the abort listener it adds.
-        signal: AbortSignal.any([signal]),
+        signal: linked.signal,
         timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
       });
     } catch (error) {
@@ -60,6 +63,8 @@ export async function listTools(
         signal: options.signal,
         deadline,
       });
+    } finally {
+      linked.unlink();
     }
     for (const [index, tool] of result.tools.entries()) {
       const parsed = MCPToolDefinitionSchema.safeParse(tool);

@@ -1,6 +1,7 @@
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
+import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 
@@ -26,11 +27,12 @@ export async function ping(connection: MCPServerConnection, options: PingOptions
   if (connection.closed) throw notConnectedError(connection, internals, what);
   checkTimeOption("timeout", options.timeout);
   const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  // A signal of our own, unlinked once the ping settled: the SDK never removes the abort listener it adds.
+  const linked = options.signal ? linkSignal(options.signal) : undefined;
   try {
     await internals.client.ping({
       timeout: timerMs(timeoutMs),
-      // A signal of our own: the SDK never removes the abort listener it adds.
-      ...(options.signal ? { signal: AbortSignal.any([options.signal]) } : {}),
+      ...(linked ? { signal: linked.signal } : {}),
     });
   } catch (error) {
     throw toRequestError({
@@ -42,5 +44,7 @@ export async function ping(connection: MCPServerConnection, options: PingOptions
       timeoutMs,
       signal: options.signal,
     });
+  } finally {
+    linked?.unlink();
   }
 }

@@ -1,0 +1,89 @@
+import { setImmediate as tick } from "node:timers/promises";
+import {
+  callTool,
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPServerConnection,
+  ping,
+} from "@mcp-rt/client";
+import { manyToolsServer } from "@mcp-rt/testing";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { getConnectionInternals } from "../src/connection.js";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const open: MCPServerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
+});
+
+/** Records every message the client sends from now on. */
+function recordSent(connection: MCPServerConnection): JSONRPCMessage[] {
+  const transport = getConnectionInternals(connection).client.transport!;
+  const sent: JSONRPCMessage[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+  return sent;
+}
+
+const cancellations = (sent: JSONRPCMessage[]): JSONRPCMessage[] =>
+  sent.filter((message) => "method" in message && message.method === "notifications/cancelled");
+
+describe("requests that finished", () => {
+  it("are not cancelled when the caller's signal aborts later (listTools pages, callTool, ping)", async () => {
+    const connection = await connectToServer("many", manyToolsServer(250, 100, { slowTool: true }));
+    open.push(connection);
+    const sent = recordSent(connection);
+    const controller = new AbortController();
+    const { signal } = controller;
+
+    expect(await listTools(connection, { signal })).toHaveLength(252);
+    await callTool(connection, "echo", { message: "hi" }, { signal });
+    await ping(connection, { signal });
+    // Three pages, one call, one ping went out.
+    expect(sent.filter((message) => "id" in message && "method" in message)).toHaveLength(5);
+
+    // A call still running when the signal aborts is the only one cancelled.
+    const running = callTool(connection, "slow", { ms: 5000, steps: 50 }, { signal });
+    await until(() =>
+      sent.some(
+        (message) =>
+          "method" in message && message.method === "tools/call" && message.params?.name === "slow",
+      ),
+    );
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ name: "AbortError" });
+    await tick();
+    const cancelled = cancellations(sent);
+    expect(cancelled).toHaveLength(1);
+    const slowCall = sent.find(
+      (message) => "method" in message && message.method === "tools/call" && message.params?.name === "slow",
+    );
+    expect(cancelled[0]).toMatchObject({ params: { requestId: (slowCall as { id: number }).id } });
+  });
+
+  it("an already aborted signal still rejects at once with AbortError", async () => {
+    const connection = await connectToServer("many", manyToolsServer(3));
+    open.push(connection);
+    const signal = AbortSignal.abort();
+    await expect(callTool(connection, "echo", { message: "x" }, { signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    await expect(listTools(connection, { signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(ping(connection, { signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+});
+
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

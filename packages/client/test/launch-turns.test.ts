@@ -1,0 +1,40 @@
+import { closeConnection, connectToServer, type MCPServerConnection } from "@mcp-rt/client";
+import { childProcessesOf, echoServer } from "@mcp-rt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const open: MCPServerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
+});
+
+describe("stdio launches", () => {
+  it("take turns with the event loop: a timer set before starting 6 servers fires before the last one is spawned", async () => {
+    const count = 6;
+    const before = childProcessesOf(process.pid).length;
+    let spawnedWhenTimerFired: number | undefined;
+    const timer = setTimeout(() => {
+      spawnedWhenTimerFired = childProcessesOf(process.pid).length - before;
+    }, 0);
+    const connections = await Promise.all(
+      Array.from({ length: count }, (_, i) => connectToServer(`echo${i}`, echoServer())),
+    );
+    clearTimeout(timer);
+    open.push(...connections);
+    expect(connections.every((connection) => typeof connection.pid === "number")).toBe(true);
+    // Back-to-back spawns would block the timer until all of them had started.
+    expect(spawnedWhenTimerFired).toBeDefined();
+    expect(spawnedWhenTimerFired).toBeLessThan(count);
+  });
+
+  it("an abort while waiting for its turn spawns nothing and rejects with ABORTED", async () => {
+    const before = childProcessesOf(process.pid).length;
+    const controller = new AbortController();
+    const connecting = connectToServer("echo", echoServer(), { signal: controller.signal });
+    controller.abort();
+    await expect(connecting).rejects.toMatchObject({ code: "ABORTED" });
+    expect(childProcessesOf(process.pid).length).toBe(before);
+  });
+});
