@@ -436,7 +436,13 @@ export class MCPManager implements AsyncDisposable {
     this.#writeCache(name, record.config, connection, serverTools);
   }
 
-  /** Best-effort cache write of a server's full, unfiltered list (§3.5 step 7). */
+  /**
+   * Best-effort cache write of a server's full, unfiltered list (§3.5 step 7).
+   * It starts on the next event-loop turn, so that its validation and
+   * serialisation (about 12 ms for 5000 tools) are not on the way of the
+   * `connectServers` call that is about to return; `disconnectAll` (and
+   * disposing) still waits for it.
+   */
   #writeCache(
     name: string,
     config: MCPServerConfig,
@@ -444,8 +450,12 @@ export class MCPManager implements AsyncDisposable {
     serverTools: MCPToolDefinition[],
   ): void {
     const cache = this.#cache.get();
+    if (!cache) return;
     const { serverInfo } = connection;
-    if (cache) this.#inBackground(cache.set(name, config, serverTools, this.#cwd, { serverInfo }));
+    const write = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      cache.set(name, config, serverTools, this.#cwd, { serverInfo }),
+    );
+    this.#inBackground(write);
   }
 
   /** The config or the attempt failed; `attempt` is the attempt, when there was one. */
@@ -519,7 +529,7 @@ export class MCPManager implements AsyncDisposable {
     const record = this.#records.get(server);
     // A connected server's definitions are always its live ones (the cached ones only stand in before).
     if (connection && record) {
-      return { connection, toolNames: new Set(record.definitions.map((tool) => tool.name)) };
+      return { connection, toolNames: record.toolNames };
     }
     if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
     // A call to a server that dropped fails fast, even during a reconnect attempt: a model should not stall on it.

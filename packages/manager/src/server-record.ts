@@ -27,9 +27,22 @@ export class ServerRecord {
   disconnectReason?: string;
   /** Unsubscribes from the live connection's close/error events. */
   unsubscribe?: () => void;
+  /** The names of `definitions`, for the list they were built from. */
+  #toolNames?: { of: readonly MCPToolDefinition[]; names: ReadonlySet<string> };
 
   constructor(config: MCPServerConfig) {
     this.config = config;
+  }
+
+  /**
+   * The names of `definitions`, as a set: built once per tool list, so that a
+   * call checks its tool in O(1) even on a server with thousands of tools.
+   */
+  get toolNames(): ReadonlySet<string> {
+    if (this.#toolNames?.of !== this.definitions) {
+      this.#toolNames = { of: this.definitions, names: new Set(this.definitions.map((tool) => tool.name)) };
+    }
+    return this.#toolNames.names;
   }
 
   /** A new attempt starts. */

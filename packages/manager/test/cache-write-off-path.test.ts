@@ -1,0 +1,40 @@
+import { MCPToolCache } from "@mcp-rt/cache";
+import type { MCPServerConfig, MCPToolDefinition } from "@mcp-rt/config";
+import { echoServer } from "@mcp-rt/testing";
+import { describe, expect, it } from "vitest";
+import { useManagers } from "./helpers.js";
+
+const manager = useManagers();
+
+/** A cache that notes, for each write, whether `connectServers` had returned when it began. */
+class WatchedCache extends MCPToolCache {
+  returned = false;
+  writesBeforeReturn = 0;
+  writes = 0;
+  override async set(
+    serverName: string,
+    config: MCPServerConfig,
+    tools: MCPToolDefinition[],
+    cwd?: string,
+    options?: Parameters<MCPToolCache["set"]>[4],
+  ): Promise<void> {
+    this.writes += 1;
+    if (!this.returned) this.writesBeforeReturn += 1;
+    await super.set(serverName, config, tools, cwd, options);
+  }
+}
+
+describe("the cache write of a connected server", () => {
+  it("starts after connectServers returned, and is done once disconnectAll resolves", async () => {
+    const cache = new WatchedCache(new Map());
+    const m = manager({ cache });
+    const config = echoServer();
+    const result = await m.connectServers({ echo: config });
+    cache.returned = true;
+    expect(result.connectedServers).toEqual(["echo"]);
+    expect(cache.writesBeforeReturn).toBe(0);
+    await m.disconnectAll();
+    expect(cache.writes).toBe(1);
+    expect((await cache.get("echo", config, process.cwd()))?.map((tool) => tool.name)).toContain("echo");
+  });
+});

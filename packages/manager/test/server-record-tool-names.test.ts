@@ -1,0 +1,30 @@
+import { McpRtError } from "@mcp-rt/config";
+import { describe, expect, it } from "vitest";
+import { ServerRecord } from "../src/server-record.js";
+
+const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
+
+describe("ServerRecord.toolNames", () => {
+  it("is built once per tool list, not once per call (O(1) per call on a 5001-tool server)", () => {
+    const record = new ServerRecord({ command: "node" });
+    const tools = Array.from({ length: 5001 }, (_, i) => tool(`tool_${i}`));
+    record.connect(tools, 1, () => {});
+    const names = record.toolNames;
+    expect(names.size).toBe(5001);
+    expect(names.has("tool_4999")).toBe(true);
+    // The same set while the list is unchanged: a call does not rebuild it.
+    for (let i = 0; i < 100; i++) expect(record.toolNames).toBe(names);
+  });
+
+  it("follows every new list: relisted, deferred from the cache, filtered, failed", () => {
+    const record = new ServerRecord({ command: "node", excludeTools: ["hidden"] });
+    record.defer([tool("a"), tool("hidden")]);
+    expect([...record.toolNames]).toEqual(["a"]);
+    record.connect([tool("a"), tool("b")], 1, () => {});
+    expect([...record.toolNames]).toEqual(["a", "b"]);
+    record.relisted([tool("c")]);
+    expect([...record.toolNames]).toEqual(["c"]);
+    record.fail(new McpRtError("INIT_FAILED", "x"));
+    expect(record.toolNames.size).toBe(0);
+  });
+});
