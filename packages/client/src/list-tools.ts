@@ -5,6 +5,7 @@ import { getConnectionInternals } from "./connection.js";
 import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
+import { toToolDefinition } from "./tool-definition.js";
 
 /** Pages after which `listTools` gives up: a server that never stops paging is broken. */
 export const MAX_TOOL_PAGES = 1000;
@@ -67,6 +68,12 @@ export async function listTools(
       linked.unlink();
     }
     for (const [index, tool] of result.tools.entries()) {
+      const fast = toToolDefinition(tool);
+      if (fast) {
+        if (!tools.has(fast.name)) tools.set(fast.name, fast);
+        continue;
+      }
+      // Only a tool the quick check refuses goes through zod, for its precise message.
       const parsed = MCPToolDefinitionSchema.safeParse(tool);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
