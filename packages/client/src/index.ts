@@ -13,6 +13,7 @@ export type {
   MCPServerConnection,
   MCPServerInfo,
 } from "./connection.js";
+export { holdLaunches } from "./launch-turn.js";
 export type { ListToolsOptions } from "./list-tools.js";
 export { listTools, MAX_TOOL_PAGES } from "./list-tools.js";
 export type { PingOptions } from "./ping.js";

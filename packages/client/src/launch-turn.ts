@@ -1,4 +1,12 @@
 let lastTurn: Promise<void> = Promise.resolve();
+/** Holds that keep launches from starting (see {@link holdLaunches}). */
+const holds = new Set<Promise<void>>();
+
+const nextIteration = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function afterHolds(): Promise<void> {
+  while (holds.size > 0) await Promise.all(holds);
+}
 
 /**
  * Waits for this process launch's turn: launches take turns, one event-loop
@@ -10,7 +18,25 @@ let lastTurn: Promise<void> = Promise.resolve();
  * spawning, and spawn without awaiting anything else in between.
  */
 export function launchTurn(): Promise<void> {
-  const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  const turn = lastTurn.then(afterHolds).then(nextIteration);
   lastTurn = turn;
   return turn;
+}
+
+/**
+ * Keeps new launches from starting until the returned function is called
+ * (launches already spawning finish). The manager holds them just before its
+ * startup gate, so that the gate's timer is not stuck behind a fork + exec.
+ * Release it, always: launches wait as long as any hold is on.
+ */
+export function holdLaunches(): () => void {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  holds.add(hold);
+  return () => {
+    holds.delete(hold);
+    release();
+  };
 }

@@ -1,4 +1,4 @@
-import { closeConnection, connectToServer, type MCPServerConnection } from "@mcp-rt/client";
+import { closeConnection, connectToServer, holdLaunches, type MCPServerConnection } from "@mcp-rt/client";
 import { childProcessesOf, echoServer } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
@@ -27,6 +27,22 @@ describe("stdio launches", () => {
     // Back-to-back spawns would block the timer until all of them had started.
     expect(spawnedWhenTimerFired).toBeDefined();
     expect(spawnedWhenTimerFired).toBeLessThan(count);
+  });
+
+  it("wait while launches are held, and start once the hold is released", async () => {
+    const before = childProcessesOf(process.pid).length;
+    const release = holdLaunches();
+    let connecting: Promise<MCPServerConnection> | undefined;
+    try {
+      connecting = connectToServer("held", echoServer());
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(childProcessesOf(process.pid).length).toBe(before);
+    } finally {
+      release();
+    }
+    const connection = await connecting!;
+    open.push(connection);
+    expect(typeof connection.pid).toBe("number");
   });
 
   it("an abort while waiting for its turn spawns nothing and rejects with ABORTED", async () => {

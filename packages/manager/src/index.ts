@@ -47,6 +47,7 @@ export {
   createStdioTransport,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
+  holdLaunches,
   isSecretEnvName,
   listTools,
   MAX_TOOL_PAGES,

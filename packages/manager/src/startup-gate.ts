@@ -1,3 +1,4 @@
+import { holdLaunches } from "@mcp-rt/client";
 import type { MCPToolDefinition } from "@mcp-rt/config";
 import { delay } from "./abortable.js";
 import type { Attempt } from "./attempt.js";
@@ -11,6 +12,9 @@ export interface StartupGateOptions {
   /** Offers a pending attempt's cached tools; returns false when it did not use them (then it is waited for). */
   defer(attempt: Attempt, cached: MCPToolDefinition[]): boolean;
 }
+
+/** How long before the startup gate no new stdio server is launched. */
+export const LAUNCH_HOLD_MS = 60;
 
 /** Resolves once every attempt settled, or after `ms` (never, for `undefined`), whichever comes first. */
 async function settledWithin(attempts: readonly Attempt[], ms: number | undefined): Promise<void> {
@@ -30,7 +34,22 @@ export async function passStartupGate(
   attempts: readonly Attempt[],
   options: StartupGateOptions,
 ): Promise<void> {
-  await settledWithin(attempts, options.startupTimeoutMs);
+  // No stdio launch starts in the last moments before the gate: a fork + exec
+  // (25–60 ms on a busy machine) would hold the gate's timer until it ends.
+  let release: (() => void) | undefined;
+  const holdAt = options.startupTimeoutMs - LAUNCH_HOLD_MS;
+  const holdTimer =
+    attempts.length > 0 && holdAt > 0
+      ? setTimeout(() => {
+          release = holdLaunches();
+        }, holdAt)
+      : undefined;
+  try {
+    await settledWithin(attempts, options.startupTimeoutMs);
+  } finally {
+    clearTimeout(holdTimer);
+    release?.();
+  }
   const waitFor: Attempt[] = [];
   for (const attempt of attempts) {
     if (attempt.outcome) continue;
