@@ -18,7 +18,8 @@ async function afterHolds(): Promise<void> {
  * spawning, and spawn without awaiting anything else in between.
  */
 export function launchTurn(): Promise<void> {
-  const turn = lastTurn.then(afterHolds).then(nextIteration);
+  // Holds are checked again after the iteration: a hold set by a timer in between applies at once.
+  const turn = lastTurn.then(afterHolds).then(nextIteration).then(afterHolds);
   lastTurn = turn;
   return turn;
 }

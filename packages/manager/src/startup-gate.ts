@@ -14,7 +14,7 @@ export interface StartupGateOptions {
 }
 
 /** How long before the startup gate no new stdio server is launched. */
-export const LAUNCH_HOLD_MS = 60;
+export const LAUNCH_HOLD_MS = 80;
 
 /** Resolves once every attempt settled, or after `ms` (never, for `undefined`), whichever comes first. */
 async function settledWithin(attempts: readonly Attempt[], ms: number | undefined): Promise<void> {
@@ -44,18 +44,19 @@ export async function passStartupGate(
           release = holdLaunches();
         }, holdAt)
       : undefined;
+  const waitFor: Attempt[] = [];
   try {
     await settledWithin(attempts, options.startupTimeoutMs);
+    // Still held while a late cache read is awaited: a launch now would delay the return.
+    for (const attempt of attempts) {
+      if (attempt.outcome) continue;
+      const cached = await attempt.cached;
+      if (attempt.outcome) continue;
+      if (cached === null || !options.defer(attempt, cached)) waitFor.push(attempt);
+    }
   } finally {
     clearTimeout(holdTimer);
     release?.();
-  }
-  const waitFor: Attempt[] = [];
-  for (const attempt of attempts) {
-    if (attempt.outcome) continue;
-    const cached = await attempt.cached;
-    if (attempt.outcome) continue;
-    if (cached === null || !options.defer(attempt, cached)) waitFor.push(attempt);
   }
   if (waitFor.length > 0) await settledWithin(waitFor, options.maxStartupWaitMs);
 }
