@@ -263,7 +263,7 @@ export class MCPManager implements AsyncDisposable {
     this.#resilience.stop();
     this.#rebuildTools();
     for (const entry of stopped) this.#announceStopped(entry.name, entry);
-    await Promise.allSettled([...stopped.map((entry) => entry.closed), ...this.#background]);
+    await Promise.allSettled(this.#background);
   }
 
   /**
@@ -292,11 +292,10 @@ export class MCPManager implements AsyncDisposable {
     this.#resilience.cancel(name);
     record?.unsubscribe?.();
     record?.attempt?.controller.abort(this.#removedError(name));
-    return {
-      wasActive,
-      hadTools: (record?.definitions.length ?? 0) > 0,
-      closed: Promise.allSettled([connection && closeConnection(connection), record?.attempt?.done]),
-    };
+    const closed = Promise.allSettled([connection && closeConnection(connection), record?.attempt?.done]);
+    // Tracked, so a later disconnectAll also waits for closes already under way.
+    this.#inBackground(closed);
+    return { wasActive, hadTools: (record?.definitions.length ?? 0) > 0, closed };
   }
 
   #announceStopped(name: string, stopped: { wasActive: boolean; hadTools: boolean }): void {

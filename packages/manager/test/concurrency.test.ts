@@ -1,5 +1,11 @@
 import { MCPToolCache } from "@mcp-rt/cache";
-import { childProcessesOf, echoServer, exitServer, slowInitServer } from "@mcp-rt/testing";
+import {
+  childProcessesOf,
+  echoServer,
+  exitServer,
+  sigtermIgnoringServer,
+  slowInitServer,
+} from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { DeferredMCPTool, MCPManager } from "../src/index.js";
 import { recordEvents, textOf, useManagers } from "./helpers.js";
@@ -10,6 +16,17 @@ const echoDef = { name: "echo", inputSchema: { type: "object" } };
 const manager = useManagers();
 
 describe("concurrency", () => {
+  it("a second disconnectAll waits for the closes the first one started", async () => {
+    const m = manager();
+    // Ends only by SIGKILL, after the stdin and SIGTERM graces: a close that takes seconds.
+    await m.connectServers({ stubborn: sigtermIgnoringServer() }, {});
+    expect(childProcessesOf(process.pid)).toHaveLength(1);
+    const first = m.disconnectAll();
+    await m.disconnectAll();
+    expect(childProcessesOf(process.pid)).toEqual([]);
+    await first;
+  });
+
   it("connectServers twice at once: one connection per server, both results consistent", async () => {
     const m = manager();
     const configs = { slow: slowInitServer(400), fast: echoServer() };
