@@ -38,6 +38,42 @@ export interface DiscoverAndLoadResult {
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** What {@link connectAndReport} found. */
+export interface ConnectAndReportResult {
+  /** The manager's result; `undefined` when discovery itself failed. */
+  result: MCPLoadResult | undefined;
+  /** File problems, per-server failures (`mcp:<server>`), or one discovery failure (`.mcp.json`). */
+  errors: MCPLoadError[];
+  /** API keys of the Exa servers discovery left out. */
+  exaApiKeys: string[];
+}
+
+/**
+ * §3.3 on a manager the caller already holds: `manager.discoverAndConnect`,
+ * with problems reported as `discoverAndLoadMCPTools` reports them. Never throws.
+ */
+export async function connectAndReport(
+  manager: MCPManager,
+  options: DiscoverAndConnectOptions,
+): Promise<ConnectAndReportResult> {
+  let result: MCPLoadResult;
+  try {
+    result = await manager.discoverAndConnect(options);
+  } catch (error) {
+    return { result: undefined, errors: [{ path: ".mcp.json", error: messageOf(error) }], exaApiKeys: [] };
+  }
+  const errors: MCPLoadError[] = (result.discovery?.errors ?? []).map((issue) => ({
+    path: issue.path,
+    // Discovery's messages usually name the entry already (`servers.<name>: …`).
+    error:
+      issue.server === undefined || issue.message.includes(issue.server)
+        ? issue.message
+        : `${issue.server}: ${issue.message}`,
+  }));
+  for (const [server, error] of result.errors) errors.push({ path: `mcp:${server}`, error });
+  return { result, errors, exaApiKeys: result.exaApiKeys };
+}
+
 /**
  * Session start (§3.1, §3.3): discovers the MCP servers of `cwd`, connects them
  * through a new {@link MCPManager} and returns their tools. Never throws for a
@@ -95,25 +131,10 @@ export async function discoverAndLoadMCPTools(
     ...(healthCheckTimeoutMs === undefined ? {} : { healthCheckTimeoutMs }),
   });
 
-  let result: MCPLoadResult;
-  try {
-    result = await manager.discoverAndConnect(discovery);
-  } catch (error) {
-    errors.push({ path: ".mcp.json", error: messageOf(error) });
-    return { manager, tools: [], errors, exaApiKeys: [] };
-  }
-
-  for (const issue of result.discovery?.errors ?? []) {
-    errors.push({
-      path: issue.path,
-      // Discovery's messages usually name the entry already (`servers.<name>: …`).
-      error:
-        issue.server === undefined || issue.message.includes(issue.server)
-          ? issue.message
-          : `${issue.server}: ${issue.message}`,
-    });
-  }
-  for (const [server, error] of result.errors) errors.push({ path: `mcp:${server}`, error });
+  const loaded = await connectAndReport(manager, discovery);
+  errors.push(...loaded.errors);
+  const { result } = loaded;
+  if (result === undefined) return { manager, tools: [], errors, exaApiKeys: [] };
   const tools = result.tools.map((tool): LoadedCustomTool => {
     const server = manager.getToolOwner(tool.name)?.server;
     const providerName = server === undefined ? undefined : result.discovery?.sources[server]?.providerName;

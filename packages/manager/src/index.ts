@@ -144,8 +144,13 @@ export type {
   ToolResultDetails,
 } from "./custom-tool.js";
 export { DeferredMCPTool } from "./deferred-mcp-tool.js";
-export type { DiscoverAndLoadOptions, DiscoverAndLoadResult, MCPLoadError } from "./discover-and-load.js";
-export { discoverAndLoadMCPTools, discoverMCPServers } from "./discover-and-load.js";
+export type {
+  ConnectAndReportResult,
+  DiscoverAndLoadOptions,
+  DiscoverAndLoadResult,
+  MCPLoadError,
+} from "./discover-and-load.js";
+export { connectAndReport, discoverAndLoadMCPTools, discoverMCPServers } from "./discover-and-load.js";
 export type {
   DiscoverAndConnectOptions,
   MCPConnectionStatus,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   type AuthStorage,
   type CapabilitySource,
+  connectAndReport,
   createTrustStore,
   type LoadConfigsOptions,
   type LoadConfigsResult,
@@ -14,7 +15,6 @@ import {
   type ProjectTrust,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
-import { loadMCPServers } from "./load-mcp-servers.js";
 import { silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
 import { openSessionCache } from "./session-cache.js";
@@ -184,7 +184,7 @@ export async function createAgentSession(
     stopping = manager.disconnectAll();
   };
   signal?.addEventListener("abort", stop, { once: true });
-  const loaded = await loadMCPServers(manager, {
+  const loaded = await connectAndReport(manager, {
     ...loadOptions,
     discover: async (cwd, discoverOptions) => {
       const found = await discover(cwd, discoverOptions);
