@@ -18,6 +18,8 @@ export interface AgentArgs {
   config: string | undefined;
   /** Approve (and remember) the project's project-level servers at start. */
   trustProject: boolean;
+  /** Ping every connected server this often (ms); one that does not answer is reconnected. Undefined: no pings. */
+  healthCheckMs: number | undefined;
   model: ModelKind;
   /** The model name sent to an OpenAI-compatible server. */
   modelName: string;
@@ -47,6 +49,7 @@ Options:
   --trust-project        approve this project's project-level servers (remembered)
   --cache <url>          tool cache: memory:, file:[/dir], redis://host:port
                          (default: file cache in $XDG_CACHE_HOME/mcp-rt or ~/.cache/mcp-rt)
+  --health-check <ms>    ping every connected server this often; a hung one is reconnected
   --model <kind>         offline | openai (default: openai when OPENAI_API_KEY is set)
   --model-name <name>    model for --model openai (default: $OPENAI_MODEL or gpt-4o-mini)
   --exec <line>          run a line (a /command or a prompt), repeatable, then exit
@@ -85,6 +88,17 @@ export function parseAgentArgs(
   ] as const) {
     if (value !== undefined && value.trim() === "") return { ok: false, error: `${flag} needs a value` };
   }
+  const healthCheck = values["health-check"];
+  const healthCheckMs = healthCheck === undefined ? undefined : Number(healthCheck);
+  if (
+    healthCheckMs !== undefined &&
+    !(Number.isInteger(healthCheckMs) && healthCheckMs > 0 && healthCheckMs <= 2_147_483_647)
+  ) {
+    return {
+      ok: false,
+      error: `--health-check needs a whole number of milliseconds above 0, got "${healthCheck}"`,
+    };
+  }
   return {
     ok: true,
     args: {
@@ -94,6 +108,7 @@ export function parseAgentArgs(
       projectConfig: !(values["no-project-config"] ?? false),
       config: values.config === undefined ? undefined : resolve(cwd, values.config),
       trustProject: values["trust-project"] ?? false,
+      healthCheckMs,
       model: model as ModelKind,
       modelName: values["model-name"] ?? env.OPENAI_MODEL ?? "gpt-4o-mini",
       exec: values.exec ?? [],
@@ -115,6 +130,7 @@ function parse(argv: readonly string[]) {
       "no-project-config": { type: "boolean" },
       "trust-project": { type: "boolean" },
       cache: { type: "string" },
+      "health-check": { type: "string" },
       model: { type: "string" },
       "model-name": { type: "string" },
       exec: { type: "string", multiple: true },

@@ -14,6 +14,7 @@ import {
   MCPCommandController,
   type MCPToolCache,
   McpRtError,
+  toLoadErrors,
 } from "@mcp-rt/session";
 import type { AgentArgs } from "./args.js";
 import { createConfigFileSource } from "./config-file-source.js";
@@ -99,7 +100,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
   const extra: CapabilitySource[] = args.config ? [createConfigFileSource(args.config)] : [];
   const trust = createTrustStore(join(homeDir, ".mcp-rt", "trust.json"));
   let sources: CapabilitySource[] = [...extra, ...builtinSources];
-  // This agent has no native Exa tool, so Exa servers connect like any other (§3.1).
+  // This agent has no native Exa tool, so Exa servers connect like any other.
   const look = (): Promise<LoadConfigsResult> =>
     loadAllMCPConfigs(args.cwd, {
       homeDir,
@@ -134,13 +135,13 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
 
   // 2. manager, and 3. session
   let detach = (): void => {};
-  const { session, mcpErrors } = await createAgentSession({
+  const { session, mcpProblems } = await createAgentSession({
     cwd: args.cwd,
-    homeDir,
-    enableProjectConfig: args.projectConfig,
-    sources,
-    trust,
-    cacheStorage: cache,
+    discovery: { homeDir, enableProjectConfig: args.projectConfig, sources, trust },
+    manager: {
+      cache,
+      ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
+    },
     logger,
     // The startup view shows every failure on its server's line, and file problems below.
     logErrors: false,
@@ -154,11 +155,10 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     view.finish({
       states: session.mcpManager?.getServerStates() ?? [],
       toolCount: session.mcpTools().length,
-      problems: mcpErrors
-        .filter((problem) => !problem.path.startsWith("mcp:"))
-        .map((problem) =>
-          problem.error.includes(problem.path) ? problem.error : `${problem.path}: ${problem.error}`,
-        ),
+      // Server failures are on their server's line already.
+      problems: toLoadErrors(mcpProblems.filter((problem) => problem.kind !== "server")).map(
+        ({ path, error }) => (error.includes(path) ? error : `${path}: ${error}`),
+      ),
     });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

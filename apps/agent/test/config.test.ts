@@ -91,6 +91,7 @@ describe("where the agent's servers come from", () => {
       [["--cwd", join(sandbox.root, "nowhere")], /--cwd .*nowhere is not a folder/],
       [["stray"], /Unexpected argument 'stray'/],
       [["--cache", "ftp://cache.test"], /--cache: Unsupported cache URL "ftp:\/\/cache\.test"/],
+      [["--health-check", "soon"], /--health-check needs a whole number of milliseconds above 0, got "soon"/],
     ];
     for (const [args, message] of cases) {
       const run = await runAgent(args, sandbox);

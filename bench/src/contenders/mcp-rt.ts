@@ -6,6 +6,7 @@ import {
   MCPManager,
   type MCPServerConfig,
   MCPToolCache,
+  type McpRtError,
 } from "@mcp-rt/manager";
 import { AgentSession } from "@mcp-rt/session";
 import type {
@@ -28,8 +29,8 @@ function countDeferred(tools: CustomTool[]): number {
   return tools.filter((tool) => tool instanceof DeferredMCPTool).length;
 }
 
-function failures(errors: Map<string, string>): string {
-  return [...errors].map(([name, error]) => `${name}: ${error}`).join("; ");
+function failures(errors: Map<string, McpRtError>): string {
+  return [...errors].map(([name, error]) => `${name}: ${error.message}`).join("; ");
 }
 
 /**

@@ -104,15 +104,16 @@ export async function loadAllMCPConfigs(
     }
   });
 
-  const trusted = options.trust
-    ? await applyProjectTrust({
-        trust: options.trust,
-        projectDir: ctx.cwd,
-        accepted,
-        discovered: discovery.servers,
-        result,
-      })
-    : accepted;
+  const trusted =
+    options.trust && options.trust !== "all"
+      ? await applyProjectTrust({
+          trust: options.trust,
+          projectDir: ctx.cwd,
+          accepted,
+          discovered: discovery.servers,
+          result,
+        })
+      : accepted;
   for (const server of trusted) {
     setOwn(result.configs, server.name, server.config);
     setOwn(result.sources, server.name, server.discovered.source);

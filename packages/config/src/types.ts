@@ -116,12 +116,12 @@ export interface LoadConfigsOptions {
   /** @default the built-in sources (§7) */
   sources?: CapabilitySource[];
   /**
-   * Project trust (§8): project-level servers start only once the user
-   * approved the project's set of them (`createTrustStore()`); the others come
-   * back in `needsApproval`. Without it every project server is trusted (the
-   * design document's behaviour).
+   * Project trust: project-level servers start only once the user approved
+   * the project's set of them (`createTrustStore()`); the others come back in
+   * `needsApproval`. `"all"` trusts every project server on purpose (the
+   * design document's behaviour). @default "all"
    */
-  trust?: ProjectTrust;
+  trust?: ProjectTrust | "all";
   /** Answers VS Code `${input:id}` placeholders. */
   resolveInput?: (id: string, input: unknown) => Promise<string | undefined>;
 }

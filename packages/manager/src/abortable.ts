@@ -35,9 +35,13 @@ export function delay(ms: number | undefined, signal?: AbortSignal): Promise<voi
   });
 }
 
-/** The `AbortError` a tool call or wait rejects with, keeping the signal's reason as `cause`. */
-export function abortError(signal: AbortSignal): Error {
+/**
+ * The `AbortError` an aborted operation rejects with: its message says what
+ * was aborted (`what`, e.g. "The tool call mcp_github_search"), its `cause`
+ * is the signal's reason. A reason that is an `AbortError` already is kept.
+ */
+export function abortError(what: string, signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name === "AbortError") return reason;
-  return new DOMException("The tool call was aborted", { name: "AbortError", cause: reason });
+  return new DOMException(`${what} was aborted`, { name: "AbortError", cause: reason });
 }

@@ -2,7 +2,7 @@ import type { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortable, abortError } from "./abortable.js";
-import { DEFAULT_SERVER_TIMEOUT_MS } from "./connect-and-list.js";
+import { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 
 /** Options of {@link Attempt}. */
 export interface AttemptOptions {
@@ -10,8 +10,8 @@ export interface AttemptOptions {
   name: string;
   /** The unresolved config to connect with. */
   config: MCPServerConfig;
-  /** Where its tools may be cached; `null` for none. */
-  cache: MCPToolCache | null;
+  /** Where its tools may be cached (once the cache is open); `null` to read nothing. */
+  cache: Promise<MCPToolCache | null> | null;
   /** The project folder, part of the cache key. */
   cwd: string;
   /** True for an automatic reconnect: no `connectServers` call waits on it. @default false */
@@ -30,7 +30,7 @@ export class Attempt {
   readonly controller: AbortController = new AbortController();
   /** When it started (`performance.now()`). */
   readonly startedAt: number = performance.now();
-  /** The cached tool definitions, read while the connection is made (§3.5: never awaited before the gate). */
+  /** The cached tool definitions, read while the connection is made (the startup gate never waits for them). */
   readonly cached: Promise<MCPToolDefinition[] | null>;
   /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
   readonly done: Promise<MCPServerConnection>;
@@ -48,8 +48,9 @@ export class Attempt {
     // Nobody's `errors` will report a reconnect's failure.
     this.returned = this.reconnect;
     // The cache never throws by contract; a miss is the only safe reading of anything else.
-    this.cached = options.cache
-      ? options.cache.get(options.name, options.config, options.cwd).catch(() => null)
+    const { cache, name, config, cwd } = options;
+    this.cached = cache
+      ? cache.then((open) => open?.get(name, config, cwd) ?? null).catch(() => null)
       : Promise.resolve(null);
     this.done = options.run(this);
     this.done.then(
@@ -72,7 +73,7 @@ export class Attempt {
     try {
       return await abortable(this.done, signal ? AbortSignal.any([signal, timeout]) : timeout);
     } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw abortError(`Waiting for MCP server "${this.name}" to connect`, signal);
       if (timeout.aborted && !this.outcome) {
         throw new McpRtError(
           "CONNECT_TIMEOUT",

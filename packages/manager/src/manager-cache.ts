@@ -1,51 +1,82 @@
-import { createFileStore, MCPToolCache } from "@mcp-rt/cache";
-import type { Logger } from "@mcp-rt/config";
+import { createCacheFromUrl, createFileStore, MCPToolCache } from "@mcp-rt/cache";
+import { type Logger, McpRtError, redactUrl } from "@mcp-rt/config";
+import { errorMessage } from "./error-message.js";
+import type { MCPLoadProblem } from "./load-problem.js";
 
-/** Caches handed over to the manager they are given to, which closes them when disposed. */
-const handedOver = new WeakSet<MCPToolCache>();
-
-/**
- * Gives `cache` to the `MCPManager` it is passed to: that manager closes it when
- * disposed. For the loader, which makes a cache from a URL that no caller holds.
- */
-export function handOverCache(cache: MCPToolCache): MCPToolCache {
-  handedOver.add(cache);
-  return cache;
-}
+/** What a manager's `cache` option may be: a cache, a store URL, `null` (off), or unset (the default file store). */
+export type ManagerCacheOption = MCPToolCache | string | null | undefined;
 
 /**
- * A manager's tool cache: the one it was given, `null` for none, or (when it
- * was given nothing) the default file store, made on first use. It closes only
- * what it made or was handed over.
+ * A manager's tool cache: the one it was given, one it opens from a store URL
+ * (`memory:`, `file:/path`, `redis://…`), `null` for none, or (when it was
+ * given nothing) the default file store, made on first use. It closes only
+ * what it made. A URL that cannot be opened leaves the manager without a
+ * cache and becomes one problem, reported by the next `connectServers`.
  */
 export class ManagerCache {
-  readonly #given: MCPToolCache | null | undefined;
+  readonly #given: ManagerCacheOption;
   readonly #logger: Logger | undefined;
-  #cache: MCPToolCache | null | undefined;
-  #owned: boolean;
+  #cache: Promise<MCPToolCache | null> | undefined;
+  #owned = false;
+  #problem: MCPLoadProblem | undefined;
 
-  constructor(given: MCPToolCache | null | undefined, logger: Logger | undefined) {
+  constructor(given: ManagerCacheOption, logger: Logger | undefined) {
     this.#given = given;
     this.#logger = logger;
-    this.#cache = given;
-    this.#owned = given ? handedOver.has(given) : false;
+    // A URL is opened at once, so the first attempts do not wait for it.
+    if (typeof given === "string") this.#cache = this.#open(given);
   }
 
-  /** The cache to read and write, `null` when caching is off. */
-  get(): MCPToolCache | null {
-    if (this.#cache === undefined) {
-      this.#owned = true;
-      this.#cache = new MCPToolCache(createFileStore(), this.#logger ? { logger: this.#logger } : {});
-    }
+  /** The cache to read and write; `null` when caching is off or the store could not be opened. */
+  get(): Promise<MCPToolCache | null> {
+    this.#cache ??= this.#make();
     return this.#cache;
   }
 
-  /** Closes the cache if it is ours. A default one is made again on next use; a closed one reads as misses. */
+  /** The store that could not be opened, once: later calls return nothing. */
+  takeProblem(): MCPLoadProblem | undefined {
+    const problem = this.#problem;
+    this.#problem = undefined;
+    return problem;
+  }
+
+  /** Closes the cache if this manager made it. A default one is made again on next use; a closed one reads as misses. */
   async close(): Promise<void> {
-    const cache = this.#cache;
-    if (!this.#owned || !cache) return;
-    this.#cache = this.#given;
+    const opening = this.#cache;
+    if (!this.#owned || !opening) return;
     this.#owned = false;
-    await cache.close();
+    this.#cache = undefined;
+    await (await opening)?.close();
+  }
+
+  #make(): Promise<MCPToolCache | null> {
+    const given = this.#given;
+    if (given === null) return Promise.resolve(null);
+    if (typeof given === "object") return Promise.resolve(given);
+    if (typeof given === "string") return this.#open(given);
+    this.#owned = true;
+    return Promise.resolve(new MCPToolCache(createFileStore(), this.#logger ? { logger: this.#logger } : {}));
+  }
+
+  async #open(url: string): Promise<MCPToolCache | null> {
+    try {
+      const cache = await createCacheFromUrl(url, this.#logger ? { logger: this.#logger } : {});
+      this.#owned = true;
+      return cache;
+    } catch (error) {
+      const path = redactUrl(url);
+      this.#problem = {
+        kind: "cache",
+        path,
+        error: new McpRtError(
+          "CACHE_ERROR",
+          `tool cache unavailable, starting without it: ${errorMessage(error)}`,
+          {
+            cause: error,
+          },
+        ),
+      };
+      return null;
+    }
   }
 }

@@ -7,10 +7,11 @@ import type {
   McpRtError,
   SourceMeta,
 } from "@mcp-rt/config";
-import type { CustomTool } from "./custom-tool.js";
+import type { MCPLoadProblem } from "./load-problem.js";
+import type { MCPTool } from "./mcp-tool.js";
 import type { ReconnectOptions } from "./reconnect-policy.js";
 
-/** Where a server is, derived from the manager's maps (§3.4). */
+/** The design document's three statuses of a server, derived from its phase. */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
 
 /** A server as a UI shows it. */
@@ -25,7 +26,7 @@ export interface MCPServerState {
    * back (waiting for an attempt, or in one); `disconnected`: it was connected
    * and its transport closed (with `reconnect: false`), or it was never started.
    */
-  status: MCPConnectionStatus | "reconnecting" | "failed" | "needs-auth";
+  status: MCPConnectionStatus | "reconnecting" | "failed";
   /** While `reconnecting`: the number of the attempt running or scheduled (1, 2, …). */
   reconnectAttempt?: number;
   /** Tools exposed for it now (live or from cache). */
@@ -57,24 +58,32 @@ export interface MCPManagerEvents {
 /** What `connectServers` / `discoverAndConnect` return. */
 export interface MCPLoadResult {
   /** The tools of the servers of this call: live, or deferred from the cache. */
-  tools: CustomTool[];
-  /** Server name → what went wrong, for servers of this call that failed. */
-  errors: Map<string, string>;
+  tools: MCPTool[];
+  /** Server name → what went wrong, for servers of this call that failed (or connected and dropped before it returned). */
+  errors: Map<string, McpRtError>;
   /** Servers of this call that are connected. */
   connectedServers: string[];
-  /** API keys of Exa servers removed by discovery (`filterExa`). */
-  exaApiKeys: string[];
-  /** The full discovery result (`discoverAndConnect` only): file issues, disabled, shadowed… */
+  /**
+   * Everything that did not load, in one list: file problems and a discovery
+   * failure (`discoverAndConnect`), a tool cache that could not be opened,
+   * and the servers of `errors`.
+   */
+  problems: MCPLoadProblem[];
+  /** The full discovery result (`discoverAndConnect` only): disabled, shadowed, filtered, waiting for approval… */
   discovery?: LoadConfigsResult;
 }
 
 /** Options of `MCPManager`. */
 export interface MCPManagerOptions {
   /**
-   * Where tool definitions are cached between runs. `null` turns the cache off.
-   * @default an `MCPToolCache` on the default file store (~/.cache/mcp-rt)
+   * Where tool definitions are cached between runs: an `MCPToolCache` (the
+   * caller's; it stays open), a store URL (`memory:`, `file:/path`,
+   * `redis://host:port`; opened and closed by the manager; one that cannot be
+   * opened is reported once in `problems` and startup goes on without it),
+   * or `null` for no cache.
+   * @default an `MCPToolCache` on the default file store (`$XDG_CACHE_HOME/mcp-rt` or `~/.cache/mcp-rt`)
    */
-  cache?: MCPToolCache | null;
+  cache?: MCPToolCache | string | null;
   /** The startup gate: how long `connectServers` waits before it uses the cache. @default 250 */
   startupTimeoutMs?: number;
   /**
@@ -85,7 +94,7 @@ export interface MCPManagerOptions {
   maxStartupWaitMs?: number;
   /** Where warnings (late failures, cache errors) go. @default silent */
   logger?: Logger;
-  /** Secrets for `auth: { type: "apikey" }` (§9). */
+  /** Secrets for `auth: { type: "apikey" }`. */
   authStorage?: AuthStorage;
   /** Text characters a tool result may hold before it is cut. @default 100000 */
   resultCharLimit?: number;
@@ -106,8 +115,11 @@ export interface MCPManagerOptions {
   healthCheckTimeoutMs?: number;
 }
 
-/** Options of `discoverAndConnect`. */
+/** How servers are discovered: `loadAllMCPConfigs`, or a replacement (tests inject one that throws). */
+export type DiscoverFunction = (cwd: string, options: LoadConfigsOptions) => Promise<LoadConfigsResult>;
+
+/** Options of `discoverAndConnect`: discovery's own, and a replacement for it. */
 export interface DiscoverAndConnectOptions extends LoadConfigsOptions {
-  /** Replaces `loadAllMCPConfigs` (tests inject one that throws). */
-  discover?: (cwd: string, options: LoadConfigsOptions) => Promise<LoadConfigsResult>;
+  /** Replaces `loadAllMCPConfigs`. @default loadAllMCPConfigs */
+  discover?: DiscoverFunction;
 }

@@ -2,6 +2,7 @@ import { callTool, type MCPProgress, type MCPServerConnection } from "@mcp-rt/cl
 import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
 import { abortError } from "./abortable.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
+import { errorMessage } from "./error-message.js";
 import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 
 /** A server as a tool sees it when it is called: live, or why it is not. */
@@ -40,8 +41,6 @@ export interface MCPToolOptions {
   /** Where the server's config came from. */
   source?: SourceMeta;
 }
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * A tool of a connected server: calls go through the server's live connection.
@@ -104,8 +103,8 @@ export class MCPTool implements CustomTool {
       await this.#host.waitForConnection(this.serverName, signal);
       return undefined;
     } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
-      return toolErrorResult(messageOf(error), this.#context);
+      if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal);
+      return toolErrorResult(errorMessage(error), this.#context);
     }
   }
 
@@ -118,7 +117,7 @@ export class MCPTool implements CustomTool {
     signal: AbortSignal | undefined,
     onUpdate: ((partial: ToolResult) => void) | undefined,
   ): Promise<ToolResult> {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal);
     let live = this.#host.liveServer(this.serverName);
     if ("pending" in live) {
       const failed = await this.#waitForServer(signal);
@@ -144,8 +143,8 @@ export class MCPTool implements CustomTool {
       });
       return toToolResult(raw, this.#context, { resultCharLimit: this.#host.resultCharLimit });
     } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
-      return toolErrorResult(messageOf(error), this.#context);
+      if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal);
+      return toolErrorResult(errorMessage(error), this.#context);
     }
   }
 

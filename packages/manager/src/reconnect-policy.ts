@@ -1,7 +1,7 @@
 import { McpRtError } from "@mcp-rt/config";
 
 /**
- * How the manager reconnects a server whose connection dropped (SPEC §4).
+ * How the manager reconnects a server whose connection dropped.
  * Attempts come in bursts; within a burst, attempt k waits a random time
  * between 0 and `min(maxDelayMs, initialDelayMs × 2^(k-1))` ("full jitter").
  * When a whole burst fails, the next one starts after a pause of
@@ -27,10 +27,15 @@ export interface ReconnectOptions {
   maxFailedBursts?: number;
   /** Failed bursts older than this, in ms, do not count towards `maxFailedBursts`. @default 600000 */
   failedBurstWindowMs?: number;
+  /** The source of the jitter: returns a number in [0, 1). Tests pass their own. @default Math.random */
+  random?: () => number;
 }
 
 /** {@link ReconnectOptions} with every default filled in. */
 export type ResolvedReconnectOptions = Required<ReconnectOptions>;
+
+/** The fields of {@link ReconnectOptions} that are numbers. */
+type NumericReconnectOption = Exclude<keyof ReconnectOptions, "random">;
 
 /** The defaults of {@link ReconnectOptions}. */
 export const DEFAULT_RECONNECT_OPTIONS: Readonly<ResolvedReconnectOptions> = Object.freeze({
@@ -39,6 +44,7 @@ export const DEFAULT_RECONNECT_OPTIONS: Readonly<ResolvedReconnectOptions> = Obj
   maxAttempts: 5,
   maxFailedBursts: 3,
   failedBurstWindowMs: 600_000,
+  random: Math.random,
 });
 
 /** The longest delay `setTimeout` takes. */
@@ -46,7 +52,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /** What each field may be: integers or not, the range, and whether `Infinity` means "no limit". */
 const checks: Record<
-  keyof ReconnectOptions,
+  NumericReconnectOption,
   { integer: boolean; min: number; max: number; unlimited: boolean }
 > = {
   initialDelayMs: { integer: false, min: 0, max: MAX_TIMER_MS, unlimited: false },
@@ -56,7 +62,7 @@ const checks: Record<
   failedBurstWindowMs: { integer: false, min: 0, max: Number.MAX_SAFE_INTEGER, unlimited: true },
 };
 
-const isValid = (value: unknown, check: (typeof checks)[keyof ReconnectOptions]): value is number => {
+const isValid = (value: unknown, check: (typeof checks)[NumericReconnectOption]): value is number => {
   if (typeof value !== "number") return false;
   if (value === Number.POSITIVE_INFINITY) return check.unlimited;
   return value >= check.min && value <= check.max && (!check.integer || Number.isInteger(value));
@@ -80,7 +86,7 @@ export function resolveReconnectOptions(
   }
   const given: ReconnectOptions = option === true || option === undefined ? {} : option;
   const resolved: ResolvedReconnectOptions = { ...DEFAULT_RECONNECT_OPTIONS };
-  for (const field of Object.keys(checks) as Array<keyof ReconnectOptions>) {
+  for (const field of Object.keys(checks) as NumericReconnectOption[]) {
     const value: unknown = given[field];
     if (value === undefined) continue;
     const check = checks[field];
@@ -93,6 +99,15 @@ export function resolveReconnectOptions(
       );
     }
     resolved[field] = value;
+  }
+  if (given.random !== undefined) {
+    if (typeof given.random !== "function") {
+      throw new McpRtError(
+        "CONFIG_INVALID",
+        `MCPManager option reconnect.random: expected a function returning a number in [0, 1), got ${String(given.random)}`,
+      );
+    }
+    resolved.random = given.random;
   }
   if (resolved.initialDelayMs > resolved.maxDelayMs) {
     throw new McpRtError(
@@ -128,7 +143,7 @@ export class ReconnectPolicy {
   #connectedAt: number | undefined;
 
   /** @param random Returns a number in [0, 1); tests pass their own. */
-  constructor(options: ResolvedReconnectOptions, random: () => number = Math.random) {
+  constructor(options: ResolvedReconnectOptions, random: () => number = options.random) {
     this.#options = options;
     this.#random = random;
   }

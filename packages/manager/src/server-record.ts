@@ -1,37 +1,96 @@
+import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError, type SourceMeta } from "@mcp-rt/config";
 import type { Attempt } from "./attempt.js";
+import type { ConnectionWatch } from "./connection-watch.js";
 import type { MCPConnectionStatus, MCPServerState } from "./manager-types.js";
+import type { ReconnectPolicy } from "./reconnect-policy.js";
 import { filterServerTools } from "./tool-filter.js";
 
 /**
- * What the manager knows of one server beyond the §3.4 maps (which say whether
- * it is connected or pending): its tools, its last attempt, how it last failed
- * or went away.
+ * Where one server is in its life (see docs/architecture.md):
+ * - `idle`: known (from its config source) but not running: never started,
+ *   disabled, or dropped with reconnecting off;
+ * - `connecting`: an attempt is resolving its config and doing the handshake;
+ * - `listing`: the handshake succeeded, the first `tools/list` is running;
+ * - `connected`: live, its tools are the server's own;
+ * - `reconnecting`: it dropped, and the next automatic attempt is scheduled
+ *   (during that attempt the phase is `connecting`/`listing` again);
+ * - `failed`: the last attempt failed, or reconnecting gave up.
+ */
+export type ServerPhase = "idle" | "connecting" | "listing" | "connected" | "reconnecting" | "failed";
+
+/** The reconnect bookkeeping of a server since it last dropped. */
+export interface Outage {
+  /** Its backoff and circuit breaker. */
+  readonly policy: ReconnectPolicy;
+  /** Set while waiting for the next attempt. */
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Everything the manager knows of one server, in one place: its config and
+ * source, its phase, the attempt under way, the live connection and what
+ * watches it, its tool slice, its last error and its reconnect bookkeeping.
+ * Every status the manager reports is derived from this record.
  */
 export class ServerRecord {
+  /** The config name. */
+  readonly name: string;
   /** The latest unresolved config. */
   config: MCPServerConfig;
-  /** The latest attempt to connect. */
+  /** Where the config came from, when known. */
+  source?: SourceMeta;
+  /** Where the server is in its life. */
+  phase: ServerPhase = "idle";
+  /** The latest attempt to connect (first, on purpose, or automatic). */
   attempt?: Attempt;
-  /** The exposed (filtered) definitions: live, or from the cache while `deferred`. */
+  /** The live connection, while `connected`. */
+  connection?: MCPServerConnection;
+  /** Follows the connection of the current attempt (close, errors, `list_changed`) from its handshake on. */
+  watch?: ConnectionWatch;
+  /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
   definitions: MCPToolDefinition[] = [];
   /** True while the definitions come from the cache. */
   deferred = false;
-  /** How long the last successful connect + list took. */
+  /** How long the last successful connect + list took (ms). */
   connectedMs?: number;
   /** The last failure or drop. */
   lastError?: McpRtError;
-  /** True when the last attempt (or config) failed. */
-  failed = false;
   /** Why the last live connection went away. */
   disconnectReason?: string;
-  /** Unsubscribes from the live connection's close/error events. */
-  unsubscribe?: () => void;
+  /** Reconnect bookkeeping, from a drop until the server is stopped or connected on purpose. */
+  outage?: Outage;
   /** The names of `definitions`, for the list they were built from. */
   #toolNames?: { of: readonly MCPToolDefinition[]; names: ReadonlySet<string> };
 
-  constructor(config: MCPServerConfig) {
+  constructor(name: string, config: MCPServerConfig) {
+    this.name = name;
     this.config = config;
+  }
+
+  /** The design document's three statuses: `connected`, `connecting` (an attempt under way), else `disconnected`. */
+  get status(): MCPConnectionStatus {
+    if (this.phase === "connected") return "connected";
+    if (this.phase === "connecting" || this.phase === "listing") return "connecting";
+    return "disconnected";
+  }
+
+  /** True while it is connected or an attempt of it is under way. */
+  get active(): boolean {
+    return this.status !== "disconnected";
+  }
+
+  /** True from a drop until it is back, given up, or stopped: waiting for an automatic attempt, or in one. */
+  get reconnecting(): boolean {
+    return (
+      this.phase === "reconnecting" ||
+      (this.active && this.phase !== "connected" && !!this.attempt?.reconnect)
+    );
+  }
+
+  /** While it is reconnecting: the number of the attempt running or scheduled (1, 2, …). */
+  get reconnectAttempt(): number | undefined {
+    return this.reconnecting ? this.outage?.policy.attempts : undefined;
   }
 
   /**
@@ -45,11 +104,11 @@ export class ServerRecord {
     return this.#toolNames.names;
   }
 
-  /** A new attempt starts. */
+  /** A new attempt starts: it is `connecting`. */
   start(attempt: Attempt): void {
     this.attempt = attempt;
     this.config = attempt.config;
-    this.failed = false;
+    this.phase = "connecting";
   }
 
   /** Cached definitions stand in while the server connects; returns whether there are any. */
@@ -60,111 +119,113 @@ export class ServerRecord {
   }
 
   /** Connected and listed: the live definitions replace whatever stood in (the live list wins). */
-  connect(serverTools: readonly MCPToolDefinition[], connectedMs: number, unsubscribe: () => void): void {
-    this.definitions = filterServerTools(serverTools, this.config);
-    this.deferred = false;
+  connect(
+    connection: MCPServerConnection,
+    serverTools: readonly MCPToolDefinition[],
+    connectedMs: number,
+  ): void {
+    this.phase = "connected";
+    this.connection = connection;
     this.connectedMs = connectedMs;
-    this.unsubscribe = unsubscribe;
+    this.relisted(serverTools);
     delete this.disconnectReason;
   }
 
-  /** The server announced new tools and they were listed again: they replace the live ones. */
+  /** The server's tools were listed again: they replace the exposed ones. */
   relisted(serverTools: readonly MCPToolDefinition[]): void {
     this.definitions = filterServerTools(serverTools, this.config);
     this.deferred = false;
   }
 
-  /** The config or the attempt failed: no tools. Returns whether it had tools. */
+  /** The config or the attempt failed, or reconnecting gave up: no tools. Returns whether it had tools. */
   fail(error: McpRtError): boolean {
     const hadTools = this.definitions.length > 0;
-    this.failed = true;
+    this.phase = "failed";
     this.lastError = error;
     this.definitions = [];
     this.deferred = false;
     return hadTools;
   }
 
-  /** A reconnect attempt failed: its error is the last one; the tools stay while reconnecting goes on. */
+  /** An automatic attempt failed: its error is the last one; the tools stay while reconnecting goes on. */
   retrying(error: McpRtError): void {
-    this.failed = false;
-    this.lastError = error;
-  }
-
-  /** The live connection went away; its tools stay, so that a reconnect brings them back. */
-  drop(reason: string, error: McpRtError): void {
-    this.unsubscribe?.();
-    delete this.unsubscribe;
-    this.disconnectReason = reason;
+    this.phase = "reconnecting";
     this.lastError = error;
   }
 
   /**
-   * Why `waitForConnection` cannot wait for it (no attempt pending): its
-   * failure, or `NOT_CONNECTED` (while `reconnectAttempt` waits for its timer, too).
+   * The live connection went away: it is no longer `connected` (`reconnecting`
+   * when an automatic attempt follows, else `idle`). Its tools stay, so that a
+   * reconnect brings them back; calls fail fast meanwhile.
    */
-  notConnected(name: string, reconnectAttempt?: number): McpRtError {
-    if (this.failed && this.lastError) return this.lastError;
+  drop(reason: string, error: McpRtError, reconnect: boolean): void {
+    this.watch?.stop();
+    delete this.watch;
+    delete this.connection;
+    this.phase = reconnect ? "reconnecting" : "idle";
+    this.disconnectReason = reason;
+    this.lastError = error;
+  }
+
+  /** Stops following the connection and forgets the reconnect timer (the record is being removed or restarted). */
+  quiet(): void {
+    this.watch?.stop();
+    delete this.watch;
+    if (this.outage?.timer) clearTimeout(this.outage.timer);
+    delete this.outage;
+  }
+
+  /**
+   * Why `waitForConnection` cannot wait for it (no attempt under way): its
+   * failure, or `NOT_CONNECTED` (also while it waits for a reconnect attempt).
+   */
+  notConnected(): McpRtError {
+    const { reconnectAttempt } = this;
+    if (this.phase === "failed" && this.lastError) return this.lastError;
     const why = this.disconnectReason ? ` (${this.disconnectReason})` : "";
     const next =
       reconnectAttempt === undefined
         ? "reconnect it, e.g. with /mcp reload"
         : `it is being reconnected (attempt ${reconnectAttempt})`;
-    return new McpRtError("NOT_CONNECTED", `MCP server "${name}" is not connected${why}; ${next}`, {
-      server: name,
+    return new McpRtError("NOT_CONNECTED", `MCP server "${this.name}" is not connected${why}; ${next}`, {
+      server: this.name,
     });
   }
 
-  /**
-   * Why its tools cannot be called, for a server neither connected nor
-   * pending, or one being reconnected (`reconnectAttempt` set).
-   */
-  unavailable(name: string, reconnectAttempt?: number): string {
-    if (this.failed && this.lastError) return `server "${name}" is unavailable: ${this.lastError.message}`;
+  /** Why its tools cannot be called now: it is neither connected nor connecting, or it is being reconnected. */
+  unavailable(): string {
+    const { name, reconnectAttempt } = this;
+    if (this.phase === "failed" && this.lastError)
+      return `server "${name}" is unavailable: ${this.lastError.message}`;
     const why = this.disconnectReason ?? "it is not connected";
     if (reconnectAttempt !== undefined) {
       return `server "${name}" disconnected: ${why}. It is being reconnected (attempt ${reconnectAttempt}); try again in a moment`;
     }
     return `server "${name}" disconnected: ${why}. Reconnect it (e.g. /mcp reload) to use its tools`;
   }
-}
 
-/** `waitForConnection` for a server the manager does not know. */
-export function unknownServerError(name: string, known: readonly string[]): McpRtError {
-  return new McpRtError(
-    "UNKNOWN_SERVER",
-    `No MCP server named "${name}" is configured${known.length > 0 ? ` (known: ${known.join(", ")})` : ""}`,
-    { server: name },
-  );
-}
-
-/**
- * A server's state for a UI, from its record, source and §3.4 status;
- * `reconnectAttempt` is set while it is being reconnected.
- */
-export function toServerState(
-  name: string,
-  status: MCPConnectionStatus,
-  record: ServerRecord | undefined,
-  source: SourceMeta | undefined,
-  reconnectAttempt?: number,
-): MCPServerState {
-  const state: MCPServerState = {
-    name,
-    status:
-      reconnectAttempt !== undefined
-        ? "reconnecting"
-        : status === "disconnected" && record?.failed
-          ? "failed"
-          : status,
-    toolCount: record?.definitions.length ?? 0,
-    deferred: record?.deferred ?? false,
-  };
-  if (source) state.source = source;
-  if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
-  if (record?.connectedMs !== undefined) state.connectedMs = record.connectedMs;
-  if (record?.lastError) {
-    const { code, message, stderrTail } = record.lastError;
-    state.lastError = { code, message, ...(stderrTail ? { stderrTail } : {}) };
+  /** The server as a UI shows it. */
+  state(): MCPServerState {
+    const { reconnectAttempt } = this;
+    const state: MCPServerState = {
+      name: this.name,
+      status: this.#uiStatus(),
+      toolCount: this.definitions.length,
+      deferred: this.deferred,
+    };
+    if (this.source) state.source = this.source;
+    if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
+    if (this.connectedMs !== undefined) state.connectedMs = this.connectedMs;
+    if (this.lastError) {
+      const { code, message, stderrTail } = this.lastError;
+      state.lastError = { code, message, ...(stderrTail ? { stderrTail } : {}) };
+    }
+    return state;
   }
-  return state;
+
+  #uiStatus(): MCPServerState["status"] {
+    if (this.reconnecting) return "reconnecting";
+    if (this.phase === "failed") return "failed";
+    return this.status;
+  }
 }

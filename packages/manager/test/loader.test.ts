@@ -11,6 +11,7 @@ import {
   discoverAndLoadMCPTools,
   discoverMCPServers,
   MCPManager,
+  McpRtError,
 } from "../src/index.js";
 import { textOf } from "./helpers.js";
 
@@ -39,7 +40,11 @@ afterAll(() => {
 async function load(
   options: Parameters<typeof discoverAndLoadMCPTools>[1] = {},
 ): Promise<DiscoverAndLoadResult> {
-  const result = await discoverAndLoadMCPTools(project, { homeDir: home, env: {}, cache: null, ...options });
+  const result = await discoverAndLoadMCPTools(project, {
+    ...options,
+    discovery: { homeDir: home, env: {}, ...options.discovery },
+    manager: { cache: null, ...options.manager },
+  });
   loaded.push(result);
   return result;
 }
@@ -53,7 +58,10 @@ describe("discoverAndLoadMCPTools", () => {
     });
     expect(result.tools).toEqual([]);
     expect(result.errors).toEqual([{ path: ".mcp.json", error: "capability registry exploded" }]);
-    expect(result.exaApiKeys).toEqual([]);
+    expect(result.problems).toMatchObject([
+      { kind: "discovery", error: { message: "capability registry exploded" } },
+    ]);
+    expect(result.discovery).toBeUndefined();
     expect(result.manager).toBeInstanceOf(MCPManager);
   });
 
@@ -92,6 +100,13 @@ describe("discoverAndLoadMCPTools", () => {
         .map((e) => e.error)
         .join("\n"),
     ).toMatch(/MCP_RT_SURELY_UNSET_VAR/);
+    // The same problems, with their kind and the error as raised.
+    const exits = result.problems.find((problem) => problem.server === "exits");
+    expect(exits?.kind).toBe("server");
+    expect(McpRtError.isInstance(exits?.error)).toBe(true);
+    expect(
+      result.problems.filter((problem) => problem.kind === "file").map((problem) => problem.path),
+    ).toContain(cursorJson);
     expect(result.manager.getServerStates().find((s) => s.name === "echo")?.source).toMatchObject({
       provider: "claude-code",
       path: mcpJson,
@@ -108,28 +123,35 @@ describe("discoverAndLoadMCPTools", () => {
         },
       }),
     );
-    const result = await load({ filterExa: true });
+    const result = await load({ discovery: { filterExa: true } });
     expect(result.tools).toEqual([]);
-    expect(result.exaApiKeys).toEqual(["k-123"]);
+    expect(result.discovery?.exaApiKeys).toEqual(["k-123"]);
   });
 
   it("a cache URL that cannot be opened is reported and startup goes on without a cache", async () => {
     await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
-    const result = await load({ cacheStorage: "nosuchscheme://x" });
+    const result = await load({ manager: { cache: "nosuchscheme://x" } });
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.path).toBe("nosuchscheme://x");
+    expect(result.problems).toMatchObject([
+      { kind: "cache", path: "nosuchscheme://x", error: { code: "CACHE_ERROR" } },
+    ]);
     expect(result.tools.map(({ tool }) => tool.name)).toEqual(["mcp_echo_echo"]);
   });
 
   it("discoverMCPServers is the same loader", async () => {
     await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
-    const result = await discoverMCPServers(project, { homeDir: home, env: {}, cache: null });
+    expect(discoverMCPServers).toBe(discoverAndLoadMCPTools);
+    const result = await discoverMCPServers(project, {
+      discovery: { homeDir: home, env: {} },
+      manager: { cache: null },
+    });
     loaded.push(result);
     expect(result.tools.map(({ path }) => path)).toEqual(["mcp:echo via Claude Code"]);
   });
 });
 
-describe("a cache the loader makes from a URL", () => {
+describe("a cache the manager opens from a URL", () => {
   const hasRedis = spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
   let redis: ChildProcess | undefined;
   afterEach(async () => {
@@ -170,13 +192,12 @@ describe("a cache the loader makes from a URL", () => {
 
       await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
       const result = await discoverAndLoadMCPTools(project, {
-        homeDir: home,
-        env: {},
-        cacheStorage: `redis://127.0.0.1:${port}`,
+        discovery: { homeDir: home, env: {} },
+        manager: { cache: `redis://127.0.0.1:${port}` },
       });
       expect(result.errors).toEqual([]);
       expect(clients(port)).toBe(2);
-      await result.manager[Symbol.asyncDispose]();
+      await result.manager.close();
       // Left open, it would keep the agent's process alive after the session ended.
       await expect.poll(() => clients(port), { timeout: 5000 }).toBe(1);
     },

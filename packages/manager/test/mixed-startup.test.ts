@@ -50,7 +50,7 @@ describe("fast, slow, hanging, crashing, exiting and invalid servers together", 
     // The 250 ms gate plus overhead, far below the 2 s server and the 3 s timeout.
     expect(performance.now() - started).toBeLessThan(1000);
     expect([...result.errors.keys()]).toContain("invalid");
-    expect(result.errors.get("invalid")).toMatch(/"invalid".*command/);
+    expect(result.errors.get("invalid")?.message).toMatch(/"invalid".*command/);
     const slow = result.tools.find((t) => t.name === "mcp_slow_echo");
     const hangs = result.tools.find((t) => t.name === "mcp_hangs_echo");
     expect(slow).toBeInstanceOf(DeferredMCPTool);
@@ -124,11 +124,11 @@ describe("fast, slow, hanging, crashing, exiting and invalid servers together", 
     expect(performance.now() - started).toBeGreaterThan(1400);
     expect(result.connectedServers.sort()).toEqual(["fast", "slow"]);
     expect(result.tools.filter((t) => t instanceof DeferredMCPTool)).toEqual([]);
-    expect(result.errors.get("hangs")).toMatch(/"hangs".*800 ms/);
-    expect(result.errors.get("exits")).toMatch(/"exits".*code 3/);
-    expect(result.errors.get("invalid")).toMatch(/"invalid"/);
+    expect(result.errors.get("hangs")?.message).toMatch(/"hangs".*800 ms/);
+    expect(result.errors.get("exits")?.message).toMatch(/"exits".*code 3/);
+    expect(result.errors.get("invalid")?.message).toMatch(/"invalid"/);
     // It answered initialize and tools/list, then died while the slow server was still starting.
-    expect(result.errors.get("crashes")).toMatch(/"crashes"/);
+    expect(result.errors.get("crashes")?.message).toMatch(/"crashes"/);
     expect(m.getServerStates().find((s) => s.name === "crashes")?.lastError?.code).toBe("TRANSPORT_CLOSED");
     // Everything the caller got in `errors` is not logged again.
     expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);

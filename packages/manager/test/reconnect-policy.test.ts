@@ -12,6 +12,7 @@ const options = {
   maxAttempts: 4,
   maxFailedBursts: 2,
   failedBurstWindowMs: 60_000,
+  random: Math.random,
 };
 
 /** The delays of `count` steps at a fixed time, with `random` fixed to `r`. */
@@ -85,6 +86,8 @@ describe("resolveReconnectOptions", () => {
       ...DEFAULT_RECONNECT_OPTIONS,
       maxAttempts: 2,
     });
+    const random = () => 0.25;
+    expect(resolveReconnectOptions({ random })?.random).toBe(random);
   });
 
   it.each([
@@ -100,6 +103,7 @@ describe("resolveReconnectOptions", () => {
       /initialDelayMs \(5000\) is larger than reconnect\.maxDelayMs/,
     ],
     [null, /reconnect: expected a boolean or an options object/],
+    [{ random: 0.5 }, /reconnect\.random: expected a function/],
   ])("rejects %o with CONFIG_INVALID naming the field", (option, message) => {
     expect(() => resolveReconnectOptions(option as never)).toThrow(message);
     expect(() => resolveReconnectOptions(option as never)).toThrow(

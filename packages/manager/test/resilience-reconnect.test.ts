@@ -240,7 +240,8 @@ describe("automatic reconnect", () => {
   });
 
   it("connectServers during the backoff connects at once and resets the reconnect", async () => {
-    const m = manager({ reconnect: { initialDelayMs: 5000, maxDelayMs: 10_000 } });
+    // The first attempt waits 0.9 × 5000 ms: long enough to tell waiting from not waiting.
+    const m = manager({ reconnect: { initialDelayMs: 5000, maxDelayMs: 10_000, random: () => 0.9 } });
     const config = echoServer();
     await m.connectServers({ s: config }, {});
     const reconnecting = nextEvent(m, "server:reconnecting", "s");
@@ -249,8 +250,9 @@ describe("automatic reconnect", () => {
     const started = performance.now();
     const result = await m.connectServers({ s: config }, {});
     expect(result.connectedServers).toEqual(["s"]);
-    // Did not wait for the scheduled attempt (unless its random delay happened to be tiny).
-    if (delayMs > 2000) expect(performance.now() - started).toBeLessThan(delayMs);
+    expect(delayMs).toBe(4500);
+    // Did not wait for the scheduled attempt.
+    expect(performance.now() - started).toBeLessThan(delayMs);
     expect(stateOf(m, "s")).toMatchObject({ status: "connected" });
     expect(stateOf(m, "s")?.reconnectAttempt).toBeUndefined();
   });

@@ -1,14 +1,17 @@
+import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
 import { ServerRecord } from "../src/server-record.js";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
+// The record only keeps the connection; these tests never use it.
+const connection = {} as MCPServerConnection;
 
 describe("ServerRecord.toolNames", () => {
   it("is built once per tool list, not once per call (O(1) per call on a 5001-tool server)", () => {
-    const record = new ServerRecord({ command: "node" });
+    const record = new ServerRecord("s", { command: "node" });
     const tools = Array.from({ length: 5001 }, (_, i) => tool(`tool_${i}`));
-    record.connect(tools, 1, () => {});
+    record.connect(connection, tools, 1);
     const names = record.toolNames;
     expect(names.size).toBe(5001);
     expect(names.has("tool_4999")).toBe(true);
@@ -17,10 +20,10 @@ describe("ServerRecord.toolNames", () => {
   });
 
   it("follows every new list: relisted, deferred from the cache, filtered, failed", () => {
-    const record = new ServerRecord({ command: "node", excludeTools: ["hidden"] });
+    const record = new ServerRecord("s", { command: "node", excludeTools: ["hidden"] });
     record.defer([tool("a"), tool("hidden")]);
     expect([...record.toolNames]).toEqual(["a"]);
-    record.connect([tool("a"), tool("b")], 1, () => {});
+    record.connect(connection, [tool("a"), tool("b")], 1);
     expect([...record.toolNames]).toEqual(["a", "b"]);
     record.relisted([tool("c")]);
     expect([...record.toolNames]).toEqual(["c"]);

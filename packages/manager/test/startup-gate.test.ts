@@ -46,8 +46,12 @@ describe("connectServers: the §3.10 failure modes", () => {
       { broken: { command: "", timeout: -5 } as MCPServerConfig, good: echoServer() },
       {},
     );
-    expect(result.errors.get("broken")).toMatch(/broken.*invalid config/);
-    expect(result.errors.get("broken")).toMatch(/timeout/);
+    expect(result.errors.get("broken")?.message).toMatch(/broken.*invalid config/);
+    expect(result.errors.get("broken")?.message).toMatch(/timeout/);
+    expect(result.errors.get("broken")?.code).toBe("CONFIG_INVALID");
+    expect(result.problems).toMatchObject([
+      { kind: "server", server: "broken", error: { code: "CONFIG_INVALID" } },
+    ]);
     expect(result.connectedServers).toEqual(["good"]);
     expect(result.tools.map((t) => t.name)).toEqual(["mcp_good_echo"]);
     expect(events).toContain("server:failed broken");
@@ -69,8 +73,8 @@ describe("connectServers: the §3.10 failure modes", () => {
     );
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(result.connectedServers).toEqual(["good"]);
-    expect(result.errors.get("hangs")).toMatch(/1000/);
-    expect(result.errors.get("exits")).toMatch(/exits/);
+    expect(result.errors.get("hangs")?.message).toMatch(/1000/);
+    expect(result.errors.get("exits")?.message).toMatch(/exits/);
     const states = Object.fromEntries(m.getServerStates().map((s) => [s.name, s]));
     expect(states.hangs).toMatchObject({ status: "failed", lastError: { code: "CONNECT_TIMEOUT" } });
     expect(states.exits?.status).toBe("failed");
@@ -189,7 +193,7 @@ describe("connectServers: the §3.10 failure modes", () => {
     const changed = nextEvent(m, "tools:changed", "crashy");
     const result = await m.connectServers({ crashy: { command: "" } as MCPServerConfig }, {});
     await changed;
-    expect(result.errors.get("crashy")).toMatch(/invalid config/);
+    expect(result.errors.get("crashy")?.message).toMatch(/invalid config/);
     expect(m.getTools()).toEqual([]);
     expect(m.getServerStates()[0]).toMatchObject({ status: "failed", lastError: { code: "CONFIG_INVALID" } });
   });

@@ -1,17 +1,16 @@
 import type {
-  AuthStorage,
   CustomTool,
   LoadConfigsOptions,
   LoadedCustomTool,
   Logger,
   MCPLoadResult,
   MCPManager,
-  MCPToolCache,
 } from "@mcp-rt/manager";
-import { McpRtError } from "@mcp-rt/manager";
+import { McpRtError, toLoadedTool } from "@mcp-rt/manager";
 import { silentLogger } from "./logger.js";
 import { type NativeExa, NativeExaTools } from "./native-exa.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
+import { TaskGroup } from "./task-group.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 
 /** Options of {@link AgentSession}. `createAgentSession` fills them for you. */
@@ -24,12 +23,8 @@ export interface AgentSessionOptions {
   mcpManager?: MCPManager;
   /** The discovery options used at start, reused by `reloadMCP()` and `/mcp`. */
   loadOptions?: LoadConfigsOptions;
-  /** Secrets for `auth: { type: "apikey" }`, used by `/mcp test`; the manager has its own copy. */
-  authStorage?: AuthStorage;
   /** Where warnings go (tool name conflicts, failed follow-up refreshes). @default silent */
   logger?: Logger;
-  /** A tool cache this session made and owns: closed by `dispose()`, after the servers. */
-  ownedCache?: MCPToolCache;
   /** How long the session waits for a burst of `tools:changed` events to end before refreshing. @default 50 */
   refreshDebounceMs?: number;
   /**
@@ -57,8 +52,6 @@ export class AgentSession {
   readonly loadOptions: LoadConfigsOptions;
   /** This session's logger. */
   readonly logger: Logger;
-  /** Secrets for `auth: { type: "apikey" }`, when given. */
-  readonly authStorage: AuthStorage | undefined;
 
   // Keyed by the manager's tool object, so an unchanged tool keeps its wrapper.
   #wrappers = new Map<CustomTool, SessionMCPTool>();
@@ -66,7 +59,8 @@ export class AgentSession {
   #timer: NodeJS.Timeout | undefined;
   #debounceMs: number;
   #disposed: Promise<void> | undefined;
-  #ownedCache: MCPToolCache | undefined;
+  /** Reloads under way: `dispose()` lets them finish before it closes the manager, so none starts a server after. */
+  readonly #tasks = new TaskGroup();
   #exa: NativeExaTools | undefined;
 
   constructor(options: AgentSessionOptions = {}) {
@@ -74,9 +68,7 @@ export class AgentSession {
     this.cwd = options.cwd ?? process.cwd();
     this.loadOptions = { ...options.loadOptions };
     this.logger = options.logger ?? silentLogger;
-    this.authStorage = options.authStorage;
     this.#debounceMs = options.refreshDebounceMs ?? 50;
-    this.#ownedCache = options.ownedCache;
     if (options.nativeExa) {
       this.#exa = new NativeExaTools({
         registry: this.registry,
@@ -114,7 +106,7 @@ export class AgentSession {
   }
 
   /**
-   * Replaces the MCP tools in the registry (§3.8): every MCP tool this session
+   * Replaces the MCP tools in the registry: every MCP tool this session
    * registered before is removed (by identity, never by name prefix), the new
    * ones are wrapped and added, the agent's other tools stay registered and keep
    * their active state, and every MCP tool is active. A call already running
@@ -156,17 +148,14 @@ export class AgentSession {
   }
 
   /**
-   * `/mcp reload` (§3 step 6): disconnects every server, discovers and connects
-   * again with this session's own options, then refreshes the tools, the
-   * native Exa ones included (made again with the Exa keys found now).
+   * `/mcp reload`: disconnects every server, discovers and connects again with
+   * this session's own options, then refreshes the tools, the native Exa ones
+   * included (made again with the Exa keys found now).
    */
-  async reloadMCP(): Promise<MCPLoadResult> {
-    const manager = this.#requireManager();
-    await manager.disconnectAll();
-    const result = await manager.discoverAndConnect(this.loadOptions);
-    this.#exa?.apply(result.exaApiKeys, { force: true });
-    this.syncMCPTools();
-    return result;
+  reloadMCP(): Promise<MCPLoadResult> {
+    const reload = this.#reload();
+    this.#tasks.add(reload);
+    return reload;
   }
 
   /**
@@ -179,24 +168,13 @@ export class AgentSession {
     this.#timer = undefined;
     const manager = this.mcpManager;
     if (!manager || this.disposed) return;
-    const providers = new Map(
-      manager.getServerStates().map((state) => [state.name, state.source?.providerName] as const),
-    );
-    this.refreshMCPTools(
-      manager.getTools().map((tool): LoadedCustomTool => {
-        const server = manager.getToolOwner(tool.name)?.server;
-        const provider = server === undefined ? undefined : providers.get(server);
-        return {
-          path: provider ? `mcp:${server} via ${provider}` : `mcp:${server ?? tool.label.split("/")[0]}`,
-          tool,
-        };
-      }),
-    );
+    this.refreshMCPTools(manager.getTools().map(toLoadedTool));
   }
 
   /**
-   * Removes this session's MCP tools (and native Exa tools), disconnects every
-   * server and closes the caches the session or its manager made. Idempotent.
+   * Removes this session's MCP tools (and native Exa tools), lets a reload
+   * under way finish, then closes the manager (every server, and the cache it
+   * made). Idempotent.
    */
   dispose(): Promise<void> {
     this.#disposed ??= this.#dispose();
@@ -216,8 +194,17 @@ export class AgentSession {
     for (const wrapper of this.#wrappers.values()) this.registry.remove(wrapper);
     this.#wrappers = new Map();
     this.#exa?.remove();
-    await this.mcpManager?.[Symbol.asyncDispose]();
-    await this.#ownedCache?.close();
+    await this.#tasks.idle();
+    await this.mcpManager?.close();
+  }
+
+  async #reload(): Promise<MCPLoadResult> {
+    const manager = this.#requireManager();
+    await manager.disconnectAll();
+    const result = await manager.discoverAndConnect(this.loadOptions);
+    this.#exa?.apply(result.discovery?.exaApiKeys ?? [], { force: true });
+    this.syncMCPTools();
+    return result;
   }
 
   #follow(manager: MCPManager): void {

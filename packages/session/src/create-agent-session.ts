@@ -1,23 +1,22 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
-  type AuthStorage,
-  type CapabilitySource,
-  connectAndReport,
   createTrustStore,
+  type DiscoverFunction,
+  defaultCacheDir,
   type LoadConfigsOptions,
-  type LoadConfigsResult,
   type Logger,
   loadAllMCPConfigs,
   type MCPLoadError,
+  type MCPLoadProblem,
   MCPManager,
-  type MCPToolCache,
-  type ProjectTrust,
+  type MCPManagerOptions,
+  toLoadErrors,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
 import { silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
-import { openSessionCache } from "./session-cache.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 
 /** A session waits at most this long for servers without a cache entry (ms). */
@@ -29,24 +28,28 @@ export interface CreateAgentSessionOptions {
   cwd: string;
   /** `false` skips MCP entirely: no discovery, no manager. @default true */
   enableMCP?: boolean;
-  /** `false` does not read project-level config files at all. @default true */
-  enableProjectConfig?: boolean;
   /**
-   * The tool-definition cache: an `MCPToolCache`, or a store URL (`memory:`,
-   * `file:/path`, `redis://host:port`). @default the file store (`$XDG_CACHE_HOME/mcp-rt` or `~/.cache/mcp-rt`)
+   * How servers are found (`loadAllMCPConfigs`' options): `enableProjectConfig`,
+   * `homeDir`, `env`, `sources`, `resolveInput`, `trust`. The session's
+   * default `trust` is the trust store in `<homeDir>/.mcp-rt/trust.json`
+   * (project servers start once approved with `/mcp trust`); `"all"` trusts
+   * every project server, as the design document does.
    */
-  cacheStorage?: MCPToolCache | string;
-  /** Secrets for `auth: { type: "apikey" }` servers (§9). */
-  authStorage?: AuthStorage;
+  discovery?: LoadConfigsOptions;
   /**
-   * Project trust (§8): project-level servers start only once approved
-   * (`/mcp trust`). `false` trusts every project server, as the design document does.
-   * @default createTrustStore() at `<homeDir>/.mcp-rt/trust.json`
+   * How the manager runs the servers: every `MCPManager` option passes
+   * through (`cache`, `startupTimeoutMs`, `reconnect`, `healthCheckIntervalMs`,
+   * `resultCharLimit`, `authStorage`…). The session's defaults:
+   * `maxStartupWaitMs` 5000, `logger` the session's, and `cache` the file
+   * store in the session's home when `discovery.homeDir` or `discovery.env` is
+   * set (else the manager's default).
    */
-  trust?: ProjectTrust | false;
+  manager?: MCPManagerOptions;
+  /** Replaces `loadAllMCPConfigs` at start (tests inject one that fails). */
+  discover?: DiscoverFunction;
   /**
    * The agent's native Exa integration. When given, Exa MCP servers are left
-   * out (`filterExa`) and this is called with their API keys; the tools it
+   * out of discovery and this is called with their API keys; the tools it
    * returns are registered and activated. `/mcp reload` calls it again with the
    * keys found then and replaces its tools. Without it, Exa servers connect like any other.
    */
@@ -66,7 +69,7 @@ export interface CreateAgentSessionOptions {
    * discovery and before any server connects, so its events
    * (`server:connecting`, `server:connected`, `server:failed`, `tools:changed`)
    * can be followed from the first one, e.g. for a live line per server. The
-   * session owns the manager: `session.dispose()` shuts it down.
+   * session owns the manager: `session.dispose()` closes it.
    */
   onManager?: (manager: MCPManager) => void;
   /**
@@ -77,21 +80,6 @@ export interface CreateAgentSessionOptions {
   signal?: AbortSignal;
   /** Called once with the names of the servers about to connect (for a "connecting…" line). */
   onConnecting?: (names: string[]) => void;
-  /**
-   * How long startup waits for servers that have no cache entry; after it
-   * their tools follow live. @default 5000
-   */
-  maxStartupWaitMs?: number;
-  /** The startup gate. @default 250 */
-  startupTimeoutMs?: number;
-  /** The user's home (config files, trust store, default cache). @default os.homedir() */
-  homeDir?: string;
-  /** The environment used for `${VAR}` expansion. @default process.env */
-  env?: Record<string, string | undefined>;
-  /** The config sources. @default the built-in list (SPEC §7) */
-  sources?: CapabilitySource[];
-  /** Replaces `loadAllMCPConfigs` at start (tests inject one that fails). */
-  discover?: (cwd: string, options: LoadConfigsOptions) => Promise<LoadConfigsResult>;
   /** How long the session lets a burst of tool changes settle before it refreshes. @default 50 */
   refreshDebounceMs?: number;
 }
@@ -102,14 +90,16 @@ export interface CreateAgentSessionResult {
   session: AgentSession;
   /** The manager of the session's servers; absent with `enableMCP: false`. */
   mcpManager?: MCPManager;
-  /** File problems, per-server failures, or one discovery failure (path `.mcp.json`). */
+  /** File problems, per-server failures, or one discovery failure, as the design document shows them (`{ path, error }`). */
   mcpErrors: MCPLoadError[];
+  /** The same problems with their kind and `McpRtError`. */
+  mcpProblems: MCPLoadProblem[];
   /** API keys of the Exa servers left out for `nativeExa`. */
   exaApiKeys: string[];
 }
 
 /**
- * Starts an agent session's MCP side (§3.1): discovers the servers of `cwd`,
+ * Starts an agent session's MCP side: discovers the servers of `cwd`,
  * connects them in parallel behind the startup gate, registers and activates
  * their tools in the registry, and keeps them live (late servers and tool
  * changes follow without a reload). Never throws for a broken file or server:
@@ -134,49 +124,21 @@ export async function createAgentSession(
 ): Promise<CreateAgentSessionResult> {
   const logger = options.logger ?? silentLogger;
   const registry = options.registry ?? createToolRegistry();
-  const homeDir = options.homeDir ?? homedir();
-  const trust =
-    options.trust === false
-      ? undefined
-      : (options.trust ?? createTrustStore(join(homeDir, ".mcp-rt", "trust.json")));
-  const loadOptions: LoadConfigsOptions = {
-    filterExa: options.nativeExa !== undefined,
-    homeDir,
-    ...(options.enableProjectConfig === undefined
-      ? {}
-      : { enableProjectConfig: options.enableProjectConfig }),
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.sources ? { sources: options.sources } : {}),
-    ...(trust ? { trust } : {}),
-  };
+  const discovery = sessionDiscovery(options);
   const sessionOptions = {
     cwd: options.cwd,
     registry,
     logger,
-    loadOptions,
-    ...(options.authStorage ? { authStorage: options.authStorage } : {}),
+    loadOptions: discovery,
     ...(options.refreshDebounceMs === undefined ? {} : { refreshDebounceMs: options.refreshDebounceMs }),
     ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
   };
 
   if (options.enableMCP === false) {
-    return { session: new AgentSession(sessionOptions), mcpErrors: [], exaApiKeys: [] };
+    return { session: new AgentSession(sessionOptions), mcpErrors: [], mcpProblems: [], exaApiKeys: [] };
   }
 
-  const discover = options.discover ?? loadAllMCPConfigs;
-  const cache = await openSessionCache({
-    cacheStorage: options.cacheStorage,
-    homeDir: options.homeDir,
-    env: options.env,
-    logger,
-  });
-  const manager = new MCPManager(options.cwd, {
-    ...(cache.cache === undefined ? {} : { cache: cache.cache }),
-    logger,
-    maxStartupWaitMs: options.maxStartupWaitMs ?? SESSION_MAX_STARTUP_WAIT_MS,
-    ...(options.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: options.startupTimeoutMs }),
-    ...(options.authStorage ? { authStorage: options.authStorage } : {}),
-  });
+  const manager = new MCPManager(options.cwd, sessionManagerOptions(options, logger));
   callBack("onManager", () => options.onManager?.(manager), logger);
   const { signal } = options;
   let stopping: Promise<void> | undefined;
@@ -184,37 +146,65 @@ export async function createAgentSession(
     stopping = manager.disconnectAll();
   };
   signal?.addEventListener("abort", stop, { once: true });
-  const loaded = await connectAndReport(manager, {
-    ...loadOptions,
+  const discover = options.discover ?? loadAllMCPConfigs;
+  const result = await manager.discoverAndConnect({
+    ...discovery,
     discover: async (cwd, discoverOptions) => {
       const found = await discover(cwd, discoverOptions);
       // Stopped while the files were read: connect nothing (after this, `stop` disconnects).
-      const result = signal?.aborted ? { ...found, configs: {}, sources: {} } : found;
-      const names = Object.keys(result.configs);
+      const kept = signal?.aborted ? { ...found, configs: {}, sources: {} } : found;
+      const names = Object.keys(kept.configs);
       if (names.length > 0) callBack("onConnecting", () => options.onConnecting?.(names), logger);
-      return result;
+      return kept;
     },
   });
-
   signal?.removeEventListener("abort", stop);
   // The servers a stop closed are gone (processes reaped) before the session is handed out.
   await stopping;
-  const mcpErrors = [...cache.errors, ...loaded.errors];
+
   if (options.logErrors !== false) {
-    for (const { path, error } of mcpErrors) {
-      if (path.startsWith("mcp:") || path === ".mcp.json") logger.error(`MCP ${path}: ${error}`);
-      else logger.warn(`MCP config ${path}: ${error}`);
+    for (const problem of result.problems) {
+      const [line] = toLoadErrors([problem]);
+      if (problem.kind === "file" || problem.kind === "cache")
+        logger.warn(`MCP config ${line!.path}: ${line!.error}`);
+      else logger.error(`MCP ${line!.path}: ${line!.error}`);
     }
   }
-  const session = new AgentSession({
-    ...sessionOptions,
-    mcpManager: manager,
-    exaApiKeys: loaded.exaApiKeys,
-    ...(cache.owned ? { ownedCache: cache.owned } : {}),
-  });
+  const exaApiKeys = result.discovery?.exaApiKeys ?? [];
+  const session = new AgentSession({ ...sessionOptions, mcpManager: manager, exaApiKeys });
   // From the manager itself: a server may have finished since connect returned.
   session.syncMCPTools();
-  return { session, mcpManager: manager, mcpErrors, exaApiKeys: loaded.exaApiKeys };
+  return {
+    session,
+    mcpManager: manager,
+    mcpErrors: toLoadErrors(result.problems),
+    mcpProblems: result.problems,
+    exaApiKeys,
+  };
+}
+
+/** Discovery as the session runs it: the trust store in the session's home unless told otherwise, and the Exa rule with `nativeExa`. */
+function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOptions {
+  const discovery = options.discovery ?? {};
+  const homeDir = discovery.homeDir ?? homedir();
+  return {
+    ...discovery,
+    homeDir,
+    filterExa: options.nativeExa !== undefined,
+    trust: discovery.trust ?? createTrustStore(join(homeDir, ".mcp-rt", "trust.json")),
+  };
+}
+
+/** The manager's options: the caller's, over the session's defaults. */
+function sessionManagerOptions(options: CreateAgentSessionOptions, logger: Logger): MCPManagerOptions {
+  const given = options.manager ?? {};
+  const { homeDir, env } = options.discovery ?? {};
+  // A session given its own home or environment keeps its cache there, not in the real home.
+  const ownCache =
+    given.cache === undefined && (homeDir !== undefined || env !== undefined)
+      ? { cache: pathToFileURL(defaultCacheDir(env ?? process.env, homeDir)).href }
+      : {};
+  return { maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS, logger, ...ownCache, ...given };
 }
 
 /** Runs a caller's callback; one that throws is logged, never fatal to startup. */

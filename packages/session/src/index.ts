@@ -1,9 +1,10 @@
 // The session API, and the config, cache and manager names an agent wires it with, so that this package is enough.
 
+export type { ConfigFormat } from "@mcp-rt/config";
+export { createNativeSource, readConfigFile } from "@mcp-rt/config";
 export type {
   AuthStorage,
   CapabilitySource,
-  ConfigFormat,
   CustomTool,
   DiscoveredServer,
   LoadConfigsOptions,
@@ -11,7 +12,9 @@ export type {
   LoadedCustomTool,
   Logger,
   MCPLoadError,
+  MCPLoadProblem,
   MCPLoadResult,
+  MCPManagerOptions,
   MCPServerConfig,
   MCPServerState,
   ProjectTrust,
@@ -22,13 +25,12 @@ export {
   builtinSources,
   createCacheFromUrl,
   createFileStore,
-  createNativeSource,
   createTrustStore,
   loadAllMCPConfigs,
   MCPManager,
   MCPToolCache,
   McpRtError,
-  readConfigFile,
+  toLoadErrors,
 } from "@mcp-rt/manager";
 export type { AgentSessionOptions } from "./agent-session.js";
 export { AgentSession } from "./agent-session.js";

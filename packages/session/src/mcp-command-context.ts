@@ -49,7 +49,8 @@ export class MCPCommandContext {
 
   /** The session's trust store, when project trust is on. */
   get trust(): ProjectTrust | undefined {
-    return this.session.loadOptions.trust;
+    const { trust } = this.session.loadOptions;
+    return trust === "all" ? undefined : trust;
   }
 
   /** Discovery with the session's own options (trust included). */
@@ -148,12 +149,10 @@ export class MCPCommandContext {
           line: `● ${name}: connected, ${plural(state.toolCount, "tool")}${state.connectedMs === undefined ? "" : ` in ${Math.round(state.connectedMs)} ms`}`,
           state,
         };
-      case "failed":
-      case "needs-auth": {
-        const glyph = state.status === "failed" ? "✗" : "🔒";
+      case "failed": {
         const tail = state.lastError?.stderrTail?.trimEnd();
         return {
-          line: `${glyph} ${name}: ${state.status.replace("-", " ")}${state.lastError ? ` — ${state.lastError.message}` : ""}${tail ? `\n  stderr:\n${indent(tail, "    ")}` : ""}`,
+          line: `✗ ${name}: failed${state.lastError ? ` — ${state.lastError.message}` : ""}${tail ? `\n  stderr:\n${indent(tail, "    ")}` : ""}`,
           state,
         };
       }

@@ -10,7 +10,6 @@ export type MCPListStatus =
   | "reconnecting"
   | "disconnected"
   | "failed"
-  | "needs-auth"
   | "disabled"
   | "needs-approval"
   | "shadowed"
@@ -24,7 +23,6 @@ const GLYPHS: Record<MCPListStatus, string> = {
   reconnecting: "◌",
   disconnected: "○",
   failed: "✗",
-  "needs-auth": "🔒",
   disabled: "–",
   "needs-approval": "?",
   shadowed: "–",
@@ -50,7 +48,7 @@ export interface MCPListEntry {
   name: string;
   /** Where it stands: running states from the manager, or why discovery does not start it. */
   status: MCPListStatus;
-  /** The status as one character (● ◌ ○ ✗ – ? 🔒). */
+  /** The status as one character (● ◌ ○ ✗ – ?). */
   glyph: string;
   /** Where the entry is defined; absent for a server the manager runs without a config file. */
   source?: MCPListSource;
@@ -84,7 +82,6 @@ const RUNTIME: Record<MCPServerState["status"], MCPListStatus> = {
   disconnected: "disconnected",
   reconnecting: "reconnecting",
   failed: "failed",
-  "needs-auth": "needs-auth",
 };
 
 function fromState(state: MCPServerState): Omit<MCPListEntry, "name" | "source"> {
@@ -226,7 +223,7 @@ function compare(a: string, b: string): number {
 }
 
 const LEGEND =
-  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  🔒 needs auth";
+  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval";
 
 /** `/mcp list` as text for a terminal. */
 export function formatServerList(list: MCPServerList, where: { cwd: string; homeDir: string }): string {

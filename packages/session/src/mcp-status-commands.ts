@@ -1,11 +1,4 @@
-import {
-  closeConnection,
-  connectToServer,
-  listTools,
-  type MCPServerConnection,
-  McpRtError,
-  resolveServerConfig,
-} from "@mcp-rt/manager";
+import { McpRtError } from "@mcp-rt/manager";
 import { explainServer } from "./explain-server.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, indent, type MCPCommandResult, ok, plural } from "./mcp-command-result.js";
@@ -18,7 +11,7 @@ export async function listCommand(ctx: MCPCommandContext): Promise<MCPCommandRes
   return ok(formatServerList(list, ctx.where), list);
 }
 
-/** `/mcp reload` (§3 step 6) with the session's own options. */
+/** `/mcp reload` with the session's own options: everything is stopped, discovered again and started. */
 export async function reloadCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
   const started = performance.now();
   const result = await ctx.session.reloadMCP();
@@ -29,7 +22,7 @@ export async function reloadCommand(ctx: MCPCommandContext): Promise<MCPCommandR
     `Reloaded MCP in ${ms} ms: ${plural(result.connectedServers.length, "server")} connected, ${plural(ctx.manager.getTools().length, "tool")}.`,
   ];
   if (pending.length > 0) lines.push(`◌ still connecting: ${pending.join(", ")} (their tools follow)`);
-  for (const [name, message] of result.errors) lines.push(`✗ ${name}: ${message}`);
+  for (const [name, error] of result.errors) lines.push(`✗ ${name}: ${error.message}`);
   for (const issue of result.discovery?.errors ?? []) {
     if (!issue.server || !result.errors.has(issue.server)) {
       lines.push(`✗ ${ctx.show(issue.path)}: ${issue.server ? `${issue.server}: ` : ""}${issue.message}`);
@@ -40,7 +33,7 @@ export async function reloadCommand(ctx: MCPCommandContext): Promise<MCPCommandR
   return ok(lines.join("\n"), {
     connectedServers: result.connectedServers,
     pending,
-    errors: Object.fromEntries(result.errors),
+    errors: Object.fromEntries([...result.errors].map(([name, error]) => [name, error.message])),
     needsApproval: waiting,
     toolCount: ctx.manager.getTools().length,
     ms,
@@ -57,49 +50,36 @@ export async function testCommand(ctx: MCPCommandContext, name: string): Promise
     const why = ctx.whyNotStarted(name, discovery) ?? `${name} is not started by this session`;
     return failure("NOT_CONNECTED", `Cannot test ${name}: ${why.replace(/^\S+ /, "")}`);
   }
-  const timeoutMs = ctx.testTimeoutMs ?? config.timeout ?? 30_000;
-  const started = performance.now();
-  let connection: MCPServerConnection | undefined;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const sourcePath = discovery.sources[name]?.path;
   try {
-    const resolved = await resolveServerConfig(name, config, {
-      cwd: ctx.session.cwd,
-      ...(ctx.session.authStorage ? { authStorage: ctx.session.authStorage } : {}),
+    const probe = await ctx.manager.testServer(name, config, {
+      ...(ctx.testTimeoutMs === undefined ? {} : { timeoutMs: ctx.testTimeoutMs }),
+      ...(sourcePath ? { sourcePath } : {}),
     });
-    const sourcePath = discovery.sources[name]?.path;
-    connection = await connectToServer(
-      name,
-      { ...resolved, timeout: timeoutMs },
-      { signal, cwd: ctx.session.cwd, unresolvedConfig: config, ...(sourcePath ? { sourcePath } : {}) },
-    );
-    const tools = await listTools(connection, { signal, timeout: timeoutMs });
-    const ms = Math.round(performance.now() - started);
-    const info = connection.serverInfo as { name?: string; version?: string } | undefined;
+    const info = probe.serverInfo as { name?: string; version?: string } | undefined;
     const data = {
       name,
       serverName: info?.name,
       serverVersion: info?.version,
-      protocolVersion: connection.protocolVersion,
-      toolCount: tools.length,
-      tools: tools.map((tool) => tool.name),
-      ms,
+      protocolVersion: probe.protocolVersion,
+      toolCount: probe.tools.length,
+      tools: probe.tools.map((tool) => tool.name),
+      ms: probe.ms,
     };
     const text = [
       `● ${name}: ${info?.name ?? "?"} ${info?.version ?? ""}`.trimEnd() +
-        `, protocol ${connection.protocolVersion ?? "?"}, ${ms} ms`,
-      `${plural(tools.length, "tool")}${tools.length > 0 ? `: ${data.tools.join(", ")}` : ""}`,
+        `, protocol ${probe.protocolVersion ?? "?"}, ${probe.ms} ms`,
+      `${plural(probe.tools.length, "tool")}${probe.tools.length > 0 ? `: ${data.tools.join(", ")}` : ""}`,
       "Connection closed.",
     ].join("\n");
     return ok(text, data);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const tail = (McpRtError.isInstance(error) ? error.stderrTail : undefined) ?? connection?.stderrTail();
+    const tail = McpRtError.isInstance(error) ? error.stderrTail : undefined;
     const code = McpRtError.isInstance(error) ? error.code : "ERROR";
     const result = failure(code, `${name} failed the test: ${message}`, tail ? { stderrTail: tail } : {});
     if (tail?.trim()) result.text += `\n  stderr:\n${indent(tail.trimEnd(), "    ")}`;
     return result;
-  } finally {
-    if (connection) await closeConnection(connection);
   }
 }
 

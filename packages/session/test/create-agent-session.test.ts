@@ -93,7 +93,7 @@ describe("createAgentSession", () => {
     const started = performance.now();
     const second = await world.start({
       signal: late.signal,
-      maxStartupWaitMs: 15_000,
+      manager: { maxStartupWaitMs: 15_000 },
       onManager: (manager) => manager.on("server:connected", () => late.abort()),
     });
     // Without the stop, startup would wait 15 s for the stuck server (no cache entry).
@@ -149,7 +149,7 @@ describe("createAgentSession", () => {
       },
     });
     await world.write(`${world.cwd}/.cursor/mcp.json`, "{ not json");
-    const { session, mcpErrors } = await world.start({ trust: false });
+    const { session, mcpErrors } = await world.start({ discovery: { trust: "all" } });
     const paths = mcpErrors.map((error) => error.path);
     expect(paths).toContain("mcp:dies");
     expect(paths).toContain(world.userFile);
@@ -161,7 +161,7 @@ describe("createAgentSession", () => {
 
   it("starts without a cache when the cache URL is unusable, and says so", async () => {
     await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
-    const { session, mcpErrors } = await world.start({ cacheStorage: "ftp://cache.test" });
+    const { session, mcpErrors } = await world.start({ manager: { cache: "ftp://cache.test" } });
     expect(mcpErrors).toEqual([
       { path: "ftp://cache.test", error: expect.stringMatching(/tool cache unavailable/) },
     ]);
@@ -182,7 +182,7 @@ describe("createAgentSession", () => {
     await world.write(world.userFile, {
       mcpServers: { quick: echoServer(), late: slowInitServer(2500, { tools: 1 }) },
     });
-    const { session } = await world.start({ maxStartupWaitMs: 300 });
+    const { session } = await world.start({ manager: { maxStartupWaitMs: 300 } });
     // Startup did not wait for the late server (no cache entry, but bounded by maxStartupWaitMs).
     expect(activeMCPNames(session)).not.toContain("mcp_late_echo");
     expect(session.mcpManager!.getConnectionStatus("late")).toBe("connecting");
@@ -196,7 +196,7 @@ describe("createAgentSession", () => {
     expect(activeMCPNames(first.session)).toEqual(["mcp_late_echo"]);
     await first.session.dispose();
 
-    const { session } = await world.start({ startupTimeoutMs: 50 });
+    const { session } = await world.start({ manager: { startupTimeoutMs: 50 } });
     const [deferred] = session.mcpTools() as Array<CustomTool & { source: CustomTool }>;
     expect(deferred?.source).toBeInstanceOf(DeferredMCPTool);
     expect(activeMCPNames(session)).toEqual(["mcp_late_echo"]);
@@ -261,7 +261,7 @@ describe("createAgentSession", () => {
     await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
     let pid = 0;
     {
-      await using session = (await world.start({ cacheStorage: new MCPToolCache(new Map()) })).session;
+      await using session = (await world.start({ manager: { cache: new MCPToolCache(new Map()) } })).session;
       pid = await pidOf(session, "alpha");
       expect(isProcessAlive(pid)).toBe(true);
     }

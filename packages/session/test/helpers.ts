@@ -58,12 +58,11 @@ export async function createWorld(): Promise<World> {
     async start(options = {}) {
       const result = await createAgentSession({
         cwd,
-        homeDir: home,
-        env: world.env,
-        cacheStorage: world.cache,
         logger: world.logger,
         refreshDebounceMs: 10,
         ...options,
+        discovery: { homeDir: home, env: world.env, ...options.discovery },
+        manager: { cache: world.cache, ...options.manager },
       });
       world.sessions.push(result.session);
       return result;

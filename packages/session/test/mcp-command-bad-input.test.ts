@@ -114,7 +114,7 @@ describe("/mcp without MCP", () => {
   });
 
   it("says the session was disposed", async () => {
-    const other = await world.start({ cacheStorage: "memory:" });
+    const other = await world.start({ manager: { cache: "memory:" } });
     await other.session.dispose();
     const result = await new MCPCommandController(other.session).handle("/mcp reload");
     expect(result.ok).toBe(false);

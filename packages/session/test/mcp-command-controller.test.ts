@@ -105,7 +105,7 @@ describe("/mcp commands at once", () => {
 describe("/mcp add and remove", () => {
   it("round-trip a real file: modes, unknown fields, live tools", async () => {
     await world.write(world.userFile, { $schema: "x", mcpServers: { keep: { command: "nope", custom: 1 } } });
-    const { session } = await world.start({ trust: false });
+    const { session } = await world.start({ discovery: { trust: "all" } });
     const mcp = new MCPCommandController(session);
     const fixture = echoServer({ tools: 1 });
     const line = `/mcp add fresh --env GREETING=hi -- ${fixture.command} ${fixture.args!.map((arg) => `'${arg}'`).join(" ")}`;
@@ -140,7 +140,10 @@ describe("/mcp add and remove", () => {
 
   it("adds a remote server to the project file and refuses to remove another client's server", async () => {
     await world.write(join(world.home, ".cursor", "mcp.json"), { mcpServers: { theirs: echoServer() } });
-    const { session } = await world.start({ trust: false, maxStartupWaitMs: 100 });
+    const { session } = await world.start({
+      discovery: { trust: "all" },
+      manager: { maxStartupWaitMs: 100 },
+    });
     const mcp = new MCPCommandController(session);
     const added = await mcp.handle(
       "/mcp add docs --scope project --url http://127.0.0.1:9/mcp --transport http --header X-Team=core",

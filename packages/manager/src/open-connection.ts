@@ -1,0 +1,122 @@
+import { closeConnection, connectToServer, listTools, type MCPServerConnection } from "@mcp-rt/client";
+import {
+  type AuthStorage,
+  type MCPServerConfig,
+  type MCPToolDefinition,
+  McpRtError,
+  resolveServerConfig,
+} from "@mcp-rt/config";
+import { abortable } from "./abortable.js";
+import { errorMessage } from "./error-message.js";
+
+/** A server's connect + `tools/list` limit when its config sets no `timeout`. */
+export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
+
+/** Options of {@link openConnection}. */
+export interface OpenConnectionOptions {
+  /** The agent's folder: where stdio servers start. */
+  cwd: string;
+  /** Stops the attempt: the promise rejects with `signal.reason`, and a connection made meanwhile is closed. */
+  signal: AbortSignal;
+  /** Secrets for `auth: { type: "apikey" }`. */
+  authStorage?: AuthStorage | undefined;
+  /** The config file, for error messages. */
+  sourcePath?: string | undefined;
+}
+
+/**
+ * Resolves a server's `!cmd` values and API keys, then connects with the
+ * resolved config; the connection keeps the unresolved one (stable cache
+ * keys, no secret kept beyond the handshake).
+ */
+export async function openConnection(
+  name: string,
+  config: MCPServerConfig,
+  options: OpenConnectionOptions,
+): Promise<MCPServerConnection> {
+  const { signal, cwd } = options;
+  const resolved = await abortable(
+    resolveServerConfig(name, config, {
+      cwd,
+      ...(options.authStorage ? { authStorage: options.authStorage } : {}),
+    }),
+    signal,
+  );
+  return connectToServer(name, resolved, {
+    signal,
+    cwd,
+    unresolvedConfig: config,
+    ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
+  });
+}
+
+/**
+ * What an attempt that threw `error` failed with: the abort's reason when it
+ * was called off, an `McpRtError` as it is, anything else as `INIT_FAILED`
+ * with the server's last stderr lines.
+ */
+export function startError(
+  name: string,
+  error: unknown,
+  signal: AbortSignal,
+  connection: MCPServerConnection | undefined,
+): unknown {
+  if (signal.aborted) return signal.reason;
+  if (McpRtError.isInstance(error)) return error;
+  const tail = connection?.stderrTail().trim();
+  return new McpRtError("INIT_FAILED", `MCP server "${name}" failed to start: ${errorMessage(error)}`, {
+    server: name,
+    cause: error,
+    ...(tail ? { stderrTail: tail } : {}),
+  });
+}
+
+/** What {@link probeServer} found: the server as it introduced itself, and its tools. */
+export interface ServerProbe {
+  serverInfo: MCPServerConnection["serverInfo"];
+  protocolVersion: string | undefined;
+  tools: MCPToolDefinition[];
+  /** Connect + list time (ms). */
+  ms: number;
+}
+
+/**
+ * Connects to one server on a connection of its own, lists its tools and
+ * closes again: a health check by hand (`/mcp test`). Rejects with an
+ * `McpRtError` (with the server's stderr tail when it has one), or with
+ * `signal.reason`.
+ */
+export async function probeServer(
+  name: string,
+  config: MCPServerConfig,
+  options: OpenConnectionOptions & { timeoutMs: number },
+): Promise<ServerProbe> {
+  const { signal, timeoutMs } = options;
+  const started = performance.now();
+  let connection: MCPServerConnection | undefined;
+  try {
+    connection = await openConnection(name, { ...config, timeout: timeoutMs }, options);
+    const tools = await listTools(connection, { signal, timeout: timeoutMs });
+    return {
+      serverInfo: connection.serverInfo,
+      protocolVersion: connection.protocolVersion,
+      tools,
+      ms: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    const failure = startError(name, error, signal, connection);
+    const tail = connection?.stderrTail().trim();
+    // The server's last words belong in the answer to a test, whatever failed.
+    if (McpRtError.isInstance(failure) && !failure.stderrTail && tail) {
+      throw new McpRtError(failure.code, failure.message, {
+        cause: failure,
+        ...(failure.server ? { server: failure.server } : {}),
+        ...(failure.details ? { details: failure.details } : {}),
+        stderrTail: tail,
+      });
+    }
+    throw failure;
+  } finally {
+    if (connection) await closeConnection(connection).catch(() => {});
+  }
+}

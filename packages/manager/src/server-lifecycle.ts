@@ -1,0 +1,346 @@
+import {
+  closeConnection,
+  listTools,
+  type MCPConnectionCloseEvent,
+  type MCPServerConnection,
+} from "@mcp-rt/client";
+import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import { Attempt } from "./attempt.js";
+import { ConnectionWatch } from "./connection-watch.js";
+import type { TypedEmitter } from "./event-emitter.js";
+import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
+import type { ManagerCache } from "./manager-cache.js";
+import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
+import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
+import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
+import { ReconnectScheduler } from "./reconnect-scheduler.js";
+import type { ServerRecord } from "./server-record.js";
+import type { ServerTable } from "./server-table.js";
+import type { TaskGroup } from "./task-group.js";
+import type { ToolCatalog } from "./tool-catalog.js";
+
+/** What a {@link ServerLifecycle} works on: the manager's parts it shares. */
+export interface ServerLifecycleParts {
+  /** The project folder: where stdio servers start, part of cache keys. */
+  cwd: string;
+  options: MCPManagerOptions;
+  table: ServerTable;
+  catalog: ToolCatalog;
+  cache: ManagerCache;
+  emitter: TypedEmitter<MCPManagerEvents>;
+  /** Background work `disconnectAll` waits for. */
+  tasks: TaskGroup;
+}
+
+/** A live connection went away: why, and whether an automatic attempt should follow. */
+interface Drop {
+  reason: string;
+  error: McpRtError;
+  reconnect: boolean;
+}
+
+/**
+ * The life of each server, from start to stop (docs/architecture.md): an
+ * attempt resolves its config, connects and lists its tools; a success is
+ * committed (live tools, cache write, watch on the connection); a failure
+ * marks it failed; a drop at run time leads to automatic attempts with
+ * backoff until it is back or the circuit breaker gives up; optional health
+ * pings find hung servers; stopping closes whatever it has.
+ */
+export class ServerLifecycle {
+  readonly #parts: ServerLifecycleParts;
+  /** `null` with `reconnect: false`. */
+  readonly #reconnects: ReconnectScheduler | null;
+  /** `null` without `healthCheckIntervalMs`. */
+  readonly #health: HealthMonitor | null;
+
+  constructor(parts: ServerLifecycleParts) {
+    this.#parts = parts;
+    const policy = resolveReconnectOptions(parts.options.reconnect);
+    this.#reconnects = policy ? new ReconnectScheduler(policy) : null;
+    const health = resolveHealthCheck(parts.options);
+    this.#health = health
+      ? new HealthMonitor({
+          ...health,
+          connections: () => parts.table.connections(),
+          onUnhealthy: (connection, error) => {
+            const record = parts.table.get(connection.name);
+            if (record) this.#dropped(record, connection, { reason: error.message, error, reconnect: true });
+          },
+        })
+      : null;
+  }
+
+  /**
+   * Starts an attempt of `record` with `config`, and its cache read, together.
+   * An automatic reconnect reads no cache (the server's tools are still
+   * there) and announces itself with `server:reconnecting` instead of
+   * `server:connecting`. Starting on purpose ends a reconnect in progress.
+   */
+  start(record: ServerRecord, config: MCPServerConfig, reconnect = false): Attempt {
+    const { cwd, cache, emitter } = this.#parts;
+    if (!reconnect) {
+      if (record.outage?.timer) clearTimeout(record.outage.timer);
+      delete record.outage;
+      emitter.emit("server:connecting", { name: record.name });
+    }
+    return new Attempt({
+      name: record.name,
+      config,
+      cache: reconnect ? null : cache.get(),
+      cwd,
+      reconnect,
+      run: (attempt) => {
+        // Set before the pipeline's first step, so that the pipeline can tell whether it is still current.
+        record.start(attempt);
+        return this.#pipeline(record, attempt);
+      },
+    });
+  }
+
+  /**
+   * The startup gate offers a pending attempt's cached tools: they stand in
+   * as deferred tools. False when the attempt is no longer current.
+   */
+  defer(attempt: Attempt, cached: MCPToolDefinition[]): boolean {
+    const record = this.#parts.table.get(attempt.name);
+    if (!record || !this.#isCurrent(record, attempt)) return false;
+    if (this.#parts.catalog.defer(record, cached)) {
+      this.#parts.emitter.emit("tools:changed", { name: record.name });
+    }
+    return true;
+  }
+
+  /** The config or an attempt failed (`attempt`, when there was one): its tools go, listeners are told. */
+  fail(record: ServerRecord, error: McpRtError, attempt?: Attempt): void {
+    const { catalog, emitter, options } = this.#parts;
+    const hadTools = record.fail(error);
+    if (hadTools) catalog.rebuild();
+    emitter.emit("server:failed", { name: record.name, error });
+    if (hadTools) emitter.emit("tools:changed", { name: record.name });
+    // A failure the caller already received in `errors` is not logged again.
+    if (attempt?.returned)
+      options.logger?.warn(`MCP server "${record.name}" failed after startup: ${error.message}`);
+  }
+
+  /**
+   * Removes `record` from the table and calls off everything it has: its
+   * attempt, watch, reconnect timer and connection. The tools are not rebuilt
+   * here (the caller does it once for many). `closed` settles once what it
+   * had open is closed.
+   */
+  stop(record: ServerRecord): { wasActive: boolean; hadTools: boolean; closed: Promise<unknown> } {
+    const { table, tasks } = this.#parts;
+    const wasActive = record.active;
+    const hadTools = record.definitions.length > 0;
+    if (table.holds(record)) table.forget(record.name);
+    record.quiet();
+    record.attempt?.controller.abort(removedError(record.name));
+    const closed = Promise.allSettled([
+      record.connection && closeConnection(record.connection),
+      record.attempt?.done,
+    ]);
+    // Tracked, so that a later disconnectAll also waits for closes already under way.
+    tasks.add(closed);
+    return { wasActive, hadTools, closed };
+  }
+
+  /** Every server was stopped: no ping timer is left (reconnect timers went with their records). */
+  stopAll(): void {
+    this.#health?.stop();
+  }
+
+  /** Why a server that was connected is not any more. */
+  dropError(record: ServerRecord): McpRtError {
+    return (
+      record.lastError ??
+      new McpRtError("TRANSPORT_CLOSED", `MCP server "${record.name}" disconnected`, { server: record.name })
+    );
+  }
+
+  #isCurrent(record: ServerRecord, attempt: Attempt): boolean {
+    return (
+      this.#parts.table.holds(record) && record.attempt === attempt && !attempt.controller.signal.aborted
+    );
+  }
+
+  /** Resolve, connect, watch, list: one attempt, which commits or fails. */
+  async #pipeline(record: ServerRecord, attempt: Attempt): Promise<MCPServerConnection> {
+    const { name } = record;
+    const { signal } = attempt.controller;
+    const timeoutMs = attempt.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+    let connection: MCPServerConnection | undefined;
+    let watch: ConnectionWatch | undefined;
+    try {
+      connection = await openConnection(name, attempt.config, {
+        cwd: this.#parts.cwd,
+        signal,
+        authStorage: this.#parts.options.authStorage,
+        sourcePath: record.source?.path,
+      });
+      signal.throwIfAborted();
+      // Watched from the handshake on, so that a tool change announced during the first list is not lost.
+      watch = this.#watch(record, connection);
+      record.watch = watch;
+      record.phase = "listing";
+      const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
+      const serverTools = await listTools(connection, { signal, timeout: remaining });
+      signal.throwIfAborted();
+      if (!this.#isCurrent(record, attempt)) throw removedError(name);
+      this.#commit(record, attempt, connection, serverTools);
+      return connection;
+    } catch (error) {
+      // Nothing started for an attempt that failed or was called off may outlive it.
+      watch?.stop();
+      if (record.watch === watch) delete record.watch;
+      if (connection) await closeConnection(connection).catch(() => {});
+      const thrown = startError(name, error, signal, connection);
+      const failure = McpRtError.isInstance(thrown) ? thrown : removedError(name);
+      if (this.#isCurrent(record, attempt)) {
+        if (attempt.reconnect) {
+          record.retrying(failure);
+          this.#parts.options.logger?.debug(`Reconnecting MCP server "${name}" failed: ${failure.message}`);
+          this.#retry(record);
+        } else {
+          this.fail(record, failure, attempt);
+        }
+      }
+      throw failure;
+    }
+  }
+
+  /** The attempt connected and listed: its live tools replace the server's slice (the live list wins). */
+  #commit(
+    record: ServerRecord,
+    attempt: Attempt,
+    connection: MCPServerConnection,
+    serverTools: MCPToolDefinition[],
+  ): void {
+    const { catalog, emitter } = this.#parts;
+    const ms = Math.round(performance.now() - attempt.startedAt);
+    record.connect(connection, serverTools, ms);
+    if (this.#reconnects) this.#reconnects.connected(record);
+    this.#health?.start();
+    catalog.rebuild();
+    emitter.emit("server:connected", { name: record.name, ms, toolCount: record.definitions.length });
+    emitter.emit("tools:changed", { name: record.name });
+    this.#writeCache(record, connection, serverTools);
+    record.watch?.activate();
+  }
+
+  /** Follows a new connection: its close, its errors, `list_changed`. */
+  #watch(record: ServerRecord, connection: MCPServerConnection): ConnectionWatch {
+    const { logger } = this.#parts.options;
+    return new ConnectionWatch({
+      connection,
+      onClose: (event) => this.#closed(record, connection, event),
+      onError: (error) => logger?.debug(`MCP server "${record.name}" reported an error`, error),
+      relist: (signal) => this.#relist(record, connection, signal),
+      logger,
+    });
+  }
+
+  /**
+   * `notifications/tools/list_changed`: lists every page again and replaces
+   * exactly this server's slice, if the connection is still its live one.
+   */
+  async #relist(record: ServerRecord, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
+    const serverTools = await listTools(connection, { signal });
+    if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
+    record.relisted(serverTools);
+    this.#parts.catalog.rebuild();
+    this.#parts.emitter.emit("tools:changed", { name: record.name });
+    this.#writeCache(record, connection, serverTools);
+  }
+
+  /**
+   * Best-effort cache write of a server's full, unfiltered list. It starts on
+   * the next event-loop turn, so that its validation and serialisation (about
+   * 12 ms for 5000 tools) are not in the way of a `connectServers` about to
+   * return; `disconnectAll` still waits for it.
+   */
+  #writeCache(record: ServerRecord, connection: MCPServerConnection, serverTools: MCPToolDefinition[]): void {
+    const { cache, cwd, tasks } = this.#parts;
+    const { name, config } = record;
+    const { serverInfo } = connection;
+    const write = cache.get().then(async (open) => {
+      if (!open) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await open.set(name, config, serverTools, cwd, { serverInfo });
+    });
+    tasks.add(write);
+  }
+
+  #closed(record: ServerRecord, connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
+    const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: record.name });
+    // A close the client asked for (`expected`) is someone's decision: it is not undone.
+    this.#dropped(record, connection, { reason: event.reason, error, reconnect: !event.expected });
+  }
+
+  /**
+   * A live connection went away (its transport closed, or it failed a health
+   * check): the server leaves `connected` at once, its tools stay but fail
+   * fast, what is left of it is reaped, and it is reconnected unless
+   * reconnecting is off.
+   */
+  #dropped(record: ServerRecord, connection: MCPServerConnection, drop: Drop): void {
+    const { table, tasks, emitter, options } = this.#parts;
+    if (record.connection !== connection || !table.holds(record)) return;
+    const reconnect = drop.reconnect && this.#reconnects !== null;
+    record.drop(drop.reason, drop.error, reconnect);
+    // Reaps what is left of the server (its process group) even though it went away on its own.
+    tasks.add(closeConnection(connection));
+    // A drop before `connectServers` returned is reported in its `errors` instead; a server
+    // that keeps dying while it is being reconnected is logged once, when the breaker opens.
+    const message = this.dropError(record).message;
+    if (this.#reconnects?.inOutage(record)) {
+      options.logger?.debug(`${message}; still reconnecting`);
+    } else if (record.attempt?.returned !== false) {
+      options.logger?.warn(`${message}${reconnect ? "; reconnecting" : ""}`);
+    }
+    emitter.emit("server:disconnected", { name: record.name, reason: drop.reason });
+    // A listener may have stopped or restarted it meanwhile.
+    if (reconnect && table.holds(record) && !record.active) this.#retry(record);
+  }
+
+  /** Schedules the next automatic attempt of `record`, or gives up when its circuit breaker opens. */
+  #retry(record: ServerRecord): void {
+    if (!this.#reconnects) return;
+    const step = this.#reconnects.retry(record, () => {
+      if (this.#parts.table.holds(record) && !record.active) this.start(record, record.config, true);
+    });
+    if (step.retry) {
+      this.#parts.emitter.emit("server:reconnecting", {
+        name: record.name,
+        attempt: step.attempt,
+        delayMs: step.delayMs,
+      });
+    } else {
+      this.#giveUp(record, step);
+    }
+  }
+
+  /** The circuit breaker opened: the server is `failed` until it is connected on purpose. */
+  #giveUp(record: ServerRecord, step: Extract<ReconnectStep, { retry: false }>): void {
+    const { name } = record;
+    const last = record.lastError;
+    const error = new McpRtError(
+      last?.code ?? "TRANSPORT_CLOSED",
+      `MCP server "${name}" did not come back after ${step.attempts} reconnect attempts (${step.failedBursts} failed bursts); gave up. Last error: ${last?.message ?? "unknown"}. Fix it, then connect it again (e.g. /mcp reload)`,
+      {
+        server: name,
+        ...(last ? { cause: last } : {}),
+        ...(last?.stderrTail ? { stderrTail: last.stderrTail } : {}),
+      },
+    );
+    this.fail(record, error);
+    this.#parts.options.logger?.warn(error.message);
+  }
+}
+
+/** What an attempt of a server that was stopped while it connected fails with. */
+export function removedError(name: string): McpRtError {
+  return new McpRtError("NOT_CONNECTED", `MCP server "${name}" was disconnected while it was connecting`, {
+    server: name,
+  });
+}

@@ -1,0 +1,94 @@
+import { DeferredMCPTool } from "./deferred-mcp-tool.js";
+import { MCPTool, type MCPToolHost } from "./mcp-tool.js";
+import type { ServerRecord } from "./server-record.js";
+import type { ServerTable } from "./server-table.js";
+import { createMCPToolNames } from "./tool-name.js";
+
+/** Which server and original tool an exposed name stands for. */
+export interface ToolOwner {
+  server: string;
+  tool: string;
+}
+
+const keyOf = (server: string, tool: string): string => `${server}\u0000${tool}`;
+
+/**
+ * The tools a manager exposes, built from every server's slice in its table,
+ * and the index from each exposed name to its server and original tool (a
+ * name is never parsed to find its server).
+ */
+export class ToolCatalog {
+  readonly #table: ServerTable;
+  readonly #host: MCPToolHost;
+  #tools: MCPTool[] = [];
+  #index = new Map<string, ToolOwner>();
+
+  /** @param host What the tools ask about their server when they are called. */
+  constructor(table: ServerTable, host: MCPToolHost) {
+    this.#table = table;
+    this.#host = host;
+  }
+
+  /** The exposed tools, in server order. */
+  get tools(): readonly MCPTool[] {
+    return this.#tools;
+  }
+
+  /** Which server and original tool `exposedName` stands for. */
+  owner(exposedName: string): ToolOwner | undefined {
+    const owner = this.#index.get(exposedName);
+    return owner ? { ...owner } : undefined;
+  }
+
+  /**
+   * Exposes a connecting server's cached definitions as deferred tools.
+   * Returns whether it has any (a server with none is waited for instead).
+   */
+  defer(record: ServerRecord, cached: Parameters<ServerRecord["defer"]>[0]): boolean {
+    if (!record.defer(cached)) return false;
+    this.rebuild();
+    return true;
+  }
+
+  /**
+   * Names the whole set again from every server's slice (two servers' tools
+   * can only be told apart together). A tool whose name, definition and kind
+   * are unchanged stays the same object, so a registry that tracks tools by
+   * identity only sees real changes.
+   */
+  rebuild(): void {
+    const before = new Map(this.#tools.map((tool) => [keyOf(tool.serverName, tool.definition.name), tool]));
+    const entries = this.#table
+      .records()
+      .flatMap((record) => record.definitions.map((definition) => ({ record, definition })));
+    const names = createMCPToolNames(
+      entries.map(({ record, definition }) => ({ server: record.name, tool: definition.name })),
+    );
+    const tools: MCPTool[] = [];
+    const index = new Map<string, ToolOwner>();
+    entries.forEach(({ record, definition }, i) => {
+      const name = names[i]!;
+      const existing = before.get(keyOf(record.name, definition.name));
+      const unchanged =
+        existing !== undefined &&
+        existing.name === name &&
+        existing.definition === definition &&
+        existing instanceof DeferredMCPTool === record.deferred;
+      if (unchanged) {
+        tools.push(existing);
+      } else {
+        const options = {
+          host: this.#host,
+          serverName: record.name,
+          definition,
+          name,
+          ...(record.source ? { source: record.source } : {}),
+        };
+        tools.push(record.deferred ? new DeferredMCPTool(options) : new MCPTool(options));
+      }
+      index.set(name, { server: record.name, tool: definition.name });
+    });
+    this.#tools = tools;
+    this.#index = index;
+  }
+}

@@ -1,0 +1,59 @@
+import { echoServer, isProcessAlive, slowInitServer } from "@mcp-rt/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
+
+let world: World;
+beforeEach(async () => {
+  world = await createWorld();
+});
+afterEach(async () => {
+  await world.cleanup();
+});
+
+describe("createAgentSession's manager options", () => {
+  it("passes every manager option through: resultCharLimit cuts results, reconnect: false leaves a dead server down", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const { session } = await world.start({ manager: { resultCharLimit: 10, reconnect: false } });
+    const echo = session.registry.list().find((tool) => tool.name === "mcp_alpha_echo")!;
+    const result = await echo.execute("call-1", { message: "a message well over ten characters" });
+    const text = result.content.map((block) => ("text" in block ? block.text : "")).join("");
+    expect(text.startsWith("a message ")).toBe(true);
+    expect(text).not.toContain("over ten characters");
+
+    const pid = await pidOf(session, "alpha");
+    process.kill(pid, "SIGKILL");
+    const manager = session.mcpManager!;
+    await expect.poll(() => manager.getServerStates()[0]?.status, { timeout: 5000 }).toBe("disconnected");
+    // With reconnecting on, it would be "reconnecting" and come back.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(manager.getServerStates()[0]?.status).toBe("disconnected");
+  });
+
+  it("health checks can be turned on for a session", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const { session } = await world.start({ manager: { healthCheckIntervalMs: 50 } });
+    expect(activeMCPNames(session)).toEqual(["mcp_alpha_echo"]);
+    const pid = await pidOf(session, "alpha");
+    // A stopped server cannot answer the ping: the manager gives up on that connection.
+    process.kill(pid, "SIGSTOP");
+    try {
+      await expect
+        .poll(() => session.mcpManager!.getServerStates()[0]?.lastError?.code, { timeout: 5000 })
+        .toBe("REQUEST_TIMEOUT");
+    } finally {
+      if (isProcessAlive(pid)) process.kill(pid, "SIGCONT");
+    }
+  });
+});
+
+describe("AgentSession.dispose", () => {
+  it("lets a reload under way finish, then stops what it started: no server outlives the session", async () => {
+    await world.write(world.userFile, { mcpServers: { slow: slowInitServer(600) } });
+    const { session } = await world.start({ manager: { maxStartupWaitMs: 5000 } });
+    const reload = session.reloadMCP();
+    await session.dispose();
+    await reload;
+    expect(session.mcpManager!.getServerStates()).toEqual([]);
+    // world.cleanup() checks that no child process is left.
+  });
+});
