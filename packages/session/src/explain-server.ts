@@ -5,9 +5,8 @@ import {
   explainJson,
   formatExplain,
   knownNames,
-  type LoadConfigsOptions,
-  loadAllMCPConfigs,
-} from "@mcp-rt/manager";
+} from "@mcp-rt/config/explain";
+import { type LoadConfigsOptions, loadAllMCPConfigs } from "@mcp-rt/manager";
 
 /** Options of {@link explainServer}. */
 export interface ExplainServerOptions {
