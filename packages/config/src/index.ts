@@ -60,5 +60,6 @@ export type {
   Logger,
   ProjectTrust,
   ProjectTrustQuestion,
+  ReserveServer,
 } from "./types.js";
 export { validateServerConfig } from "./validate-server-config.js";

@@ -101,12 +101,35 @@ export interface Logger {
   error(message: string, data?: unknown): void;
 }
 
+/**
+ * A caller's rule that holds a server back from starting (e.g. an agent with a
+ * native integration for it): `undefined` lets it start; an answer keeps it
+ * out, in `filtered`, with a short `reason` and any `keys` (such as API keys)
+ * the caller wants from its config.
+ *
+ * @example
+ * ```ts
+ * const reserve: ReserveServer = ({ name }) => (name === "search" ? { reason: "native-search" } : undefined);
+ * ```
+ */
+export type ReserveServer = (server: {
+  name: string;
+  /** The config after placeholder expansion, validated. */
+  config: MCPServerConfig;
+  source: SourceMeta;
+}) => { reason: string; keys?: string[] } | undefined;
+
 /** Options of `loadAllMCPConfigs`. */
 export interface LoadConfigsOptions {
   /** `false` does not read project-level files at all. @default true */
   enableProjectConfig?: boolean;
-  /** Remove Exa servers and return their API keys. @default true */
-  filterExa?: boolean;
+  /**
+   * The caller's rule that holds servers back from starting, asked once per
+   * server after placeholder expansion and validation, before project trust.
+   * A server it answers for goes to `filtered` with the answer's `reason`
+   * and `keys`. @default none: every valid server goes on
+   */
+  reserve?: ReserveServer;
   /** @default os.homedir() */
   homeDir?: string;
   /** @default process.env */
@@ -130,13 +153,16 @@ export interface LoadConfigsOptions {
 export interface LoadConfigsResult {
   configs: Record<string, MCPServerConfig>;
   sources: Record<string, SourceMeta>;
-  exaApiKeys: string[];
   /** Unreadable file, bad syntax, invalid entry, unset variable. */
   errors: ConfigIssue[];
   shadowed: Array<{ name: string; source: SourceMeta; by: SourceMeta }>;
   /** `enabled: false`, or named in the native file's `disabledServers`. */
   disabled: Array<{ name: string; source: SourceMeta }>;
-  filtered: Array<{ name: string; source: SourceMeta; reason: "exa" }>;
+  /**
+   * Servers the `reserve` rule held back, with the `reason` and `keys` it
+   * answered (`keys` empty when it gave none).
+   */
+  filtered: Array<{ name: string; source: SourceMeta; reason: string; keys: string[] }>;
   /**
    * Project servers waiting for the user's approval (§8), with the config they
    * would start with (after expansion), so a UI can show what it asks about.

@@ -42,7 +42,6 @@ function result(): LoadConfigsResult {
       },
     },
     sources: { github: cursorUser, local: claudeProject },
-    exaApiKeys: [],
     errors: [
       { path: `${project}/.mcp.json`, server: "broken", message: 'args: must be a list of strings; got "x"' },
       { path: `${home}/.codex/config.toml`, message: "bad TOML at line 3, column 1" },
@@ -101,8 +100,9 @@ describe("list", () => {
     expect(out.stdout).toContain("broken (.mcp.json): args: must be a list of strings");
     expect(out.stdout).toContain("~/.codex/config.toml: bad TOML at line 3, column 1");
     expect(out.stdout).not.toMatch(SECRETS);
-    // What a default session sees: project files read, Exa not filtered, the trust store consulted.
-    expect(out.calls[0]).toMatchObject({ filterExa: false, enableProjectConfig: true });
+    // What a default session sees: project files read, no server held back, the trust store consulted.
+    expect(out.calls[0]).toMatchObject({ enableProjectConfig: true });
+    expect(out.calls[0]?.reserve).toBeUndefined();
     expect(out.calls[0]?.trust).toBe(io.trust);
   });
 
@@ -131,7 +131,7 @@ describe("list", () => {
     expect(out.stdout).not.toMatch(SECRETS);
   });
 
-  it("passes --filter-exa and --no-project-config to the loader, resolving --cwd", async () => {
+  it("passes --no-project-config to the loader, resolving --cwd", async () => {
     const { io, out } = harness();
     let seen = "";
     io.load = async (cwd, options) => {
@@ -139,9 +139,22 @@ describe("list", () => {
       out.calls.push(options);
       return result();
     };
-    expect(await runCli(["list", "--cwd", "../other", "--filter-exa", "--no-project-config"], io)).toBe(0);
+    expect(await runCli(["list", "--cwd", "../other", "--no-project-config"], io)).toBe(0);
     expect(seen).toBe("/work/other");
-    expect(out.calls[0]).toMatchObject({ filterExa: true, enableProjectConfig: false });
+    expect(out.calls[0]).toMatchObject({ enableProjectConfig: false });
+  });
+
+  it("names the reason of a server a caller's reserve rule held back", async () => {
+    const { io, out } = harness(async () => ({
+      ...result(),
+      filtered: [{ name: "search", source: cursorUser, reason: "native-search", keys: ["k-1"] }],
+    }));
+    expect(await runCli(["list", "--json"], io)).toBe(0);
+    const json = JSON.parse(out.stdout) as ListJson;
+    expect(json.servers.find((s) => s.name === "search")).toMatchObject({
+      status: "filtered",
+      reason: 'held back by the caller\'s `reserve` rule (reason "native-search")',
+    });
   });
 });
 

@@ -23,7 +23,7 @@ const ENV = {
 };
 
 async function load(tree: FixtureTree) {
-  return tree.load({ env: ENV, filterExa: false, resolveInput: async (id) => `answer:${id}` });
+  return tree.load({ env: ENV, resolveInput: async (id) => `answer:${id}` });
 }
 
 describe("files written as each client's documentation shows them", () => {

@@ -151,52 +151,54 @@ describe("loadAllMCPConfigs: disabled", () => {
   });
 });
 
-describe("loadAllMCPConfigs: Exa", () => {
-  it("filters Exa servers by name, url or args and returns their keys, deduplicated", async () => {
+describe("loadAllMCPConfigs: reserve", () => {
+  it("holds back what the caller's rule answers for, with its reason and keys, after expansion", async () => {
     const tree = await fixture();
     const file = await tree.writeHome(".mcp-rt/mcp.json", {
       mcpServers: {
-        EXA: { command: "npx", args: ["-y", "exa-mcp-server"], env: { EXA_API_KEY: "key-env" } },
-        "exa-remote": { url: "https://mcp.exa.ai/mcp?exaApiKey=key%2Burl&tools=web_search" },
-        "exa-proxy": { command: "npx", args: ["mcp-remote", "https://mcp.exa.ai/mcp?exaApiKey=key-env"] },
-        "exa-keyless": { url: "https://MCP.EXA.AI/mcp" },
-        search: { command: "brave-search" },
+        search: { url: "https://search.example/mcp?key=${SEARCH_KEY}" },
+        keyless: { command: "search-proxy" },
+        other: { command: "other" },
       },
     });
-    const result = await tree.load();
-    expect(result.configs).toEqual({ search: { command: "brave-search" } });
+    const asked: unknown[] = [];
+    const result = await tree.load({
+      env: { SEARCH_KEY: "k-1" },
+      reserve: (server) => {
+        asked.push(server);
+        if (server.name === "search") return { reason: "native-search", keys: ["k-1"] };
+        return server.name === "keyless" ? { reason: "native-search" } : undefined;
+      },
+    });
     const source = meta("mcp-rt", "mcp-rt", file, "user");
-    expect(result.filtered).toEqual([
-      { name: "EXA", source, reason: "exa" },
-      { name: "exa-remote", source, reason: "exa" },
-      { name: "exa-proxy", source, reason: "exa" },
-      { name: "exa-keyless", source, reason: "exa" },
+    expect(asked).toEqual([
+      { name: "search", config: { url: "https://search.example/mcp?key=k-1" }, source },
+      { name: "keyless", config: { command: "search-proxy" }, source },
+      { name: "other", config: { command: "other" }, source },
     ]);
-    expect(result.exaApiKeys).toEqual(["key-env", "key+url"]);
+    expect(result.configs).toEqual({ other: { command: "other" } });
+    expect(result.filtered).toEqual([
+      { name: "search", source, reason: "native-search", keys: ["k-1"] },
+      { name: "keyless", source, reason: "native-search", keys: [] },
+    ]);
   });
 
-  it("takes keys after expansion, and keeps Exa servers with filterExa: false", async () => {
+  it("never asks about a disabled or invalid server, and holds nothing back without a rule", async () => {
     const tree = await fixture();
     await tree.writeHome(".mcp-rt/mcp.json", {
-      mcpServers: { exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=${EXA_KEY}" } },
+      mcpServers: { off: { command: "x", enabled: false }, bad: { command: 1 }, on: { command: "y" } },
     });
-    const filtered = await tree.load({ env: { EXA_KEY: "from-env" } });
-    expect(filtered.exaApiKeys).toEqual(["from-env"]);
-    const kept = await tree.load({ env: { EXA_KEY: "from-env" }, filterExa: false });
-    expect(kept.configs).toEqual({ exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=from-env" } });
-    expect(kept.filtered).toEqual([]);
-    expect(kept.exaApiKeys).toEqual([]);
-  });
-
-  it("does not filter a disabled Exa server or take its key", async () => {
-    const tree = await fixture();
-    await tree.writeHome(".mcp-rt/mcp.json", {
-      mcpServers: { exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=k", enabled: false } },
+    const asked: string[] = [];
+    const result = await tree.load({
+      reserve: ({ name }) => {
+        asked.push(name);
+        return undefined;
+      },
     });
-    const result = await tree.load();
-    expect(result.disabled.map((entry) => entry.name)).toEqual(["exa"]);
-    expect(result.filtered).toEqual([]);
-    expect(result.exaApiKeys).toEqual([]);
+    expect(asked).toEqual(["on"]);
+    expect(result.disabled.map((entry) => entry.name)).toEqual(["off"]);
+    expect(result.errors.map((issue) => issue.server)).toEqual(["bad"]);
+    expect((await tree.load()).filtered).toEqual([]);
   });
 });
 
@@ -206,7 +208,6 @@ describe("loadAllMCPConfigs: the result", () => {
     expect(await tree.load()).toEqual({
       configs: {},
       sources: {},
-      exaApiKeys: [],
       errors: [],
       shadowed: [],
       disabled: [],
@@ -227,7 +228,7 @@ describe("loadAllMCPConfigs: the result", () => {
     });
     await tree.writeHome(".codex/config.toml", '[mcp_servers.x1]\ncommand = "a"\nenabled = false\n');
     await tree.writeHome(".gemini/settings.json", {
-      mcpServers: { g1: { httpUrl: "https://mcp.exa.ai/mcp" } },
+      mcpServers: { g1: { httpUrl: "https://g.dev/mcp" } },
     });
     await tree.writeHome(".cursor/mcp.json", {
       mcpServers: { u1: { url: "https://u.dev/mcp" }, n1: { command: "b" } },
@@ -236,7 +237,9 @@ describe("loadAllMCPConfigs: the result", () => {
     await tree.writeHome(".config/Code/User/mcp.json", {
       servers: { v1: { type: "stdio", command: "${NOPE}" } },
     });
-    const result = await tree.load();
+    const result = await tree.load({
+      reserve: ({ name }) => (name === "g1" ? { reason: "test" } : undefined),
+    });
     expect(Object.keys(result.configs)).toEqual(["n1", "d1", "u1"]);
     expect(Object.keys(result.sources)).toEqual(["n1", "d1", "u1"]);
     expect(result.shadowed.map((entry) => entry.name)).toEqual(["n1"]);

@@ -105,18 +105,20 @@ describe("loadAllMCPConfigs with trust (§8)", () => {
     expect(after.needsApproval.map((e) => e.name).sort()).toEqual(["docs", "lint", "sneaky"]);
   });
 
-  it("asks the same question whatever filterExa is", async () => {
+  it("asks the same question whatever a reserve rule holds back", async () => {
     const { tree } = await setup();
     await tree.writeProject(".vscode/mcp.json", {
-      servers: { exa: { type: "http", url: "https://mcp.exa.ai/mcp?exaApiKey=k" } },
+      servers: { search: { type: "http", url: "https://search.example/mcp?key=k" } },
     });
     const a = recording(false);
     const b = recording(false);
-    const filtered = await tree.load({ trust: a, filterExa: true });
-    await tree.load({ trust: b, filterExa: false });
+    const reserve = ({ name }: { name: string }) =>
+      name === "search" ? { reason: "native-search" } : undefined;
+    const filtered = await tree.load({ trust: a, reserve });
+    await tree.load({ trust: b });
     expect(a.asked).toEqual(b.asked);
-    expect(filtered.filtered.map((e) => e.name)).toEqual(["exa"]);
-    expect(filtered.needsApproval.map((e) => e.name)).not.toContain("exa");
+    expect(filtered.filtered.map((e) => e.name)).toEqual(["search"]);
+    expect(filtered.needsApproval.map((e) => e.name)).not.toContain("search");
   });
 
   it("does not ask when no project server would start", async () => {

@@ -85,6 +85,7 @@ export type {
   ProjectTrust,
   ProjectTrustQuestion,
   ReadConfigFileResult,
+  ReserveServer,
   ResolveServerConfigOptions,
   SourceMeta,
   ToolAnnotations,

@@ -117,7 +117,11 @@ export class MCPManager implements AsyncDisposable {
     const { discover, ...loadOptions } = options;
     const discovery: LoadConfigsResult = await (discover ?? loadAllMCPConfigs)(this.#cwd, loadOptions);
     const result = await this.connectServers(discovery.configs, discovery.sources);
-    return { ...result, exaApiKeys: discovery.exaApiKeys, discovery };
+    // TODO(lead): the Exa keys are the session's business; gathered here from `filtered` for now.
+    const exaApiKeys = [
+      ...new Set(discovery.filtered.filter((entry) => entry.reason === "exa").flatMap((entry) => entry.keys)),
+    ];
+    return { ...result, exaApiKeys, discovery };
   }
 
   /**

@@ -108,7 +108,9 @@ describe("discoverAndLoadMCPTools", () => {
         },
       }),
     );
-    const result = await load({ filterExa: true });
+    const result = await load({
+      reserve: ({ name }) => (name === "exa" ? { reason: "exa", keys: ["k-123"] } : undefined),
+    });
     expect(result.tools).toEqual([]);
     expect(result.exaApiKeys).toEqual(["k-123"]);
   });

@@ -15,6 +15,7 @@ import {
   type ProjectTrust,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
+import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
 import { silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
 import { openSessionCache } from "./session-cache.js";
@@ -46,7 +47,7 @@ export interface CreateAgentSessionOptions {
   trust?: ProjectTrust | false;
   /**
    * The agent's native Exa integration. When given, Exa MCP servers are left
-   * out (`filterExa`) and this is called with their API keys; the tools it
+   * out (`reserveExa`) and this is called with their API keys; the tools it
    * returns are registered and activated. `/mcp reload` calls it again with the
    * keys found then and replaces its tools. Without it, Exa servers connect like any other.
    */
@@ -140,7 +141,7 @@ export async function createAgentSession(
       ? undefined
       : (options.trust ?? createTrustStore(join(homeDir, ".mcp-rt", "trust.json")));
   const loadOptions: LoadConfigsOptions = {
-    filterExa: options.nativeExa !== undefined,
+    ...(options.nativeExa ? { reserve: reserveExa } : {}),
     homeDir,
     ...(options.enableProjectConfig === undefined
       ? {}
@@ -206,15 +207,16 @@ export async function createAgentSession(
       else logger.warn(`MCP config ${path}: ${error}`);
     }
   }
+  const exaApiKeys = exaApiKeysFrom(loaded.result?.discovery?.filtered ?? []);
   const session = new AgentSession({
     ...sessionOptions,
     mcpManager: manager,
-    exaApiKeys: loaded.exaApiKeys,
+    exaApiKeys,
     ...(cache.owned ? { ownedCache: cache.owned } : {}),
   });
   // From the manager itself: a server may have finished since connect returned.
   session.syncMCPTools();
-  return { session, mcpManager: manager, mcpErrors, exaApiKeys: loaded.exaApiKeys };
+  return { session, mcpManager: manager, mcpErrors, exaApiKeys };
 }
 
 /** Runs a caller's callback; one that throws is logged, never fatal to startup. */
