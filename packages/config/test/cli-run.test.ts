@@ -1,17 +1,16 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ExplainJson } from "../src/cli/explain-command.js";
 import type { ListJson } from "../src/cli/list-command.js";
 import { type CliIo, runCli } from "../src/cli/run-cli.js";
 import type { SourceMeta } from "../src/server-config.js";
 import { createTrustStore } from "../src/trust-store.js";
 import type { LoadConfigsOptions, LoadConfigsResult } from "../src/types.js";
+import { useTempDir } from "./helpers.js";
 
 // The loader is stubbed here to pin the formatting down; cli.test.ts runs the
 // built bin over real files.
-let dir: string;
+const dir = useTempDir("mcp-rt-cli-run-");
 const home = "/home/ann";
 const project = "/work/proj";
 
@@ -70,20 +69,12 @@ function harness(
       out.calls.push(options);
       return load(cwd, options);
     },
-    trust: createTrustStore(join(dir, "trust.json")),
+    trust: createTrustStore(join(dir(), "trust.json")),
   };
   return { io, out };
 }
 
 const SECRETS = /sk-url-secret|sk-header-secret|sk-arg-secret|sk-env-secret|op:\/\/v\/i/;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcp-rt-cli-run-"));
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe("list", () => {
   it("prints one row per entry with transport, provider, level, file and status", async () => {
