@@ -25,7 +25,7 @@ interface AcceptedServer {
 
 /**
  * Finds the MCP servers configured for a project folder in every known
- * client's files (§7), and explains every one it will not start.
+ * client's files (see `builtinSources`), and explains every one it will not start.
  *
  * Order of operations: sources not allowed (project level with
  * `enableProjectConfig: false`) are not read at all; duplicates are resolved
@@ -127,7 +127,7 @@ function isSwitchedOff(config: unknown): boolean {
 }
 
 /**
- * §8, the last step: with a trust store, the project-level servers that would
+ * Project trust, the last step: with a trust store, the project-level servers that would
  * start need the project's approval, keyed by the folder and the hash of every
  * project-level entry as written (so the answer does not depend on session
  * options or the user's environment). Unapproved ones move to `needsApproval`.

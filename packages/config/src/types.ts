@@ -64,7 +64,7 @@ export interface CapabilitySourceResult {
   disabledServers?: string[];
 }
 
-/** A place server configs come from: one per client whose files mcp-rt reads (§7). */
+/** A place server configs come from: one per client whose files mcp-rt reads (`builtinSources` lists them). */
 export interface CapabilitySource {
   /** Provider id, e.g. `cursor`. */
   id: string;
@@ -76,7 +76,10 @@ export interface CapabilitySource {
   load(ctx: DiscoveryContext): Promise<CapabilitySourceResult>;
 }
 
-/** The user's decision about a project's project-level servers (§8). */
+/**
+ * The user's decision about a project's project-level servers: whether the
+ * servers its own files define may start (`createTrustStore` keeps it on disk).
+ */
 export interface ProjectTrust {
   /** True when the user approved exactly this set of project servers. */
   isApproved(projectDir: string, hash: string): Promise<boolean>;
@@ -86,7 +89,10 @@ export interface ProjectTrust {
   revoke(projectDir: string): Promise<void>;
 }
 
-/** Where secrets live (API keys, OAuth tokens): a small key-value seam (§9). */
+/**
+ * Where secrets live (API keys, OAuth tokens): a small key-value seam, read
+ * for `auth: { type: "apikey" }` servers when they connect.
+ */
 export interface AuthStorage {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string): Promise<void>;
@@ -136,10 +142,10 @@ export interface LoadConfigsOptions {
   env?: Record<string, string | undefined>;
   /** @default process.platform */
   platform?: NodeJS.Platform;
-  /** @default the built-in sources (§7) */
+  /** @default `builtinSources`, one per client whose files mcp-rt reads */
   sources?: CapabilitySource[];
   /**
-   * Project trust (§8): project-level servers start only once the user
+   * Project trust: project-level servers start only once the user
    * approved the project's set of them (`createTrustStore()`); the others come
    * back in `needsApproval`. Without it every project server is trusted (the
    * design document's behaviour).
@@ -164,8 +170,9 @@ export interface LoadConfigsResult {
    */
   filtered: Array<{ name: string; source: SourceMeta; reason: string; keys: string[] }>;
   /**
-   * Project servers waiting for the user's approval (§8), with the config they
-   * would start with (after expansion), so a UI can show what it asks about.
+   * Project servers waiting for the user's approval (project trust), with
+   * the config they would start with (after expansion), so a UI can show what
+   * it asks about.
    */
   needsApproval: Array<{ name: string; source: SourceMeta; config?: MCPServerConfig }>;
   /**
