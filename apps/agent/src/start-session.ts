@@ -100,12 +100,11 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
   const extra: CapabilitySource[] = args.config ? [createConfigFileSource(args.config)] : [];
   const trust = createTrustStore(join(homeDir, ".mcp-rt", "trust.json"));
   let sources: CapabilitySource[] = [...extra, ...builtinSources];
-  // This agent has no native Exa tool, so Exa servers connect like any other.
+  // This agent has no native Exa tool and passes no `reserve` rule, so Exa servers connect like any other.
   const look = (): Promise<LoadConfigsResult> =>
     loadAllMCPConfigs(args.cwd, {
       homeDir,
       enableProjectConfig: args.projectConfig,
-      filterExa: false,
       trust,
       sources,
     });

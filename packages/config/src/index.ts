@@ -1,13 +1,4 @@
 export { appConfigDir } from "./app-config-dir.js";
-export type { ExplainContext, ExplainJson, ExplainJsonEntry } from "./cli/explain-command.js";
-export { entriesOf, explainJson, formatExplain, knownNames } from "./cli/explain-command.js";
-export type {
-  InventoryEntry,
-  InventoryExtras,
-  ServerInventory,
-  ServerStatus,
-} from "./cli/server-inventory.js";
-export { buildInventory } from "./cli/server-inventory.js";
 export type { McpRtErrorCode, McpRtErrorOptions } from "./errors.js";
 export { McpRtError } from "./errors.js";
 export type {
@@ -69,5 +60,6 @@ export type {
   Logger,
   ProjectTrust,
   ProjectTrustQuestion,
+  ReserveServer,
 } from "./types.js";
 export { validateServerConfig } from "./validate-server-config.js";

@@ -2,7 +2,6 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { setOwn } from "./describe-value.js";
 import { discoverServers } from "./discover-servers.js";
-import { exaApiKeysOf, isExaServer } from "./exa.js";
 import { memoizeResolveInput } from "./interpolate.js";
 import { prepareServer } from "./prepare-server.js";
 import { hashProjectServers } from "./project-trust-hash.js";
@@ -26,14 +25,14 @@ interface AcceptedServer {
 
 /**
  * Finds the MCP servers configured for a project folder in every known
- * client's files (§7), and explains every one it will not start.
+ * client's files (see `builtinSources`), and explains every one it will not start.
  *
  * Order of operations: sources not allowed (project level with
  * `enableProjectConfig: false`) are not read at all; duplicates are resolved
  * by priority (→ `shadowed`); the winner's `enabled: false` or its name in the
  * native `disabledServers` (→ `disabled`); placeholder expansion and
- * validation (→ `errors`); Exa filtering (→ `filtered`, keys in
- * `exaApiKeys`); with `trust`, project trust (→ `needsApproval`). Never
+ * validation (→ `errors`); the caller's `reserve` rule (→ `filtered`); with
+ * `trust`, project trust (→ `needsApproval`). Never
  * throws for bad input: unreadable files, syntax errors, wrong shapes and
  * invalid entries come back in `errors`, each with the file path, and
  * everything else still loads.
@@ -59,7 +58,6 @@ export async function loadAllMCPConfigs(
   const result: LoadConfigsResult = {
     configs: {},
     sources: {},
-    exaApiKeys: [],
     errors: [],
     shadowed: [],
     disabled: [],
@@ -87,18 +85,22 @@ export async function loadAllMCPConfigs(
   // Each VS Code input is asked once per load, however many entries use it.
   const inputs = options.resolveInput ? { resolveInput: memoizeResolveInput(options.resolveInput) } : {};
   const prepared = await Promise.all(enabled.map((server) => prepareServer(server, ctx, inputs)));
-  const filterExa = options.filterExa !== false;
   const accepted: AcceptedServer[] = [];
   enabled.forEach((server, i) => {
     const outcome = prepared[i];
     if (outcome === undefined) return;
     if ("issue" in outcome) {
       result.errors.push(outcome.issue);
-    } else if (filterExa && isExaServer(server.name, outcome.config)) {
-      result.filtered.push({ name: server.name, source: server.source, reason: "exa" });
-      for (const key of exaApiKeysOf(outcome.config)) {
-        if (!result.exaApiKeys.includes(key)) result.exaApiKeys.push(key);
-      }
+      return;
+    }
+    const reserved = options.reserve?.({ name: server.name, config: outcome.config, source: server.source });
+    if (reserved) {
+      result.filtered.push({
+        name: server.name,
+        source: server.source,
+        reason: reserved.reason,
+        keys: [...(reserved.keys ?? [])],
+      });
     } else {
       accepted.push({ name: server.name, config: outcome.config, discovered: server });
     }
@@ -126,7 +128,7 @@ function isSwitchedOff(config: unknown): boolean {
 }
 
 /**
- * §8, the last step: with a trust store, the project-level servers that would
+ * Project trust, the last step: with a trust store, the project-level servers that would
  * start need the project's approval, keyed by the folder and the hash of every
  * project-level entry as written (so the answer does not depend on session
  * options or the user's environment). Unapproved ones move to `needsApproval`.

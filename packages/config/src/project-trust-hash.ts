@@ -31,12 +31,12 @@ export interface TrustHashEntry {
 }
 
 /**
- * The hash a project's approval is keyed by (§8): SHA-256 (hex) of the
+ * The hash a project's approval is keyed by (project trust): SHA-256 (hex) of the
  * canonical, key-sorted JSON of the project-level entries among `servers`
  * (provider, name and config as written in the project's files, before `${…}`
  * expansion). So any change to a project file's servers asks again, while a
  * rotated token in the user's environment, the user's own files, and session
- * options such as `filterExa` do not. `loadAllMCPConfigs` and the
+ * options such as a `reserve` rule do not. `loadAllMCPConfigs` and the
  * `mcp-rt-config trust` command both use it.
  *
  * @example

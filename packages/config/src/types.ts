@@ -64,7 +64,7 @@ export interface CapabilitySourceResult {
   disabledServers?: string[];
 }
 
-/** A place server configs come from: one per client whose files mcp-rt reads (§7). */
+/** A place server configs come from: one per client whose files mcp-rt reads (`builtinSources` lists them). */
 export interface CapabilitySource {
   /** Provider id, e.g. `cursor`. */
   id: string;
@@ -76,7 +76,10 @@ export interface CapabilitySource {
   load(ctx: DiscoveryContext): Promise<CapabilitySourceResult>;
 }
 
-/** The user's decision about a project's project-level servers (§8). */
+/**
+ * The user's decision about a project's project-level servers: whether the
+ * servers its own files define may start (`createTrustStore` keeps it on disk).
+ */
 export interface ProjectTrust {
   /** True when the user approved exactly this set of project servers. */
   isApproved(projectDir: string, hash: string): Promise<boolean>;
@@ -86,7 +89,10 @@ export interface ProjectTrust {
   revoke(projectDir: string): Promise<void>;
 }
 
-/** Where secrets live (API keys, OAuth tokens): a small key-value seam (§9). */
+/**
+ * Where secrets live (API keys, OAuth tokens): a small key-value seam, read
+ * for `auth: { type: "apikey" }` servers when they connect.
+ */
 export interface AuthStorage {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string): Promise<void>;
@@ -101,19 +107,42 @@ export interface Logger {
   error(message: string, data?: unknown): void;
 }
 
+/**
+ * A caller's rule that holds a server back from starting (e.g. an agent with a
+ * native integration for it): `undefined` lets it start; an answer keeps it
+ * out, in `filtered`, with a short `reason` and any `keys` (such as API keys)
+ * the caller wants from its config.
+ *
+ * @example
+ * ```ts
+ * const reserve: ReserveServer = ({ name }) => (name === "search" ? { reason: "native-search" } : undefined);
+ * ```
+ */
+export type ReserveServer = (server: {
+  name: string;
+  /** The config after placeholder expansion, validated. */
+  config: MCPServerConfig;
+  source: SourceMeta;
+}) => { reason: string; keys?: string[] } | undefined;
+
 /** Options of `loadAllMCPConfigs`. */
 export interface LoadConfigsOptions {
   /** `false` does not read project-level files at all. @default true */
   enableProjectConfig?: boolean;
-  /** Remove Exa servers and return their API keys. @default true */
-  filterExa?: boolean;
+  /**
+   * The caller's rule that holds servers back from starting, asked once per
+   * server after placeholder expansion and validation, before project trust.
+   * A server it answers for goes to `filtered` with the answer's `reason`
+   * and `keys`. @default none: every valid server goes on
+   */
+  reserve?: ReserveServer;
   /** @default os.homedir() */
   homeDir?: string;
   /** @default process.env */
   env?: Record<string, string | undefined>;
   /** @default process.platform */
   platform?: NodeJS.Platform;
-  /** @default the built-in sources (§7) */
+  /** @default `builtinSources`, one per client whose files mcp-rt reads */
   sources?: CapabilitySource[];
   /**
    * Project trust: project-level servers start only once the user approved
@@ -130,16 +159,20 @@ export interface LoadConfigsOptions {
 export interface LoadConfigsResult {
   configs: Record<string, MCPServerConfig>;
   sources: Record<string, SourceMeta>;
-  exaApiKeys: string[];
   /** Unreadable file, bad syntax, invalid entry, unset variable. */
   errors: ConfigIssue[];
   shadowed: Array<{ name: string; source: SourceMeta; by: SourceMeta }>;
   /** `enabled: false`, or named in the native file's `disabledServers`. */
   disabled: Array<{ name: string; source: SourceMeta }>;
-  filtered: Array<{ name: string; source: SourceMeta; reason: "exa" }>;
   /**
-   * Project servers waiting for the user's approval (§8), with the config they
-   * would start with (after expansion), so a UI can show what it asks about.
+   * Servers the `reserve` rule held back, with the `reason` and `keys` it
+   * answered (`keys` empty when it gave none).
+   */
+  filtered: Array<{ name: string; source: SourceMeta; reason: string; keys: string[] }>;
+  /**
+   * Project servers waiting for the user's approval (project trust), with
+   * the config they would start with (after expansion), so a UI can show what
+   * it asks about.
    */
   needsApproval: Array<{ name: string; source: SourceMeta; config?: MCPServerConfig }>;
   /**

@@ -1,17 +1,16 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ExplainJson } from "../src/cli/explain-command.js";
 import type { ListJson } from "../src/cli/list-command.js";
 import { type CliIo, runCli } from "../src/cli/run-cli.js";
 import type { SourceMeta } from "../src/server-config.js";
 import { createTrustStore } from "../src/trust-store.js";
 import type { LoadConfigsOptions, LoadConfigsResult } from "../src/types.js";
+import { useTempDir } from "./helpers.js";
 
 // The loader is stubbed here to pin the formatting down; cli.test.ts runs the
 // built bin over real files.
-let dir: string;
+const dir = useTempDir("mcp-rt-cli-run-");
 const home = "/home/ann";
 const project = "/work/proj";
 
@@ -42,7 +41,6 @@ function result(): LoadConfigsResult {
       },
     },
     sources: { github: cursorUser, local: claudeProject },
-    exaApiKeys: [],
     errors: [
       { path: `${project}/.mcp.json`, server: "broken", message: 'args: must be a list of strings; got "x"' },
       { path: `${home}/.codex/config.toml`, message: "bad TOML at line 3, column 1" },
@@ -71,20 +69,12 @@ function harness(
       out.calls.push(options);
       return load(cwd, options);
     },
-    trust: createTrustStore(join(dir, "trust.json")),
+    trust: createTrustStore(join(dir(), "trust.json")),
   };
   return { io, out };
 }
 
 const SECRETS = /sk-url-secret|sk-header-secret|sk-arg-secret|sk-env-secret|op:\/\/v\/i/;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcp-rt-cli-run-"));
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe("list", () => {
   it("prints one row per entry with transport, provider, level, file and status", async () => {
@@ -101,8 +91,9 @@ describe("list", () => {
     expect(out.stdout).toContain("broken (.mcp.json): args: must be a list of strings");
     expect(out.stdout).toContain("~/.codex/config.toml: bad TOML at line 3, column 1");
     expect(out.stdout).not.toMatch(SECRETS);
-    // What a default session sees: project files read, Exa not filtered, the trust store consulted.
-    expect(out.calls[0]).toMatchObject({ filterExa: false, enableProjectConfig: true });
+    // What a default session sees: project files read, no server held back, the trust store consulted.
+    expect(out.calls[0]).toMatchObject({ enableProjectConfig: true });
+    expect(out.calls[0]?.reserve).toBeUndefined();
     expect(out.calls[0]?.trust).toBe(io.trust);
   });
 
@@ -131,7 +122,7 @@ describe("list", () => {
     expect(out.stdout).not.toMatch(SECRETS);
   });
 
-  it("passes --filter-exa and --no-project-config to the loader, resolving --cwd", async () => {
+  it("passes --no-project-config to the loader, resolving --cwd", async () => {
     const { io, out } = harness();
     let seen = "";
     io.load = async (cwd, options) => {
@@ -139,9 +130,22 @@ describe("list", () => {
       out.calls.push(options);
       return result();
     };
-    expect(await runCli(["list", "--cwd", "../other", "--filter-exa", "--no-project-config"], io)).toBe(0);
+    expect(await runCli(["list", "--cwd", "../other", "--no-project-config"], io)).toBe(0);
     expect(seen).toBe("/work/other");
-    expect(out.calls[0]).toMatchObject({ filterExa: true, enableProjectConfig: false });
+    expect(out.calls[0]).toMatchObject({ enableProjectConfig: false });
+  });
+
+  it("names the reason of a server a caller's reserve rule held back", async () => {
+    const { io, out } = harness(async () => ({
+      ...result(),
+      filtered: [{ name: "search", source: cursorUser, reason: "native-search", keys: ["k-1"] }],
+    }));
+    expect(await runCli(["list", "--json"], io)).toBe(0);
+    const json = JSON.parse(out.stdout) as ListJson;
+    expect(json.servers.find((s) => s.name === "search")).toMatchObject({
+      status: "filtered",
+      reason: 'held back by the caller\'s `reserve` rule (reason "native-search")',
+    });
   });
 });
 

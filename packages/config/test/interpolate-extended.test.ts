@@ -6,7 +6,7 @@ import {
   type LoadConfigsResult,
 } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import { type FixtureTree, useFixtureTrees } from "./fixture-tree.js";
+import { type FixtureTree, useFixtureTrees } from "./helpers.js";
 
 const fixture = useFixtureTrees();
 

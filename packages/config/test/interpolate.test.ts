@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in config values are what these tests are about
 import { interpolateServerConfig, interpolateString } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import { useFixtureTrees } from "./fixture-tree.js";
+import { useFixtureTrees } from "./helpers.js";
 
 const fixture = useFixtureTrees();
 

@@ -1,28 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in config values are what these tests are about
-import {
-  type CapabilitySource,
-  createCursorSource,
-  createNativeSource,
-  type DiscoveryContext,
-  loadAllMCPConfigs,
-  type SourceMeta,
-} from "@mcp-rt/config";
+import { createCursorSource, createNativeSource, loadAllMCPConfigs } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import { useFixtureTrees } from "./fixture-tree.js";
+import { sourceMeta, useFixtureTrees } from "./helpers.js";
 
 const fixture = useFixtureTrees();
-
-const meta = (
-  provider: string,
-  providerName: string,
-  path: string,
-  level: SourceMeta["level"],
-): SourceMeta => ({
-  provider,
-  providerName,
-  path,
-  level,
-});
 
 describe("loadAllMCPConfigs: priority and shadowing", () => {
   it("lets the higher-priority provider win a name and reports the others as shadowed by it", async () => {
@@ -39,12 +20,12 @@ describe("loadAllMCPConfigs: priority and shadowing", () => {
     const claude = await tree.writeProject(".mcp.json", { mcpServers: { github: { command: "claude" } } });
     const result = await tree.load();
     expect(result.configs).toEqual({ github: { command: "native" } });
-    const winner = meta("mcp-rt", "mcp-rt", native, "user");
+    const winner = sourceMeta("mcp-rt", "mcp-rt", native, "user");
     expect(result.sources).toEqual({ github: winner });
     expect(result.shadowed).toEqual([
-      { name: "github", source: meta("claude-code", "Claude Code", claude, "project"), by: winner },
-      { name: "github", source: meta("cursor", "Cursor", cursor, "project"), by: winner },
-      { name: "github", source: meta("vscode", "VS Code", vscode, "project"), by: winner },
+      { name: "github", source: sourceMeta("claude-code", "Claude Code", claude, "project"), by: winner },
+      { name: "github", source: sourceMeta("cursor", "Cursor", cursor, "project"), by: winner },
+      { name: "github", source: sourceMeta("vscode", "VS Code", vscode, "project"), by: winner },
     ]);
   });
 
@@ -67,66 +48,10 @@ describe("loadAllMCPConfigs: priority and shadowing", () => {
     const result = await tree.load();
     expect(result.configs).toEqual({});
     expect(result.shadowed.map((entry) => entry.name)).toEqual(["off", "bad", "junk"]);
-    expect(result.disabled).toEqual([{ name: "off", source: meta("mcp-rt", "mcp-rt", native, "user") }]);
+    expect(result.disabled).toEqual([
+      { name: "off", source: sourceMeta("mcp-rt", "mcp-rt", native, "user") },
+    ]);
     expect(result.errors.map((issue) => issue.server)).toEqual(["bad", "junk"]);
-  });
-});
-
-describe("loadAllMCPConfigs: enableProjectConfig", () => {
-  it("does not read project files at all when false, so a user entry of the same name counts", async () => {
-    const tree = await fixture();
-    await tree.writeProject(".mcp.json", {
-      mcpServers: { shared: { command: "project" }, evil: { command: "rm" } },
-    });
-    await tree.writeProject(".cursor/mcp.json", "{ this is not JSON");
-    await tree.writeProject(".codex/config.toml", "[[[ nor TOML");
-    const userFile = await tree.writeHome(".cursor/mcp.json", {
-      mcpServers: { shared: { command: "user" } },
-    });
-    const off = await tree.load({ enableProjectConfig: false });
-    expect(off.configs).toEqual({ shared: { command: "user" } });
-    expect(off.sources.shared).toEqual(meta("cursor", "Cursor", userFile, "user"));
-    expect(off.errors).toEqual([]);
-    expect(off.shadowed).toEqual([]);
-
-    const on = await tree.load();
-    expect(on.configs).toEqual({ shared: { command: "project" }, evil: { command: "rm" } });
-    expect(on.errors).toHaveLength(2);
-  });
-
-  it("keeps Claude's local scope, which lives in the user's file", async () => {
-    const tree = await fixture();
-    await tree.writeHome(".claude.json", {
-      projects: { [tree.project]: { mcpServers: { mine: { command: "m" } } } },
-    });
-    await tree.writeProject(".mcp.json", { mcpServers: { theirs: { command: "t" } } });
-    expect(Object.keys((await tree.load({ enableProjectConfig: false })).configs)).toEqual(["mine"]);
-  });
-
-  it("drops project-level entries of a custom source that ignores the flag", async () => {
-    const tree = await fixture();
-    const careless: CapabilitySource = {
-      id: "careless",
-      name: "Careless",
-      priority: 1,
-      async load() {
-        return {
-          servers: [
-            {
-              name: "p",
-              config: { command: "p" },
-              source: meta("careless", "Careless", "/p.json", "project"),
-            },
-            { name: "u", config: { command: "u" }, source: meta("careless", "Careless", "/u.json", "user") },
-          ],
-          issues: [],
-        };
-      },
-    };
-    expect(
-      Object.keys((await tree.load({ sources: [careless], enableProjectConfig: false })).configs),
-    ).toEqual(["u"]);
-    expect(Object.keys((await tree.load({ sources: [careless] })).configs)).toEqual(["p", "u"]);
   });
 });
 
@@ -144,59 +69,10 @@ describe("loadAllMCPConfigs: disabled", () => {
     const result = await tree.load();
     expect(result.configs).toEqual({ running: { command: "z" } });
     expect(result.disabled).toEqual([
-      { name: "paused", source: meta("cursor", "Cursor", cursor, "user") },
-      { name: "listed", source: meta("cursor", "Cursor", cursor, "user") },
+      { name: "paused", source: sourceMeta("cursor", "Cursor", cursor, "user") },
+      { name: "listed", source: sourceMeta("cursor", "Cursor", cursor, "user") },
     ]);
     expect(result.errors).toEqual([]);
-  });
-});
-
-describe("loadAllMCPConfigs: Exa", () => {
-  it("filters Exa servers by name, url or args and returns their keys, deduplicated", async () => {
-    const tree = await fixture();
-    const file = await tree.writeHome(".mcp-rt/mcp.json", {
-      mcpServers: {
-        EXA: { command: "npx", args: ["-y", "exa-mcp-server"], env: { EXA_API_KEY: "key-env" } },
-        "exa-remote": { url: "https://mcp.exa.ai/mcp?exaApiKey=key%2Burl&tools=web_search" },
-        "exa-proxy": { command: "npx", args: ["mcp-remote", "https://mcp.exa.ai/mcp?exaApiKey=key-env"] },
-        "exa-keyless": { url: "https://MCP.EXA.AI/mcp" },
-        search: { command: "brave-search" },
-      },
-    });
-    const result = await tree.load();
-    expect(result.configs).toEqual({ search: { command: "brave-search" } });
-    const source = meta("mcp-rt", "mcp-rt", file, "user");
-    expect(result.filtered).toEqual([
-      { name: "EXA", source, reason: "exa" },
-      { name: "exa-remote", source, reason: "exa" },
-      { name: "exa-proxy", source, reason: "exa" },
-      { name: "exa-keyless", source, reason: "exa" },
-    ]);
-    expect(result.exaApiKeys).toEqual(["key-env", "key+url"]);
-  });
-
-  it("takes keys after expansion, and keeps Exa servers with filterExa: false", async () => {
-    const tree = await fixture();
-    await tree.writeHome(".mcp-rt/mcp.json", {
-      mcpServers: { exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=${EXA_KEY}" } },
-    });
-    const filtered = await tree.load({ env: { EXA_KEY: "from-env" } });
-    expect(filtered.exaApiKeys).toEqual(["from-env"]);
-    const kept = await tree.load({ env: { EXA_KEY: "from-env" }, filterExa: false });
-    expect(kept.configs).toEqual({ exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=from-env" } });
-    expect(kept.filtered).toEqual([]);
-    expect(kept.exaApiKeys).toEqual([]);
-  });
-
-  it("does not filter a disabled Exa server or take its key", async () => {
-    const tree = await fixture();
-    await tree.writeHome(".mcp-rt/mcp.json", {
-      mcpServers: { exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=k", enabled: false } },
-    });
-    const result = await tree.load();
-    expect(result.disabled.map((entry) => entry.name)).toEqual(["exa"]);
-    expect(result.filtered).toEqual([]);
-    expect(result.exaApiKeys).toEqual([]);
   });
 });
 
@@ -206,7 +82,6 @@ describe("loadAllMCPConfigs: the result", () => {
     expect(await tree.load()).toEqual({
       configs: {},
       sources: {},
-      exaApiKeys: [],
       errors: [],
       shadowed: [],
       disabled: [],
@@ -227,7 +102,7 @@ describe("loadAllMCPConfigs: the result", () => {
     });
     await tree.writeHome(".codex/config.toml", '[mcp_servers.x1]\ncommand = "a"\nenabled = false\n');
     await tree.writeHome(".gemini/settings.json", {
-      mcpServers: { g1: { httpUrl: "https://mcp.exa.ai/mcp" } },
+      mcpServers: { g1: { httpUrl: "https://g.dev/mcp" } },
     });
     await tree.writeHome(".cursor/mcp.json", {
       mcpServers: { u1: { url: "https://u.dev/mcp" }, n1: { command: "b" } },
@@ -236,7 +111,9 @@ describe("loadAllMCPConfigs: the result", () => {
     await tree.writeHome(".config/Code/User/mcp.json", {
       servers: { v1: { type: "stdio", command: "${NOPE}" } },
     });
-    const result = await tree.load();
+    const result = await tree.load({
+      reserve: ({ name }) => (name === "g1" ? { reason: "test" } : undefined),
+    });
     expect(Object.keys(result.configs)).toEqual(["n1", "d1", "u1"]);
     expect(Object.keys(result.sources)).toEqual(["n1", "d1", "u1"]);
     expect(result.shadowed.map((entry) => entry.name)).toEqual(["n1"]);
@@ -267,68 +144,5 @@ describe("loadAllMCPConfigs: the result", () => {
     const result = await loadAllMCPConfigs(tree.project);
     expect(result).toHaveProperty("configs");
     expect(Array.isArray(result.errors)).toBe(true);
-  });
-});
-
-describe("loadAllMCPConfigs: custom sources", () => {
-  const source = (
-    load: CapabilitySource["load"],
-    extra: Partial<CapabilitySource> = {},
-  ): CapabilitySource => ({
-    id: "custom",
-    name: "Custom",
-    priority: 10,
-    load,
-    ...extra,
-  });
-
-  it("turns a source that throws, or returns nonsense, into an error and keeps the other sources", async () => {
-    const tree = await fixture();
-    await tree.writeHome(".mcp-rt/mcp.json", { mcpServers: { ok: { command: "ok" } } });
-    const throwing = source(async () => {
-      throw new Error("disk on fire");
-    });
-    const nonsense = source(async () => 42 as never, { id: "nonsense", name: "Nonsense" });
-    const result = await tree.load({ sources: [throwing, nonsense, createNativeSource()] });
-    expect(result.configs).toEqual({ ok: { command: "ok" } });
-    expect(result.errors).toEqual([
-      {
-        path: "source:custom",
-        code: "CONFIG_UNREADABLE",
-        message: 'config source "Custom" failed (disk on fire); its servers were skipped',
-      },
-      {
-        path: "source:nonsense",
-        code: "CONFIG_UNREADABLE",
-        message:
-          'config source "Nonsense" returned 42 instead of { servers, issues }; its servers were skipped',
-      },
-    ]);
-  });
-
-  it("passes the discovery context and skips malformed entries of a source", async () => {
-    const tree = await fixture();
-    let seen: DiscoveryContext | undefined;
-    const custom = source(async (ctx) => {
-      seen = ctx;
-      return {
-        servers: [
-          { name: "good", config: { command: "g" }, source: meta("custom", "Custom", "/c.json", "user") },
-          { name: "no-source", config: { command: "x" } } as never,
-        ],
-        issues: [{ path: "/c.json", message: "a warning from the source" }],
-      };
-    });
-    const result = await tree.load({ sources: [custom], env: { A: "1" }, platform: "darwin" });
-    expect(seen).toEqual({
-      cwd: tree.project,
-      homeDir: tree.home,
-      env: { A: "1" },
-      platform: "darwin",
-      enableProjectConfig: true,
-    });
-    expect(result.configs).toEqual({ good: { command: "g" } });
-    expect(result.errors[0]).toEqual({ path: "/c.json", message: "a warning from the source" });
-    expect(result.errors[1]?.message).toMatch(/returned a malformed entry/);
   });
 });

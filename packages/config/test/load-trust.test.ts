@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { createTrustStore, type LoadConfigsOptions, type ProjectTrust } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import { type FixtureTree, useFixtureTrees } from "./fixture-tree.js";
+import { type FixtureTree, recordingTrust, useFixtureTrees } from "./helpers.js";
 
 const fixture = useFixtureTrees();
 
@@ -21,19 +21,6 @@ async function setup(): Promise<{
   });
   const trust = createTrustStore(join(tree.home, ".mcp-rt", "trust.json"));
   return { tree, trust, load: (options = {}) => tree.load({ trust, ...options }) };
-}
-
-function recording(answer: boolean): ProjectTrust & { asked: Array<[string, string]> } {
-  const asked: Array<[string, string]> = [];
-  return {
-    asked,
-    isApproved: async (projectDir, hash) => {
-      asked.push([projectDir, hash]);
-      return answer;
-    },
-    approve: async () => undefined,
-    revoke: async () => undefined,
-  };
 }
 
 describe("loadAllMCPConfigs with trust (§8)", () => {
@@ -105,24 +92,26 @@ describe("loadAllMCPConfigs with trust (§8)", () => {
     expect(after.needsApproval.map((e) => e.name).sort()).toEqual(["docs", "lint", "sneaky"]);
   });
 
-  it("asks the same question whatever filterExa is", async () => {
+  it("asks the same question whatever a reserve rule holds back", async () => {
     const { tree } = await setup();
     await tree.writeProject(".vscode/mcp.json", {
-      servers: { exa: { type: "http", url: "https://mcp.exa.ai/mcp?exaApiKey=k" } },
+      servers: { search: { type: "http", url: "https://search.example/mcp?key=k" } },
     });
-    const a = recording(false);
-    const b = recording(false);
-    const filtered = await tree.load({ trust: a, filterExa: true });
-    await tree.load({ trust: b, filterExa: false });
+    const a = recordingTrust(false);
+    const b = recordingTrust(false);
+    const reserve = ({ name }: { name: string }) =>
+      name === "search" ? { reason: "native-search" } : undefined;
+    const filtered = await tree.load({ trust: a, reserve });
+    await tree.load({ trust: b });
     expect(a.asked).toEqual(b.asked);
-    expect(filtered.filtered.map((e) => e.name)).toEqual(["exa"]);
-    expect(filtered.needsApproval.map((e) => e.name)).not.toContain("exa");
+    expect(filtered.filtered.map((e) => e.name)).toEqual(["search"]);
+    expect(filtered.needsApproval.map((e) => e.name)).not.toContain("search");
   });
 
   it("does not ask when no project server would start", async () => {
     const tree = await fixture();
     await tree.writeHome(".cursor/mcp.json", { mcpServers: { mine: { command: "x" } } });
-    const trust = recording(false);
+    const trust = recordingTrust(false);
     const result = await tree.load({ trust });
     expect(trust.asked).toEqual([]);
     expect(result.projectTrust).toBeUndefined();

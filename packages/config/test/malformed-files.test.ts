@@ -1,9 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { chmod, mkdir, open, symlink } from "node:fs/promises";
-import { join } from "node:path";
 import type { ConfigIssue } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import { type FixtureTree, useFixtureTrees } from "./fixture-tree.js";
+import { escapeRegExp, type Place, useFixtureTrees, withSurvivor, writeIn } from "./helpers.js";
 
 const fixture = useFixtureTrees();
 
@@ -11,7 +8,6 @@ const fixture = useFixtureTrees();
 const jsonMissingComma = (key: string) =>
   `{\n  "${key}": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n`;
 
-type Place = "home" | "project";
 const jsonFiles: Array<[string, Place, string, "JSON" | "JSON (with comments)"]> = [
   ["mcp-rt user", "home", ".mcp-rt/mcp.json", "JSON"],
   ["mcp-rt project", "project", ".mcp-rt/mcp.json", "JSON"],
@@ -28,22 +24,13 @@ const jsonFiles: Array<[string, Place, string, "JSON" | "JSON (with comments)"]>
   ["VS Code project", "project", ".vscode/mcp.json", "JSON (with comments)"],
 ];
 
-const write = (tree: FixtureTree, place: Place, relative: string, content: string | object) =>
-  place === "home" ? tree.writeHome(relative, content) : tree.writeProject(relative, content);
-
-/** A healthy server in another file, which must load whatever else is broken. */
-async function withSurvivor(tree: FixtureTree, brokenRelative: string): Promise<void> {
-  const other = brokenRelative === ".cursor/mcp.json" ? ".mcp-rt/mcp.json" : ".cursor/mcp.json";
-  await tree.writeHome(other, { mcpServers: { survivor: { command: "still-here" } } });
-}
-
 describe("malformed files", () => {
   it.each(jsonFiles)(
     "reports a syntax error in the %s file with file, line and column",
     async (_label, place, relative, kind) => {
       const tree = await fixture();
       const key = relative.includes("Code") || relative.startsWith(".vscode") ? "servers" : "mcpServers";
-      const file = await write(tree, place, relative, jsonMissingComma(key));
+      const file = await writeIn(tree, place, relative, jsonMissingComma(key));
       await withSurvivor(tree, relative);
       const result = await tree.load();
       expect(result.configs.survivor).toEqual({ command: "still-here" });
@@ -66,7 +53,7 @@ describe("malformed files", () => {
     "reports a syntax error in the Codex %s TOML file with file, line and column",
     async (_label, place) => {
       const tree = await fixture();
-      const file = await write(
+      const file = await writeIn(
         tree,
         place,
         ".codex/config.toml",
@@ -176,193 +163,3 @@ describe("malformed files", () => {
     expect(result.errors[0]?.message).toContain("fix the file");
   });
 });
-
-describe("unreadable files", () => {
-  it("reports a folder where a config file should be, and loads the rest", async () => {
-    const tree = await fixture();
-    const path = join(tree.home, ".cursor", "mcp.json");
-    await mkdir(path, { recursive: true });
-    await withSurvivor(tree, ".cursor/mcp.json");
-    const result = await tree.load();
-    expect(result.configs.survivor).toBeDefined();
-    expect(result.errors).toEqual([
-      {
-        path,
-        code: "CONFIG_UNREADABLE",
-        message: expect.stringMatching(
-          new RegExp(
-            `^${escapeRegExp(path)}: is a folder where a config file is expected; remove or rename the folder$`,
-          ),
-        ),
-      },
-    ]);
-  });
-
-  it.skipIf(process.getuid?.() === 0)("reports a file without read permission", async () => {
-    const tree = await fixture();
-    const file = await tree.writeHome(".gemini/settings.json", { mcpServers: { a: { command: "x" } } });
-    await chmod(file, 0o000);
-    const result = await tree.load();
-    expect(result.errors).toEqual([expect.objectContaining({ path: file, code: "CONFIG_UNREADABLE" })]);
-    expect(result.errors[0]?.message).toContain("EACCES");
-  });
-
-  const unix = process.platform !== "win32";
-
-  it.runIf(unix)("does not wait on a named pipe where a config file should be", async () => {
-    const tree = await fixture();
-    const path = join(tree.home, ".cursor", "mcp.json");
-    await mkdir(join(tree.home, ".cursor"), { recursive: true });
-    execFileSync("mkfifo", [path]);
-    await withSurvivor(tree, ".cursor/mcp.json");
-    const started = Date.now();
-    const result = await tree.load();
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(result.configs.survivor).toBeDefined();
-    expect(result.errors).toEqual([
-      { path, code: "CONFIG_UNREADABLE", message: expect.stringContaining("is not a regular file") },
-    ]);
-  });
-
-  it.runIf(unix)("does not read a device (a link to /dev/zero) where a config file should be", async () => {
-    const tree = await fixture();
-    const path = join(tree.home, ".gemini", "settings.json");
-    await mkdir(join(tree.home, ".gemini"), { recursive: true });
-    await symlink("/dev/zero", path);
-    const result = await tree.load();
-    expect(result.errors).toEqual([
-      { path, code: "CONFIG_UNREADABLE", message: expect.stringContaining("is not a regular file") },
-    ]);
-  });
-
-  it("does not read a file larger than MAX_CONFIG_FILE_BYTES", async () => {
-    const tree = await fixture();
-    const path = await tree.writeHome(".claude.json", "");
-    const handle = await open(path, "r+");
-    await handle.truncate(256 * 1024 * 1024 + 1); // sparse: nothing is written
-    await handle.close();
-    await withSurvivor(tree, ".claude.json");
-    const result = await tree.load();
-    expect(result.configs.survivor).toBeDefined();
-    expect(result.errors).toEqual([
-      { path, code: "CONFIG_UNREADABLE", message: expect.stringContaining("MiB a config file may have") },
-    ]);
-  });
-
-  it.runIf(unix)("does not wait on a named pipe given as a server's envFile", async () => {
-    const tree = await fixture();
-    execFileSync("mkfifo", [join(tree.project, "env.pipe")]);
-    await tree.writeProject(".vscode/mcp.json", {
-      servers: {
-        a: { type: "stdio", command: "x", envFile: "env.pipe" },
-        b: { type: "stdio", command: "y" },
-      },
-    });
-    const result = await tree.load();
-    expect(Object.keys(result.configs)).toEqual(["b"]);
-    expect(result.errors).toEqual([expect.objectContaining({ server: "a", code: "CONFIG_UNREADABLE" })]);
-    expect(result.errors[0]?.message).toContain("is not a regular file");
-  });
-
-  it("treats a path through a regular file (ENOTDIR) as missing", async () => {
-    const tree = await fixture();
-    await tree.writeHome(".codeium", "a file, not a folder");
-    expect((await tree.load()).errors).toEqual([]);
-  });
-});
-
-describe("wrong shapes", () => {
-  it.each([
-    [
-      "a top-level array",
-      ".cursor/mcp.json",
-      [{ command: "x" }],
-      'expected an object at the top level, got [{"command":"x"}]',
-    ],
-    [
-      "a top-level string",
-      ".mcp-rt/mcp.json",
-      "just text",
-      'expected an object at the top level, got "just text"',
-    ],
-    [
-      "mcpServers as an array",
-      ".claude.json",
-      { mcpServers: [{ name: "a", command: "x" }] },
-      '"mcpServers" must be an object mapping server names to their configs, got [{"name":"a","command":"x"}]',
-    ],
-    [
-      "VS Code servers as a string",
-      ".config/Code/User/mcp.json",
-      { servers: "none" },
-      '"servers" must be an object mapping server names to their configs, got "none"',
-    ],
-    [
-      "Codex mcp_servers as a number",
-      ".codex/config.toml",
-      "mcp_servers = 5\n",
-      '"mcp_servers" must be an object mapping server names to their configs, got 5',
-    ],
-  ])("reports %s against the file", async (_label, relative, content, message) => {
-    const tree = await fixture();
-    const file = await tree.writeHome(
-      relative,
-      typeof content === "string" && !relative.endsWith(".toml") ? JSON.stringify(content) : content,
-    );
-    const result = await tree.load();
-    expect(result.errors).toEqual([{ path: file, code: "CONFIG_INVALID", message: `${file}: ${message}` }]);
-  });
-
-  it("names the local-scope path in Claude's file", async () => {
-    const tree = await fixture();
-    const file = await tree.writeHome(".claude.json", {
-      projects: { [tree.project]: { mcpServers: "oops" } },
-    });
-    expect((await tree.load()).errors[0]?.message).toBe(
-      `${file}: "projects[${JSON.stringify(tree.project)}].mcpServers" must be an object mapping server names to their configs, got "oops"`,
-    );
-  });
-
-  it("reports an entry that is not an object under its own name, and loads its neighbours", async () => {
-    const tree = await fixture();
-    const file = await tree.writeHome(".cursor/mcp.json", {
-      mcpServers: { text: "npx server", list: ["npx"], nothing: null, fine: { command: "npx" } },
-    });
-    const result = await tree.load();
-    expect(result.configs).toEqual({ fine: { command: "npx" } });
-    expect(result.errors.map((issue) => [issue.path, issue.server, issue.code])).toEqual([
-      [file, "text", "CONFIG_INVALID"],
-      [file, "list", "CONFIG_INVALID"],
-      [file, "nothing", "CONFIG_INVALID"],
-    ]);
-    expect(result.errors[2]?.message).toBe(
-      'servers.nothing: must be an object with "command" (a local server) or "url" (a remote server), got null',
-    );
-  });
-
-  it("reports every invalid entry with the file and server name", async () => {
-    const tree = await fixture();
-    const file = await tree.writeProject(".mcp-rt/mcp.json", {
-      mcpServers: { both: { command: "x", url: "https://x.dev" }, slow: { command: "x", timeout: -5 } },
-    });
-    expect((await tree.load()).errors).toEqual([
-      {
-        path: file,
-        server: "both",
-        code: "CONFIG_INVALID",
-        message:
-          'servers.both: has both "command" and "url"; keep "command" to start a local server, or "url" to reach a remote one',
-      },
-      {
-        path: file,
-        server: "slow",
-        code: "CONFIG_INVALID",
-        message: "servers.slow.timeout: must be a positive whole number of milliseconds, got -5",
-      },
-    ]);
-  });
-});
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

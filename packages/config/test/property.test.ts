@@ -17,7 +17,7 @@ import {
 import fc from "fast-check";
 import { stringify as toToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { type FixtureTree, useFixtureTrees } from "./fixture-tree.js";
+import { type FixtureTree, useFixtureTrees } from "./helpers.js";
 
 const fixture = useFixtureTrees();
 

@@ -1,30 +1,17 @@
-import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { McpRtError } from "../src/errors.js";
 import { resolveServerConfig } from "../src/resolve-server-config.js";
 import type { MCPHttpServerConfig, MCPStdioServerConfig } from "../src/server-config.js";
 import type { AuthStorage } from "../src/types.js";
+import { memoryAuth, useTempDir } from "./helpers.js";
 
+const tempDir = useTempDir("mcp-rt-resolve-");
 let dir: string;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcp-rt-resolve-"));
+beforeEach(() => {
+  dir = tempDir();
 });
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-function memoryAuth(entries: Record<string, string> = {}): AuthStorage {
-  const map = new Map(Object.entries(entries));
-  return {
-    get: async (key) => map.get(key),
-    set: async (key, value) => void map.set(key, value),
-    delete: async (key) => void map.delete(key),
-  };
-}
 
 async function rejection(promise: Promise<unknown>): Promise<McpRtError> {
   try {

@@ -1,23 +1,20 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { canonicalJson, hashProjectServers } from "../src/project-trust-hash.js";
 import { createTrustStore } from "../src/trust-store.js";
+import { useTempDir } from "./helpers.js";
 
+const tempDir = useTempDir("mcp-rt-trust-");
 let dir: string;
 let project: string;
 let file: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "mcp-rt-trust-"));
+  dir = tempDir();
   project = join(dir, "project");
   await mkdir(project);
   file = join(dir, "home", ".mcp-rt", "trust.json");
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 const lint = { command: "npx", args: ["lint-mcp"], env: { A: "1" } };

@@ -25,6 +25,7 @@ export type {
   MCPToolDefinition,
   McpRtErrorCode,
   ProjectTrust,
+  ReserveServer,
   SourceMeta,
   ToolAnnotations,
 } from "@mcp-rt/config";

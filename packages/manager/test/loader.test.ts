@@ -123,9 +123,11 @@ describe("discoverAndLoadMCPTools", () => {
         },
       }),
     );
-    const result = await load({ discovery: { filterExa: true } });
+    const result = await load({
+      discovery: { reserve: ({ name }) => (name === "exa" ? { reason: "exa", keys: ["k-123"] } : undefined) },
+    });
     expect(result.tools).toEqual([]);
-    expect(result.discovery?.exaApiKeys).toEqual(["k-123"]);
+    expect(result.discovery?.filtered).toMatchObject([{ name: "exa", reason: "exa", keys: ["k-123"] }]);
   });
 
   it("a cache URL that cannot be opened is reported and startup goes on without a cache", async () => {

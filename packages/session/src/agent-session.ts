@@ -7,6 +7,7 @@ import type {
   MCPManager,
 } from "@mcp-rt/manager";
 import { McpRtError, toLoadedTool } from "@mcp-rt/manager";
+import { exaApiKeysFrom } from "./exa-rule.js";
 import { silentLogger } from "./logger.js";
 import { type NativeExa, NativeExaTools } from "./native-exa.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
@@ -202,7 +203,7 @@ export class AgentSession {
     const manager = this.#requireManager();
     await manager.disconnectAll();
     const result = await manager.discoverAndConnect(this.loadOptions);
-    this.#exa?.apply(result.discovery?.exaApiKeys ?? [], { force: true });
+    this.#exa?.apply(exaApiKeysFrom(result.discovery?.filtered ?? []), { force: true });
     this.syncMCPTools();
     return result;
   }

@@ -15,6 +15,7 @@ import {
   toLoadErrors,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
+import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
 import { silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
@@ -49,7 +50,7 @@ export interface CreateAgentSessionOptions {
   discover?: DiscoverFunction;
   /**
    * The agent's native Exa integration. When given, Exa MCP servers are left
-   * out of discovery and this is called with their API keys; the tools it
+   * out (`reserveExa`) and this is called with their API keys; the tools it
    * returns are registered and activated. `/mcp reload` calls it again with the
    * keys found then and replaces its tools. Without it, Exa servers connect like any other.
    */
@@ -170,7 +171,7 @@ export async function createAgentSession(
       else logger.error(`MCP ${line!.path}: ${line!.error}`);
     }
   }
-  const exaApiKeys = result.discovery?.exaApiKeys ?? [];
+  const exaApiKeys = exaApiKeysFrom(result.discovery?.filtered ?? []);
   const session = new AgentSession({ ...sessionOptions, mcpManager: manager, exaApiKeys });
   // From the manager itself: a server may have finished since connect returned.
   session.syncMCPTools();
@@ -190,7 +191,7 @@ function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOption
   return {
     ...discovery,
     homeDir,
-    filterExa: options.nativeExa !== undefined,
+    ...(options.nativeExa ? { reserve: reserveExa } : {}),
     trust: discovery.trust ?? createTrustStore(join(homeDir, ".mcp-rt", "trust.json")),
   };
 }

@@ -5,8 +5,9 @@ import {
   explainJson,
   formatExplain,
   knownNames,
-} from "@mcp-rt/config";
+} from "@mcp-rt/config/explain";
 import { type LoadConfigsOptions, loadAllMCPConfigs } from "@mcp-rt/manager";
+import { EXA_REASON } from "./exa-rule.js";
 
 /** Options of {@link explainServer}. */
 export interface ExplainServerOptions {
@@ -37,6 +38,9 @@ export async function explainServer(
     cwd: options.cwd,
     homeDir: options.homeDir,
     trustCommand: "/mcp trust",
+    reserveReasons: {
+      [EXA_REASON]: "an Exa server, left out because the session uses its native Exa tool instead",
+    },
     showSecrets: false,
   };
   return {

@@ -10,6 +10,7 @@ import {
 } from "@mcp-rt/manager";
 import type { AgentSession } from "./agent-session.js";
 import { displayPath } from "./display-path.js";
+import { exaApiKeysFrom } from "./exa-rule.js";
 import { failure, indent, type MCPCommandResult, plural } from "./mcp-command-result.js";
 import type { ConfigScope, NativeConfigWriter } from "./native-config-writer.js";
 
@@ -134,7 +135,7 @@ export class MCPCommandContext {
         started.map((name) => this.manager.waitForConnection(name, { signal: bound })),
       );
     }
-    this.session.applyExaApiKeys(discovery.exaApiKeys);
+    this.session.applyExaApiKeys(exaApiKeysFrom(discovery.filtered));
     this.session.syncMCPTools();
     return discovery;
   }

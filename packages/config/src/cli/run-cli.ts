@@ -33,7 +33,6 @@ Options:
   --cwd DIR             the project folder (default: the current folder)
   --json                stable machine-readable output (list, explain)
   --show-secrets        show header and env values and URL credentials (explain)
-  --filter-exa          leave out Exa servers, as a session with a native Exa tool does
   --no-project-config   ignore project-level files, as enableProjectConfig: false does
   -h, --help            this help
 
@@ -44,7 +43,6 @@ const OPTIONS = {
   cwd: { type: "string" },
   json: { type: "boolean" },
   "show-secrets": { type: "boolean" },
-  "filter-exa": { type: "boolean" },
   "no-project-config": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -52,9 +50,9 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 
 const COMMANDS: Record<string, { positionals: number; options: readonly OptionName[] }> = {
-  list: { positionals: 0, options: ["cwd", "json", "filter-exa", "no-project-config"] },
-  explain: { positionals: 1, options: ["cwd", "json", "show-secrets", "filter-exa", "no-project-config"] },
-  trust: { positionals: 0, options: ["cwd", "filter-exa"] },
+  list: { positionals: 0, options: ["cwd", "json", "no-project-config"] },
+  explain: { positionals: 1, options: ["cwd", "json", "show-secrets", "no-project-config"] },
+  trust: { positionals: 0, options: ["cwd"] },
   untrust: { positionals: 0, options: ["cwd"] },
 };
 
@@ -107,9 +105,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (values.cwd === "") throw new UsageError("--cwd needs a folder");
 
   const cwd = resolve(io.cwd, values.cwd ?? ".");
+  // No `reserve` rule: a default agent session holds no server back.
   const loadOptions: LoadConfigsOptions = {
-    // A default agent session registers no native Exa tool, so Exa servers start like any other.
-    filterExa: values["filter-exa"] === true,
     enableProjectConfig: values["no-project-config"] !== true,
   };
   const context: ReasonContext = {

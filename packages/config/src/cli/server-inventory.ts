@@ -33,6 +33,8 @@ export interface InventoryEntry {
    * Gemini's `mcp.excluded`…).
    */
   disabledBy?: string;
+  /** For `filtered`: the reason the loader's `reserve` rule gave. */
+  filteredBy?: string;
 }
 
 /** What `list` and `explain` print: every entry of every name, plus file-level problems. */
@@ -127,8 +129,11 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     const added = entries.at(-1);
     if (by !== undefined && added !== undefined) added.disabledBy = by;
   }
-  for (const entry of result.filtered)
+  for (const entry of result.filtered) {
     add(entry.name, "filtered", entry.source, raw(entry.name, entry.source));
+    const added = entries.at(-1);
+    if (added !== undefined) added.filteredBy = entry.reason;
+  }
   for (const entry of result.shadowed) {
     add(entry.name, "shadowed", entry.source, raw(entry.name, entry.source), entry.by);
   }

@@ -5,6 +5,11 @@ import type { InventoryEntry } from "./server-inventory.js";
 export interface ReasonContext extends PathContext {
   /** The command that approves this project, e.g. `mcp-rt-config trust`. */
   trustCommand: string;
+  /**
+   * Why a `filtered` entry is left out, in the caller's words, by the reason
+   * its `reserve` rule gave. @default a sentence naming the reason
+   */
+  reserveReasons?: Record<string, string>;
 }
 
 /** Why a project-level server waits, without what to do about it. */
@@ -32,8 +37,12 @@ export function statusReason(entry: InventoryEntry, context: ReasonContext): str
         ? "`enabled: false` in its config"
         : "named in `\"disabledServers\"` of mcp-rt's own config (~/.mcp-rt/mcp.json or the project's .mcp-rt/mcp.json); remove it there to enable it";
     }
-    case "filtered":
-      return "an Exa server, left out because the session uses its native Exa tool instead";
+    case "filtered": {
+      const reason = entry.filteredBy ?? "unknown";
+      const words = context.reserveReasons;
+      const own = words !== undefined && Object.hasOwn(words, reason) ? words[reason] : undefined;
+      return own ?? `held back by the caller's \`reserve\` rule (reason "${reason}")`;
+    }
     case "shadowed": {
       const by = entry.shadowedBy;
       if (!by) return "another source defines the same name with higher priority";

@@ -1,4 +1,12 @@
-import { isStdioConfig, type MCPServerConfig } from "./server-config.js";
+import {
+  isStdioConfig,
+  type LoadConfigsResult,
+  type MCPServerConfig,
+  type ReserveServer,
+} from "@mcp-rt/config";
+
+/** The `reason` {@link reserveExa} gives a server it holds back. */
+export const EXA_REASON = "exa";
 
 const EXA_HOST = "mcp.exa.ai";
 const KEY_PARAM = /[?&]exaApiKey=([^&#\s"']+)/gi;
@@ -25,6 +33,19 @@ export function exaApiKeysOf(config: MCPServerConfig): string[] {
   }
   if (isStdioConfig(config) && config.env?.EXA_API_KEY) keys.push(config.env.EXA_API_KEY);
   return keys.filter((key) => key !== "");
+}
+
+/**
+ * The loader rule of a session with a native Exa integration: Exa servers
+ * are held back (reason `"exa"`) and their API keys handed on.
+ */
+export const reserveExa: ReserveServer = ({ name, config }) =>
+  isExaServer(name, config) ? { reason: EXA_REASON, keys: exaApiKeysOf(config) } : undefined;
+
+/** The Exa API keys of the servers {@link reserveExa} held back, each once, in the order found. */
+export function exaApiKeysFrom(filtered: LoadConfigsResult["filtered"]): string[] {
+  const keys = filtered.filter((entry) => entry.reason === EXA_REASON).flatMap((entry) => entry.keys);
+  return [...new Set(keys)];
 }
 
 function decode(value: string): string {

@@ -1,0 +1,12 @@
+// Internal: the `mcp-rt-config` CLI's inventory and explain logic, shared with
+// mcp-rt's own packages (the session's `/mcp explain`). No semver promise.
+
+export type { ExplainContext, ExplainJson, ExplainJsonEntry } from "./cli/explain-command.js";
+export { entriesOf, explainJson, formatExplain, knownNames } from "./cli/explain-command.js";
+export type {
+  InventoryEntry,
+  InventoryExtras,
+  ServerInventory,
+  ServerStatus,
+} from "./cli/server-inventory.js";
+export { buildInventory } from "./cli/server-inventory.js";

@@ -1,0 +1,99 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in fixture configs are part of what is tested
+import { describe, expect, it } from "vitest";
+import type { ExplainJson } from "../src/cli/explain-command.js";
+import { CLI_SECRETS, useCliFixture, writeAt } from "./helpers.js";
+
+// The built bin, run as a user runs it, over a fixture home and project.
+const fx = useCliFixture();
+const { GH_TOKEN, PROJECT_KEY, URL_TOKEN, BAD_URL_TOKEN } = CLI_SECRETS;
+
+describe("mcp-rt-config explain", () => {
+  it("hides every secret unless --show-secrets", () => {
+    for (const name of ["github", "docs", "lint"]) {
+      const { code, stdout } = fx.cli("explain", name);
+      expect(code).toBe(0);
+      expect(stdout).not.toContain(GH_TOKEN);
+      expect(stdout).not.toContain(PROJECT_KEY);
+      expect(stdout).not.toContain(URL_TOKEN);
+      const json = fx.cli("explain", name, "--json").stdout;
+      expect(json).not.toContain(GH_TOKEN);
+      expect(json).not.toContain(PROJECT_KEY);
+      expect(json).not.toContain(URL_TOKEN);
+    }
+    const github = fx.cli("explain", "github").stdout;
+    expect(github).toContain('"Authorization": "***"');
+    expect(fx.cli("explain", "github", "--show-secrets").stdout).toContain(`Bearer ${GH_TOKEN}`);
+    expect(fx.cli("explain", "lint", "--show-secrets").stdout).toContain(PROJECT_KEY);
+    expect(fx.cli("explain", "docs", "--show-secrets").stdout).toContain(URL_TOKEN);
+  });
+
+  it("shows every source of a name, the winner first, and why the other is shadowed", () => {
+    const json = JSON.parse(fx.cli("explain", "docs", "--json").stdout) as ExplainJson;
+    expect(json.status).toBe("needs approval");
+    expect(json.entries.map((e) => [e.provider, e.status, e.winner])).toEqual([
+      ["claude-code", "needs approval", true],
+      ["cursor", "shadowed", false],
+    ]);
+    expect(json.entries[1]?.config).toEqual({ url: "https://docs.example/mcp?token=***&lang=en" });
+    const text = fx.cli("explain", "docs").stdout;
+    expect(text).toContain("Claude Code (.mcp.json) defines the same name with higher priority");
+  });
+
+  it("hides secrets quoted by validation messages of invalid entries", () => {
+    const outputs = [
+      fx.cli("list").stdout,
+      fx.cli("list", "--json").stdout,
+      fx.cli("explain", "badurl").stdout,
+      fx.cli("explain", "badurl", "--json").stdout,
+    ];
+    for (const out of outputs) {
+      expect(out).toContain("badurl");
+      expect(out).not.toContain(BAD_URL_TOKEN);
+      expect(out).not.toContain("12345678901");
+    }
+    expect(fx.cli("explain", "badurl").stdout).toMatch(/problems:\n\s+- .*url.*token=\*\*\*/);
+    expect(fx.cli("explain", "badurl", "--show-secrets").stdout).toContain(BAD_URL_TOKEN);
+  });
+
+  it("hides secrets in env, headers and args of the wrong shape, and keeps placeholders readable", async () => {
+    await writeAt(fx.project, ".mcp.json", {
+      mcpServers: {
+        argobj: { command: "x", args: ["--key", { password: "s3cret-obj" }, ["s3cret-arr"]] },
+        envobj: { command: "x", env: { TOKEN: { v: "s3cret-envobj" }, PIN: 4321, FLAG: ["s3cret-envarr"] } },
+        hdrarr: { type: "http", url: "https://h/x", headers: ["Authorization: Bearer s3cret-hdrarr"] },
+        hdrstr: { type: "http", url: "https://h/x", headers: "Bearer s3cret-hdrstr" },
+        envstr: { command: "x", env: "TOKEN=s3cret-envstr" },
+        noturl: { type: "http", url: "not a url with token=s3cret-noturl" },
+        unset: { type: "http", url: "https://h/x", headers: { Authorization: "Bearer ${NOT_SET_ANYWHERE}" } },
+      },
+    });
+    const names = ["argobj", "envobj", "hdrarr", "hdrstr", "envstr", "noturl", "unset"];
+    const outputs = [fx.cli("list").stdout, fx.cli("list", "--json").stdout];
+    for (const name of names)
+      outputs.push(fx.cli("explain", name).stdout, fx.cli("explain", name, "--json").stdout);
+    for (const out of outputs) {
+      expect(out).not.toMatch(/s3cret|4321/);
+    }
+    expect(fx.cli("explain", "unset").stdout).toContain("${NOT_SET_ANYWHERE} in headers.Authorization");
+    expect(fx.cli("explain", "envobj", "--show-secrets").stdout).toContain("s3cret-envobj");
+  });
+
+  it("explains disabled and invalid servers", () => {
+    const old = fx.cli("explain", "old").stdout;
+    expect(old).toContain("disabledServers");
+    expect(old).toContain("config (as its file has it)");
+    expect(fx.cli("explain", "github").stdout).toContain("config (variables expanded)");
+    const broken = fx.cli("explain", "broken");
+    expect(broken.code).toBe(0);
+    expect(broken.stdout).toContain('Server "broken": invalid');
+    expect(broken.stdout).toMatch(/problems:\n\s+- .*command/);
+  });
+
+  it("exits 1 for an unknown name and lists the known ones", () => {
+    const { code, stdout, stderr } = fx.cli("explain", "nope");
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('no server named "nope"');
+    expect(stderr).toContain("Known servers: badurl, broken, docs, exa, github, lint, old");
+  });
+});
