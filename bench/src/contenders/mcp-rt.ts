@@ -124,7 +124,7 @@ export async function calls(task: CallsTask): Promise<CallsResult> {
 }
 
 /**
- * `/mcp reload` as SPEC §3 step 6 spells it: `disconnectAll()`, then
+ * `/mcp reload` as the design document spells it: `disconnectAll()`, then
  * `discoverAndConnect()` (real discovery of the project's `.mcp-rt/mcp.json`),
  * then `session.refreshMCPTools(manager.getTools())`. The first start, untimed,
  * waits until every server is live and cached.

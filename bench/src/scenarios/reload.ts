@@ -43,7 +43,7 @@ export const reload: Scenario = {
       title: `Reload: disconnectAll + discoverAndConnect, ${size.servers} servers, cache warm`,
       setup: [
         `${size.servers} \`echoServer\` fixtures with ${toolsPerFixture(size.toolsPerServer)} tools each, in the project's \`.mcp-rt/mcp.json\` (found by real discovery; an empty home folder). Each run in a fresh process: a first start, untimed, waits until every server is live and cached; then the reload is timed.`,
-        "mcp-rt: SPEC §3 step 6 — `manager.disconnectAll()`, `manager.discoverAndConnect()`, `session.refreshMCPTools(manager.getTools())`. Raw SDK: close every client, read the config file again, connect + list every server again.",
+        "mcp-rt: the design document's reload — `manager.disconnectAll()`, `manager.discoverAndConnect()`, `session.refreshMCPTools(manager.getTools())`. Raw SDK: close every client, read the config file again, connect + list every server again.",
       ],
       tables: [
         table("until the tools are back in hand", (result) => result.ms),

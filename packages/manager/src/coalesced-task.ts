@@ -10,7 +10,7 @@ export interface CoalescedTask {
 }
 
 /**
- * Coalesces requests for `run` (SPEC §4: a burst of `list_changed`
+ * Coalesces requests for `run` (e.g. a burst of `list_changed`
  * notifications gives one re-list in flight and at most one queued). A run
  * that throws goes to `onError`; the next run still happens.
  *

@@ -17,7 +17,7 @@ export interface ConnectionWatchOptions {
 }
 
 /**
- * Follows one live connection for the manager (SPEC §4): its close and error
+ * Follows one live connection for the manager: its close and error
  * events, and `notifications/tools/list_changed`, which it turns into
  * coalesced re-lists. It starts before the first `tools/list`, so that a
  * change announced while that list was running is not lost: such a change is

@@ -30,7 +30,7 @@ export interface ToolResult {
 
 /** A tool as an agent's tool registry takes it. */
 export interface CustomTool {
-  /** `mcp_<server>_<tool>` (SPEC §6); final when the manager builds it. */
+  /** `mcp_<server>_<tool>` (see `createMCPToolName`); final when the manager builds it. */
   name: string;
   /** `<server>/<tool>`: the config name and the original tool name. */
   label: string;

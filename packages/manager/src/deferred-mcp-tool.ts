@@ -1,7 +1,7 @@
 import { MCPTool } from "./mcp-tool.js";
 
 /**
- * A tool known from the cache while its server is still connecting (§3.7). A
+ * A tool known from the cache while its server is still connecting. A
  * call first waits for the server (`waitForConnection`, bounded by the
  * server's `timeout` and by the call's signal), then goes through the live
  * connection. If the live server no longer lists the tool, the call returns

@@ -43,7 +43,7 @@ export interface HealthMonitorOptions extends HealthCheckSettings {
 }
 
 /**
- * Optional health checks (SPEC §4): every `intervalMs`, pings each connected
+ * Optional health checks: every `intervalMs`, pings each connected
  * server that is not still answering the previous ping. A server that
  * answers with an error is alive (it just does not implement `ping`); one
  * that does not answer within `timeoutMs` — hung, stopped, behind a dead

@@ -36,7 +36,7 @@ export interface MCPToolOptions {
   serverName: string;
   /** The tool as the server listed it (or as the cache kept it). */
   definition: MCPToolDefinition;
-  /** The exposed name (§6). */
+  /** The exposed name, `mcp_<server>_<tool>` (see `createMCPToolName`). */
   name: string;
   /** Where the server's config came from. */
   source?: SourceMeta;
@@ -51,7 +51,7 @@ export interface MCPToolOptions {
  * on with something else and try again once the server is back.
  */
 export class MCPTool implements CustomTool {
-  /** `mcp_<server>_<tool>` (§6), final. */
+  /** `mcp_<server>_<tool>` (see `createMCPToolName`), final. */
   readonly name: string;
   /** `<server>/<tool>`: the config name and the original tool name. */
   readonly label: string;

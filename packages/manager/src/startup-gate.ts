@@ -24,7 +24,7 @@ async function settledWithin(attempts: readonly Attempt[], ms: number | undefine
 }
 
 /**
- * The startup gate (§3 step 4): waits until every attempt settled or
+ * The startup gate (docs/architecture.md): waits until every attempt settled or
  * `startupTimeoutMs` passed, whichever is first. Then each attempt still
  * pending is deferred with its cached tools (read while it connected, so the
  * gate never waits on the cache), and those without a cache entry are waited

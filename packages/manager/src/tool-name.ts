@@ -48,7 +48,7 @@ function baseName(entry: ToolNameEntry): string {
 }
 
 /**
- * The exposed name of one tool (§6): `mcp_<server>_<tool>`, each part lower-cased
+ * The exposed name of one tool: `mcp_<server>_<tool>`, each part lower-cased
  * with every run of other characters turned into `_`; a tool name that already
  * starts with its server's name drops that prefix; names over 64 characters keep
  * a readable head and end in `_` + an 8-character hash of the original pair.

@@ -187,7 +187,7 @@ describe("automatic reconnect", () => {
     const events = recordEvents(m);
     const stopped = new Promise<void>((resolve) => {
       m.on("server:reconnecting", () => {
-        // Waiting for the first attempt: not pending in any §3.4 map.
+        // Waiting for the first attempt: no attempt is under way.
         expect(m.getConnectionStatus("s")).toBe("disconnected");
         expect(stateOf(m, "s")?.status).toBe("reconnecting");
         void m.disconnectServer("s").then(resolve);

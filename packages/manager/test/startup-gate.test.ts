@@ -22,7 +22,7 @@ const echoDef = {
 
 const manager = useManagers();
 
-describe("connectServers: the §3.10 failure modes", () => {
+describe("connectServers: the failure modes of the README", () => {
   it("returns live tools of a fast server, named mcp_<server>_<tool>, that call through", async () => {
     const m = manager();
     const result = await m.connectServers({ fast: echoServer() }, {});
@@ -225,7 +225,7 @@ describe("connectServers: the §3.10 failure modes", () => {
     expect(m.getServerStates().find((s) => s.name === "crashy")?.lastError?.code).toBe("TRANSPORT_CLOSED");
     // A drop after startup is nobody's `errors`: it is logged, once.
     expect(logger.lines.filter((l) => l.level === "warn" && l.message.includes('"crashy"'))).toHaveLength(1);
-    // The other server is untouched, and the dead one can be connected again (§3.5 step 2).
+    // The other server is untouched, and the dead one can be connected again (it is no longer active).
     expect(m.getConnectionStatus("other")).toBe("connected");
     const again = await m.connectServers({ crashy: crashOnCallServer() }, {});
     expect(again.connectedServers).toEqual(["crashy"]);

@@ -1,7 +1,7 @@
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { type MCPCommandResult, ok, plural } from "./mcp-command-result.js";
 
-/** `/mcp trust` (§8): approves exactly what discovery asks about, then starts those servers. */
+/** `/mcp trust`: approves exactly what discovery asks about, then starts those servers. */
 export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
   const trust = ctx.trust;
   if (!trust)

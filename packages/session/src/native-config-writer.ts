@@ -29,7 +29,7 @@ export interface NativeConfigFile {
 }
 
 /**
- * Edits mcp-rt's own config files (§7): `{ "mcpServers": {…}, "disabledServers": […] }`.
+ * Edits mcp-rt's own config files: `{ "mcpServers": {…}, "disabledServers": […] }`.
  * Every write is atomic (temp file + rename), the file gets mode 0600 and a
  * folder it creates 0700, and every field it does not manage is kept. A file
  * that cannot be parsed is never overwritten: the call throws `CONFIG_INVALID`.

@@ -1,7 +1,7 @@
 import { type CustomTool, McpRtError } from "@mcp-rt/manager";
 
 /**
- * The seam between mcp-rt and an agent's own tool registry (§5). An agent that
+ * The seam between mcp-rt and an agent's own tool registry. An agent that
  * already has a registry implements these five methods and proves it with
  * `toolRegistryContractTests` from `@mcp-rt/session/contract`.
  *
