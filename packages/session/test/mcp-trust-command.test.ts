@@ -1,0 +1,71 @@
+import { join } from "node:path";
+import { childProcessesOf, echoServer, isProcessAlive } from "@mcp-rt/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MCPCommandController } from "../src/mcp-command-controller.js";
+import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
+
+let world: World;
+beforeEach(async () => {
+  world = await createWorld();
+});
+afterEach(async () => {
+  await world.cleanup();
+});
+
+describe("/mcp trust", () => {
+  it("holds project servers back until approved, then starts them; a changed config asks again", async () => {
+    await world.write(world.userFile, { mcpServers: { mine: echoServer() } });
+    await world.write(join(world.cwd, ".mcp.json"), { mcpServers: { proj: echoServer({ tools: 1 }) } });
+    const first = await world.start();
+    const mcp = new MCPCommandController(first.session);
+    expect(activeMCPNames(first.session)).toEqual(["mcp_mine_echo"]);
+    expect((await mcp.handle("/mcp list")).text).toMatch(/\? proj\s+needs approval/);
+    // An unapproved project server is never run, not even by /mcp test.
+    const test = await mcp.handle("/mcp test proj");
+    expect(test.ok).toBe(false);
+    expect(test.text).toMatch(/waits for project approval/);
+    expect(childProcessesOf(process.pid)).toHaveLength(1);
+    const trusted = await mcp.handle("/mcp trust");
+    expect(trusted.ok, trusted.text).toBe(true);
+    expect(trusted.text).toMatch(/● proj: connected/);
+    expect(activeMCPNames(first.session).sort()).toEqual([
+      "mcp_mine_echo",
+      "mcp_proj_echo",
+      "mcp_proj_tool_0",
+    ]);
+    expect((await mcp.handle("/mcp trust")).text).toMatch(/No project-level MCP servers wait/);
+    await first.session.dispose();
+
+    const second = await world.start();
+    expect(activeMCPNames(second.session)).toContain("mcp_proj_echo");
+    await second.session.dispose();
+
+    await world.write(join(world.cwd, ".mcp.json"), { mcpServers: { proj: echoServer({ tools: 2 }) } });
+    const third = await world.start();
+    expect(activeMCPNames(third.session)).toEqual(["mcp_mine_echo"]);
+    const third_mcp = new MCPCommandController(third.session);
+    expect((await third_mcp.handle("/mcp trust")).ok).toBe(true);
+    expect(activeMCPNames(third.session)).toContain("mcp_proj_tool_1");
+    const pid = await pidOf(third.session, "proj");
+    const untrusted = await third_mcp.handle("/mcp untrust");
+    expect(untrusted.ok, untrusted.text).toBe(true);
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(activeMCPNames(third.session)).toEqual(["mcp_mine_echo"]);
+  });
+
+  it("keeps an approval across the user's own /mcp add --scope project", async () => {
+    await world.write(join(world.cwd, ".mcp.json"), { mcpServers: { proj: echoServer() } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    expect((await mcp.handle("/mcp trust")).ok).toBe(true);
+    const fixture = echoServer();
+    const added = await mcp.handle(
+      `/mcp add extra --scope project -- ${fixture.command} ${fixture.args!.join(" ")}`,
+    );
+    expect(added.ok, added.text).toBe(true);
+    expect(added.text).toMatch(/● extra: connected/);
+    const reload = await mcp.handle("/mcp reload");
+    expect(reload.data).toMatchObject({ needsApproval: [] });
+    expect(activeMCPNames(session).sort()).toEqual(["mcp_extra_echo", "mcp_proj_echo"]);
+  });
+});
