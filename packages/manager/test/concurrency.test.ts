@@ -8,10 +8,9 @@ import {
 } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { DeferredMCPTool, MCPManager } from "../src/index.js";
-import { recordEvents, textOf, useManagers } from "./helpers.js";
+import { echoDefinition as echoDef, recordEvents, textOf, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
-const echoDef = { name: "echo", inputSchema: { type: "object" } };
 
 const manager = useManagers();
 

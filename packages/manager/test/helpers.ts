@@ -66,3 +66,10 @@ export function nextEvent<E extends keyof MCPManagerEvents>(
 export function textOf(result: { content: Array<{ type: string; text?: string }> }): string {
   return result.content.map((block) => block.text ?? `[${block.type}]`).join("\n");
 }
+
+/** The echo tool as the fixture servers list it, for cache entries written by hand. */
+export const echoDefinition = {
+  name: "echo",
+  description: "Returns `message` unchanged.",
+  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+};

@@ -3,11 +3,17 @@ import type { MCPServerConfig } from "@mcp-rt/config";
 import { crashAfterInitServer, echoServer, exitServer, hangingServer, slowInitServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { DeferredMCPTool, type MCPManager, MCPTool } from "../src/index.js";
-import { nextEvent, recordEvents, recordingLogger, textOf, useManagers } from "./helpers.js";
+import {
+  echoDefinition as echoDef,
+  nextEvent,
+  recordEvents,
+  recordingLogger,
+  textOf,
+  useManagers,
+} from "./helpers.js";
 
 // Every kind of server in one connectServers call, as a real agent meets them.
 const cwd = process.cwd();
-const echoDef = { name: "echo", inputSchema: { type: "object" } };
 
 const manager = useManagers();
 

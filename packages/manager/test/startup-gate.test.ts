@@ -10,14 +10,16 @@ import {
 } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { DeferredMCPTool, MCPTool } from "../src/index.js";
-import { nextEvent, recordEvents, recordingLogger, textOf, useManagers } from "./helpers.js";
+import {
+  echoDefinition as echoDef,
+  nextEvent,
+  recordEvents,
+  recordingLogger,
+  textOf,
+  useManagers,
+} from "./helpers.js";
 
 const cwd = process.cwd();
-const echoDef = {
-  name: "echo",
-  description: "Returns `message` unchanged.",
-  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
-};
 
 const manager = useManagers();
 

@@ -2,14 +2,9 @@ import { MCPToolCache } from "@mcp-rt/cache";
 import { echoServer, manyToolsServer, slowInitServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { DeferredMCPTool } from "../src/index.js";
-import { textOf, useManagers } from "./helpers.js";
+import { echoDefinition as echoDef, textOf, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
-const echoDef = {
-  name: "echo",
-  description: "Returns `message` unchanged.",
-  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
-};
 
 const manager = useManagers();
 
