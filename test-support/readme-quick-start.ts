@@ -53,6 +53,12 @@ export interface QuickStartRun {
   stderr: string;
   /** With the `vitest` runner: each test of the quick start and how it ended. */
   tests: Array<{ name: string; status: string }>;
+  /**
+   * Whether a process the run started in its process group was still alive
+   * after the run ended (it is killed then). Servers started in a group of
+   * their own are not seen here; pass a marker in `env` to find those.
+   */
+  leftBehind: boolean;
 }
 
 /** Options of {@link QuickStart.run}. */
@@ -115,7 +121,7 @@ export function useQuickStart(options: QuickStartOptions): () => QuickStart {
     };
   });
   afterEach(async () => {
-    for (const child of running) killGroup(child);
+    for (const child of running) killGroup(child.pid);
     running.clear();
     if (root) await rm(root, { recursive: true, force: true });
     root = undefined;
@@ -177,12 +183,13 @@ export function useQuickStart(options: QuickStartOptions): () => QuickStart {
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => killGroup(child), timeoutMs);
+    const timer = setTimeout(() => killGroup(child.pid), timeoutMs);
     const [exitCode, signal] = (await once(child, "close")) as [number | null, NodeJS.Signals | null];
     clearTimeout(timer);
     children.delete(child);
+    const leftBehind = killGroup(child.pid);
     const tests = how === "vitest" ? await vitestResults(join(dir, "vitest-report.json")) : [];
-    return { exitCode, signal, stdout, stderr, tests };
+    return { exitCode, signal, stdout, stderr, tests, leftBehind };
   }
 }
 
@@ -213,13 +220,14 @@ async function install(dir: string, extra: Record<string, string> = {}): Promise
   );
 }
 
-/** SIGKILLs a run's process group, if it is still there. */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+/** SIGKILLs a run's process group; true if anyone was left in it. */
+function killGroup(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
   try {
-    process.kill(-child.pid, "SIGKILL");
+    process.kill(-pid, "SIGKILL");
+    return true;
   } catch {
-    // Already gone.
+    return false; // the group is gone
   }
 }
 

@@ -12,10 +12,10 @@ describe("the README quick start", () => {
     const { lines, home, run } = quickStart();
     expect(lines).toBeLessThanOrEqual(15);
     const first = await run();
-    expect(first).toMatchObject({ exitCode: 0, stdout: "miss\n", stderr: "" });
+    expect(first).toMatchObject({ exitCode: 0, stdout: "miss\n", stderr: "", leftBehind: false });
     expect(await readdir(join(home, ".cache", "mcp-rt"))).toHaveLength(1);
     const second = await run();
-    expect(second).toMatchObject({ exitCode: 0, stdout: "[ 'echo' ]\n", stderr: "" });
+    expect(second).toMatchObject({ exitCode: 0, stdout: "[ 'echo' ]\n", stderr: "", leftBehind: false });
   });
 
   describe.skipIf(missing !== undefined && process.env.CI !== "true")(
@@ -41,9 +41,9 @@ describe("the README quick start", () => {
           .replace("redis://cache.internal:6379", redis.url);
         // Both runs must end by themselves: an open Redis client would keep them alive until the timeout.
         const first = await run({ code: swapped, timeoutMs: 20_000 });
-        expect(first).toMatchObject({ exitCode: 0, stdout: "miss\n", stderr: "" });
+        expect(first).toMatchObject({ exitCode: 0, stdout: "miss\n", stderr: "", leftBehind: false });
         const second = await run({ code: swapped, timeoutMs: 20_000 });
-        expect(second).toMatchObject({ exitCode: 0, stdout: "[ 'echo' ]\n", stderr: "" });
+        expect(second).toMatchObject({ exitCode: 0, stdout: "[ 'echo' ]\n", stderr: "", leftBehind: false });
       });
     },
   );

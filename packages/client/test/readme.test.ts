@@ -19,9 +19,10 @@ describe("the README quick start", () => {
     expect(lines).toBeLessThanOrEqual(15);
     const marker = process.env[LEAK_MARKER_VAR];
     // The marker reaches the server through npx, so a server left running is found even once re-parented.
-    const { exitCode, stdout, stderr } = await run({ env: { [LEAK_MARKER_VAR]: marker } });
+    const { exitCode, stdout, stderr, leftBehind } = await run({ env: { [LEAK_MARKER_VAR]: marker } });
     expect(stderr).toBe('MCP server "everything" was closed by the client\n'); // onClose's reason
     expect(exitCode).toBe(0);
+    expect(leftBehind).toBe(false);
     expect(stdout).toMatch(/^\[\n {2}'echo',\n {2}'get-annotated-message',\n/);
     expect(stdout).toContain("[ { type: 'text', text: 'Echo: hello' } ]\n");
     // closeConnection resolved only once the server's whole group was gone.
