@@ -1,22 +1,17 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createCacheFromUrl, createFileStore, MCPToolCache } from "@mcp-rt/cache";
 import { McpRtError } from "@mcp-rt/config";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { sampleTools } from "../src/contract-support.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sampleTools, useTempDir } from "./helpers.js";
 
 const config = { url: "https://example.com/mcp" };
 
 describe("createCacheFromUrl", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "mcp-rt-url-"));
-  });
-  afterEach(async () => {
+  const dir = useTempDir("mcp-rt-url-");
+  afterEach(() => {
     vi.unstubAllEnvs();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("memory: gives a cache of this process only", async () => {
@@ -32,18 +27,18 @@ describe("createCacheFromUrl", () => {
     ["file:///path", (d: string) => pathToFileURL(d).href],
     ["file:relative", (d: string) => `file:${relative(process.cwd(), d)}`],
   ])("%s writes into that folder", async (_, toUrl) => {
-    const cache = await createCacheFromUrl(toUrl(join(dir, "my cache")));
+    const cache = await createCacheFromUrl(toUrl(join(dir(), "my cache")));
     await cache.set("s", config, sampleTools(2));
-    expect(await readdir(join(dir, "my cache"))).toHaveLength(1);
-    const reader = new MCPToolCache(createFileStore(join(dir, "my cache")), { readTimeoutMs: 5000 });
+    expect(await readdir(join(dir(), "my cache"))).toHaveLength(1);
+    const reader = new MCPToolCache(createFileStore(join(dir(), "my cache")), { readTimeoutMs: 5000 });
     expect(await reader.get("s", config)).toEqual(sampleTools(2));
   });
 
   it("file: alone uses the default folder", async () => {
-    vi.stubEnv("XDG_CACHE_HOME", dir);
+    vi.stubEnv("XDG_CACHE_HOME", dir());
     const cache = await createCacheFromUrl("file:");
     await cache.set("s", config, sampleTools(1));
-    expect(await readdir(join(dir, "mcp-rt"))).toHaveLength(1);
+    expect(await readdir(join(dir(), "mcp-rt"))).toHaveLength(1);
   });
 
   it("passes the cache options on", async () => {

@@ -1,36 +1,28 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { createFileStore, MCPToolCache } from "@mcp-rt/cache";
 import type { MCPToolDefinition } from "@mcp-rt/config";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { recordingLogger, sampleTools } from "../src/contract-support.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
+import { recordingLogger, sampleTools, useTempDir } from "./helpers.js";
 
 describe("the file store across processes", () => {
-  let dir: string;
   beforeAll(() => {
     assertBuilt();
   });
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "mcp-rt-cross-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTempDir("mcp-rt-cross-");
 
   it("a cache written by one process is read by another, both ways", async () => {
-    const url = pathToFileURL(dir).href;
+    const url = pathToFileURL(dir()).href;
     expect(await runCli([url, "set", "github"], sampleTools(5, "child"))).toMatchObject({
       code: 0,
       stderr: "",
     });
-    const cache = new MCPToolCache(createFileStore(dir), { readTimeoutMs: 5000 });
+    const cache = new MCPToolCache(createFileStore(dir()), { readTimeoutMs: 5000 });
     expect(await cache.get("github", cliConfig, cliCwd)).toEqual(sampleTools(5, "child"));
 
     await cache.set("github", cliConfig, sampleTools(2, "parent"), cliCwd);
-    const read = await runCli([`file:${dir}`, "get", "github"]);
+    const read = await runCli([`file:${dir()}`, "get", "github"]);
     expect(read.code).toBe(0);
     expect(JSON.parse(read.stdout)).toEqual(sampleTools(2, "parent"));
   });
@@ -38,8 +30,8 @@ describe("the file store across processes", () => {
   it("two processes writing the same key at once leave one whole, valid entry", async () => {
     const sets: MCPToolDefinition[][] = [sampleTools(300, "a"), sampleTools(300, "b")];
     const logger = recordingLogger();
-    const cache = new MCPToolCache(createFileStore(dir), { logger, readTimeoutMs: 5000 });
-    const writers = sets.map((tools) => runCli([`file:${dir}`, "set", "shared", "40"], tools, 60_000));
+    const cache = new MCPToolCache(createFileStore(dir()), { logger, readTimeoutMs: 5000 });
+    const writers = sets.map((tools) => runCli([`file:${dir()}`, "set", "shared", "40"], tools, 60_000));
     let reading = true;
     const seen: Array<MCPToolDefinition[] | null> = [];
     const reader = (async () => {
@@ -56,6 +48,6 @@ describe("the file store across processes", () => {
     expect(hits.length).toBeGreaterThan(0);
     for (const tools of hits) expect(sets).toContainEqual(tools);
     expect(logger.count("warn")).toBe(0);
-    expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect((await readdir(dir())).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 });

@@ -1,36 +1,29 @@
 import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import keyvTestSuite from "@keyv/test-suite";
 import { createFileStore, defaultCacheDir, MCPToolCache } from "@mcp-rt/cache";
 import { toolCacheContractTests } from "@mcp-rt/cache/contract";
 import Keyv from "keyv";
 import * as vitest from "vitest";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { recordingLogger, sampleTools } from "../src/contract-support.js";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { recordingLogger, sampleTools, useTempDir } from "./helpers.js";
 
 const config = { command: "node", args: ["server.js"] };
-let root: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "mcp-rt-file-store-"));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const root = useTempDir("mcp-rt-file-store-", "file");
 
 describe("the file store passes @keyv/test-suite", () => {
-  keyvTestSuite(vitest, Keyv, () => createFileStore(join(root, "keyv-suite")));
+  keyvTestSuite(vitest, Keyv, () => createFileStore(join(root(), "keyv-suite")));
 });
 
 describe("MCPToolCache on the file store", () => {
-  toolCacheContractTests(it, () => createFileStore(join(root, "contract")));
+  toolCacheContractTests(it, () => createFileStore(join(root(), "contract")));
 });
 
 describe("createFileStore", () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(root, "store-"));
+    dir = await mkdtemp(join(root(), "store-"));
   });
   afterEach(() => {
     vi.unstubAllEnvs();

@@ -3,7 +3,7 @@ import { CACHE_FORMAT_VERSION, MCPToolCache, toolCacheFingerprint } from "@mcp-r
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
 import { describe, expect, it } from "vitest";
-import { probeStore, recordingLogger, sampleTools } from "../src/contract-support.js";
+import { probeStore, recordingLogger, sampleTools } from "./helpers.js";
 
 const stdio: MCPServerConfig = { command: "npx", args: ["-y", "server"], env: { B: "2", A: "1" } };
 const http: MCPServerConfig = { url: "https://example.com/mcp" };

@@ -5,8 +5,8 @@ import { toolCacheContractTests } from "@mcp-rt/cache/contract";
 import { createRedisStore } from "@mcp-rt/cache/redis";
 import { McpRtError } from "@mcp-rt/config";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { recordingLogger, sampleTools } from "../src/contract-support.js";
 import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
+import { recordingLogger, sampleTools } from "./helpers.js";
 import { freePort, type RedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
 
 const missing = redisUnavailable();

@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectToServer } from "@mcp-rt/client";
 import {
@@ -10,21 +9,14 @@ import {
   readPidFile,
   slowInitServer,
 } from "@mcp-rt/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useConnections } from "./connections.js";
+import { describe, expect, it } from "vitest";
+import { useConnections, useTempDir } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
 const SOURCE = "/home/me/project/.mcp.json";
-let dir: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "mcp-rt-client-"));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = useTempDir("mcp-rt-client-");
 
 const { connectError } = useConnections();
 
@@ -42,18 +34,18 @@ describe("connectToServer failures", () => {
     const error = await connectError(
       "nowhere",
       { command: process.execPath, cwd: "does/not/exist" },
-      { cwd: dir, sourcePath: SOURCE },
+      { cwd: dir(), sourcePath: SOURCE },
     );
     expect(error.code).toBe("SPAWN_FAILED");
     expect(error.message).toBe(
-      `Cannot start MCP server "nowhere": working folder does not exist: ${join(dir, "does/not/exist")} (fix "cwd" in ${SOURCE})`,
+      `Cannot start MCP server "nowhere": working folder does not exist: ${join(dir(), "does/not/exist")} (fix "cwd" in ${SOURCE})`,
     );
   });
 
   it.skipIf(process.platform === "win32")(
     "reports a command that is not executable as SPAWN_FAILED",
     async () => {
-      const script = join(dir, "server.sh");
+      const script = join(dir(), "server.sh");
       writeFileSync(script, "#!/bin/sh\nexit 0\n");
       chmodSync(script, 0o644);
       const error = await connectError("noexec", { command: script });
@@ -109,7 +101,7 @@ describe("connectToServer failures", () => {
   });
 
   it("times out a server that never answers initialize, and stops it before rejecting", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const started = Date.now();
     // Generous: the stderr line is only there if a loaded machine got the fixture
     // (node + the SDK) to read initialize within it.
@@ -152,7 +144,7 @@ describe("connectToServer failures", () => {
   });
 
   it("aborts a pending handshake with ABORTED and stops the server first", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const controller = new AbortController();
     const error = await connectError("aborted", slowInitServer(10_000, { pidFile }), {
       signal: controller.signal,
@@ -167,14 +159,14 @@ describe("connectToServer failures", () => {
   });
 
   it("does not start anything when the signal is already aborted", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const error = await connectError("early", exitServer(0, { pidFile }), { signal: AbortSignal.abort() });
     expect(error.code).toBe("ABORTED");
     expect(readPidFile(pidFile)).toEqual([]);
   });
 
   it("refuses a timeout that is not a positive number of ms as CONFIG_INVALID, before starting anything", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const error = await connectError(
       "eager",
       { ...exitServer(0, { pidFile }), timeout: -1 },

@@ -1,24 +1,15 @@
 import { setImmediate as tick } from "node:timers/promises";
-import {
-  callTool,
-  closeConnection,
-  connectToServer,
-  listTools,
-  type MCPServerConnection,
-  ping,
-} from "@mcp-rt/client";
+import { callTool, listTools, type MCPServerConnection, ping } from "@mcp-rt/client";
 import { manyToolsServer } from "@mcp-rt/testing";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getConnectionInternals } from "../src/connection.js";
+import { until, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
-const open: MCPServerConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
-});
+const { connect } = useConnections();
 
 /** Records every message the client sends from now on. */
 function recordSent(connection: MCPServerConnection): JSONRPCMessage[] {
@@ -37,8 +28,7 @@ const cancellations = (sent: JSONRPCMessage[]): JSONRPCMessage[] =>
 
 describe("requests that finished", () => {
   it("are not cancelled when the caller's signal aborts later (listTools pages, callTool, ping)", async () => {
-    const connection = await connectToServer("many", manyToolsServer(250, 100, { slowTool: true }));
-    open.push(connection);
+    const connection = await connect("many", manyToolsServer(250, 100, { slowTool: true }));
     const sent = recordSent(connection);
     const controller = new AbortController();
     const { signal } = controller;
@@ -69,8 +59,7 @@ describe("requests that finished", () => {
   });
 
   it("an already aborted signal still rejects at once with AbortError", async () => {
-    const connection = await connectToServer("many", manyToolsServer(3));
-    open.push(connection);
+    const connection = await connect("many", manyToolsServer(3));
     const signal = AbortSignal.abort();
     await expect(callTool(connection, "echo", { message: "x" }, { signal })).rejects.toMatchObject({
       name: "AbortError",
@@ -79,11 +68,3 @@ describe("requests that finished", () => {
     await expect(ping(connection, { signal })).rejects.toMatchObject({ name: "AbortError" });
   });
 });
-
-async function until(condition: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

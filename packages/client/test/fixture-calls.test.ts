@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type CallToolResult, callTool, listTools, type MCPConnectionCloseEvent } from "@mcp-rt/client";
+import { callTool, listTools, type MCPConnectionCloseEvent } from "@mcp-rt/client";
 import type { McpRtError } from "@mcp-rt/config";
 import {
   crashAfterInitServer,
@@ -9,24 +9,12 @@ import {
   slowCallServer,
 } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { useConnections } from "./connections.js";
+import { textOf, until, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
 const { connect } = useConnections();
-
-async function until(condition: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await sleep(20);
-  }
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
-}
 
 describe("callTool against fixtures", () => {
   it("aborts mid-call: the call rejects with AbortError and the server receives notifications/cancelled", async () => {

@@ -7,10 +7,9 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { everythingEntry } from "./helpers.js";
 
 /** Every port a test file's servers listened on; checked free after the file. */
 const portsUsed = new Set<number>();
@@ -47,11 +46,6 @@ export function checkNoPortsLeftAfterFile(): void {
     if (taken.length > 0) throw new Error(`This test file left port(s) ${taken.join(", ")} in use`);
   });
 }
-
-const everythingEntry = join(
-  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist/index.js",
-);
 
 /** A running `@modelcontextprotocol/server-everything` over HTTP. */
 export interface EverythingServer {

@@ -1,14 +1,12 @@
-import { closeConnection, connectToServer, holdLaunches, type MCPServerConnection } from "@mcp-rt/client";
+import { connectToServer, holdLaunches, type MCPServerConnection } from "@mcp-rt/client";
 import { childProcessesOf, echoServer } from "@mcp-rt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
-const open: MCPServerConnection[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
-});
+const { connect } = useConnections();
 
 describe("stdio launches", () => {
   it("take turns with the event loop: a timer set before starting 6 servers fires before the last one is spawned", async () => {
@@ -19,10 +17,9 @@ describe("stdio launches", () => {
       spawnedWhenTimerFired = childProcessesOf(process.pid).length - before;
     }, 0);
     const connections = await Promise.all(
-      Array.from({ length: count }, (_, i) => connectToServer(`echo${i}`, echoServer())),
+      Array.from({ length: count }, (_, i) => connect(`echo${i}`, echoServer())),
     );
     clearTimeout(timer);
-    open.push(...connections);
     expect(connections.every((connection) => typeof connection.pid === "number")).toBe(true);
     // Back-to-back spawns would block the timer until all of them had started.
     expect(spawnedWhenTimerFired).toBeDefined();
@@ -34,14 +31,13 @@ describe("stdio launches", () => {
     const release = holdLaunches();
     let connecting: Promise<MCPServerConnection> | undefined;
     try {
-      connecting = connectToServer("held", echoServer());
+      connecting = connect("held", echoServer());
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(childProcessesOf(process.pid).length).toBe(before);
     } finally {
       release();
     }
     const connection = await connecting!;
-    open.push(connection);
     expect(typeof connection.pid).toBe("number");
   });
 

@@ -1,19 +1,14 @@
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callTool, listTools } from "@mcp-rt/client";
 import type { McpRtError } from "@mcp-rt/config";
 import { fixtureServer, listChangingServer, manyToolsServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { useConnections } from "./connections.js";
+import { inlineServer, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
 const { connect } = useConnections();
-
-// A folder from which `@modelcontextprotocol/sdk` resolves, for an inline server.
-const sdkHome = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/package.json"));
 
 describe("listTools", () => {
   it("follows nextCursor through every page, in order", async () => {
@@ -44,17 +39,15 @@ describe("listTools", () => {
   });
 
   it("returns [] for a server without the tools capability", async () => {
-    const script = [
-      'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
-      'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
-      'const server = new Server({ name: "prompts-only", version: "1.0.0" }, { capabilities: { prompts: {} } });',
-      "await server.connect(new StdioServerTransport());",
-    ].join("\n");
-    const connection = await connect("prompts-only", {
-      command: process.execPath,
-      args: ["--input-type=module", "-e", script],
-      cwd: sdkHome,
-    });
+    const connection = await connect(
+      "prompts-only",
+      inlineServer([
+        'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
+        'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+        'const server = new Server({ name: "prompts-only", version: "1.0.0" }, { capabilities: { prompts: {} } });',
+        "await server.connect(new StdioServerTransport());",
+      ]),
+    );
     expect(connection.capabilities.tools).toBeUndefined();
     expect(await listTools(connection)).toEqual([]);
   });

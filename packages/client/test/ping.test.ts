@@ -1,14 +1,16 @@
-import { closeConnection, connectToServer, type MCPServerConnection, ping } from "@mcp-rt/client";
+import { closeConnection, type MCPServerConnection, ping } from "@mcp-rt/client";
 import type { McpRtError } from "@mcp-rt/config";
 import { echoServer } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
-const open: MCPServerConnection[] = [];
+const connections = useConnections();
 const stopped: number[] = [];
-afterEach(async () => {
+// Registered after useConnections, so it runs before the connections close.
+afterEach(() => {
   // A stopped process cannot act on SIGTERM: let it run again so that close ends it quickly.
   for (const pid of stopped.splice(0)) {
     try {
@@ -17,13 +19,10 @@ afterEach(async () => {
       // Already gone.
     }
   }
-  await Promise.all(open.splice(0).map((connection) => closeConnection(connection)));
 });
 
-async function connect(): Promise<MCPServerConnection> {
-  const connection = await connectToServer("pinged", echoServer());
-  open.push(connection);
-  return connection;
+function connect(): Promise<MCPServerConnection> {
+  return connections.connect("pinged", echoServer());
 }
 
 describe("ping", () => {

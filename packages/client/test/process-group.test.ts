@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { callTool, closeConnection, connectToServer } from "@mcp-rt/client";
@@ -15,20 +14,14 @@ import {
   sigtermIgnoringServer,
   waitForProcessExit,
 } from "@mcp-rt/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTempDir } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile, leftoverProcesses } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
 const posix = process.platform !== "win32";
-let dir: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "mcp-rt-client-"));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = useTempDir("mcp-rt-client-");
 
 /** Runs a fixture config through `sh -c '<node> <fixture…>; :'`, so the shell stays as the fixture's parent. */
 function throughShell(config: MCPStdioServerConfig): MCPStdioServerConfig {
@@ -57,7 +50,7 @@ describe.skipIf(!posix)("process groups", () => {
   });
 
   it("leaves nothing behind after closing a server that spawned a grandchild", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const connection = await connectToServer("gc", grandchildServer(pidFile));
     const { servers, grandchildren } = pidsOf(pidFile);
     expect(servers).toHaveLength(1);
@@ -71,7 +64,7 @@ describe.skipIf(!posix)("process groups", () => {
   });
 
   it("leaves nothing behind after closing a server started through a shell wrapper", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const connection = await connectToServer("wrapped", throughShell(grandchildServer(pidFile)));
     const shellPid = connection.pid!;
     const { servers, grandchildren } = pidsOf(pidFile);
@@ -84,7 +77,7 @@ describe.skipIf(!posix)("process groups", () => {
   });
 
   it("kills a wrapped server that ignores SIGTERM, and its grandchild", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const connection = await connectToServer(
       "stubborn",
       throughShell(sigtermIgnoringServer({ spawnGrandchild: true, pidFile })),
@@ -120,7 +113,7 @@ describe.skipIf(!posix)("process groups", () => {
   });
 
   it("cleans up a crashed server's grandchildren without being asked", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const connection = await connectToServer("crashy", crashOnCallServer({ spawnGrandchild: true, pidFile }));
     const { grandchildren } = pidsOf(pidFile);
 
@@ -133,7 +126,7 @@ describe.skipIf(!posix)("process groups", () => {
   it("neither keeps an agent alive nor outlives it when the agent exits without closing", async () => {
     const clientEntry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
     if (!existsSync(clientEntry)) throw new Error('Build first: "pnpm --filter @mcp-rt/client build"');
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const script = [
       `import { connectToServer, callTool } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
       `const connection = await connectToServer("gc", ${JSON.stringify(grandchildServer(pidFile))});`,
@@ -151,7 +144,7 @@ describe.skipIf(!posix)("process groups", () => {
   it("kills a server that ignores SIGTERM when the agent calls process.exit() without closing", async () => {
     const clientEntry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
     if (!existsSync(clientEntry)) throw new Error('Build first: "pnpm --filter @mcp-rt/client build"');
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const stubborn = sigtermIgnoringServer({ spawnGrandchild: true, pidFile });
     const script = [
       `import { connectToServer } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
@@ -170,12 +163,12 @@ describe.skipIf(!posix)("process groups", () => {
   it.skipIf(process.platform !== "linux")(
     "starts the server in config.cwd, resolved against the agent's cwd",
     async () => {
-      mkdirSync(join(dir, "sub"));
-      const inSub = await connectToServer("sub", { ...echoServer(), cwd: "sub" }, { cwd: dir });
-      const inAgentCwd = await connectToServer("agent", echoServer(), { cwd: dir });
+      mkdirSync(join(dir(), "sub"));
+      const inSub = await connectToServer("sub", { ...echoServer(), cwd: "sub" }, { cwd: dir() });
+      const inAgentCwd = await connectToServer("agent", echoServer(), { cwd: dir() });
       try {
-        expect(readlinkSync(`/proc/${inSub.pid}/cwd`)).toBe(realpathSync(join(dir, "sub")));
-        expect(readlinkSync(`/proc/${inAgentCwd.pid}/cwd`)).toBe(realpathSync(dir));
+        expect(readlinkSync(`/proc/${inSub.pid}/cwd`)).toBe(realpathSync(join(dir(), "sub")));
+        expect(readlinkSync(`/proc/${inAgentCwd.pid}/cwd`)).toBe(realpathSync(dir()));
       } finally {
         await Promise.all([closeConnection(inSub), closeConnection(inAgentCwd)]);
       }

@@ -1,19 +1,10 @@
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
 import { callTool, listTools } from "@mcp-rt/client";
-import type { MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
+import type { McpRtError } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import { useConnections } from "./connections.js";
+import { inlineServer, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
-
-// A folder from which `@modelcontextprotocol/sdk` resolves, for inline servers.
-const sdkHome = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/package.json"));
-
-function inlineServer(lines: string[]): MCPStdioServerConfig {
-  return { command: process.execPath, args: ["--input-type=module", "-e", lines.join("\n")], cwd: sdkHome };
-}
 
 /** A low-level SDK server whose tools/call answers with JSON-RPC errors instead of tool results. */
 const strictServer = inlineServer([

@@ -1,5 +1,4 @@
 import {
-  type CallToolResult,
   callTool,
   closeConnection,
   connectToServer,
@@ -8,18 +7,12 @@ import {
   type MCPServerConnection,
 } from "@mcp-rt/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { textOf } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, type EverythingServer, startEverything } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 checkNoPortsLeftAfterFile();
-
-function textOf(result: CallToolResult): string {
-  return result.content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join("\n");
-}
 
 describe.each([
   { mode: "streamableHttp", type: "http" },

@@ -9,7 +9,7 @@ import type { McpRtError } from "@mcp-rt/config";
 import { type HttpFixture, startHttpFixture } from "@mcp-rt/testing";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { useConnections } from "./connections.js";
+import { useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, useTestServers } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 

@@ -1,6 +1,6 @@
 import { callTool, closeConnection, connectToServer, listTools } from "@mcp-rt/client";
 import { describe, expect, it } from "vitest";
-import { useConnections } from "./connections.js";
+import { useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, useEverythingServers, useTestServers } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 

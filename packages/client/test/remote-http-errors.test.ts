@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { callTool } from "@mcp-rt/client";
 import { startHttpFixture } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { useConnections } from "./connections.js";
+import { useConnections } from "./helpers.js";
 import {
   checkNoPortsLeftAfterFile,
   freePort,

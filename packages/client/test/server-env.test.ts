@@ -1,16 +1,9 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { callTool, closeConnection, connectToServer, createServerEnv, isSecretEnvName } from "@mcp-rt/client";
 import { describe, expect, it } from "vitest";
+import { everythingEntry } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile, LEAK_MARKER_VAR } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
-
-const require = createRequire(import.meta.url);
-const everythingEntry = join(
-  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist/index.js",
-);
 
 describe("isSecretEnvName", () => {
   it.each([

@@ -1,8 +1,5 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  type CallToolResult,
   callTool,
   closeConnection,
   connectToServer,
@@ -10,25 +7,12 @@ import {
   type MCPProgress,
   type MCPServerConnection,
 } from "@mcp-rt/client";
-import type { MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
+import type { McpRtError } from "@mcp-rt/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everythingServer as everything, textOf } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
-
-const require = createRequire(import.meta.url);
-const everythingEntry = join(
-  dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist/index.js",
-);
-const everything: MCPStdioServerConfig = { command: process.execPath, args: [everythingEntry] };
-
-function textOf(result: CallToolResult): string {
-  return result.content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join("\n");
-}
 
 describe("against @modelcontextprotocol/server-everything over stdio", () => {
   let connection: MCPServerConnection;

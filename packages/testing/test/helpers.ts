@@ -6,6 +6,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, afterEach, expect } from "vitest";
 import { childProcessesOf, waitForProcessExit } from "../src/index.js";
 
+export { useTempDir } from "../../../test-support/temp-dir.js";
+
 /** An SDK client on a fixture started from `config`, with its stderr collected. */
 export interface StdioSession {
   client: Client;

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -16,15 +14,14 @@ import {
   startHttpFixture,
   waitForProcessExit,
 } from "../src/index.js";
+import { textOf, useTempDir } from "./helpers.js";
 
 const fixtures: HttpFixture[] = [];
 const clients: Client[] = [];
-const dirs: string[] = [];
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
   await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   expect(childProcessesOf(process.pid)).toEqual([]);
 });
 
@@ -45,10 +42,8 @@ async function connect(transport: Transport): Promise<Client> {
   return client;
 }
 
-const echo = async (client: Client, message: string): Promise<string> => {
-  const result = await client.callTool({ name: "echo", arguments: { message } });
-  return (result.content as Array<{ text: string }>)[0]!.text;
-};
+const echo = async (client: Client, message: string): Promise<string> =>
+  textOf(await client.callTool({ name: "echo", arguments: { message } }));
 
 describe("Streamable HTTP fixture", () => {
   it("listens on 127.0.0.1 and serves stateful sessions", async () => {
@@ -147,6 +142,8 @@ describe("legacy SSE fixture", () => {
 });
 
 describe("startHttpFixture", () => {
+  const dir = useTempDir("mcp-rt-testing-http-");
+
   it("rejects with the stderr line when the server exits before listening", async () => {
     await expect(startHttpFixture({ exitCode: 4 })).rejects.toThrow(
       /exited \(code 4\) before listening[\s\S]*code 4/,
@@ -154,9 +151,7 @@ describe("startHttpFixture", () => {
   });
 
   it("close() stops the server and its grandchild, even when SIGTERM is ignored", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mcp-rt-testing-http-"));
-    dirs.push(dir);
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const fixture = await start({ spawnGrandchild: true, ignoreSigterm: true, pidFile });
     const pids = readPidFileEntries(pidFile).map((entry) => entry.pid);
     expect(pids).toEqual([fixture.pid, expect.any(Number)]);

@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   childProcessesOf,
   grandchildServer,
@@ -15,15 +14,11 @@ import {
   sigtermIgnoringServer,
   waitForProcessExit,
 } from "../src/index.js";
-import { handshake } from "./helpers.js";
+import { handshake, useTempDir } from "./helpers.js";
 
-let dir: string;
+const dir = useTempDir("mcp-rt-testing-");
 const strays: number[] = [];
 const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "mcp-rt-testing-"));
-});
 
 afterEach(async () => {
   for (const child of children.splice(0)) {
@@ -36,7 +31,6 @@ afterEach(async () => {
     if (isProcessAlive(pid)) process.kill(pid, "SIGKILL");
     expect(await waitForProcessExit(pid)).toBe(true);
   }
-  rmSync(dir, { recursive: true, force: true });
   expect(childProcessesOf(process.pid)).toEqual([]);
 });
 
@@ -93,7 +87,7 @@ describe("sigtermIgnoringServer", () => {
 
 describe("grandchildServer", () => {
   it("records itself and a live grandchild that outlives it", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     const { child, stderr } = await startInitialized(grandchildServer(pidFile));
     const entries = readPidFileEntries(pidFile);
     expect(entries.map((entry) => entry.role)).toEqual(["server", "grandchild"]);
@@ -115,7 +109,7 @@ describe("grandchildServer", () => {
   });
 
   it("appends a line per start to the pid file", async () => {
-    const pidFile = join(dir, "pids");
+    const pidFile = join(dir(), "pids");
     for (let i = 0; i < 2; i++) {
       const { child } = await startInitialized(grandchildServer(pidFile));
       child.stdin!.end();
@@ -165,8 +159,8 @@ describe("process utilities", () => {
   });
 
   it("readPidFile reads nothing from a missing file and names the line of a bad one", () => {
-    expect(readPidFile(join(dir, "missing"))).toEqual([]);
-    const bad = join(dir, "bad");
+    expect(readPidFile(join(dir(), "missing"))).toEqual([]);
+    const bad = join(dir(), "bad");
     writeFileSync(bad, "123 server\n\nnot-a-pid\n");
     expect(() => readPidFile(bad)).toThrow(`${bad}:3: expected`);
     writeFileSync(bad, "7\n8 grandchild\n");
