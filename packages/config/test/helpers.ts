@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in fixture configs are part of what is tested
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -21,21 +21,7 @@ import type { ListJson } from "../src/cli/list-command.js";
 // The set-up config's tests share: temporary folders, a fixture home and
 // project, fakes of the seams, and the built `mcp-rt-config` bin.
 
-/** A fresh temporary folder for each test, removed after it; the function gives the current one. */
-export function useTempDir(prefix: string): () => string {
-  let dir: string | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), prefix));
-  });
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-  return () => {
-    if (!dir) throw new Error(`useTempDir("${prefix}"): the folder exists only while a test runs`);
-    return dir;
-  };
-}
+export { useTempDir } from "../../../test-support/temp-dir.js";
 
 /** A temporary home folder and project folder, for one test. */
 export interface FixtureTree {

@@ -6,21 +6,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quickStartBlock } from "../../../test-support/readme-quick-start.js";
 
 // Slow (packs six packages, installs from the npm registry): it checks what a
 // user gets from `npm install @mcp-rt/manager`, not the workspace.
 const run = promisify(execFile);
 const packagesDir = fileURLToPath(new URL("../../", import.meta.url));
 const readme = fileURLToPath(new URL("../README.md", import.meta.url));
-
-/** The first fenced block of `lang` in the README's "Quick start" section. */
-function quickStartBlock(markdown: string, lang: string): string {
-  const section = markdown.split(/^## Quick start$/m)[1]?.split(/^## /m)[0] ?? "";
-  const fence = "```";
-  const block = section.split(`${fence}${lang}\n`)[1]?.split(fence)[0];
-  if (block === undefined) throw new Error(`README.md has no \`\`\`${lang} block under "## Quick start"`);
-  return block;
-}
 
 interface PackageJson {
   name: string;
