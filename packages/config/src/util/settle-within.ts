@@ -1,0 +1,62 @@
+/** How an operation given to {@link settleWithin} ended: its value, its error, or out of time. */
+export type Settled<T> =
+  | { status: "ok"; value: T }
+  | { status: "error"; error: unknown }
+  | { status: "timeout" };
+
+// A timer that fires this much later than asked means the event loop was held.
+const STALL_MS = 5;
+// However often the loop is held, the wait ends by `ms × MAX_STRETCH`.
+const MAX_STRETCH = 10;
+
+/**
+ * Waits for `operation` at most `ms` milliseconds and never rejects. An
+ * operation that outlives the limit keeps running; its late result is dropped.
+ *
+ * The limit counts only time the event loop was free to hear the operation
+ * (a cache store's read, say): when the caller's own synchronous work (a burst
+ * of `spawn()` calls at startup) holds the loop past the deadline, a finished
+ * read is still sitting in the poll queue when the timer fires. So a late
+ * timer first lets pending I/O through, then grants the operation the time it
+ * was denied, up to `ms × 10`.
+ */
+export function settleWithin<T>(operation: () => Promise<T>, ms: number): Promise<Settled<T>> {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const hardLimit = start + ms * MAX_STRETCH;
+    let deadline = start + ms;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (result: Settled<T>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const onTimer = (): void => {
+      const late = performance.now() - deadline;
+      // setImmediate runs after the poll phase, where a completed read lands.
+      setImmediate(() => {
+        if (settled) return;
+        const now = performance.now();
+        if (late > STALL_MS && now < hardLimit) {
+          deadline = Math.min(now + late, hardLimit);
+          timer = setTimeout(onTimer, deadline - now);
+          return;
+        }
+        finish({ status: "timeout" });
+      });
+    };
+    timer = setTimeout(onTimer, ms);
+    let running: Promise<T>;
+    try {
+      running = operation();
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running.then(
+      (value) => finish({ status: "ok", value }),
+      (error: unknown) => finish({ status: "error", error }),
+    );
+  });
+}
