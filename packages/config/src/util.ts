@@ -8,6 +8,7 @@ export { abortError } from "./util/abort-error.js";
 export type { PathContext } from "./util/display-path.js";
 export { displayPath } from "./util/display-path.js";
 export { errorMessage } from "./util/error-message.js";
+export { errorStack } from "./util/error-stack.js";
 export { firstSettled } from "./util/first-settled.js";
 export { plural } from "./util/plural.js";
 export type { Settled } from "./util/settle-within.js";

@@ -2,7 +2,15 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { abortError, displayPath, errorMessage, firstSettled, plural, writeJsonAtomic } from "../src/util.js";
+import {
+  abortError,
+  displayPath,
+  errorMessage,
+  errorStack,
+  firstSettled,
+  plural,
+  writeJsonAtomic,
+} from "../src/util.js";
 
 describe("errorMessage", () => {
   it("gives an error's message, else its name, and any other value as text", () => {
@@ -11,6 +19,20 @@ describe("errorMessage", () => {
     expect(errorMessage("plain text")).toBe("plain text");
     expect(errorMessage(42)).toBe("42");
     expect(errorMessage(undefined)).toBe("undefined");
+  });
+});
+
+describe("errorStack", () => {
+  it("gives an error's stack, which names the error and where it was thrown", () => {
+    const stack = errorStack(new TypeError("bad input"));
+    expect(stack).toMatch(/^TypeError: bad input\n\s+at /);
+  });
+
+  it("falls back to the message when there is no stack, and any other value as text", () => {
+    const bare = new Error("no trace");
+    bare.stack = undefined;
+    expect(errorStack(bare)).toBe("no trace");
+    expect(errorStack("plain text")).toBe("plain text");
   });
 });
 
