@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   abortError,
   displayPath,
@@ -11,6 +11,7 @@ import {
   plural,
   writeJsonAtomic,
 } from "../src/util.js";
+import { useTempDir } from "./helpers.js";
 
 describe("errorMessage", () => {
   it("gives an error's message, else its name, and any other value as text", () => {
@@ -109,25 +110,19 @@ describe("displayPath", () => {
 });
 
 describe("writeJsonAtomic", () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "mcp-rt-util-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const tempDir = useTempDir("mcp-rt-util-");
 
   it("writes pretty JSON 0600 in a new 0700 folder and leaves no temp file", async () => {
-    const file = join(dir, "nested", "state.json");
+    const file = join(tempDir(), "nested", "state.json");
     await writeJsonAtomic(file, { a: 1, list: ["x"] });
     expect(await readFile(file, "utf8")).toBe('{\n  "a": 1,\n  "list": [\n    "x"\n  ]\n}\n');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect((await stat(join(dir, "nested"))).mode & 0o777).toBe(0o700);
-    expect(await readdir(join(dir, "nested"))).toEqual(["state.json"]);
+    expect((await stat(join(tempDir(), "nested"))).mode & 0o777).toBe(0o700);
+    expect(await readdir(join(tempDir(), "nested"))).toEqual(["state.json"]);
   });
 
   it("replaces a file without keeping its mode, and honours the mode it is given", async () => {
-    const file = join(dir, "state.json");
+    const file = join(tempDir(), "state.json");
     await writeFile(file, "old", { mode: 0o644 });
     await writeJsonAtomic(file, { b: 2 });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -140,7 +135,7 @@ describe("writeJsonAtomic", () => {
   it("throws and leaves no temp file when the value cannot be written", async () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    await expect(writeJsonAtomic(join(dir, "bad.json"), cyclic)).rejects.toThrow(TypeError);
-    expect(await readdir(dir)).toEqual([]);
+    await expect(writeJsonAtomic(join(tempDir(), "bad.json"), cyclic)).rejects.toThrow(TypeError);
+    expect(await readdir(tempDir())).toEqual([]);
   });
 });
