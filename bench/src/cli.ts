@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { errorStack } from "@mcp-rt/config/util";
 import type { RunListener } from "./alternate.js";
 import { describeMachine } from "./machine.js";
 import { startRedisServer } from "./redis-server.js";
@@ -121,7 +122,7 @@ async function main(): Promise<number> {
       try {
         reports.push(await scenario.run(context));
       } catch (error) {
-        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        const message = errorStack(error);
         log(`${prefix} could not run: ${message}`);
         crashed.push({ number: scenario.number, title: scenario.title, error: message });
       }
@@ -160,7 +161,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`${errorStack(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-rt/config/util";
 import type { Commands, LineOutcome } from "./commands.js";
 import type { Output } from "./output.js";
 import { isAbortError } from "./tool-runner.js";
@@ -53,7 +54,7 @@ export function createLineRunner(commands: Commands, output: Output): LineRunner
           });
           return "cancelled";
         }
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         output.write("error", `✗ ${message}`, { code: "ERROR" });
         return "failed";
       } finally {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync, statSync } from "node:fs";
+import { errorStack } from "@mcp-rt/config/util";
 import type { MCPToolCache } from "@mcp-rt/session";
 import { createAgentLogger } from "./agent-logger.js";
 import { type AgentArgs, parseAgentArgs, USAGE } from "./args.js";
@@ -158,9 +159,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(
-      `mcp-rt-agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    process.stderr.write(`mcp-rt-agent: ${errorStack(error)}\n`);
     process.exit(1);
   },
 );

@@ -1,3 +1,4 @@
+import { plural } from "@mcp-rt/config/util";
 import type { MCPManager } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
@@ -21,7 +22,7 @@ export function followServers(options: FollowServersOptions): () => void {
     if (busy()) return;
     output.write(
       "notice",
-      `✓ ${name} is up (${Math.round(ms)} ms · ${toolCount} tool${toolCount === 1 ? "" : "s"}); its tools are live now`,
+      `✓ ${name} is up (${Math.round(ms)} ms · ${plural(toolCount, "tool")}); its tools are live now`,
       { event: "server:connected", name, ms: Math.round(ms), toolCount },
     );
   });

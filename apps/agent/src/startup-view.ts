@@ -1,4 +1,5 @@
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from "node:readline";
+import { plural } from "@mcp-rt/config/util";
 import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
@@ -46,8 +47,6 @@ interface Row {
   /** True once the row shows a final state (printed in plain mode). */
   settled: boolean;
 }
-
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 /** `✗ name: …` with the server's last stderr line when it said something. */
 function failureText(name: string, error: Pick<McpRtError, "message"> & { stderrTail?: string }): string {

@@ -1,8 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { McpRtError } from "@mcp-rt/config";
+import { McpRtError, redactUrl } from "@mcp-rt/config";
 import { createFileStore } from "./file-store.js";
 import { MCPToolCache, type MCPToolCacheOptions } from "./mcp-tool-cache.js";
-import { redactUrl } from "./redact-url.js";
 import type { RedisStoreOptions } from "./redis-store-options.js";
 
 /** Options of {@link createCacheFromUrl}: the cache's own, plus the Redis store's for `redis://` URLs. */

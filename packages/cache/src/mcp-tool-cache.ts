@@ -1,4 +1,5 @@
 import { type Logger, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import { errorMessage, type Settled, settleWithin } from "@mcp-rt/config/util";
 import type { Keyv } from "keyv";
 import {
   type CachedServerInfo,
@@ -8,9 +9,7 @@ import {
   type MCPToolCacheEntry,
   MCPToolCacheEntrySchema,
 } from "./cache-entry.js";
-import { errorMessage } from "./error-message.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
-import { type Settled, settleWithin } from "./settle-within.js";
 import { isUnreadable, type ToolCacheStore, toKeyv } from "./store-keyv.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,6 @@
 import KeyvRedis, { type RedisClientOptions } from "@keyv/redis";
-import { McpRtError } from "@mcp-rt/config";
-import { errorMessage } from "./error-message.js";
-import { redactUrl } from "./redact-url.js";
+import { McpRtError, redactUrl } from "@mcp-rt/config";
+import { errorMessage } from "@mcp-rt/config/util";
 import type { RedisStoreOptions } from "./redis-store-options.js";
 
 export type { RedisStoreOptions } from "./redis-store-options.js";

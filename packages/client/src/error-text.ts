@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-rt/config/util";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ProcessExit } from "./stdio-transport.js";
 
@@ -42,14 +43,9 @@ export function rpcCode(error: unknown): number | undefined {
   return undefined;
 }
 
-/** A DOMException named `AbortError`, as `fetch` and Node's own APIs reject with. */
-export function createAbortError(message: string, reason: unknown): DOMException {
-  return new DOMException(message, { name: "AbortError", cause: reason });
-}
-
 /** First line of an error's message, without the SDK's "MCP error -32603: " prefixes. */
 export function errorText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   // Errors relayed from an SDK server carry the prefix twice.
   return message.replace(/^(MCP error -?\d+: )+/, "").split("\n")[0] ?? message;
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { firstSettled } from "@mcp-rt/config/util";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -15,7 +16,6 @@ import {
   UNREACHABLE_ERRNOS,
 } from "./http-error.js";
 import { createRemoteFetch, type HttpFailure } from "./remote-fetch.js";
-import { settleWithin } from "./settle-within.js";
 
 /** Options of {@link createRemoteTransport}. */
 export interface RemoteTransportOptions {
@@ -191,7 +191,7 @@ export class RemoteTransport implements ClientTransport {
     this.#lifetime.abort();
     const inner = this.#inner;
     if (endSession && inner instanceof StreamableHTTPClientTransport && inner.sessionId !== undefined) {
-      await settleWithin([inner.terminateSession()], this.#options.closeTimeoutMs ?? 2000);
+      await firstSettled([inner.terminateSession()], this.#options.closeTimeoutMs ?? 2000);
     }
     await inner.close().catch(() => {});
     this.#reportClose();

@@ -1,15 +1,8 @@
 import { McpRtError } from "@mcp-rt/config";
+import { abortError } from "@mcp-rt/config/util";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
-import {
-  createAbortError,
-  describeExit,
-  errnoOf,
-  errorText,
-  inConfig,
-  rpcCode,
-  withStderr,
-} from "./error-text.js";
+import { describeExit, errnoOf, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
 import { httpFailureError, networkErrorOf, UNREACHABLE_ERRNOS } from "./http-error.js";
 
 /** The facts a failed request is explained from. */
@@ -63,7 +56,7 @@ export function toRequestError(failure: RequestFailure): Error {
   const { connection, internals, error, what } = failure;
   const server = connection.name;
   if (failure.signal?.aborted) {
-    return createAbortError(`The ${what} to MCP server "${server}" was aborted`, failure.signal.reason);
+    return abortError(`The ${what} to MCP server "${server}"`, failure.signal.reason);
   }
   const code = rpcCode(error);
   const stderrTail = internals.transport.stderrTail() || undefined;

@@ -1,12 +1,14 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { errorMessage, firstSettled } from "@mcp-rt/config/util";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import spawn from "cross-spawn";
 import type { ClientTransport } from "./client-transport.js";
 import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
-import { noop, settleWithin } from "./settle-within.js";
 import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
+
+const noop = (): void => {};
 
 /** Options of {@link createStdioTransport}. */
 export interface StdioTransportOptions {
@@ -117,7 +119,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
 
   /** Resolves with how the process ended once it has, or with undefined after `ms`. */
   async waitForExit(ms: number): Promise<ProcessExit | undefined> {
-    if (this.#exited && !this.#exit) await settleWithin([this.#exited], ms);
+    if (this.#exited && !this.#exit) await firstSettled([this.#exited], ms);
     return this.#exit;
   }
 
@@ -135,6 +137,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
       shell: false,
     });
     this.#child = child;
+    // `once` rejects when the child emits "error"; only the moment matters here.
     this.#exited = once(child, "exit").then(noop, noop);
     // "close" comes after "exit" once stdout and stderr have ended.
     this.#streamsClosed = once(child, "close").then(noop, noop);
@@ -202,14 +205,14 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     if (child && pid !== undefined) {
       if (!this.#exit) {
         child.stdin?.end();
-        await settleWithin(
+        await firstSettled(
           [this.#exited ?? Promise.resolve(), this.#hurried],
           this.#options.stdinGraceMs ?? 1000,
         );
       }
       // Even when the leader has exited, grandchildren may still run in its group.
       await terminateProcessGroup(pid, this.#options.killGraceMs ?? 2000);
-      await settleWithin([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
+      await firstSettled([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -224,7 +227,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     if (this.#closing || !child) return;
     // Let the pipes drain so the stderr tail and last messages are complete;
     // a grandchild holding the pipes open must not delay the report.
-    await settleWithin([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
+    await firstSettled([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
     this.#reportClose();
     // The server is dead: whatever it started goes too.
     this.close().catch(() => {});
@@ -250,7 +253,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
         message = this.#readBuffer.readMessage();
       } catch (error) {
         // The line is consumed by ReadBuffer; report it and go on with the next one.
-        const text = error instanceof Error ? error.message : String(error);
+        const text = errorMessage(error);
         const reason = text.length > 300 ? `${text.slice(0, 299)}…` : text;
         this.#stdoutNoise ??= reason;
         this.onerror?.(new Error(`The server wrote a line that is not JSON-RPC on stdout: ${reason}`));

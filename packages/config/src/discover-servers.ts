@@ -1,6 +1,7 @@
 import { describeValue } from "./describe-value.js";
 import type { ConfigIssue } from "./server-config.js";
 import type { CapabilitySource, DiscoveredServer, DiscoveryContext } from "./types.js";
+import { errorMessage } from "./util/error-message.js";
 
 /** Every entry of every source, highest precedence first, and what went wrong reading them. */
 export interface DiscoveryOutcome {
@@ -56,7 +57,7 @@ async function loadSafely(
   try {
     result = await source.load(ctx);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return fail(`config source "${String(source.name)}" failed (${reason}); its servers were skipped`);
   }
   if (!isObject(result) || !Array.isArray(result.servers) || !Array.isArray(result.issues)) {

@@ -14,6 +14,7 @@ import type {
   LoadConfigsResult,
   ProjectTrust,
 } from "./types.js";
+import { errorMessage } from "./util/error-message.js";
 
 /** A server that passed every step so far: its usable config and the entry it came from. */
 interface AcceptedServer {
@@ -156,7 +157,7 @@ async function applyProjectTrust({
   } catch (error) {
     result.errors.push({
       path: projectDir,
-      message: `could not check whether this project's servers are approved (${error instanceof Error ? error.message : String(error)}); they wait for approval`,
+      message: `could not check whether this project's servers are approved (${errorMessage(error)}); they wait for approval`,
     });
   }
   result.projectTrust = { projectDir, hash, approved };

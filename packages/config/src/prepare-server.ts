@@ -11,6 +11,7 @@ import {
 import { readTextFile } from "./read-text-file.js";
 import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
 import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions } from "./types.js";
+import { errorMessage } from "./util/error-message.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
 
 /** A discovered entry turned into a usable config, or the one issue that keeps it from running. */
@@ -127,6 +128,6 @@ async function readEnvFile(path: string): Promise<{ values: Record<string, strin
     for (const [key, value] of Object.entries(values)) if (value !== undefined) setOwn(clean, key, value);
     return { values: clean };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: errorMessage(error) };
   }
 }

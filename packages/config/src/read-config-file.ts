@@ -3,6 +3,7 @@ import { parse as parseToml } from "smol-toml";
 import { setOwn } from "./describe-value.js";
 import { readTextFile } from "./read-text-file.js";
 import type { ConfigIssue } from "./server-config.js";
+import { errorMessage } from "./util/error-message.js";
 
 /** How a config file is written: strict JSON, JSON with comments (VS Code, Gemini), or TOML (Codex). */
 export type ConfigFormat = "json" | "jsonc" | "toml";
@@ -44,12 +45,7 @@ export function parseConfigText(
     return format === "toml" ? parseTomlText(body, path) : parseJsonText(body, format, path);
   } catch (error) {
     // Only pathological input gets here (e.g. nesting deep enough to exhaust the stack).
-    const reason =
-      error instanceof RangeError
-        ? "nested too deeply"
-        : error instanceof Error
-          ? error.message
-          : String(error);
+    const reason = error instanceof RangeError ? "nested too deeply" : errorMessage(error);
     return {
       status: "error",
       issue: { path, code: "CONFIG_INVALID", message: `${path}: cannot parse (${reason}); fix the file` },
@@ -100,7 +96,7 @@ function parseTomlText(text: string, path: string) {
     return { status: "ok" as const, document: parseToml(text) };
   } catch (error) {
     const { line, column } = error as { line?: unknown; column?: unknown };
-    const raw = error instanceof Error ? error.message : String(error);
+    const raw = errorMessage(error);
     const reason = (raw.split("\n")[0] ?? raw).replace(/^Invalid TOML document:\s*/, "");
     const at = typeof line === "number" && typeof column === "number" ? `:${line}:${column}` : "";
     return {

@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
+import { errorMessage } from "./util/error-message.js";
 
 /** Larger files are not read: a config file this big is a mistake, and reading it would stall startup. */
 export const MAX_CONFIG_FILE_BYTES: number = 256 * 1024 * 1024;
@@ -53,6 +54,6 @@ export async function readTextFile(path: string): Promise<ReadTextFileResult> {
 }
 
 function unreadable(error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return `cannot read the file (${reason}); fix its permissions or remove it`;
 }

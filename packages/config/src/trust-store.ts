@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, readFile, realpath, rename, unlink } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import type { ProjectTrust } from "./types.js";
+import { writeJsonAtomic } from "./util/write-json-atomic.js";
 
 /** Where {@link createTrustStore} keeps approvals when given no path: `~/.mcp-rt/trust.json`. */
 export function defaultTrustStorePath(): string {
@@ -116,22 +116,7 @@ class FileTrustStore implements ProjectTrust {
     return empty;
   }
 
-  async #write(file: TrustFile): Promise<void> {
-    const folder = dirname(this.#path);
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    const temp = join(folder, `.trust-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
-    const handle = await open(temp, "wx", 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(file, null, 2)}\n`, "utf8");
-      await handle.sync();
-      await handle.close();
-      // The mode given to `open` is masked by the umask; make 0600 certain.
-      await chmod(temp, 0o600);
-      await rename(temp, this.#path);
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
+  #write(file: TrustFile): Promise<void> {
+    return writeJsonAtomic(this.#path, file, { mode: 0o600, dirMode: 0o700 });
   }
 }

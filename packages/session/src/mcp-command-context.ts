@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { displayPath, plural } from "@mcp-rt/config/util";
 import {
   type LoadConfigsResult,
   loadAllMCPConfigs,
@@ -9,9 +10,8 @@ import {
   type SourceMeta,
 } from "@mcp-rt/manager";
 import type { AgentSession } from "./agent-session.js";
-import { displayPath } from "./display-path.js";
 import { exaApiKeysFrom } from "./exa-rule.js";
-import { failure, indent, type MCPCommandResult, plural } from "./mcp-command-result.js";
+import { failure, indent, type MCPCommandResult } from "./mcp-command-result.js";
 import type { ConfigScope, NativeConfigWriter } from "./native-config-writer.js";
 
 /** What every `/mcp` subcommand works with, and the steps they share. */

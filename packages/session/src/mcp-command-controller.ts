@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { errorMessage } from "@mcp-rt/config/util";
 import { McpRtError } from "@mcp-rt/manager";
 import type { AgentSession } from "./agent-session.js";
 import { splitCommandLine } from "./command-line.js";
@@ -117,7 +118,7 @@ export class MCPCommandController {
       return await dispatch(ctx, sub, args);
     } catch (error) {
       const code = McpRtError.isInstance(error) ? error.code : "ERROR";
-      return failure(code, error instanceof Error ? error.message : String(error));
+      return failure(code, errorMessage(error));
     }
   }
 }

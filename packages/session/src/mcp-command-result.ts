@@ -40,8 +40,3 @@ export function indent(text: string, prefix: string): string {
     .map((line) => `${prefix}${line}`)
     .join("\n");
 }
-
-/** "1 tool" / "2 tools". */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}

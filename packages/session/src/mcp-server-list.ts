@@ -1,6 +1,5 @@
+import { displayPath, plural } from "@mcp-rt/config/util";
 import type { LoadConfigsResult, MCPServerState, SourceMeta } from "@mcp-rt/manager";
-import { displayPath } from "./display-path.js";
-import { plural } from "./mcp-command-result.js";
 
 /** What `/mcp list` says about one entry. */
 export type MCPListStatus =

@@ -1,7 +1,8 @@
+import { errorMessage, plural } from "@mcp-rt/config/util";
 import { McpRtError } from "@mcp-rt/manager";
 import { explainServer } from "./explain-server.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
-import { failure, indent, type MCPCommandResult, ok, plural } from "./mcp-command-result.js";
+import { failure, indent, type MCPCommandResult, ok } from "./mcp-command-result.js";
 import { buildServerList, formatServerList } from "./mcp-server-list.js";
 
 /** `/mcp list`: every entry of every config file, joined with what the manager runs. */
@@ -74,7 +75,7 @@ export async function testCommand(ctx: MCPCommandContext, name: string): Promise
     ].join("\n");
     return ok(text, data);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const tail = McpRtError.isInstance(error) ? error.stderrTail : undefined;
     const code = McpRtError.isInstance(error) ? error.code : "ERROR";
     const result = failure(code, `${name} failed the test: ${message}`, tail ? { stderrTail: tail } : {});

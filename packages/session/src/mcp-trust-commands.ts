@@ -1,5 +1,6 @@
+import { plural } from "@mcp-rt/config/util";
 import type { MCPCommandContext } from "./mcp-command-context.js";
-import { type MCPCommandResult, ok, plural } from "./mcp-command-result.js";
+import { type MCPCommandResult, ok } from "./mcp-command-result.js";
 
 /** `/mcp trust`: approves exactly what discovery asks about, then starts those servers. */
 export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {

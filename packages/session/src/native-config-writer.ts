@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { writeJsonAtomic } from "@mcp-rt/config/util";
 import { type MCPServerConfig, McpRtError, validateServerConfig } from "@mcp-rt/manager";
 import { assertServerName } from "./server-name.js";
 
@@ -85,7 +85,7 @@ export function createNativeConfigWriter(options: NativeConfigWriterOptions): Na
     const next = (queues.get(path) ?? Promise.resolve()).then(async () => {
       const { raw } = await readRaw(path);
       if (!change(raw, path)) return false;
-      await writeAtomic(path, raw);
+      await writeJsonAtomic(path, raw, { mode: 0o600, dirMode: 0o700 });
       return true;
     });
     const settled = next.catch(() => undefined);
@@ -237,23 +237,4 @@ function shapeProblem(json: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-async function writeAtomic(path: string, content: RawFile): Promise<void> {
-  const folder = dirname(path);
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const temp = join(folder, `.mcp-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await open(temp, "wx", 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`, "utf8");
-    await handle.sync();
-    await handle.close();
-    // `open`'s mode is masked by the umask, and a replaced file keeps none of its own.
-    await chmod(temp, 0o600);
-    await rename(temp, path);
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
 }

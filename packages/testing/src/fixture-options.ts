@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { errorMessage } from "@mcp-rt/config/util";
 import { z } from "zod";
 
 /**
@@ -171,7 +172,7 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       string | boolean | undefined
     >;
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
   const parsed = commandLineSchema.safeParse(raw);
   if (!parsed.success) {

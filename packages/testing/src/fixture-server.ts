@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
+import { errorStack } from "@mcp-rt/config/util";
 import type { FixtureHooks } from "./fixture-mcp-server.js";
 import { type FixtureCommandLine, parseFixtureCommandLine } from "./fixture-options.js";
 
@@ -66,8 +67,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `mcp-rt fixture: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-  );
+  process.stderr.write(`mcp-rt fixture: ${errorStack(error)}\n`);
   process.exit(1);
 });

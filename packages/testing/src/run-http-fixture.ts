@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { errorMessage } from "@mcp-rt/config/util";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -99,7 +100,7 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
           ? handleStreamable(req, res)
           : Promise.resolve(void res.writeHead(404).end());
     handled.catch((error: unknown) => {
-      hooks.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      hooks.log(`request failed: ${errorMessage(error)}`);
       if (!res.headersSent) sendJsonRpcError(res, 500, -32603, "Internal error");
       else res.end();
     });

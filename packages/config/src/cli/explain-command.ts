@@ -1,6 +1,7 @@
 import { redactServerConfig } from "../redact.js";
+import { displayPath } from "../util/display-path.js";
 import { type EntryJson, entryJson } from "./entry-json.js";
-import { displayPath, formatTable } from "./format.js";
+import { formatTable } from "./format.js";
 import {
   type InventoryEntry,
   type ServerInventory,

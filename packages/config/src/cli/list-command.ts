@@ -1,6 +1,8 @@
 import type { ConfigIssue } from "../server-config.js";
+import { displayPath } from "../util/display-path.js";
+import { plural } from "../util/plural.js";
 import { type EntryJson, entryJson } from "./entry-json.js";
-import { displayPath, formatTable, plural } from "./format.js";
+import { formatTable } from "./format.js";
 import { type ServerInventory, type ServerStatus, STATUSES, secretScrubber } from "./server-inventory.js";
 import { APPROVAL, APPROVAL_PLURAL, type ReasonContext, statusReason } from "./status-reason.js";
 

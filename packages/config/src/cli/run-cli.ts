@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { DiscoveredServer, LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
+import { errorMessage } from "../util/error-message.js";
 import { entriesOf, explainJson, formatExplain, knownNames } from "./explain-command.js";
 import { formatList, listJson } from "./list-command.js";
 import { buildInventory } from "./server-inventory.js";
@@ -67,7 +68,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`mcp-rt-config: ${error.message}\nRun \`mcp-rt-config --help\` for usage.\n`);
       return 2;
     }
-    io.stderr(`mcp-rt-config: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`mcp-rt-config: ${errorMessage(error)}\n`);
     return 1;
   }
 }
@@ -77,7 +78,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;

@@ -1,4 +1,4 @@
-import { displayPath, type PathContext } from "./format.js";
+import { displayPath, type PathContext } from "../util/display-path.js";
 import type { InventoryEntry } from "./server-inventory.js";
 
 /** What the CLI needs to word a status: where paths are relative to, and how to call `trust`. */

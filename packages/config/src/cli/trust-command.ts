@@ -1,7 +1,9 @@
 import { redactServerConfig } from "../redact.js";
 import { resolveProjectDir } from "../trust-store.js";
 import type { LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
-import { displayPath, formatTable, plural } from "./format.js";
+import { displayPath } from "../util/display-path.js";
+import { plural } from "../util/plural.js";
+import { formatTable } from "./format.js";
 import { transportOf } from "./server-inventory.js";
 
 /** What `trust` and `untrust` need from the outside world. */

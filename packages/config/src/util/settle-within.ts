@@ -1,4 +1,4 @@
-/** How an operation on the store ended. */
+/** How an operation given to {@link settleWithin} ended: its value, its error, or out of time. */
 export type Settled<T> =
   | { status: "ok"; value: T }
   | { status: "error"; error: unknown }
@@ -13,11 +13,12 @@ const MAX_STRETCH = 10;
  * Waits for `operation` at most `ms` milliseconds and never rejects. An
  * operation that outlives the limit keeps running; its late result is dropped.
  *
- * The limit counts only time the event loop was free to hear the store: when
- * the caller's own synchronous work (a burst of `spawn()` calls at startup,
- * say) holds the loop past the deadline, a finished read is still sitting in
- * the poll queue when the timer fires. So a late timer first lets pending I/O
- * through, then grants the store the time it was denied, up to `ms × 10`.
+ * The limit counts only time the event loop was free to hear the operation
+ * (a cache store's read, say): when the caller's own synchronous work (a burst
+ * of `spawn()` calls at startup) holds the loop past the deadline, a finished
+ * read is still sitting in the poll queue when the timer fires. So a late
+ * timer first lets pending I/O through, then grants the operation the time it
+ * was denied, up to `ms × 10`.
  */
 export function settleWithin<T>(operation: () => Promise<T>, ms: number): Promise<Settled<T>> {
   return new Promise((resolve) => {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { settleWithin } from "../src/settle-within.js";
+import { settleWithin } from "../src/util.js";
 
 const blockFor = (ms: number): void => {
   const end = Date.now() + ms;

@@ -1,0 +1,17 @@
+/**
+ * Internal: helpers shared by mcp-rt's own packages. No semver promise; an
+ * export here may change or go in any release.
+ *
+ * @packageDocumentation
+ */
+export { abortError } from "./util/abort-error.js";
+export type { PathContext } from "./util/display-path.js";
+export { displayPath } from "./util/display-path.js";
+export { errorMessage } from "./util/error-message.js";
+export { errorStack } from "./util/error-stack.js";
+export { firstSettled } from "./util/first-settled.js";
+export { plural } from "./util/plural.js";
+export type { Settled } from "./util/settle-within.js";
+export { settleWithin } from "./util/settle-within.js";
+export type { WriteJsonAtomicOptions } from "./util/write-json-atomic.js";
+export { writeJsonAtomic } from "./util/write-json-atomic.js";
