@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-rt/config/util";
 import type { AgentSession, CustomTool, MCPCommandController, MCPManager } from "@mcp-rt/session";
 import type { Model } from "./model.js";
 import type { Output } from "./output.js";
@@ -96,7 +97,7 @@ export function createCommands(options: CommandsOptions): Commands {
       try {
         args = JSON.parse(json);
       } catch (error) {
-        return fail(`The arguments are not valid JSON (${(error as Error).message}).`, "USAGE");
+        return fail(`The arguments are not valid JSON (${errorMessage(error)}).`, "USAGE");
       }
     }
     if (typeof args !== "object" || args === null || Array.isArray(args)) {

@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-rt/config/util";
 import type { CustomTool } from "@mcp-rt/session";
 import type { Model, ModelTurn } from "./model.js";
 import {
@@ -161,7 +162,7 @@ async function runCall(
   try {
     args = JSON.parse(call.function.arguments || "{}");
   } catch (error) {
-    return `Error: the arguments are not valid JSON (${(error as Error).message}); send a JSON object.`;
+    return `Error: the arguments are not valid JSON (${errorMessage(error)}); send a JSON object.`;
   }
   const result = await turn.runTool(tool, args, call.id);
   return resultText(result);
@@ -169,5 +170,5 @@ async function runCall(
 
 function describeFetchError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  return cause?.code ?? cause?.message ?? errorMessage(error);
 }

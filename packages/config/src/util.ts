@@ -13,5 +13,6 @@ export { firstSettled } from "./util/first-settled.js";
 export { plural } from "./util/plural.js";
 export type { Settled } from "./util/settle-within.js";
 export { settleWithin } from "./util/settle-within.js";
+export { TaskGroup } from "./util/task-group.js";
 export type { WriteJsonAtomicOptions } from "./util/write-json-atomic.js";
 export { writeJsonAtomic } from "./util/write-json-atomic.js";

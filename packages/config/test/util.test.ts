@@ -48,11 +48,12 @@ describe("abortError", () => {
     expect(abortError("startup").cause).toBeUndefined();
   });
 
-  it("returns a reason that already is an AbortError, so the caller gets their own error back", () => {
+  it("says what was aborted even after a plain abort(), whose own reason stays the cause", () => {
     const controller = new AbortController();
-    const own = new DOMException("cancelled by the user", "AbortError");
-    controller.abort(own);
-    expect(abortError("startup", controller.signal.reason)).toBe(own);
+    controller.abort();
+    const error = abortError('Waiting for MCP server "docs" to connect', controller.signal.reason);
+    expect(error.message).toBe('Waiting for MCP server "docs" to connect was aborted');
+    expect(error.cause).toBe(controller.signal.reason);
   });
 
   it("wraps a timeout's reason, so a timed-out signal still rejects with an AbortError", () => {

@@ -34,14 +34,3 @@ export function delay(ms: number | undefined, signal?: AbortSignal): Promise<voi
     signal?.addEventListener("abort", done, { once: true });
   });
 }
-
-/**
- * The `AbortError` an aborted operation rejects with: its message says what
- * was aborted (`what`, e.g. "The tool call mcp_github_search"), its `cause`
- * is the signal's reason. A reason that is an `AbortError` already is kept.
- */
-export function abortError(what: string, signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === "AbortError") return reason;
-  return new DOMException(`${what} was aborted`, { name: "AbortError", cause: reason });
-}

@@ -1,7 +1,8 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import { abortable, abortError } from "./abortable.js";
+import { abortError } from "@mcp-rt/config/util";
+import { abortable } from "./abortable.js";
 import { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 
 /** Options of {@link Attempt}. */
@@ -73,7 +74,8 @@ export class Attempt {
     try {
       return await abortable(this.done, signal ? AbortSignal.any([signal, timeout]) : timeout);
     } catch (error) {
-      if (signal?.aborted) throw abortError(`Waiting for MCP server "${this.name}" to connect`, signal);
+      if (signal?.aborted)
+        throw abortError(`Waiting for MCP server "${this.name}" to connect`, signal.reason);
       if (timeout.aborted && !this.outcome) {
         throw new McpRtError(
           "CONNECT_TIMEOUT",

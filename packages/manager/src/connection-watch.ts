@@ -1,5 +1,6 @@
 import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
 import type { Logger, McpRtError } from "@mcp-rt/config";
+import { errorMessage } from "@mcp-rt/config/util";
 import { type CoalescedTask, createCoalescedTask } from "./coalesced-task.js";
 
 /** Options of {@link ConnectionWatch}. */
@@ -37,7 +38,7 @@ export class ConnectionWatch {
       (error) => {
         // A connection that went away is reported by its close, not by the re-list it cut short.
         if (signal.aborted || options.connection.closed) return;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         options.logger?.warn(
           `MCP server "${options.connection.name}" announced new tools, but listing them failed; keeping the previous ones: ${message}`,
         );

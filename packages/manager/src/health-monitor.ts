@@ -1,5 +1,6 @@
 import { type MCPServerConnection, ping } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
+import { errorMessage } from "@mcp-rt/config/util";
 
 /** Health checks when a manager has them on: how often, and how long a ping may take. */
 export interface HealthCheckSettings {
@@ -112,7 +113,7 @@ function unhealthyError(connection: MCPServerConnection, error: unknown, timeout
       { server: name, cause: error },
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new McpRtError(
     McpRtError.isInstance(error) ? error.code : "TRANSPORT_CLOSED",
     `MCP server "${name}" failed a health-check ping: ${message}`,

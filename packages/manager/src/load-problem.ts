@@ -1,5 +1,5 @@
 import { type ConfigIssue, McpRtError } from "@mcp-rt/config";
-import { errorMessage } from "./error-message.js";
+import { errorMessage } from "@mcp-rt/config/util";
 
 /**
  * Something that kept a server, a file or the whole discovery from loading,

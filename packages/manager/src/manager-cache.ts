@@ -1,6 +1,6 @@
 import { createCacheFromUrl, createFileStore, MCPToolCache } from "@mcp-rt/cache";
 import { type Logger, McpRtError, redactUrl } from "@mcp-rt/config";
-import { errorMessage } from "./error-message.js";
+import { errorMessage } from "@mcp-rt/config/util";
 import type { MCPLoadProblem } from "./load-problem.js";
 
 /** What a manager's `cache` option may be: a cache, a store URL, `null` (off), or unset (the default file store). */

@@ -6,7 +6,7 @@ import {
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { abortError } from "./abortable.js";
+import { abortError, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
@@ -24,7 +24,6 @@ import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open
 import { ServerLifecycle } from "./server-lifecycle.js";
 import { ServerTable } from "./server-table.js";
 import { passStartupGate } from "./startup-gate.js";
-import { TaskGroup } from "./task-group.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
 import { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
 
@@ -223,7 +222,7 @@ export class MCPManager implements AsyncDisposable {
     options: { signal?: AbortSignal } = {},
   ): Promise<MCPServerConnection> {
     const { signal } = options;
-    if (signal?.aborted) throw abortError(`Waiting for MCP server "${name}" to connect`, signal);
+    if (signal?.aborted) throw abortError(`Waiting for MCP server "${name}" to connect`, signal.reason);
     const record = this.#table.get(name);
     if (!record) throw this.#table.unknown(name);
     if (record.connection) return record.connection;

@@ -1,8 +1,7 @@
 import { callTool, type MCPProgress, type MCPServerConnection } from "@mcp-rt/client";
 import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
-import { abortError } from "./abortable.js";
+import { abortError, errorMessage } from "@mcp-rt/config/util";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
-import { errorMessage } from "./error-message.js";
 import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 
 /** A server as a tool sees it when it is called: live, or why it is not. */
@@ -103,7 +102,7 @@ export class MCPTool implements CustomTool {
       await this.#host.waitForConnection(this.serverName, signal);
       return undefined;
     } catch (error) {
-      if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal);
+      if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
       return toolErrorResult(errorMessage(error), this.#context);
     }
   }
@@ -117,7 +116,7 @@ export class MCPTool implements CustomTool {
     signal: AbortSignal | undefined,
     onUpdate: ((partial: ToolResult) => void) | undefined,
   ): Promise<ToolResult> {
-    if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal);
+    if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
     let live = this.#host.liveServer(this.serverName);
     if ("pending" in live) {
       const failed = await this.#waitForServer(signal);
@@ -143,7 +142,7 @@ export class MCPTool implements CustomTool {
       });
       return toToolResult(raw, this.#context, { resultCharLimit: this.#host.resultCharLimit });
     } catch (error) {
-      if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal);
+      if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
       return toolErrorResult(errorMessage(error), this.#context);
     }
   }

@@ -6,8 +6,8 @@ import {
   McpRtError,
   resolveServerConfig,
 } from "@mcp-rt/config";
+import { errorMessage } from "@mcp-rt/config/util";
 import { abortable } from "./abortable.js";
-import { errorMessage } from "./error-message.js";
 
 /** A server's connect + `tools/list` limit when its config sets no `timeout`. */
 export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;

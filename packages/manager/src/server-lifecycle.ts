@@ -5,6 +5,7 @@ import {
   type MCPServerConnection,
 } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import type { TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
@@ -16,7 +17,6 @@ import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
-import type { TaskGroup } from "./task-group.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
 /** What a {@link ServerLifecycle} works on: the manager's parts it shares. */

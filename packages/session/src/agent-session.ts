@@ -1,3 +1,4 @@
+import { errorMessage, TaskGroup } from "@mcp-rt/config/util";
 import type {
   CustomTool,
   LoadConfigsOptions,
@@ -11,7 +12,6 @@ import { exaApiKeysFrom } from "./exa-rule.js";
 import { silentLogger } from "./logger.js";
 import { type NativeExa, NativeExaTools } from "./native-exa.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
-import { TaskGroup } from "./task-group.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 
 /** Options of {@link AgentSession}. `createAgentSession` fills them for you. */
@@ -138,7 +138,7 @@ export class AgentSession {
         this.registry.add(wrapper);
         next.set(tool, wrapper);
       } catch (error) {
-        this.logger.warn(`MCP tool ${tool.name} (${tool.label}) skipped: ${(error as Error).message}`);
+        this.logger.warn(`MCP tool ${tool.name} (${tool.label}) skipped: ${errorMessage(error)}`);
       }
     }
     this.#wrappers = next;
@@ -225,7 +225,7 @@ export class AgentSession {
       try {
         this.syncMCPTools();
       } catch (error) {
-        this.logger.warn(`MCP tool refresh failed: ${(error as Error).message}`);
+        this.logger.warn(`MCP tool refresh failed: ${errorMessage(error)}`);
       }
     }, this.#debounceMs);
     this.#timer.unref?.();

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { errorMessage } from "@mcp-rt/config/util";
 import {
   createTrustStore,
   type DiscoverFunction,
@@ -213,6 +214,6 @@ function callBack(name: string, run: () => void, logger: Logger): void {
   try {
     run();
   } catch (error) {
-    logger.warn(`${name} threw: ${error instanceof Error ? error.message : String(error)}`);
+    logger.warn(`${name} threw: ${errorMessage(error)}`);
   }
 }

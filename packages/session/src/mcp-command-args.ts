@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { errorMessage } from "@mcp-rt/config/util";
 import type { MCPServerConfig } from "@mcp-rt/manager";
 import { parsePairs } from "./command-line.js";
 import type { ConfigScope } from "./native-config-writer.js";
@@ -64,7 +65,7 @@ export function parseAddArgs(words: readonly string[]): ArgsResult<AddArgs> {
   try {
     parsed = parseAdd(words);
   } catch (error) {
-    return fail((error as Error).message);
+    return fail(errorMessage(error));
   }
   const { values, tokens } = parsed;
   const terminator =
@@ -145,7 +146,7 @@ export function parseRemoveArgs(words: readonly string[]): ArgsResult<RemoveArgs
       strict: true,
     });
   } catch (error) {
-    return fail((error as Error).message);
+    return fail(errorMessage(error));
   }
   const name = checkName(parsed.positionals[0]);
   if (!name.ok) return name;

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { writeJsonAtomic } from "@mcp-rt/config/util";
+import { errorMessage, writeJsonAtomic } from "@mcp-rt/config/util";
 import { type MCPServerConfig, McpRtError, validateServerConfig } from "@mcp-rt/manager";
 import { assertServerName } from "./server-name.js";
 
@@ -193,7 +193,7 @@ async function readRaw(path: string): Promise<{ raw: RawFile; exists: boolean }>
     text = await readFile(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { raw: {}, exists: false };
-    throw new McpRtError("CONFIG_UNREADABLE", `Cannot read ${path}: ${(error as Error).message}.`, {
+    throw new McpRtError("CONFIG_UNREADABLE", `Cannot read ${path}: ${errorMessage(error)}.`, {
       cause: error,
     });
   }
@@ -204,7 +204,7 @@ async function readRaw(path: string): Promise<{ raw: RawFile; exists: boolean }>
   } catch (error) {
     throw new McpRtError(
       "CONFIG_INVALID",
-      `${path} is not valid JSON (${(error as Error).message}); fix it by hand, mcp-rt will not overwrite it.`,
+      `${path} is not valid JSON (${errorMessage(error)}); fix it by hand, mcp-rt will not overwrite it.`,
       { cause: error },
     );
   }

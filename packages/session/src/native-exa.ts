@@ -1,3 +1,4 @@
+import { errorMessage } from "@mcp-rt/config/util";
 import type { CustomTool, Logger } from "@mcp-rt/manager";
 import type { ToolRegistry } from "./tool-registry.js";
 
@@ -43,7 +44,7 @@ export class NativeExaTools {
     try {
       next = this.#create([...apiKeys]);
     } catch (error) {
-      this.#logger.warn(`Native Exa tools not updated: ${(error as Error).message}`);
+      this.#logger.warn(`Native Exa tools not updated: ${errorMessage(error)}`);
       return;
     }
     this.#apiKeys = [...apiKeys];
@@ -54,7 +55,7 @@ export class NativeExaTools {
         this.#registry.add(tool);
         added.push(tool);
       } catch (error) {
-        this.#logger.warn(`Native Exa tool ${tool.name} skipped: ${(error as Error).message}`);
+        this.#logger.warn(`Native Exa tool ${tool.name} skipped: ${errorMessage(error)}`);
       }
     }
     this.#tools = added;
