@@ -1,7 +1,7 @@
 import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
 
 /**
- * The placeholder forms a provider's files use (§7), as each client documents
+ * The placeholder forms a provider's files use, as each client documents
  * them. Every syntax understands `${VAR}` and `${VAR:-default}` (default when
  * `VAR` is unset or empty). On top of that:
  *
@@ -240,7 +240,7 @@ export function memoizeResolveInput(
 
 /**
  * Expands placeholders in the fields of a (mapped, not yet validated) server
- * config that take them: `command`, `args`, `env`, `url`, `headers` (§7),
+ * config that take them: `command`, `args`, `env`, `url`, `headers`,
  * `cwd`, and the OAuth `auth.clientId` / `auth.scope` (Cursor's docs put
  * `${env:…}` in its `auth` block). Fields of the wrong shape are left for
  * validation to report. Returns a new object; `config` is not changed.

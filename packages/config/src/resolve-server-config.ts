@@ -6,7 +6,7 @@ import type { AuthStorage } from "./types.js";
 
 /** Options of {@link resolveServerConfig}. */
 export interface ResolveServerConfigOptions {
-  /** Where `auth: { type: "apikey", credentialId }` secrets are read from (§9). */
+  /** Where `auth: { type: "apikey", credentialId }` secrets are read from. */
   authStorage?: AuthStorage;
   /** Limit of each `!command` value, in ms. @default 10000 */
   shellTimeoutMs?: number;
@@ -19,7 +19,7 @@ export interface ResolveServerConfigOptions {
 type Field = "env" | "headers";
 
 /**
- * Turns a config into the one used to connect, at connect time (§3.5 step 4):
+ * Turns a config into the one used to connect, at connect time (just before the handshake):
  *
  * - a value in `env` or `headers` that starts with `!` is a shell command; its
  *   trimmed stdout becomes the value (10 s limit, cached for the process,

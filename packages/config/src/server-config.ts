@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { McpRtErrorCode } from "./errors.js";
 
-/** How a server authenticates (§9). */
+/** How a server authenticates: an API key from the `AuthStorage`, or OAuth. */
 export type MCPAuthConfig =
   | {
       type: "oauth";

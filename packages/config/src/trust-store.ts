@@ -34,7 +34,7 @@ interface TrustFile {
 }
 
 /**
- * A file-backed {@link ProjectTrust} (§8): one approval per project folder, the
+ * A file-backed {@link ProjectTrust} (docs/architecture.md, "Project trust"): one approval per project folder, the
  * hash of that project's project-level servers (see `hashProjectServers`).
  * The file is written atomically (temp file + rename) with mode 0600, in a
  * folder created with mode 0700. A missing or corrupt file means "nothing

@@ -3,7 +3,7 @@ import { appConfigDir, builtinSources } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
 
 describe("builtinSources", () => {
-  it("lists the eight providers of §7, highest priority first", () => {
+  it("lists the eight providers, highest priority first", () => {
     expect(builtinSources.map((source) => source.id)).toEqual([
       "mcp-rt",
       "claude-code",

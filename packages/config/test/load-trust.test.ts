@@ -23,7 +23,7 @@ async function setup(): Promise<{
   return { tree, trust, load: (options = {}) => tree.load({ trust, ...options }) };
 }
 
-describe("loadAllMCPConfigs with trust (§8)", () => {
+describe("loadAllMCPConfigs with project trust", () => {
   it("trusts everything without the option", async () => {
     const { tree } = await setup();
     const result = await tree.load();

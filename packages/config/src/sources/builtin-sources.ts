@@ -9,7 +9,7 @@ import { createVsCodeSource } from "./vscode.js";
 import { createWindsurfSource } from "./windsurf.js";
 
 /**
- * The built-in sources of §7, highest priority first: mcp-rt, Claude Code,
+ * The built-in sources, highest priority first: mcp-rt, Claude Code,
  * Claude Desktop, Codex, Gemini CLI, Cursor, Windsurf, VS Code.
  *
  * @example

@@ -4,7 +4,7 @@ import type { CapabilitySource } from "../types.js";
 import { createFileSource } from "./file-source.js";
 
 /**
- * mcp-rt's own files (§7), highest priority: `.mcp-rt/mcp.json` in the project
+ * mcp-rt's own files, highest priority: `.mcp-rt/mcp.json` in the project
  * and `~/.mcp-rt/mcp.json`, each `{ "mcpServers": { <name>: MCPServerConfig },
  * "disabledServers": [<name>…] }`. Entries are already in mcp-rt's shape.
  * `disabledServers` turns off a server of that name from any source, which is
