@@ -17,6 +17,7 @@ const ENV = {
   AUTH_TOKEN: "k-auth",
   MY_SERVICE_TOKEN: "k-cursor",
   MCP_CLIENT_ID: "client-123",
+  MCP_CLIENT_SECRET: "secret-456",
   FIGMA_OAUTH_TOKEN: "k-figma",
   FIGMA_EXTRA: "extra",
   API_KEY2: "k-2",
@@ -256,7 +257,7 @@ enabled = false
     });
     expect(result.configs["oauth-server"]).toEqual({
       url: "https://api.example.com/mcp",
-      auth: { type: "oauth", clientId: "client-123", scope: "read write" },
+      auth: { type: "oauth", clientId: "client-123", clientSecret: "secret-456", scope: "read write" },
     });
     expect(result.configs["local-server"]).toEqual({
       type: "stdio",
