@@ -4,6 +4,8 @@ import { errorMessage } from "./error-message.js";
 import { redactUrl } from "./redact-url.js";
 import type { RedisStoreOptions } from "./redis-store-options.js";
 
+export type { RedisAuthStorageOptions } from "./redis-auth-storage.js";
+export { createRedisAuthStorage } from "./redis-auth-storage.js";
 export type { RedisStoreOptions } from "./redis-store-options.js";
 
 type Client = Awaited<ReturnType<KeyvRedis<string>["getClient"]>>;
