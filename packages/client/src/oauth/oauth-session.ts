@@ -92,7 +92,9 @@ export class OAuthSession {
         await response.body?.cancel();
         response = await send(await this.#accessToken());
       }
-    } else if (response.status === 403) {
+    }
+    // Also after a sign-in for a 401: the new token may lack a scope this request needs.
+    if (response.status === 403) {
       const challenge = extractWWWAuthenticateParams(response);
       if (challenge.error === "insufficient_scope") {
         need = {
