@@ -1,4 +1,6 @@
+import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { callTool, type MCPServerConnection, type OAuthOptions } from "@mcp-rt/client";
@@ -32,6 +34,7 @@ export interface OAuthTestKit {
  */
 export function useOAuthKit(): OAuthTestKit {
   const started: OAuthFixture[] = [];
+  const closedEarly = new WeakSet<OAuthFixture>();
   let dir = "";
   let browser: BrowserStandIn = createBrowserStandIn();
   beforeEach(async () => {
@@ -39,13 +42,25 @@ export function useOAuthKit(): OAuthTestKit {
     browser = createBrowserStandIn();
   });
   afterEach(async () => {
-    await Promise.all(started.splice(0).map((fixture) => fixture.close()));
+    // A fixture a test closed itself freed its ports long ago; the OS may have handed them out again.
+    const fixtures = started.splice(0).filter((fixture) => !closedEarly.has(fixture));
+    await Promise.all(fixtures.map((fixture) => fixture.close()));
     await rm(dir, { recursive: true, force: true });
+    const ports = fixtures.flatMap((fixture) => [new URL(fixture.url).port, new URL(fixture.issuer).port]);
+    const taken = (
+      await Promise.all(ports.map(async (port) => ((await isFree(Number(port))) ? [] : [port])))
+    ).flat();
+    if (taken.length > 0) throw new Error(`the OAuth fixtures left port(s) ${taken.join(", ")} in use`);
   });
   return {
     async fixture(options) {
       const fixture = await startOAuthFixture(options);
       started.push(fixture);
+      const close = fixture.close.bind(fixture);
+      fixture.close = () => {
+        closedEarly.add(fixture);
+        return close();
+      };
       return fixture;
     },
     get browser() {
@@ -57,6 +72,19 @@ export function useOAuthKit(): OAuthTestKit {
     fileStorage: () => createFileAuthStorage(join(dir, "auth.json")),
     oauth: (storage, extra = {}) => ({ storage, openUrl: browser.openUrl, ...extra }),
   };
+}
+
+async function isFree(port: number): Promise<boolean> {
+  const probe = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => resolve(true));
+  });
+  if (free) {
+    probe.close();
+    await once(probe, "close");
+  }
+  return free;
 }
 
 /** Every text an error carries: message, details and the messages of its causes. */

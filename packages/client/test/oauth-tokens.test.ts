@@ -77,6 +77,18 @@ describe("stored OAuth tokens", () => {
     expect(fixture.counts).toMatchObject({ registrations: 1, authorizations: 2, refreshFailures: 1 });
   });
 
+  it("an interactive connection whose refresh token is refused signs in again, and the call goes through", async () => {
+    const fixture = await kit.fixture();
+    const connection = await connect("linear", fixture.config(), {
+      oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
+    });
+    fixture.revokeAccessTokens();
+    fixture.revokeRefreshTokens();
+    expect(await whoami(connection)).toContain("alice");
+    expect(kit.browser.visits).toHaveLength(2);
+    expect(fixture.counts).toMatchObject({ refreshFailures: 1, registrations: 1, codeExchanges: 2 });
+  });
+
   it("logout deletes the tokens and the registration; the next sign-in registers anew", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();
