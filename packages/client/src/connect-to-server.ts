@@ -76,7 +76,10 @@ export interface ConnectOptions {
  * cwd. On any failure the server's process group is gone (stdio) before the
  * promise rejects with an `McpRtError` (`CONFIG_INVALID`, `SPAWN_FAILED`,
  * `CONNECT_TIMEOUT`, `INIT_FAILED`, `HTTP_ERROR`, `AUTH_REQUIRED`,
- * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail.
+ * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail. With `oauth`,
+ * a remote server's stored sign-in is used and refreshed; one that needs the
+ * user fails with an `AUTH_REQUIRED` error `isSignInRequired` recognises, or
+ * (with `oauth.interactive`) is signed in through the browser first.
  *
  * @example
  * ```ts

@@ -240,10 +240,10 @@ export function memoizeResolveInput(
 
 /**
  * Expands placeholders in the fields of a (mapped, not yet validated) server
- * config that take them: `command`, `args`, `env`, `url`, `headers` (§7),
- * `cwd`, and the OAuth `auth.clientId`, `auth.clientSecret`, `auth.scope`
- * and `auth.clientMetadataUrl` (Cursor's docs put `${env:…}` in its `auth` block). Fields of the wrong shape are left for
- * validation to report. Returns a new object; `config` is not changed.
+ * config that take them: `command`, `args`, `env`, `url`, `headers`, `cwd`,
+ * and the OAuth `auth.clientId`, `auth.clientSecret`, `auth.scope` and
+ * `auth.clientMetadataUrl` (Cursor's docs put `${env:…}` in its `auth`
+ * block). Fields of the wrong shape are left for validation to report. Returns a new object; `config` is not changed.
  */
 export async function interpolateServerConfig(
   config: unknown,

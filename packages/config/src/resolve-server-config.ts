@@ -19,7 +19,8 @@ export interface ResolveServerConfigOptions {
 type Field = "env" | "headers" | "auth";
 
 /**
- * Turns a config into the one used to connect, at connect time (§3.5 step 4):
+ * Turns a config into the one used to connect, at connect time (the step
+ * before the connection, in the manager's per-server pipeline):
  *
  * - a value in `env` or `headers` that starts with `!` is a shell command; its
  *   trimmed stdout becomes the value (10 s limit, cached for the process,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { McpRtErrorCode } from "./errors.js";
 
-/** How a server authenticates (§9). */
+/** How a server authenticates: OAuth 2.1, or an API key kept in the auth storage. */
 export type MCPAuthConfig =
   | {
       type: "oauth";
