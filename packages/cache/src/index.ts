@@ -1,11 +1,16 @@
 export type { CachedServerInfo, MCPToolCacheEntry } from "./cache-entry.js";
 export { CachedServerInfoSchema, MCPToolCacheEntrySchema } from "./cache-entry.js";
+export type { AuthStorageUrlOptions } from "./create-auth-storage.js";
+export { createAuthStorage } from "./create-auth-storage.js";
 export type { CacheFromUrlOptions } from "./create-cache-from-url.js";
 export { createCacheFromUrl } from "./create-cache-from-url.js";
 export type { FileStore } from "./file-store.js";
 export { createFileStore, defaultCacheDir } from "./file-store.js";
 export { CACHE_FORMAT_VERSION, toolCacheFingerprint } from "./fingerprint.js";
+export type { KeychainAuthStorageOptions, KeyringModule } from "./keychain-auth-storage.js";
+export { createKeychainAuthStorage } from "./keychain-auth-storage.js";
 export type { MCPToolCacheOptions, MCPToolCacheSetOptions } from "./mcp-tool-cache.js";
 export { MCPToolCache } from "./mcp-tool-cache.js";
+export type { RedisAuthStorageOptions } from "./redis-auth-storage.js";
 export type { RedisStoreOptions } from "./redis-store-options.js";
 export type { ToolCacheStore } from "./store-keyv.js";

@@ -3,6 +3,8 @@ import { McpRtError, redactUrl } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import type { RedisStoreOptions } from "./redis-store-options.js";
 
+export type { RedisAuthStorageOptions } from "./redis-auth-storage.js";
+export { createRedisAuthStorage } from "./redis-auth-storage.js";
 export type { RedisStoreOptions } from "./redis-store-options.js";
 
 type Client = Awaited<ReturnType<KeyvRedis<string>["getClient"]>>;

@@ -41,6 +41,8 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
   if (failure.signal?.aborted) {
     return new McpRtError("ABORTED", `Connection to MCP server "${name}" was aborted`, base);
   }
+  // The OAuth session's own errors (its storage could not be read) explain themselves.
+  if (McpRtError.isInstance(error) && error.code === "AUTH_REQUIRED") return error;
 
   const errno = errnoOf(error);
   if (transport.pid === undefined && errno !== undefined && isStdioConfig(config)) {

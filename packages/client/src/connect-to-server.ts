@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
@@ -15,6 +15,9 @@ import { createTransport, transportKinds } from "./create-transport.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
+import type { OAuthOptions } from "./oauth/oauth-options.js";
+import { OAuthSession } from "./oauth/oauth-session.js";
+import { isSignInRequired } from "./oauth/sign-in-error.js";
 import { ServerConnection } from "./server-connection.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
@@ -47,11 +50,19 @@ export interface ConnectOptions {
   /** On close, how long a stdio server's process group may take to exit after SIGTERM, before SIGKILL. @default 2000 */
   killGraceMs?: number;
   /**
-   * OAuth for remote servers, handed to the SDK's Streamable HTTP and SSE
+   * A hand-made OAuth provider, handed to the SDK's Streamable HTTP and SSE
    * transports as is: they send its tokens, refresh them, and run its
-   * authorization flow on a 401.
+   * authorization flow on a 401. Ignored for a server that `oauth` handles.
    */
   authProvider?: OAuthClientProvider;
+  /**
+   * OAuth 2.1 for remote servers with `auth: { type: "oauth" }`, and for those
+   * with no `auth` (and no `Authorization` header) that answer 401 with a
+   * Bearer challenge: stored tokens are sent and refreshed; a server that
+   * needs a sign-in fails with `AUTH_REQUIRED` (`isSignInRequired`), or with
+   * `interactive: true` the browser sign-in runs first (outside `timeout`).
+   */
+  oauth?: OAuthOptions;
 }
 
 /**
@@ -65,7 +76,10 @@ export interface ConnectOptions {
  * cwd. On any failure the server's process group is gone (stdio) before the
  * promise rejects with an `McpRtError` (`CONFIG_INVALID`, `SPAWN_FAILED`,
  * `CONNECT_TIMEOUT`, `INIT_FAILED`, `HTTP_ERROR`, `AUTH_REQUIRED`,
- * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail.
+ * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail. With `oauth`,
+ * a remote server's stored sign-in is used and refreshed; one that needs the
+ * user fails with an `AUTH_REQUIRED` error `isSignInRequired` recognises, or
+ * (with `oauth.interactive`) is signed in through the browser first.
  *
  * @example
  * ```ts
@@ -90,6 +104,36 @@ export async function connectToServer(
   }
   checkConfigTimeLimits(name, config, options.sourcePath);
 
+  const session = oauthSessionFor(name, config, options);
+  const attempt = (): Promise<ServerConnection> =>
+    connectOnce(name, config, options, { cwd, timeoutMs, session });
+  let connection: ServerConnection;
+  try {
+    connection = await attempt();
+  } catch (error) {
+    if (!session || options.oauth?.interactive !== true || !isSignInRequired(error)) throw error;
+    // The sign-in waits for the user, so it runs outside the connect time limit.
+    await session.signIn(session.lastNeed ?? { reason: "not-signed-in" }, options.signal);
+    connection = await attempt();
+  }
+  if (session) session.interactive = options.oauth?.interactive === true;
+  return connection;
+}
+
+/** What one connection attempt needs besides the config and options. */
+interface AttemptContext {
+  cwd: string;
+  timeoutMs: number;
+  session: OAuthSession | undefined;
+}
+
+/** One connection attempt within `config.timeout`: each transport kind in turn (Streamable HTTP, then SSE). */
+async function connectOnce(
+  name: string,
+  config: MCPServerConfig,
+  options: ConnectOptions,
+  { cwd, timeoutMs, session }: AttemptContext,
+): Promise<ServerConnection> {
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = Date.now();
@@ -103,7 +147,8 @@ export async function connectToServer(
       stdinGraceMs: options.stdinGraceMs,
       killGraceMs: options.killGraceMs,
       kind: kind === "stdio" ? undefined : kind,
-      authProvider: options.authProvider,
+      authProvider: session ? undefined : options.authProvider,
+      fetch: session?.fetch,
       signal,
       sourcePath: options.sourcePath,
     });
@@ -149,6 +194,29 @@ export async function connectToServer(
   }
   // transportKinds() never returns an empty list.
   throw new Error("unreachable");
+}
+
+/** The OAuth session for a remote server that OAuth may serve, when `oauth` is given. */
+function oauthSessionFor(
+  name: string,
+  config: MCPServerConfig,
+  options: ConnectOptions,
+): OAuthSession | undefined {
+  if (!options.oauth || isStdioConfig(config)) return undefined;
+  const auth = config.auth;
+  if (auth?.type === "apikey") return undefined;
+  // Credentials the user put in the headers are theirs to manage.
+  const hasAuthorization = Object.keys(config.headers ?? {}).some(
+    (header) => header.toLowerCase() === "authorization",
+  );
+  if (auth === undefined && hasAuthorization) return undefined;
+  let serverUrl: URL;
+  try {
+    serverUrl = new URL(config.url);
+  } catch {
+    return undefined; // the transport reports the bad URL
+  }
+  return new OAuthSession({ name, serverUrl, auth, options: options.oauth, sourcePath: options.sourcePath });
 }
 
 /**

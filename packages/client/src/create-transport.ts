@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { isStdioConfig, type MCPHttpServerConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createServerEnv } from "./child-env.js";
 import type { ClientTransport } from "./client-transport.js";
 import { inConfig } from "./error-text.js";
@@ -26,6 +27,8 @@ export interface TransportContext {
   kind?: "http" | "sse" | undefined;
   /** See `ConnectOptions.authProvider`. */
   authProvider?: OAuthClientProvider | undefined;
+  /** The fetch under a remote transport's own (the OAuth session's, which sends and refreshes tokens). */
+  fetch?: FetchLike | undefined;
   /** Aborts a pending transport start (the connect signal and deadline). */
   signal?: AbortSignal | undefined;
   /** The config file the server came from, for messages. */
@@ -72,6 +75,7 @@ export function createTransport(
     url: remoteUrl(name, config, context.sourcePath),
     headers: remoteHeaders(name, config, context.sourcePath),
     authProvider: context.authProvider,
+    fetch: context.fetch,
     signal: context.signal,
     sourcePath: context.sourcePath,
   });

@@ -3,6 +3,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { errorText, inConfig } from "./error-text.js";
+import { signInRequiredError } from "./oauth/sign-in-error.js";
 import type { HttpFailure } from "./remote-fetch.js";
 
 /** The HTTP status an SDK transport error reports, if it reports one. */
@@ -71,7 +72,8 @@ export interface HttpFailureErrorInit {
 
 /**
  * The `McpRtError` for an HTTP error status: `AUTH_REQUIRED` for 401 and 403
- * (with the `WWW-Authenticate` header in `details`), `TRANSPORT_CLOSED` for a
+ * (with the `WWW-Authenticate` header in `details`; marked `details.signIn`
+ * when OAuth could not answer it without a sign-in), `TRANSPORT_CLOSED` for a
  * 404 to a request that carried a session id (the server lost the session),
  * `HTTP_ERROR` for anything else, a redirect to another origin included
  * (`details.location`). `details` holds the status, status text, method, URL
@@ -89,6 +91,9 @@ export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
   };
   const base = { server: name, details, ...(init.cause === undefined ? {} : { cause: init.cause }) };
 
+  if ((failure.status === 401 || failure.status === 403) && failure.signIn) {
+    return signInRequiredError({ name, need: failure.signIn, lead, details, cause: init.cause });
+  }
   if (failure.status === 401 || failure.status === 403) {
     if (failure.wwwAuthenticate !== undefined) details.wwwAuthenticate = failure.wwwAuthenticate;
     const why = failure.status === 401 ? "authorization required" : "the credentials were refused";
@@ -149,6 +154,8 @@ export function outOfBandError(init: OutOfBandErrorInit): Error {
     });
   }
   if (error.name === "ZodError" || error instanceof SyntaxError) return error;
+  // A sign-in that failed (or was aborted) inside a request says so itself.
+  if (McpRtError.isInstance(error)) return error;
   return new McpRtError("HTTP_ERROR", `MCP server "${name}": ${errorText(error)}`, {
     server: name,
     cause: error,

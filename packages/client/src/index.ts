@@ -16,6 +16,14 @@ export type {
 export { holdLaunches } from "./launch-turn.js";
 export type { ListToolsOptions } from "./list-tools.js";
 export { listTools, MAX_TOOL_PAGES } from "./list-tools.js";
+export type { OAuthOptions } from "./oauth/oauth-options.js";
+export { DEFAULT_SIGN_IN_TIMEOUT_MS } from "./oauth/oauth-options.js";
+export type { OpenInBrowserOptions } from "./oauth/open-in-browser.js";
+export { openInBrowser } from "./oauth/open-in-browser.js";
+export type { SignInNeed, SignInReason } from "./oauth/sign-in-error.js";
+export { isSignInRequired } from "./oauth/sign-in-error.js";
+export type { SignInStatus } from "./oauth/sign-in-status.js";
+export { readSignInStatus, signOut } from "./oauth/sign-in-status.js";
 export type { PingOptions } from "./ping.js";
 export { ping } from "./ping.js";
 export type { HttpFailure } from "./remote-fetch.js";

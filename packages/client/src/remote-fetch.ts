@@ -1,4 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type SignInNeed, signInNeedOf } from "./oauth/sign-in-error.js";
 
 /** One HTTP response with an error status, as a remote transport saw it. */
 export interface HttpFailure {
@@ -18,6 +19,8 @@ export interface HttpFailure {
   bodyHead: string;
   /** For a redirect that was not followed (it leaves the origin): where it pointed. */
   location?: string | undefined;
+  /** For a 401 or 403 that OAuth could not answer without the user: what sign-in it needs. */
+  signIn?: SignInNeed | undefined;
 }
 
 /** Options of {@link createRemoteFetch}. */
@@ -148,6 +151,7 @@ async function reportFailure(
       wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
       bodyHead: bodyHead.length > BODY_HEAD_CHARS ? `${bodyHead.slice(0, BODY_HEAD_CHARS - 1)}…` : bodyHead,
       ...(request.redirect === null ? {} : { location: resolveLocation(request.redirect, request.url) }),
+      ...(signInNeedOf(response) ? { signIn: signInNeedOf(response) } : {}),
     });
   } catch {
     // A throwing listener must not turn an HTTP answer into a network error.

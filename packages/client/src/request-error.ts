@@ -58,6 +58,9 @@ export function toRequestError(failure: RequestFailure): Error {
   if (failure.signal?.aborted) {
     return abortError(`The ${what} to MCP server "${server}"`, failure.signal.reason);
   }
+  // A sign-in the request needed, which failed or was aborted, explains itself.
+  if (McpRtError.isInstance(error) && (error.code === "AUTH_REQUIRED" || error.code === "ABORTED"))
+    return error;
   const code = rpcCode(error);
   const stderrTail = internals.transport.stderrTail() || undefined;
   const base = { server, cause: error, ...(stderrTail ? { stderrTail } : {}) };

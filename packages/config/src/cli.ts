@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { readSecret } from "./cli/read-secret.js";
 import { runCli } from "./cli/run-cli.js";
 import { discoverServers } from "./discover-servers.js";
 import { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
@@ -26,5 +27,6 @@ const exitCode = await runCli(process.argv.slice(2), {
     return outcome.servers;
   },
   trust: createTrustStore(),
+  readSecret: (prompt) => readSecret(process.stdin, process.stderr, prompt),
 });
 process.exitCode = exitCode;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -128,91 +129,98 @@ export function capabilitySourceContractTests(it: ContractIt, fixture: Capabilit
 }
 
 /**
- * The {@link AuthStorage} contract: what sign-in and API keys rely on from a
- * credential store. `makeStorage` returns a handle on the store under test;
- * cases use unique keys, so a shared store (a Redis, a keychain) is fine.
+ * Returns a handle on the storage under test. Two calls must reach the same
+ * entries (for a memory store: return the same instance); every case uses keys
+ * of its own, so a shared store (Redis, a keychain) is fine.
+ */
+export type MakeAuthStorage = () => AuthStorage | Promise<AuthStorage>;
+
+/**
+ * The contract of an {@link AuthStorage}: run it against your storage to prove
+ * that API keys and OAuth sign-ins survive in it (round trips, deletes, odd
+ * keys, large values, a second handle, concurrent writers). Uses `node:assert`,
+ * so it works with any runner. Handles are closed after each case.
  *
+ * @param it - your runner's `it`/`test`.
+ * @param makeStorage - see {@link MakeAuthStorage}.
  * @example
  * ```ts
  * import { it } from "vitest";
+ * import { createFileAuthStorage } from "@mcp-rt/config";
  * import { authStorageContractTests } from "@mcp-rt/config/contract";
- * authStorageContractTests(it, () => createAuthStorage("memory:"));
+ * authStorageContractTests(it, () => createFileAuthStorage(file));
  * ```
  */
-export function authStorageContractTests(
-  it: ContractIt,
-  makeStorage: () => AuthStorage | Promise<AuthStorage>,
-): void {
-  const unique = (label: string): string =>
-    `contract:${label}:${Date.now().toString(36)}:${Math.random().toString(36).slice(2)}`;
+export function authStorageContractTests(it: ContractIt, makeStorage: MakeAuthStorage): void {
+  const test = (name: string, body: (storage: AuthStorage, key: (name: string) => string) => Promise<void>) =>
+    it(name, async () => {
+      const prefix = `contract-${randomUUID()}`;
+      const storage = await makeStorage();
+      try {
+        await body(storage, (name) => `${prefix}:${name}`);
+      } finally {
+        await storage.close?.();
+      }
+    });
 
-  it("returns undefined for a key never set, and deleting it is no error", async () => {
-    const storage = await makeStorage();
-    const key = unique("missing");
-    assert.equal(await storage.get(key), undefined);
-    await storage.delete(key);
+  test("a missing key reads as undefined", async (storage, key) => {
+    assert.equal(await storage.get(key("missing")), undefined);
   });
 
-  it("gives back exactly what was set, overwritten by a later set, gone after delete", async () => {
-    const storage = await makeStorage();
-    const key = unique("cycle");
-    await storage.set(key, "first");
-    assert.equal(await storage.get(key), "first");
-    await storage.set(key, "second");
-    assert.equal(await storage.get(key), "second");
-    await storage.delete(key);
-    assert.equal(await storage.get(key), undefined);
+  test("set then get returns the value; a second set replaces it", async (storage, key) => {
+    await storage.set(key("api"), "sk-first");
+    assert.equal(await storage.get(key("api")), "sk-first");
+    await storage.set(key("api"), "sk-second");
+    assert.equal(await storage.get(key("api")), "sk-second");
   });
 
-  it("keeps values byte for byte: spaces, newlines, unicode, JSON, 64 KB", async () => {
-    const storage = await makeStorage();
-    const values = [
-      " padded ",
-      "line\nbreak\r\n",
-      "ünïcödé ✓ 🔑",
-      JSON.stringify({ a: [1, "x"] }),
-      "x".repeat(65_536),
-      "",
-    ];
-    const keys = values.map((_, i) => unique(`value-${i}`));
-    for (const [i, key] of keys.entries()) await storage.set(key, values[i]!);
-    for (const [i, key] of keys.entries()) assert.equal(await storage.get(key), values[i]);
-    for (const key of keys) await storage.delete(key);
+  test("delete removes the key, and deleting a missing key is fine", async (storage, key) => {
+    await storage.set(key("gone"), "value");
+    await storage.delete(key("gone"));
+    assert.equal(await storage.get(key("gone")), undefined);
+    await storage.delete(key("never-there"));
   });
 
-  it("takes keys as they come: URLs, colons, slashes, unicode", async () => {
-    const storage = await makeStorage();
+  test("keys that look like URLs, paths or JSON are kept apart", async (storage, key) => {
     const keys = [
-      unique("https://mcp.example.com/mcp?x=1#frag"),
-      unique("issuer|https://auth.example.com/"),
-      unique("a/b\\c"),
-      unique("ключ"),
+      key("oauth:https://mcp.example.com/mcp"),
+      key("oauth:https://mcp.example.com/mcp/"),
+      key("a/b\\c d"),
+      key('{"k":1}'),
+      key("ключ 🔑"),
     ];
-    for (const [i, key] of keys.entries()) await storage.set(key, `v${i}`);
-    for (const [i, key] of keys.entries()) assert.equal(await storage.get(key), `v${i}`);
-    for (const key of keys) await storage.delete(key);
+    await Promise.all(keys.map((k, i) => storage.set(k, `value-${i}`)));
+    for (const [i, k] of keys.entries()) assert.equal(await storage.get(k), `value-${i}`);
+    await storage.delete(keys[0]!);
+    assert.equal(await storage.get(keys[1]!), "value-1");
   });
 
-  it("loses no write when many happen at once", async () => {
-    const storage = await makeStorage();
-    const keys = Array.from({ length: 20 }, (_, i) => unique(`concurrent-${i}`));
-    await Promise.all(keys.map((key, i) => storage.set(key, `v${i}`)));
-    const read = await Promise.all(keys.map((key) => storage.get(key)));
+  test("values keep every character, and a 2 KiB JSON value survives", async (storage, key) => {
+    const json = JSON.stringify({ access_token: "x".repeat(1800), scope: "read write", note: 'ünï 🔐\n\t"' });
+    await storage.set(key("json"), json);
+    assert.equal(await storage.get(key("json")), json);
+  });
+
+  test("a second handle sees the first one's writes and deletes", async (storage, key) => {
+    const other = await makeStorage();
+    try {
+      await storage.set(key("shared"), "from-first");
+      assert.equal(await other.get(key("shared")), "from-first");
+      await other.delete(key("shared"));
+      assert.equal(await storage.get(key("shared")), undefined);
+    } finally {
+      if (other !== storage) await other.close?.();
+    }
+  });
+
+  test("concurrent writes of different keys all land", async (storage, key) => {
+    const keys = Array.from({ length: 12 }, (_, i) => key(`concurrent-${i}`));
+    await Promise.all(keys.map((k, i) => storage.set(k, `v${i}`)));
+    const values = await Promise.all(keys.map((k) => storage.get(k)));
     assert.deepEqual(
-      read,
+      values,
       keys.map((_, i) => `v${i}`),
     );
-    await Promise.all(keys.map((key) => storage.delete(key)));
-  });
-
-  it("a second handle on the same store sees the first one's writes", async () => {
-    const key = unique("shared");
-    const first = await makeStorage();
-    await first.set(key, "shared value");
-    const second = await makeStorage();
-    assert.equal(await second.get(key), "shared value");
-    await second.delete(key);
-    assert.equal(await first.get(key), undefined);
   });
 }
 

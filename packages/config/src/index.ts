@@ -1,6 +1,8 @@
 export { appConfigDir } from "./app-config-dir.js";
 export type { McpRtErrorCode, McpRtErrorOptions } from "./errors.js";
 export { McpRtError } from "./errors.js";
+export type { FileAuthStorage } from "./file-auth-storage.js";
+export { createFileAuthStorage, defaultAuthStoragePath } from "./file-auth-storage.js";
 export type {
   InterpolatedConfig,
   InterpolatedString,
@@ -11,6 +13,7 @@ export type {
 } from "./interpolate.js";
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
 export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
+export { createMemoryAuthStorage } from "./memory-auth-storage.js";
 export type { TrustHashEntry } from "./project-trust-hash.js";
 export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";

@@ -240,10 +240,10 @@ export function memoizeResolveInput(
 
 /**
  * Expands placeholders in the fields of a (mapped, not yet validated) server
- * config that take them: `command`, `args`, `env`, `url`, `headers`,
- * `cwd`, and the OAuth `auth.clientId` / `auth.scope` (Cursor's docs put
- * `${env:…}` in its `auth` block). Fields of the wrong shape are left for
- * validation to report. Returns a new object; `config` is not changed.
+ * config that take them: `command`, `args`, `env`, `url`, `headers`, `cwd`,
+ * and the OAuth `auth.clientId`, `auth.clientSecret`, `auth.scope` and
+ * `auth.clientMetadataUrl` (Cursor's docs put `${env:…}` in its `auth`
+ * block). Fields of the wrong shape are left for validation to report. Returns a new object; `config` is not changed.
  */
 export async function interpolateServerConfig(
   config: unknown,
@@ -287,7 +287,7 @@ export async function interpolateServerConfig(
   }
   if (isPlainObject(out.auth)) {
     const auth: Record<string, unknown> = { ...out.auth };
-    for (const key of ["clientId", "scope"] as const) {
+    for (const key of ["clientId", "clientSecret", "scope", "clientMetadataUrl"] as const) {
       const value = auth[key];
       if (typeof value === "string") auth[key] = await expand(value, `auth.${key}`);
     }

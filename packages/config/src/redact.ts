@@ -70,8 +70,8 @@ function redactArgs(args: readonly unknown[]): unknown[] {
 
 /**
  * A copy of a server config safe to print: every `env` and `headers` value,
- * URL credentials and token-like query parameters, and the values of
- * token-like flags in `args` (`--api-key=…`, `--token …`) become `***`.
+ * URL credentials and token-like query parameters, the values of token-like
+ * flags in `args` (`--api-key=…`, `--token …`) and `auth.clientSecret` become `***`.
  * Works on unvalidated input too: an `env` or `headers` of the wrong shape is
  * hidden whole, and so is an `args` item that is not a string.
  */
@@ -94,13 +94,19 @@ export function redactServerConfig<T>(config: T): T {
   }
   if (typeof copy.url === "string") copy.url = redactUrl(copy.url);
   if (Array.isArray(copy.args)) copy.args = redactArgs(copy.args);
+  const auth = copy.auth;
+  if (auth && typeof auth === "object" && !Array.isArray(auth) && "clientSecret" in auth) {
+    const secret = (auth as { clientSecret?: unknown }).clientSecret;
+    copy.auth = { ...auth, clientSecret: typeof secret === "string" ? redactValue(secret) : REDACTED };
+  }
   return copy as T;
 }
 
 /**
  * The secret values of a config, as {@link redactServerConfig} would hide
  * them: `env` and `headers` values (numbers too, as a message would print
- * them), URL credentials and token-like parameters, token-like flag values.
+ * them), URL credentials and token-like parameters, token-like flag values,
+ * `auth.clientSecret`.
  * Used to scrub them from text that quotes a config, such as a validation
  * message. Values shorter than 6 characters are left out: hiding them would
  * blank out ordinary words; so are templates holding a `${…}` placeholder,
@@ -123,6 +129,9 @@ export function secretValues(config: unknown): string[] {
     if (values && typeof values === "object") Object.values(values).forEach(add);
     else add(values);
   }
+  const auth = record.auth;
+  if (auth && typeof auth === "object" && !Array.isArray(auth))
+    add((auth as { clientSecret?: unknown }).clientSecret);
   const texts = [record.url, ...(Array.isArray(record.args) ? record.args : [])];
   for (const text of texts) {
     if (typeof text !== "string") continue;

@@ -16,16 +16,19 @@ export interface ResolveServerConfigOptions {
   env?: Record<string, string | undefined>;
 }
 
-type Field = "env" | "headers";
+type Field = "env" | "headers" | "auth";
 
 /**
- * Turns a config into the one used to connect, at connect time (just before the handshake):
+ * Turns a config into the one used to connect, at connect time (the step
+ * before the connection, in the manager's per-server pipeline):
  *
  * - a value in `env` or `headers` that starts with `!` is a shell command; its
  *   trimmed stdout becomes the value (10 s limit, cached for the process,
  *   identical concurrent runs shared). `!!` keeps a literal leading `!`.
  * - `auth: { type: "apikey", credentialId }` reads the key from `authStorage`
  *   and sends it as `Authorization: Bearer …` (HTTP) or env `MCP_API_KEY` (stdio).
+ * - `auth: { type: "oauth", clientSecret }`: a `!command` secret is run the
+ *   same way (the OAuth sign-in itself happens in `connectToServer`).
  *
  * Returns a new object and never changes `config`. Keep the unresolved config
  * for caches and logs: the resolved one holds secrets.
@@ -49,6 +52,15 @@ export async function resolveServerConfig(
     if (resolved.env) resolved.env = await resolveValues(name, "env", resolved.env, options);
   } else if (resolved.headers) {
     resolved.headers = await resolveValues(name, "headers", resolved.headers, options);
+  }
+  if (resolved.auth?.type === "oauth" && resolved.auth.clientSecret !== undefined) {
+    const { clientSecret } = await resolveValues(
+      name,
+      "auth",
+      { clientSecret: resolved.auth.clientSecret },
+      options,
+    );
+    resolved.auth = { ...resolved.auth, clientSecret };
   }
   if (resolved.auth?.type === "apikey") {
     const key = await readApiKey(name, resolved.auth.credentialId, options.authStorage);

@@ -1,15 +1,19 @@
 import { z } from "zod";
 import type { McpRtErrorCode } from "./errors.js";
 
-/** How a server authenticates: an API key from the `AuthStorage`, or OAuth. */
+/** How a server authenticates: OAuth 2.1, or an API key kept in the auth storage. */
 export type MCPAuthConfig =
   | {
       type: "oauth";
-      /** Scopes to request. */
+      /** Scopes to request (space-separated); by default the server's `WWW-Authenticate` scope, else its `scopes_supported`. */
       scope?: string;
       /** A pre-registered client id (skips dynamic client registration). */
       clientId?: string;
-      /** Port of the local OAuth callback. */
+      /** The secret of a pre-registered confidential client; `${VAR}` and `!command` values are resolved at connect time. */
+      clientSecret?: string;
+      /** An `https:` URL of this client's metadata document, used as its client id where the server supports that. */
+      clientMetadataUrl?: string;
+      /** Port of the local OAuth callback on 127.0.0.1. @default a free port */
       callbackPort?: number;
     }
   | {
@@ -117,12 +121,22 @@ const stringRecord = z.record(z.string(), z.string());
 
 /** zod schema of {@link MCPAuthConfig}. */
 export const MCPAuthConfigSchema: z.ZodType<MCPAuthConfig> = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("oauth"),
-    scope: z.string().optional(),
-    clientId: z.string().optional(),
-    callbackPort: z.number().int().min(0).max(65535).optional(),
-  }),
+  z
+    .object({
+      type: z.literal("oauth"),
+      scope: z.string().optional(),
+      clientId: z.string().optional(),
+      clientSecret: z.string().min(1).optional(),
+      clientMetadataUrl: z
+        .url({ protocol: /^https$/ })
+        .refine((url) => new URL(url).pathname !== "/", "must have a path")
+        .optional(),
+      callbackPort: z.number().int().min(0).max(65535).optional(),
+    })
+    .refine((auth) => auth.clientSecret === undefined || auth.clientId !== undefined, {
+      path: ["clientSecret"],
+      message: "needs auth.clientId",
+    }),
   z.object({ type: z.literal("apikey"), credentialId: z.string().min(1) }),
 ]);
 

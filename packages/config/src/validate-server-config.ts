@@ -225,10 +225,21 @@ function checkAuth(auth: unknown, add: Add): void {
       );
     }
   } else if (auth.type === "oauth") {
-    for (const key of ["scope", "clientId"] as const) {
+    for (const key of ["scope", "clientId", "clientSecret", "clientMetadataUrl"] as const) {
       if (auth[key] !== undefined && typeof auth[key] !== "string") {
-        add(`auth.${key}`, `must be a string, got ${describeValue(auth[key])}`);
+        // The secret itself is never quoted back.
+        const got = key === "clientSecret" ? describeKind(auth[key]) : describeValue(auth[key]);
+        add(`auth.${key}`, `must be a string, got ${got}`);
       }
+    }
+    if (auth.clientSecret !== undefined && auth.clientId === undefined) {
+      add("auth.clientSecret", "needs auth.clientId: a client secret belongs to a pre-registered client id");
+    }
+    if (typeof auth.clientMetadataUrl === "string" && !isMetadataDocumentUrl(auth.clientMetadataUrl)) {
+      add(
+        "auth.clientMetadataUrl",
+        `must be an https:// URL with a path (the client's metadata document), got ${describeValue(redactUrl(auth.clientMetadataUrl))}`,
+      );
     }
     const port = auth.callbackPort;
     if (
@@ -239,6 +250,16 @@ function checkAuth(auth: unknown, add: Add): void {
     }
   } else {
     add("auth.type", `must be "oauth" or "apikey", got ${describeValue(auth.type)}`);
+  }
+}
+
+/** True for an `https:` URL with a path, as a client id metadata document URL must be. */
+function isMetadataDocumentUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.pathname !== "/";
+  } catch {
+    return false;
   }
 }
 

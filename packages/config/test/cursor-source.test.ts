@@ -45,7 +45,7 @@ describe("Cursor source", () => {
       remote: {
         url: "https://remote.example.com/mcp",
         headers: { Authorization: "Bearer abc" },
-        auth: { type: "oauth", clientId: "cid", scope: "read" },
+        auth: { type: "oauth", clientId: "cid", clientSecret: "secret", scope: "read" },
       },
       streamed: { type: "http", url: "https://s.example.com/mcp" },
       events: { type: "sse", url: "https://e.example.com/sse" },

@@ -47,7 +47,7 @@ describe("files written as each client's documentation shows them", () => {
     });
     expect(result.configs["oauth-server"]).toEqual({
       url: "https://api.example.com/mcp",
-      auth: { type: "oauth", clientId: "client-123", scope: "read write" },
+      auth: { type: "oauth", clientId: "client-123", clientSecret: "secret-456", scope: "read write" },
     });
     expect(result.configs["local-server"]).toEqual({
       type: "stdio",

@@ -135,6 +135,7 @@ const DOCS_ENV = {
   AUTH_TOKEN: "k-auth",
   MY_SERVICE_TOKEN: "k-cursor",
   MCP_CLIENT_ID: "client-123",
+  MCP_CLIENT_SECRET: "secret-456",
   FIGMA_OAUTH_TOKEN: "k-figma",
   FIGMA_EXTRA: "extra",
   API_KEY2: "k-2",

@@ -1,3 +1,5 @@
+export type { BrowserStandIn, BrowserStandInOptions } from "./browser-stand-in.js";
+export { createBrowserStandIn } from "./browser-stand-in.js";
 export { childProcessesOf, isProcessAlive, waitForProcessExit } from "./child-processes.js";
 export type {
   FixtureCommandLine,
@@ -25,5 +27,7 @@ export {
 } from "./fixtures.js";
 export type { HttpFixture, HttpFixtureOptions } from "./http-fixture.js";
 export { startHttpFixture } from "./http-fixture.js";
+export type { OAuthFixture, OAuthFixtureCounts, OAuthFixtureOptions } from "./oauth-fixture.js";
+export { startOAuthFixture } from "./oauth-fixture.js";
 export type { PidFileEntry } from "./pid-file.js";
 export { readPidFile, readPidFileEntries } from "./pid-file.js";

@@ -1,14 +1,21 @@
 // The client the MCP conformance suite drives: `conformance client --command
 // "node client.mjs" --scenario <name>` starts a scenario's server, appends its
-// URL to the command and names the scenario in MCP_CONFORMANCE_SCENARIO. Built
-// only from @mcp-rt/client's public API (the BUILT package, through its
-// exports map), with the URL as a config without `type`, as a user writes it.
+// URL to the command, names the scenario in MCP_CONFORMANCE_SCENARIO and, for
+// some scenarios, passes credentials in MCP_CONFORMANCE_CONTEXT. Built only
+// from the public API of the BUILT packages (through their exports maps): the
+// URL is a config without `type`, as a user writes it; OAuth is connectToServer's
+// `oauth` option with the browser stand-in of @mcp-rt/testing as `openUrl`.
 import { callTool, closeConnection, connectToServer, listTools } from "@mcp-rt/client";
+import { createMemoryAuthStorage } from "@mcp-rt/config";
+import { createBrowserStandIn } from "@mcp-rt/testing";
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "initialize";
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+// The client id metadata document the auth/basic-cimd scenario expects; servers that do not support one never see it.
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 
-/** What each scenario does between connect and close; unknown ones only connect and list. */
+/** What each scenario does between connect and close; unknown ones (auth/*) list tools and call the first. */
 const scenarios = {
   initialize: async () => {},
   tools_call: async (connection, tools) => {
@@ -24,13 +31,37 @@ const scenarios = {
     const result = await callTool(connection, "test_reconnection", {}, { timeout: 15_000 });
     if (result.isError) throw new Error(`test_reconnection failed: ${JSON.stringify(result)}`);
   },
+  "json-schema-2020-12-preservation": async (connection, tools) => {
+    // Hands back the inputSchema listTools gave, so the suite sees which keywords survived.
+    const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
+    if (!focal) throw new Error("no json_schema_2020_12_tool listed");
+    await callTool(connection, "json_schema_echo", { schema: focal.inputSchema });
+  },
+  default: async (connection, tools) => {
+    // The auth scenarios protect tools/call (some with a scope of its own: a step-up).
+    if (tools[0]) await callTool(connection, tools[0].name, {});
+  },
 };
 
 if (!url || !/^https?:\/\//.test(url)) {
   console.error(`usage: node client.mjs <server-url> (got ${JSON.stringify(url)})`);
   process.exit(2);
 }
-const connection = await connectToServer("conformance", { url, timeout: 15_000 });
+const config = { url, timeout: 15_000 };
+if (typeof context.client_id === "string") {
+  // A pre-registered client, as a user would configure one.
+  config.auth = { type: "oauth", clientId: context.client_id, clientSecret: context.client_secret };
+}
+const browser = createBrowserStandIn();
+const connection = await connectToServer("conformance", config, {
+  oauth: {
+    storage: createMemoryAuthStorage(),
+    openUrl: browser.openUrl,
+    interactive: true,
+    signInTimeoutMs: 10_000,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+  },
+});
 let failed = false;
 try {
   console.log(
@@ -38,8 +69,8 @@ try {
   );
   const tools = await listTools(connection);
   console.log(`tools: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`);
-  await (scenarios[scenario] ?? scenarios.initialize)(connection, tools);
-  console.log(`scenario ${scenario} done`);
+  await (scenarios[scenario] ?? scenarios.default)(connection, tools);
+  console.log(`scenario ${scenario} done (${browser.visits.length} sign-in(s))`);
 } catch (error) {
   failed = true;
   console.error(`scenario ${scenario} failed:`, error);

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { DiscoveredServer, LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
 import { errorMessage } from "../util/error-message.js";
 import { entriesOf, explainJson, formatExplain, knownNames } from "./explain-command.js";
+import { type KeyCommandIo, KeyUsageError, keyCommand } from "./key-command.js";
 import { formatList, listJson } from "./list-command.js";
 import { buildInventory } from "./server-inventory.js";
 import type { ReasonContext } from "./status-reason.js";
@@ -19,6 +20,10 @@ export interface CliIo {
   /** Every entry as the sources read it, so servers that do not start still show their transport. */
   discover?(cwd: string, options: LoadConfigsOptions): Promise<DiscoveredServer[]>;
   trust: ProjectTrust;
+  /** Reads an API key without echo, for `key set`. */
+  readSecret?(prompt: string): Promise<string>;
+  /** Opens the `--auth` storage of `key set|delete`. @default the file and memory stores */
+  openAuthStorage?: KeyCommandIo["openAuthStorage"];
 }
 
 /** The `--help` text. */
@@ -29,12 +34,16 @@ Usage:
   mcp-rt-config explain <name> [--json] [--show-secrets] [--cwd DIR]
   mcp-rt-config trust [--cwd DIR]      approve this project's project-level servers
   mcp-rt-config untrust [--cwd DIR]    withdraw that approval
+  mcp-rt-config key set <credentialId> [--auth URL]     store an API key (typed
+                                       without echo, or piped on stdin)
+  mcp-rt-config key delete <credentialId> [--auth URL]  remove it
 
 Options:
   --cwd DIR             the project folder (default: the current folder)
   --json                stable machine-readable output (list, explain)
   --show-secrets        show header and env values and URL credentials (explain)
   --no-project-config   ignore project-level files, as enableProjectConfig: false does
+  --auth URL            where keys live: file: (~/.mcp-rt/auth.json), file:/path, memory:
   -h, --help            this help
 
 Exit codes: 0 done; 1 unknown server name (explain) or a failure; 2 wrong usage.
@@ -45,6 +54,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   "show-secrets": { type: "boolean" },
   "no-project-config": { type: "boolean" },
+  auth: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -55,6 +65,7 @@ const COMMANDS: Record<string, { positionals: number; options: readonly OptionNa
   explain: { positionals: 1, options: ["cwd", "json", "show-secrets", "no-project-config"] },
   trust: { positionals: 0, options: ["cwd"] },
   untrust: { positionals: 0, options: ["cwd"] },
+  key: { positionals: 2, options: ["auth"] },
 };
 
 class UsageError extends Error {}
@@ -96,6 +107,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   for (const name of Object.keys(values) as OptionName[]) {
     if (!spec.options.includes(name)) throw new UsageError(`${command} does not take --${name}`);
   }
+  if (command === "key") return runKeyCommand(rest, values.auth, io);
   if (rest.length !== spec.positionals) {
     throw new UsageError(
       spec.positionals === 0
@@ -160,6 +172,25 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       : formatExplain(name, entries, explainContext),
   );
   return 0;
+}
+
+async function runKeyCommand(args: string[], authUrl: string | undefined, io: CliIo): Promise<number> {
+  const readSecret = io.readSecret;
+  if (!readSecret) throw new Error("key set cannot read a key here (no input)");
+  let outcome: Awaited<ReturnType<typeof keyCommand>>;
+  try {
+    outcome = await keyCommand(args, authUrl, {
+      readSecret,
+      cwd: io.cwd,
+      homeDir: io.homeDir,
+      ...(io.openAuthStorage ? { openAuthStorage: io.openAuthStorage } : {}),
+    });
+  } catch (error) {
+    if (error instanceof KeyUsageError) throw new UsageError(error.message);
+    throw error;
+  }
+  (outcome.exitCode === 0 ? io.stdout : io.stderr)(outcome.text);
+  return outcome.exitCode;
 }
 
 function parse(argv: readonly string[]) {

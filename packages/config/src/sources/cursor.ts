@@ -5,7 +5,7 @@ import { createFileSource, type EntryMapping } from "./file-source.js";
 
 /**
  * Maps a Cursor entry: `type`, `command`, `args`, `env`, `envFile`, `url`,
- * `headers`, and `auth: { CLIENT_ID, scopes }` → `auth` (OAuth). A `url`
+ * `headers`, and `auth: { CLIENT_ID, CLIENT_SECRET, scopes }` → `auth` (OAuth). A `url`
  * without `type` is Streamable HTTP with SSE fallback, as Cursor does.
  * `enabled` is mcp-rt's switch, honoured in every provider's file.
  */
@@ -13,7 +13,13 @@ export function mapCursorEntry(entry: Record<string, unknown>): EntryMapping {
   const config = pickFields(entry, ["command", "args", "env", "url", "headers", "enabled"]);
   if (entry.type !== undefined) config.type = transportType(entry.type);
   const block = objectOrUndefined(entry.auth);
-  const auth = block && oauthAuth({ clientId: block.CLIENT_ID, scopes: block.scopes });
+  const auth =
+    block &&
+    oauthAuth({
+      clientId: block.CLIENT_ID,
+      clientSecret: block.CLIENT_SECRET,
+      scopes: block.scopes,
+    });
   if (auth) config.auth = auth;
   return {
     config,

@@ -30,16 +30,18 @@ export function transportType(type: unknown): unknown {
 
 /**
  * An OAuth block (`oauth` of Claude Code / Gemini, `auth` of Cursor) as an
- * mcp-rt `auth`: client id, scopes (a list or a space-separated string) and a
- * fixed callback port. `undefined` when it carries none of them.
+ * mcp-rt `auth`: client id and secret, scopes (a list or a space-separated
+ * string) and a fixed callback port. `undefined` when it carries none of them.
  */
 export function oauthAuth(options: {
   clientId?: unknown;
+  clientSecret?: unknown;
   scopes?: unknown;
   callbackPort?: unknown;
 }): Record<string, unknown> | undefined {
   const auth: Record<string, unknown> = { type: "oauth" };
   if (options.clientId !== undefined) auth.clientId = options.clientId;
+  if (options.clientSecret !== undefined) auth.clientSecret = options.clientSecret;
   const scopes = options.scopes;
   if (Array.isArray(scopes) && scopes.every((scope) => typeof scope === "string"))
     auth.scope = scopes.join(" ");

@@ -40,7 +40,11 @@ export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
   }
   const oauth = objectOrUndefined(entry.oauth);
   if (oauth?.enabled === true) {
-    config.auth = oauthAuth({ clientId: oauth.clientId, scopes: oauth.scopes }) ?? { type: "oauth" };
+    config.auth = oauthAuth({
+      clientId: oauth.clientId,
+      clientSecret: oauth.clientSecret,
+      scopes: oauth.scopes,
+    }) ?? { type: "oauth" };
   }
   return { config, interpolation: { syntax: "gemini" }, fieldNames };
 }

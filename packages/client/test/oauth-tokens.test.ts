@@ -1,0 +1,125 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { callTool, isSignInRequired, readSignInStatus, signOut } from "@mcp-rt/client";
+import { createMemoryAuthStorage } from "@mcp-rt/config";
+import { describe, expect, it } from "vitest";
+import { useConnections } from "./helpers.js";
+import { rejection, useOAuthKit, whoami } from "./oauth-helpers.js";
+
+const kit = useOAuthKit();
+const { connect } = useConnections();
+
+describe("stored OAuth tokens", () => {
+  it("are refreshed before they expire, without a 401, and the rotated refresh token is kept", async () => {
+    const fixture = await kit.fixture({ accessTokenTtlSeconds: 2 });
+    const storage = kit.fileStorage();
+    const connection = await connect("linear", fixture.config(), {
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
+    const before = await readSignInStatus(fixture.config(), storage);
+    const rejected = fixture.counts.unauthorized;
+    await sleep(2100);
+    expect(await whoami(connection)).toContain("alice");
+    expect(fixture.counts).toMatchObject({ refreshes: 1, unauthorized: rejected });
+    const after = await readSignInStatus(fixture.config(), storage);
+    expect(after?.expiresAt).toBeGreaterThan(before?.expiresAt ?? Number.POSITIVE_INFINITY);
+    // Rotation: the first refresh token is spent; the stored one works for the next refresh.
+    fixture.revokeAccessTokens();
+    expect(await whoami(connection)).toContain("alice");
+    expect(fixture.counts).toMatchObject({ refreshes: 2, refreshFailures: 0 });
+    expect(kit.browser.visits).toHaveLength(1);
+  });
+
+  it("are refreshed once on a 401 (a revoked access token), and the request goes through", async () => {
+    const fixture = await kit.fixture();
+    const storage = createMemoryAuthStorage();
+    const connection = await connect("linear", fixture.config(), {
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
+    fixture.revokeAccessTokens();
+    expect(await whoami(connection)).toContain("alice");
+    expect(fixture.counts.refreshes).toBe(1);
+    // A restart after another revocation refreshes at connect time.
+    fixture.revokeAccessTokens();
+    const again = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    expect(await whoami(again)).toContain("alice");
+    expect(fixture.counts.refreshes).toBe(2);
+    expect(kit.browser.visits).toHaveLength(1);
+  });
+
+  it("an expired refresh token clears the tokens and asks for a sign-in; signing in again reuses the registration", async () => {
+    const fixture = await kit.fixture();
+    const storage = kit.fileStorage();
+    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    // As an agent connects at startup: no browser may open.
+    const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    fixture.revokeAccessTokens();
+    fixture.revokeRefreshTokens();
+    const error = await rejection(callTool(connection, "whoami", {}));
+    expect(isSignInRequired(error)).toBe(true);
+    expect(error.details).toMatchObject({ reason: "expired", status: 401 });
+    expect(error.message).toMatch(
+      /^The call of tool "whoami" to MCP server "linear" failed: its sign-in expired or was revoked/,
+    );
+    expect(await readSignInStatus(fixture.config(), storage)).toMatchObject({
+      signedIn: false,
+      refreshable: false,
+    });
+
+    const restart = await rejection(
+      connect("linear", fixture.config(), { oauth: kit.oauth(kit.fileStorage()) }),
+    );
+    expect(isSignInRequired(restart)).toBe(true);
+
+    const login = await connect("linear", fixture.config(), {
+      oauth: kit.oauth(kit.fileStorage(), { interactive: true }),
+    });
+    expect(await whoami(login)).toContain("alice");
+    expect(fixture.counts).toMatchObject({ registrations: 1, authorizations: 2, refreshFailures: 1 });
+  });
+
+  it("an interactive connection whose refresh token is refused signs in again, and the call goes through", async () => {
+    const fixture = await kit.fixture();
+    const connection = await connect("linear", fixture.config(), {
+      oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
+    });
+    fixture.revokeAccessTokens();
+    fixture.revokeRefreshTokens();
+    expect(await whoami(connection)).toContain("alice");
+    expect(kit.browser.visits).toHaveLength(2);
+    expect(fixture.counts).toMatchObject({ refreshFailures: 1, registrations: 1, codeExchanges: 2 });
+  });
+
+  it("logout deletes the tokens and the registration; the next sign-in registers anew", async () => {
+    const fixture = await kit.fixture();
+    const storage = kit.fileStorage();
+    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    expect(await signOut(fixture.config(), storage)).toBe(true);
+    expect(await signOut(fixture.config(), storage)).toBe(false);
+    expect(await readSignInStatus(fixture.config(), storage)).toBeUndefined();
+    const error = await rejection(
+      connect("linear", fixture.config(), { oauth: kit.oauth(kit.fileStorage()) }),
+    );
+    expect(error.details).toMatchObject({ signIn: true, reason: "not-signed-in" });
+    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    expect(fixture.counts).toMatchObject({ registrations: 2, authorizations: 2 });
+  });
+
+  it("a server that moves to another authorization server does not present the old tokens there", async () => {
+    const first = await kit.fixture();
+    const storage = createMemoryAuthStorage();
+    await connect("linear", first.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    const port = Number(new URL(first.url).port);
+    await first.close();
+    const moved = await kit.fixture({ port });
+    expect(moved.url).toBe(first.url);
+    const error = await rejection(connect("linear", moved.config(), { oauth: kit.oauth(storage) }));
+    expect(isSignInRequired(error)).toBe(true);
+    expect(error.details).toMatchObject({ reason: "not-signed-in" });
+    expect(moved.counts).toMatchObject({ refreshes: 0, refreshFailures: 0 });
+    await connect("linear", moved.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    expect(await readSignInStatus(moved.config(), storage)).toMatchObject({
+      signedIn: true,
+      issuer: `${moved.issuer}/`,
+    });
+  });
+});
