@@ -1,5 +1,6 @@
-import type { MCPServerConnection } from "@mcp-rt/client";
+import { type MCPServerConnection, readSignInStatus, type SignInStatus } from "@mcp-rt/client";
 import {
+  isStdioConfig,
   loadAllMCPConfigs,
   type MCPServerConfig,
   McpRtError,
@@ -22,6 +23,7 @@ import type {
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
+import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
 import { passStartupGate } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
@@ -70,6 +72,10 @@ export class MCPManager implements AsyncDisposable {
       liveServer: (server) => this.#liveServer(server),
       waitForConnection: async (server, signal) => {
         await this.waitForConnection(server, signal ? { signal } : {});
+      },
+      signInRequired: (server, error) => {
+        const record = this.#table.get(server);
+        if (record && McpRtError.isInstance(error)) this.#lifecycle.signInLost(record, error);
       },
     };
     this.#catalog = new ToolCatalog(this.#table, host);
@@ -254,6 +260,44 @@ export class MCPManager implements AsyncDisposable {
   }
 
   /**
+   * Signs a remote server in through the browser (`openUrl`) and connects it:
+   * discovery of its authorization server, client registration (or the
+   * configured client), PKCE, the loopback callback, tokens kept in
+   * `authStorage`. Resolves once it is connected with its tools listed (at
+   * once when it already is); rejects with an `McpRtError` saying what failed,
+   * or an `AbortError` when `signal` aborts. The sign-in has its own time
+   * limit (`signInTimeoutMs`), outside the server's `timeout`.
+   */
+  async login(name: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const record = this.#signInRecord(name);
+    if (record.phase === "connected") return;
+    await this.#lifecycle.signIn(record, options.signal);
+  }
+
+  /**
+   * Signs a remote server out: deletes its stored tokens and client
+   * registration, closes its connection, and leaves it `needs-auth`. Resolves
+   * with whether a sign-in was stored. (Tokens are not revoked at the
+   * authorization server.)
+   */
+  async logout(name: string): Promise<boolean> {
+    const record = this.#signInRecord(name);
+    return this.#lifecycle.signOut(record, this.#options.authStorage!);
+  }
+
+  /**
+   * What `authStorage` holds about a remote server's sign-in (never a token):
+   * who it is for, the authorization server, scope, expiry. `undefined` for a
+   * local server, one never signed in, or a manager without `authStorage`.
+   */
+  async signInStatus(name: string): Promise<SignInStatus | undefined> {
+    const record = this.#table.get(name);
+    const storage = this.#options.authStorage;
+    if (!record || !storage) return undefined;
+    return readSignInStatus(record.config, storage);
+  }
+
+  /**
    * Stops one server: calls off its attempt or reconnect, closes its
    * connection, forgets its source, and drops exactly its tools.
    */
@@ -293,6 +337,27 @@ export class MCPManager implements AsyncDisposable {
   /** The same as {@link MCPManager.close}, for `await using manager = new MCPManager(cwd)`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /** The record of a remote server that can sign in, or the reason it cannot. */
+  #signInRecord(name: string): ServerRecord {
+    const record = this.#table.get(name);
+    if (!record) throw this.#table.unknown(name);
+    if (isStdioConfig(record.config)) {
+      throw new McpRtError(
+        "CONFIG_INVALID",
+        `MCP server "${name}" is a local (stdio) server; only remote servers sign in. Give it a key with \`auth: { type: "apikey", credentialId }\` instead`,
+        { server: name },
+      );
+    }
+    if (!this.#options.authStorage) {
+      throw new McpRtError(
+        "AUTH_REQUIRED",
+        `MCP server "${name}" cannot sign in: this manager has no authStorage to keep the sign-in in; pass one (createAuthStorage())`,
+        { server: name },
+      );
+    }
+    return record;
   }
 
   #announceStopped(name: string, stopped: { wasActive: boolean; hadTools: boolean }): void {
