@@ -106,9 +106,10 @@ export interface MCPManagerOptions {
    * sign-ins (client registrations, tokens) of remote servers. Without it,
    * a server that asks for a sign-in fails with `AUTH_REQUIRED`. At startup
    * no browser opens: a server without a usable sign-in becomes `needs-auth`
-   * and waits for `login(name)`.
+   * and waits for `login(name)`. A URL (`file:` / `file:/path`, `memory:`,
+   * `redis://…`, `keychain:`) opens a store the manager closes on `close()`.
    */
-  authStorage?: AuthStorage;
+  authStorage?: AuthStorage | string;
   /**
    * Opens the authorization page during `login`.
    * @default the `open` package's browser launch; prints the URL when none can be opened (e.g. over SSH)

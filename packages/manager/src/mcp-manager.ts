@@ -1,5 +1,6 @@
 import { type MCPServerConnection, readSignInStatus, type SignInStatus } from "@mcp-rt/client";
 import {
+  type AuthStorage,
   isStdioConfig,
   loadAllMCPConfigs,
   type MCPServerConfig,
@@ -11,7 +12,7 @@ import { abortError, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
-import { ManagerCache } from "./manager-cache.js";
+import { ManagerCache, openAuthStorage } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
   MCPConnectionStatus,
@@ -55,6 +56,8 @@ export class MCPManager implements AsyncDisposable {
   readonly #cache: ManagerCache;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #tasks = new TaskGroup();
+  readonly #authStorage: AuthStorage | undefined;
+  readonly #ownsAuthStorage: boolean;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -64,6 +67,8 @@ export class MCPManager implements AsyncDisposable {
     this.#cwd = cwd;
     this.#options = options;
     this.#cache = new ManagerCache(options.cache, options.logger);
+    this.#ownsAuthStorage = typeof options.authStorage === "string";
+    this.#authStorage = openAuthStorage(options.authStorage);
     this.#emitter = createEmitter<MCPManagerEvents>((error) =>
       options.logger?.warn("An MCPManager event listener threw", error),
     );
@@ -82,6 +87,7 @@ export class MCPManager implements AsyncDisposable {
     this.#lifecycle = new ServerLifecycle({
       cwd,
       options,
+      authStorage: this.#authStorage,
       table: this.#table,
       catalog: this.#catalog,
       cache: this.#cache,
@@ -254,7 +260,7 @@ export class MCPManager implements AsyncDisposable {
       cwd: this.#cwd,
       signal: options.signal ?? new AbortController().signal,
       timeoutMs,
-      authStorage: this.#options.authStorage,
+      authStorage: this.#authStorage,
       sourcePath: options.sourcePath,
     });
   }
@@ -282,7 +288,7 @@ export class MCPManager implements AsyncDisposable {
    */
   async logout(name: string): Promise<boolean> {
     const record = this.#signInRecord(name);
-    return this.#lifecycle.signOut(record, this.#options.authStorage!);
+    return this.#lifecycle.signOut(record, this.#authStorage!);
   }
 
   /**
@@ -292,7 +298,7 @@ export class MCPManager implements AsyncDisposable {
    */
   async signInStatus(name: string): Promise<SignInStatus | undefined> {
     const record = this.#table.get(name);
-    const storage = this.#options.authStorage;
+    const storage = this.#authStorage;
     if (!record || !storage) return undefined;
     return readSignInStatus(record.config, storage);
   }
@@ -325,13 +331,14 @@ export class MCPManager implements AsyncDisposable {
   }
 
   /**
-   * Disconnects everything, then closes the tool cache if the manager made
-   * it (the default one, or one opened from a URL). The manager can be used
+   * Disconnects everything, then closes the tool cache and the auth store if
+   * the manager made them (the default cache, or either opened from a URL). The manager can be used
    * again afterwards: a default cache is made again on first use.
    */
   async close(): Promise<void> {
     await this.disconnectAll();
     await this.#cache.close();
+    if (this.#ownsAuthStorage) await this.#authStorage?.close?.();
   }
 
   /** The same as {@link MCPManager.close}, for `await using manager = new MCPManager(cwd)`. */
@@ -350,7 +357,7 @@ export class MCPManager implements AsyncDisposable {
         { server: name },
       );
     }
-    if (!this.#options.authStorage) {
+    if (!this.#authStorage) {
       throw new McpRtError(
         "AUTH_REQUIRED",
         `MCP server "${name}" cannot sign in: this manager has no authStorage to keep the sign-in in; pass one (createAuthStorage())`,

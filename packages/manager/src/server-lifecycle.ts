@@ -28,6 +28,8 @@ export interface ServerLifecycleParts {
   /** The project folder: where stdio servers start, part of cache keys. */
   cwd: string;
   options: MCPManagerOptions;
+  /** Where API keys and sign-ins live, when the manager has a store. */
+  authStorage: AuthStorage | undefined;
   table: ServerTable;
   catalog: ToolCatalog;
   cache: ManagerCache;
@@ -233,7 +235,8 @@ export class ServerLifecycle {
 
   /** OAuth for an attempt's connection: only with an auth store; a browser sign-in only for `login`. */
   #oauth(attempt: Attempt): OAuthOptions | undefined {
-    const { authStorage, openUrl, signInTimeoutMs } = this.#parts.options;
+    const { authStorage } = this.#parts;
+    const { openUrl, signInTimeoutMs } = this.#parts.options;
     if (!authStorage) return undefined;
     return {
       storage: authStorage,
@@ -272,7 +275,7 @@ export class ServerLifecycle {
       connection = await openConnection(name, attempt.config, {
         cwd: this.#parts.cwd,
         signal,
-        authStorage: this.#parts.options.authStorage,
+        authStorage: this.#parts.authStorage,
         sourcePath: record.source?.path,
         oauth: this.#oauth(attempt),
       });

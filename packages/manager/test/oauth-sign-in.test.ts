@@ -77,6 +77,19 @@ describe("servers that need a sign-in", () => {
     await expect.poll(() => m.getServerStates()[0]?.status).toBe("needs-auth");
   });
 
+  it("opens an auth store from a URL, and refuses one it cannot use", async () => {
+    const fixture = await startOAuthFixture();
+    fixtures.push(fixture);
+    const browser = createBrowserStandIn();
+    const m = manager({ authStorage: "memory:", openUrl: browser.openUrl });
+    await m.connectServers({ linear: fixture.config() });
+    await m.login("linear");
+    expect(await m.signInStatus("linear")).toMatchObject({ signedIn: true });
+    expect(() => manager({ authStorage: "ftp://nowhere" })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", message: expect.stringMatching(/option authStorage/) }),
+    );
+  });
+
   it("refuses to sign in a local server, or without an auth store", async () => {
     const m = manager();
     await m.connectServers({ local: echoServer() });
