@@ -292,6 +292,44 @@ export class MCPManager implements AsyncDisposable {
   }
 
   /**
+   * Stores the API key of a server configured with `auth: { type: "apikey",
+   * credentialId }` in `authStorage` under its `credentialId`, then starts the
+   * server again with it. Resolves once the key is stored and the server is
+   * starting (follow it with `waitForConnection`). Rejects with
+   * `CONFIG_INVALID` for a server that takes no key or an empty key.
+   */
+  async setApiKey(name: string, key: string): Promise<void> {
+    const record = this.#table.get(name);
+    if (!record) throw this.#table.unknown(name);
+    const { auth } = record.config;
+    if (auth?.type !== "apikey") {
+      throw new McpRtError(
+        "CONFIG_INVALID",
+        `MCP server "${name}" takes no API key: its config has no \`auth: { type: "apikey", credentialId: "…" }\`; add one, or sign in with /mcp login if it uses OAuth`,
+        { server: name },
+      );
+    }
+    if (key.trim() === "") {
+      throw new McpRtError(
+        "CONFIG_INVALID",
+        `The API key for MCP server "${name}" is empty; nothing was stored`,
+        {
+          server: name,
+        },
+      );
+    }
+    if (!this.#authStorage) {
+      throw new McpRtError(
+        "AUTH_REQUIRED",
+        `MCP server "${name}": this manager has no authStorage to keep the key in; pass one (createAuthStorage())`,
+        { server: name },
+      );
+    }
+    await this.#authStorage.set(auth.credentialId, key);
+    this.#lifecycle.restart(record);
+  }
+
+  /**
    * What `authStorage` holds about a remote server's sign-in (never a token):
    * who it is for, the authorization server, scope, expiry. `undefined` for a
    * local server, one never signed in, or a manager without `authStorage`.

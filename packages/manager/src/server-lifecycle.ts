@@ -179,6 +179,12 @@ export class ServerLifecycle {
     }
   }
 
+  /** Starts `record` again from scratch (its attempt or connection closed first), e.g. with a new API key. */
+  restart(record: ServerRecord): Attempt {
+    this.#closeCurrent(record);
+    return this.start(record, record.config);
+  }
+
   /**
    * Signs `record` out: its stored tokens and client registration are
    * deleted, its connection is closed, and it waits for `login`. Returns

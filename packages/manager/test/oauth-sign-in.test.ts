@@ -86,7 +86,10 @@ describe("servers that need a sign-in", () => {
     await m.login("linear");
     expect(await m.signInStatus("linear")).toMatchObject({ signedIn: true });
     expect(() => manager({ authStorage: "ftp://nowhere" })).toThrow(
-      expect.objectContaining({ code: "CONFIG_INVALID", message: expect.stringMatching(/option authStorage/) }),
+      expect.objectContaining({
+        code: "CONFIG_INVALID",
+        message: expect.stringMatching(/option authStorage/),
+      }),
     );
   });
 
