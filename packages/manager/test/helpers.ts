@@ -4,18 +4,18 @@ import { afterEach, expect } from "vitest";
 import { MCPManager, type MCPManagerEvents, type MCPManagerOptions } from "../src/index.js";
 
 /**
- * Makes managers for the tests of one file (in `process.cwd()`, cache off unless
- * given) and, after each test, disconnects them all and checks that no child
- * process outlived it.
+ * Makes managers for the tests of one file (in `cwd`, by default
+ * `process.cwd()`; cache off unless given) and, after each test, disconnects
+ * them all and checks that no child process outlived it.
  */
-export function useManagers(): (options?: MCPManagerOptions) => MCPManager {
+export function useManagers(): (options?: MCPManagerOptions, cwd?: string) => MCPManager {
   const managers: MCPManager[] = [];
   afterEach(async () => {
     await Promise.all(managers.splice(0).map((manager) => manager.disconnectAll()));
     expect(childProcessesOf(process.pid)).toEqual([]);
   });
-  return (options = {}) => {
-    const manager = new MCPManager(process.cwd(), { cache: null, ...options });
+  return (options = {}, cwd = process.cwd()) => {
+    const manager = new MCPManager(cwd, { cache: null, ...options });
     managers.push(manager);
     return manager;
   };
