@@ -32,10 +32,13 @@ export function recordingLogger(): Logger & { lines: Array<{ level: string; mess
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
-/** Records every event of a manager as `"<event> <name>"`. */
+/** The events about one server (their payload has its `name`). */
+type ServerEvent = Exclude<keyof MCPManagerEvents, "config:changed">;
+
+/** Records every server event of a manager as `"<event> <name>"`. */
 export function recordEvents(manager: MCPManager): string[] {
   const seen: string[] = [];
-  const events: Array<keyof MCPManagerEvents> = [
+  const events: ServerEvent[] = [
     "server:connecting",
     "server:connected",
     "server:failed",
@@ -49,7 +52,7 @@ export function recordEvents(manager: MCPManager): string[] {
 }
 
 /** Resolves with the next payload of `event` for server `name`. */
-export function nextEvent<E extends keyof MCPManagerEvents>(
+export function nextEvent<E extends ServerEvent>(
   manager: MCPManager,
   event: E,
   name: string,
