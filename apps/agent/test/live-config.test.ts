@@ -10,6 +10,7 @@ import {
   type LiveProcess,
   liveProcess,
   type Sandbox,
+  stopAgent,
   waitForNoProcesses,
 } from "./agent-process.js";
 
@@ -25,10 +26,7 @@ describe("the agent follows edits of the config files", () => {
     await mkdir(join(sandbox.home, ".mcp-rt"));
   });
   afterEach(async () => {
-    if (agent && agent.child.exitCode === null) {
-      agent.child.kill("SIGKILL");
-      await agent.exited;
-    }
+    await stopAgent(agent);
     agent = undefined;
     expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
     await sandbox.cleanup();
