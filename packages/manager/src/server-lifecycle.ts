@@ -16,8 +16,7 @@ import {
   McpRtError,
   resolveServerConfig,
 } from "@mcp-rt/config";
-import type { TaskGroup } from "@mcp-rt/config/util";
-import { abortError, errorMessage } from "@mcp-rt/config/util";
+import { abortError, errorMessage, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
