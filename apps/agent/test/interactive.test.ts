@@ -14,6 +14,7 @@ import {
   runAgent,
   type Sandbox,
   startInTerminal,
+  stopAgent,
   waitForNoProcesses,
 } from "./agent-process.js";
 
@@ -38,10 +39,7 @@ describe("the interactive agent", () => {
     sandbox = await createSandbox();
   });
   afterEach(async () => {
-    if (agent && agent.child.exitCode === null) {
-      agent.child.kill("SIGKILL");
-      await agent.exited;
-    }
+    await stopAgent(agent);
     agent = undefined;
     expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
     await sandbox.cleanup();
