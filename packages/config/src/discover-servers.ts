@@ -9,6 +9,8 @@ export interface DiscoveryOutcome {
   issues: ConfigIssue[];
   /** Names some source turns off everywhere (the native `disabledServers`). */
   disabledServers: Set<string>;
+  /** Names some source marks `alwaysLoad` everywhere (the native `alwaysLoadServers`). */
+  alwaysLoadServers: Set<string>;
 }
 
 /**
@@ -27,10 +29,16 @@ export async function discoverServers(
     .sort((a, b) => priorityOf(b.source) - priorityOf(a.source) || a.index - b.index)
     .map(({ source }) => source);
   const results = await Promise.all(ordered.map((source) => loadSafely(source, ctx)));
-  const outcome: DiscoveryOutcome = { servers: [], issues: [], disabledServers: new Set() };
+  const outcome: DiscoveryOutcome = {
+    servers: [],
+    issues: [],
+    disabledServers: new Set(),
+    alwaysLoadServers: new Set(),
+  };
   for (const result of results) {
     outcome.issues.push(...result.issues);
     for (const name of result.disabledServers) outcome.disabledServers.add(name);
+    for (const name of result.alwaysLoadServers) outcome.alwaysLoadServers.add(name);
     for (const server of result.servers) {
       if (server.source.level === "project" && ctx.enableProjectConfig === false) continue;
       outcome.servers.push(server);
@@ -46,12 +54,13 @@ function priorityOf(source: CapabilitySource): number {
 async function loadSafely(
   source: CapabilitySource,
   ctx: DiscoveryContext,
-): Promise<{ servers: DiscoveredServer[]; issues: ConfigIssue[]; disabledServers: string[] }> {
+): Promise<Omit<DiscoveryOutcome, "disabledServers" | "alwaysLoadServers"> & NameLists> {
   const label = `source:${String(source.id)}`;
   const fail = (message: string) => ({
     servers: [],
     issues: [{ path: label, code: "CONFIG_UNREADABLE" as const, message }],
     disabledServers: [],
+    alwaysLoadServers: [],
   });
   let result: unknown;
   try {
@@ -79,10 +88,21 @@ async function loadSafely(
       });
     }
   }
-  const disabled = Array.isArray(result.disabledServers)
-    ? result.disabledServers.filter((name): name is string => typeof name === "string")
-    : [];
-  return { servers, issues, disabledServers: disabled };
+  return {
+    servers,
+    issues,
+    disabledServers: namesIn(result.disabledServers),
+    alwaysLoadServers: namesIn(result.alwaysLoadServers),
+  };
+}
+
+interface NameLists {
+  disabledServers: string[];
+  alwaysLoadServers: string[];
+}
+
+function namesIn(list: unknown): string[] {
+  return Array.isArray(list) ? list.filter((name): name is string => typeof name === "string") : [];
 }
 
 // Loose on purpose: a source may build its results as class instances.
