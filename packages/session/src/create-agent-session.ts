@@ -20,6 +20,7 @@ import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
 import { silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
+import { checkToolSearchMode, type ToolSearchMode } from "./tool-search.js";
 
 /** A session waits at most this long for servers without a cache entry (ms). */
 export const SESSION_MAX_STARTUP_WAIT_MS = 5000;
@@ -85,6 +86,15 @@ export interface CreateAgentSessionOptions {
   onConnecting?: (names: string[]) => void;
   /** How long the session lets a burst of tool changes settle before it refreshes. @default 50 */
   refreshDebounceMs?: number;
+  /**
+   * When the model gets `mcp_tool_search` instead of every MCP tool's schema:
+   * `"off"`, `"on"`, or `{ auto: tokens }` (on while the active MCP tools'
+   * definitions cost more than that). Servers with `alwaysLoad: true` (or
+   * `/mcp pin`) are always sent. @default { auto: 10000 }
+   */
+  toolSearch?: ToolSearchMode;
+  /** How many searched-for tools a conversation keeps loaded (least recently used leave first). @default 20 */
+  maxLoadedTools?: number;
 }
 
 /** What {@link createAgentSession} returns. */
@@ -125,6 +135,8 @@ export interface CreateAgentSessionResult {
 export async function createAgentSession(
   options: CreateAgentSessionOptions,
 ): Promise<CreateAgentSessionResult> {
+  // A bad option fails before any server starts.
+  if (options.toolSearch !== undefined) checkToolSearchMode(options.toolSearch);
   const logger = options.logger ?? silentLogger;
   const registry = options.registry ?? createToolRegistry();
   const discovery = sessionDiscovery(options);
@@ -134,6 +146,8 @@ export async function createAgentSession(
     logger,
     loadOptions: discovery,
     ...(options.refreshDebounceMs === undefined ? {} : { refreshDebounceMs: options.refreshDebounceMs }),
+    ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch }),
+    ...(options.maxLoadedTools === undefined ? {} : { maxLoadedTools: options.maxLoadedTools }),
     ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
   };
 
