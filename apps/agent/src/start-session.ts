@@ -164,6 +164,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
       ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
     },
     logger,
+    ...(args.toolSearch === undefined ? {} : { toolSearch: args.toolSearch }),
     // The startup view shows every failure on its server's line, and file problems below.
     logErrors: false,
     onManager: (manager) => {
