@@ -125,9 +125,9 @@ export class ToolIndex {
       processTerm,
       searchOptions: {
         boost: BOOST,
+        // Prefixes find longer words ("nav" → "navigat"); fuzzy matching cost time and found nothing more here.
         prefix: (term) => term.length >= 3,
-        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-        weights: { prefix: 0.4, fuzzy: 0.3 },
+        weights: { prefix: 0.4, fuzzy: 0 },
       },
     });
     this.#search.addAll(
