@@ -72,8 +72,10 @@ export class ModelTools {
   visible(): CustomTool[] {
     const active = this.#session.activeTools();
     if (!this.toolSearch.active) return active;
+    const always = alwaysLoaded(this.toolSearch);
+    // A tool that happens to be named like the search tool waits until search is off: names must be unique.
     const shown = active.filter(
-      (tool) => this.#loaded.has(tool.name) || this.toolSearch.isAlwaysLoaded(tool),
+      (tool) => tool.name !== TOOL_SEARCH_NAME && (this.#loaded.has(tool.name) || always(tool)),
     );
     return [...shown, this.searchTool];
   }
@@ -144,11 +146,18 @@ export class ModelTools {
   }
 }
 
+/** True for a tool the model always gets: the agent's own, or one of an always-loaded server. */
+function alwaysLoaded(search: ToolSearch): (tool: CustomTool) => boolean {
+  const servers = new Set(search.alwaysLoadedServers());
+  return (tool) => !(tool instanceof SessionMCPTool) || servers.has(tool.server);
+}
+
 /** The search tool's description: what it does, and which servers' tools it reaches. */
 function searchDescription(session: AgentSession, search: ToolSearch): string {
+  const always = alwaysLoaded(search);
   const counts = new Map<string, number>();
   for (const tool of session.activeTools()) {
-    if (tool instanceof SessionMCPTool && !search.isAlwaysLoaded(tool)) {
+    if (tool instanceof SessionMCPTool && !always(tool)) {
       counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
     }
   }

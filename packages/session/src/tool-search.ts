@@ -129,12 +129,6 @@ export class ToolSearch {
     return { query, matches, text: [head, ...lines].join("\n") };
   }
 
-  /** True for a tool the model always gets: the agent's own, or one of an always-loaded server. */
-  isAlwaysLoaded(tool: CustomTool): boolean {
-    if (!(tool instanceof SessionMCPTool)) return true;
-    return this.#alwaysLoaded().has(tool.server);
-  }
-
   /**
    * Pins a server (its tools always go to the model) or unpins it, for this
    * session, over what its config says; `/mcp pin` also saves it. The next
@@ -149,19 +143,8 @@ export class ToolSearch {
     this.#pins.clear();
   }
 
-  /** Names of the servers whose tools are always loaded now. */
+  /** Names of the servers whose tools the model always gets now (config `alwaysLoad`, then this session's pins). */
   alwaysLoadedServers(): string[] {
-    return [...this.#alwaysLoaded()].sort();
-  }
-
-  /** One line about the search for `/mcp list` and `/tools`: whether it is on, and why. */
-  describe(): string {
-    const { mode } = this;
-    if (mode === "off" || mode === "on") return `tool search ${mode}`;
-    return `tool search ${this.active ? "on" : "off"} (auto: on above ${formatTokens(mode.auto)} tokens)`;
-  }
-
-  #alwaysLoaded(): Set<string> {
     const servers = new Set(
       (this.#session.mcpManager?.getServerStates() ?? [])
         .filter((state) => state.alwaysLoad)
@@ -171,7 +154,14 @@ export class ToolSearch {
       if (pinned) servers.add(server);
       else servers.delete(server);
     }
-    return servers;
+    return [...servers].sort();
+  }
+
+  /** One line about the search for `/mcp list` and `/tools`: whether it is on, and why. */
+  describe(): string {
+    const { mode } = this;
+    if (mode === "off" || mode === "on") return `tool search ${mode}`;
+    return `tool search ${this.active ? "on" : "off"} (auto: on above ${formatTokens(mode.auto)} tokens)`;
   }
 
   #ranked(query: string, limit: number) {
