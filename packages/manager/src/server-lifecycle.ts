@@ -8,8 +8,7 @@ import {
   signOut,
 } from "@mcp-rt/client";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import type { TaskGroup } from "@mcp-rt/config/util";
-import { abortError } from "@mcp-rt/config/util";
+import { abortError, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
