@@ -66,7 +66,7 @@ function processTerm(term: string): string | null {
 
 const SYNONYMS = synonymTable(stem);
 // A word the query says weighs more than a word it only implies.
-const SYNONYM_WEIGHT = 0.4;
+const SYNONYM_WEIGHT = 0.5;
 
 /** A query word, stemmed, with the words of its synonym groups. */
 function expandTerm(term: string): string[] | null {
