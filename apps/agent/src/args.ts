@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { ToolSearchMode } from "@mcp-rt/session";
 
 /** Which model answers plain (non-command) lines. */
 export type ModelKind = "offline" | "openai";
@@ -24,6 +25,8 @@ export interface AgentArgs {
   watch: boolean;
   /** Ping every connected server this often (ms); one that does not answer is reconnected. Undefined: no pings. */
   healthCheckMs: number | undefined;
+  /** `--tool-search`: when the model gets `mcp_tool_search` instead of every MCP tool. Undefined: the session's default (auto above 10k tokens). */
+  toolSearch: ToolSearchMode | undefined;
   model: ModelKind;
   /** The model name sent to an OpenAI-compatible server. */
   modelName: string;
@@ -55,6 +58,8 @@ Options:
   --cache <url>          tool cache: memory:, file:[/dir], redis://host:port
                          (default: file cache in $XDG_CACHE_HOME/mcp-rt or ~/.cache/mcp-rt)
   --health-check <ms>    ping every connected server this often; a hung one is reconnected
+  --tool-search <when>   on | off | <tokens>: give the model mcp_tool_search instead of every
+                         MCP tool's schema (default: when the MCP tools cost more than 10000 tokens)
   --auth <url>           where API keys and sign-ins live: file:[/path], memory:, redis://host:port,
                          keychain: (default: ~/.mcp-rt/auth.json, private to you)
   --model <kind>         offline | openai (default: openai when OPENAI_API_KEY is set)
@@ -107,6 +112,13 @@ export function parseAgentArgs(
       error: `--health-check needs a whole number of milliseconds above 0, got "${healthCheck}"`,
     };
   }
+  const toolSearch = parseToolSearch(values["tool-search"]);
+  if (toolSearch === null) {
+    return {
+      ok: false,
+      error: `--tool-search must be on, off or a number of tokens, got "${values["tool-search"]}"`,
+    };
+  }
   return {
     ok: true,
     args: {
@@ -119,6 +131,7 @@ export function parseAgentArgs(
       trustProject: values["trust-project"] ?? false,
       watch: !(values["no-watch"] ?? false),
       healthCheckMs,
+      toolSearch,
       model: model as ModelKind,
       modelName: values["model-name"] ?? env.OPENAI_MODEL ?? "gpt-4o-mini",
       exec: values.exec ?? [],
@@ -126,6 +139,13 @@ export function parseAgentArgs(
       help: values.help ?? false,
     },
   };
+}
+
+/** `on`, `off`, or a token threshold for `{ auto }`; `null` for anything else. */
+function parseToolSearch(value: string | undefined): ToolSearchMode | undefined | null {
+  if (value === undefined || value === "on" || value === "off") return value;
+  const auto = Number(value);
+  return value.trim() !== "" && Number.isInteger(auto) && auto >= 0 ? { auto } : null;
 }
 
 function parse(argv: readonly string[]) {
@@ -142,6 +162,7 @@ function parse(argv: readonly string[]) {
       "no-watch": { type: "boolean" },
       cache: { type: "string" },
       "health-check": { type: "string" },
+      "tool-search": { type: "string" },
       auth: { type: "string" },
       model: { type: "string" },
       "model-name": { type: "string" },

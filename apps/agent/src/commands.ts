@@ -1,9 +1,9 @@
 import { errorMessage } from "@mcp-rt/config/util";
-import type { AgentSession, CustomTool, MCPCommandController, MCPManager } from "@mcp-rt/session";
+import type { AgentSession, CustomTool, MCPCommandController } from "@mcp-rt/session";
 import type { Model } from "./model.js";
 import type { Output } from "./output.js";
 import { runTool } from "./tool-runner.js";
-import { rankTools, summary } from "./tool-search.js";
+import { toolsCommand } from "./tools-command.js";
 
 /** What running a line ended with. */
 export type LineOutcome = "ok" | "failed" | "quit";
@@ -27,24 +27,13 @@ export interface Commands {
 export const HELP: string = `Commands:
   /mcp [list|reload|enable|disable|add|remove|test|explain|trust|untrust|login|logout|key|help] …
                          manage MCP servers (/mcp help for details)
-  /tools [words]         list the tools (matching the words)
+  /tools [words]         list the tools (matching the words, best first)
+  /tools search <words>  what mcp_tool_search answers the model for these words
+  /tools --cost          the tools whose definitions cost the model the most tokens
   /call <tool> [json]    call a tool, e.g. /call mcp_everything_echo {"message":"hi"}
   /help                  this help
   /quit                  disconnect every server and exit (also Ctrl-D, or Ctrl-C twice)
 Anything else goes to the model. Ctrl-C cancels a running tool call or model turn.`;
-
-/** The active tools of the session's registry, in registry order. */
-export function activeTools(session: AgentSession): CustomTool[] {
-  const active = new Set(session.registry.active());
-  return session.registry.list().filter((tool) => active.has(tool.name));
-}
-
-/** Names of the servers whose tools are deferred (served from the cache while the server starts). */
-function deferredServers(manager: MCPManager | undefined): Set<string> {
-  return new Set(
-    (manager?.getServerStates() ?? []).filter((state) => state.deferred).map((state) => state.name),
-  );
-}
 
 /** Finds a tool by its exposed name, or by its `server/tool` label. */
 function findTool(tools: CustomTool[], name: string): CustomTool | undefined {
@@ -54,30 +43,12 @@ function findTool(tools: CustomTool[], name: string): CustomTool | undefined {
 /** The agent's commands: `/mcp …`, `/tools`, `/call`, `/help`, `/quit`; other lines go to the model. */
 export function createCommands(options: CommandsOptions): Commands {
   const { session, mcp, model, output } = options;
+  // One conversation per agent run: the tools the model loaded stay loaded across its turns.
+  const modelTools = session.modelTools();
 
   const fail = (text: string, code: string): LineOutcome => {
     output.write("error", `✗ ${text}`, { code });
     return "failed";
-  };
-
-  const tools = (filter: string): LineOutcome => {
-    const all = activeTools(session);
-    const shown = rankTools(all, filter);
-    const deferred = deferredServers(session.mcpManager);
-    const lines = shown.map((tool) => {
-      const server = tool.label.split("/")[0] ?? "";
-      const mark = deferred.has(server) ? " (deferred: from the cache, server starting)" : "";
-      const description = summary(tool.description);
-      return `  ${tool.name}${mark}\n      ${tool.label}${description ? ` — ${description}` : ""}`;
-    });
-    const title = filter.trim()
-      ? `${shown.length} of ${all.length} tools match "${filter.trim()}":`
-      : `${all.length} tools:`;
-    output.write("result", [title, ...lines].join("\n"), {
-      command: "tools",
-      tools: shown.map((tool) => ({ name: tool.name, label: tool.label, description: tool.description })),
-    });
-    return "ok";
   };
 
   const call = async (rest: string, signal: AbortSignal): Promise<LineOutcome> => {
@@ -85,10 +56,9 @@ export function createCommands(options: CommandsOptions): Commands {
     if (!match)
       return fail('Usage: /call <tool> [json], e.g. /call mcp_everything_echo {"message":"hi"}', "USAGE");
     const [, name = "", json = ""] = match;
-    const all = activeTools(session);
-    const tool = findTool(all, name);
+    const tool = findTool(session.activeTools(), name);
     if (!tool) {
-      const near = rankTools(all, name.replace(/^mcp_/, "").replace(/_/g, " ")).slice(0, 5);
+      const near = session.toolSearch.rank(name.replace(/^mcp_/, "").replace(/_/g, " "), 5);
       const hint = near.length > 0 ? ` Did you mean ${near.map((t) => t.name).join(", ")}?` : "";
       return fail(`No tool named "${name}".${hint} /tools lists them.`, "TOOL_NOT_FOUND");
     }
@@ -121,7 +91,8 @@ export function createCommands(options: CommandsOptions): Commands {
           output.write("result", HELP, { command: "help" });
           return "ok";
         case "/tools":
-          return tools(restWords.join(" "));
+          toolsCommand(session, output, restWords);
+          return "ok";
         case "/call":
           return call(rest, signal);
         case "/mcp": {
@@ -136,7 +107,7 @@ export function createCommands(options: CommandsOptions): Commands {
       }
       if (word.startsWith("/")) return fail(`Unknown command ${word}; /help lists the commands.`, "USAGE");
       return (await model.respond(trimmed, {
-        tools: activeTools(session),
+        tools: modelTools,
         runTool: (tool, args, callId) =>
           runTool(tool, args, { output, signal, ...(callId ? { callId } : {}) }),
         output,

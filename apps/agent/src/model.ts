@@ -1,10 +1,14 @@
-import type { CustomTool, ToolResult } from "@mcp-rt/session";
+import type { CustomTool, ModelTools, ToolResult } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
 /** What a model gets for one turn: the tools it may call and how to call them. */
 export interface ModelTurn {
-  /** The active tools of the session's registry, as the model may call them. */
-  tools: CustomTool[];
+  /**
+   * The conversation's tools: `visible()` before each request (every active
+   * tool, or the loaded ones and `mcp_tool_search` while tool search is on),
+   * `find(name)` for each call the model makes.
+   */
+  tools: ModelTools;
   /** Runs one tool call and shows it; rejects only with an `AbortError`. */
   runTool(tool: CustomTool, args: unknown, callId?: string): Promise<ToolResult>;
   output: Output;

@@ -1,10 +1,9 @@
 import { errorMessage } from "@mcp-rt/config/util";
-import type { CustomTool } from "@mcp-rt/session";
+import { type ModelToolDefinition, type ModelTools, modelToolDefinition } from "@mcp-rt/session";
 import type { Model, ModelTurn } from "./model.js";
 import {
   type ChatAssistantMessage,
   type ChatMessage,
-  type ChatTool,
   chatErrorMessage,
   parseChatCompletion,
 } from "./openai-wire.js";
@@ -31,8 +30,10 @@ class ModelRequestError extends Error {}
 
 /**
  * A tool-calling loop over chat completions, for any OpenAI-compatible server
- * (OpenAI, Ollama, vLLM, llama.cpp): the MCP tools go out with their JSON
- * schemas, tool calls run through the session's tools, their results go back,
+ * (OpenAI, Ollama, vLLM, llama.cpp): each request carries the conversation's
+ * tools as the session gives them (every tool, or with tool search on the
+ * loaded ones and `mcp_tool_search`, so a search in one step loads schemas
+ * for the next), tool calls run through the session's tools, their results go back,
  * until the model answers or `maxSteps` requests were made. Plain `fetch`,
  * responses checked with zod. The conversation is kept across turns; a turn
  * that fails or is aborted leaves no trace in it.
@@ -50,7 +51,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
 
   async function complete(
     messages: ChatMessage[],
-    tools: ChatTool[],
+    tools: ModelToolDefinition[],
     signal: AbortSignal,
   ): Promise<ChatAssistantMessage> {
     const body = {
@@ -104,12 +105,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
 
   async function loop(input: string, turn: ModelTurn): Promise<boolean> {
     const messages: ChatMessage[] = [...history, { role: "user", content: input }];
-    const byName = new Map<string, CustomTool>(turn.tools.map((tool) => [tool.name, tool]));
-    const tools: ChatTool[] = turn.tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    }));
     for (let step = 1; step <= maxSteps; step++) {
+      const tools = turn.tools.visible().map(modelToolDefinition);
       const message = await complete(messages, tools, turn.signal);
       const calls = message.tool_calls;
       messages.push({
@@ -125,7 +122,11 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
       if (message.content)
         turn.output.write("answer", message.content, { model: options.model, partial: true });
       for (const call of calls) {
-        messages.push({ role: "tool", tool_call_id: call.id, content: await runCall(call, byName, turn) });
+        messages.push({
+          role: "tool",
+          tool_call_id: call.id,
+          content: await runCall(call, turn.tools, turn),
+        });
       }
     }
     turn.output.write(
@@ -153,10 +154,10 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
 /** Runs one tool call of the model; the text goes back to the model, errors included. */
 async function runCall(
   call: { id: string; function: { name: string; arguments: string } },
-  byName: ReadonlyMap<string, CustomTool>,
+  tools: ModelTools,
   turn: ModelTurn,
 ): Promise<string> {
-  const tool = byName.get(call.function.name);
+  const tool = tools.find(call.function.name);
   if (!tool) return `Error: there is no tool named "${call.function.name}".`;
   let args: unknown;
   try {

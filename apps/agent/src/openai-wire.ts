@@ -19,12 +19,6 @@ export type ChatMessage =
   | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
-/** A tool as chat completions takes it. */
-export interface ChatTool {
-  type: "function";
-  function: { name: string; description: string; parameters: object };
-}
-
 const ToolCallSchema = z.object({
   id: z.string().min(1),
   type: z.literal("function").default("function"),

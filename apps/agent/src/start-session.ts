@@ -166,6 +166,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     logger,
     // Edits of any config file apply as they happen; each change is one line (server-notices.ts).
     watch: args.watch,
+    ...(args.toolSearch === undefined ? {} : { toolSearch: args.toolSearch }),
     // The startup view shows every failure on its server's line, and file problems below.
     logErrors: false,
     onManager: (manager) => {

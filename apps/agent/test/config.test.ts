@@ -87,6 +87,10 @@ describe("where the agent's servers come from", () => {
     const cases: Array<[string[], RegExp]> = [
       [["--bogus"], /Unknown option '--bogus'/],
       [["--model", "gpt"], /--model must be one of offline, openai, got "gpt"/],
+      [
+        ["--tool-search", "sometimes"],
+        /--tool-search must be on, off or a number of tokens, got "sometimes"/,
+      ],
       [["--config", join(sandbox.root, "missing.json")], /--config .*missing\.json: no such file/],
       [["--cwd", join(sandbox.root, "nowhere")], /--cwd .*nowhere is not a folder/],
       [["stray"], /Unexpected argument 'stray'/],
@@ -104,5 +108,6 @@ describe("where the agent's servers come from", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: mcp-rt-agent [options]");
     expect(help.stdout).toContain("/call <tool> [json]");
-  });
+    // Nine agent starts: on a busy 2-core machine each can take seconds.
+  }, 90_000);
 });

@@ -49,7 +49,16 @@ describe("the embedded demo, through the built bin", () => {
   it("second start: the slow server's tools come deferred from the cache, sooner, and work once it is up", async () => {
     expect(firstMs).toBeGreaterThan(0);
     const run = await runAgent(
-      ["--exec", "/tools slow", "--exec", '/call mcp_slow_echo {"message":"from a deferred tool"}'],
+      [
+        "--exec",
+        "/tools slow",
+        "--exec",
+        '/call mcp_slow_echo {"message":"from a deferred tool"}',
+        "--exec",
+        "/tools search repeat back my words",
+        "--exec",
+        "/tools --cost",
+      ],
       sandbox,
     );
     expect(run.code).toBe(0);
@@ -58,6 +67,11 @@ describe("the embedded demo, through the built bin", () => {
     expect(out).toMatch(/mcp_slow_echo \(deferred/);
     expect(out).toMatch(/← mcp_slow_echo \(\d+ ms\)\nfrom a deferred tool/);
     expect(toolsAvailableMs(out)).toBeLessThan(firstMs);
+    // What mcp_tool_search would answer, and what the tools cost (the demo stays under the 10k threshold).
+    expect(out).toContain('mcp_tool_search {"query":"repeat back my words"} answers:\n');
+    expect(out).toMatch(/^- mcp_everything_echo \(everything\) — Echo Tool: Echoes back the input string$/m);
+    expect(out).toContain("(tool search off (auto: on above ~10k tokens): the model gets every tool now.)");
+    expect(out).toMatch(/\d+ tools, ~\d\.\dk tokens of definitions; the most expensive:\n +~\d+ {2}mcp_/);
     expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
   });
 

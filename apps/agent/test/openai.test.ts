@@ -50,7 +50,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 /**
  * A chat-completions server scripted by the user's last message: "two calls"
  * makes the model call echo, then get-sum, then answer with what the tools
- * said; "loop" calls echo forever; "deny" answers 401.
+ * said; "search" calls mcp_tool_search, then the get-sum it found; "loop"
+ * calls echo forever; "deny" answers 401.
  */
 function script(request: ChatRequest["body"]): { status: number; body: unknown } {
   const lastUser = [...request.messages].reverse().find((message) => message.role === "user")?.content ?? "";
@@ -65,6 +66,9 @@ function script(request: ChatRequest["body"]): { status: number; body: unknown }
       status: 200,
       body: toolCall(`loop_${toolResults.length}`, "mcp_everything_echo", { message: "again" }),
     };
+  }
+  if (lastUser.includes("search") && toolResults.length === 0) {
+    return { status: 200, body: toolCall("call_search", "mcp_tool_search", { query: "sum of two numbers" }) };
   }
   if (toolResults.length === 0) {
     return { status: 200, body: toolCall("call_echo", "mcp_everything_echo", { message: "first tool" }) };
@@ -107,7 +111,7 @@ describe("--model openai against a local OpenAI-compatible server", () => {
     await sandbox.cleanup();
   });
 
-  async function run(lines: string[]) {
+  async function run(lines: string[], flags: string[] = []) {
     const config = join(sandbox.root, "everything.json");
     await writeFile(
       config,
@@ -123,6 +127,7 @@ describe("--model openai against a local OpenAI-compatible server", () => {
         "openai",
         "--model-name",
         "test-model",
+        ...flags,
         ...lines.flatMap((line) => ["--exec", line]),
       ],
       sandbox,
@@ -170,5 +175,25 @@ describe("--model openai against a local OpenAI-compatible server", () => {
     expect(last.filter((message) => message.role === "user").map((message) => message.content)).toEqual([
       "now two calls",
     ]);
+  });
+
+  it("with tool search on, sends mcp_tool_search first and the schemas it loaded on the next requests", async () => {
+    const result = await run(["search for a tool, then use it"], ["--tool-search", "on"]);
+    expect(result.code).toBe(0);
+    expect(requests).toHaveLength(3);
+    const names = (request: ChatRequest) => (request.body.tools ?? []).map((tool) => tool.function.name);
+    expect(names(requests[0]!)).toEqual(["mcp_tool_search"]);
+    const search = requests[0]!.body.tools![0]!.function;
+    expect(search.parameters).toMatchObject({ type: "object", required: ["query"] });
+    expect(search.description).toContain("everything (");
+    // The search answered with the tool, and its full schema went out with the next request.
+    expect(requests[1]!.body.messages.at(-1)!.content).toContain("- mcp_everything_get_sum (everything)");
+    expect(names(requests[1]!)).toContain("mcp_everything_get_sum");
+    expect(names(requests[1]!).at(-1)).toBe("mcp_tool_search");
+    const sum = requests[1]!.body.tools!.find((tool) => tool.function.name === "mcp_everything_get_sum");
+    expect(sum!.function.parameters).toMatchObject({ type: "object", properties: { a: {}, b: {} } });
+    expect(names(requests[2]!)).toEqual(names(requests[1]!));
+    expect(result.stdout).toContain("→ mcp_tool_search");
+    expect(result.stdout).toContain("The sum of 2 and 3 is 5.");
   });
 });

@@ -5,6 +5,7 @@ import { callOverhead } from "./call-overhead.js";
 import { coldStart } from "./cold-start.js";
 import { reload } from "./reload.js";
 import { scale } from "./scale.js";
+import { toolSearch } from "./tool-search.js";
 import { warmStart } from "./warm-start.js";
 
 /** Every scenario of the issue, in its order. */
@@ -16,4 +17,5 @@ export const SCENARIOS: readonly Scenario[] = [
   reload,
   bigToolList,
   cacheStores,
+  toolSearch,
 ];

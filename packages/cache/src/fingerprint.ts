@@ -29,7 +29,7 @@ export function serverWorkingFolder(config: MCPServerConfig, cwd: string | undef
 
 /**
  * SHA-256 (hex) over the format version, the server name, the canonical JSON of
- * its unresolved config and, for stdio servers, the folder it runs in. Secrets
+ * its unresolved config (less `alwaysLoad`) and, for stdio servers, the folder it runs in. Secrets
  * in the config only ever reach the store through this one-way hash.
  */
 export function toolCacheFingerprint(
@@ -38,7 +38,9 @@ export function toolCacheFingerprint(
   cwd?: string,
   version: number = CACHE_FORMAT_VERSION,
 ): string {
-  const parts = [version, serverName, canonicalJson(config), serverWorkingFolder(config, cwd)];
+  // `alwaysLoad` changes how a session offers the tools, not which tools there are: pinning keeps the entry.
+  const { alwaysLoad: _offered, ...listed } = config;
+  const parts = [version, serverName, canonicalJson(listed), serverWorkingFolder(config, cwd)];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 

@@ -25,6 +25,11 @@ describe("toolCacheFingerprint", () => {
     expect(toolCacheFingerprint("s", stdio, "/p/sub/..")).toBe(base);
   });
 
+  it("stays the same when only alwaysLoad changes: pinning a server keeps its cached tools", () => {
+    const base = toolCacheFingerprint("s", stdio, "/p");
+    expect(toolCacheFingerprint("s", { ...stdio, alwaysLoad: true }, "/p")).toBe(base);
+  });
+
   it("resolves a stdio server's own cwd against the agent's, and ignores the folder for HTTP servers", () => {
     expect(toolCacheFingerprint("s", { ...stdio, cwd: "tools" }, "/p")).toBe(
       toolCacheFingerprint("s", { ...stdio, cwd: "tools" }, "/p/"),

@@ -12,6 +12,8 @@ export interface DiscoveryOutcome {
   disabledServers: Set<string>;
   /** Every file the sources read or would read: their `paths`, and the files their entries and issues name. */
   files: Set<string>;
+  /** Names some source marks `alwaysLoad` everywhere (the native `alwaysLoadServers`). */
+  alwaysLoadServers: Set<string>;
 }
 
 /**
@@ -38,11 +40,13 @@ export async function discoverServers(
     issues: [],
     disabledServers: new Set(),
     files: new Set(paths.flat()),
+    alwaysLoadServers: new Set(),
   };
   for (const result of results) {
     outcome.issues.push(...result.issues);
     for (const name of result.disabledServers) outcome.disabledServers.add(name);
     for (const issue of result.issues) if (isAbsolute(issue.path)) outcome.files.add(issue.path);
+    for (const name of result.alwaysLoadServers) outcome.alwaysLoadServers.add(name);
     for (const server of result.servers) {
       if (server.source.level === "project" && ctx.enableProjectConfig === false) continue;
       outcome.servers.push(server);
@@ -70,12 +74,13 @@ function priorityOf(source: CapabilitySource): number {
 async function loadSafely(
   source: CapabilitySource,
   ctx: DiscoveryContext,
-): Promise<{ servers: DiscoveredServer[]; issues: ConfigIssue[]; disabledServers: string[] }> {
+): Promise<Omit<DiscoveryOutcome, "disabledServers" | "alwaysLoadServers" | "files"> & NameLists> {
   const label = `source:${String(source.id)}`;
   const fail = (message: string) => ({
     servers: [],
     issues: [{ path: label, code: "CONFIG_UNREADABLE" as const, message }],
     disabledServers: [],
+    alwaysLoadServers: [],
   });
   let result: unknown;
   try {
@@ -103,10 +108,21 @@ async function loadSafely(
       });
     }
   }
-  const disabled = Array.isArray(result.disabledServers)
-    ? result.disabledServers.filter((name): name is string => typeof name === "string")
-    : [];
-  return { servers, issues, disabledServers: disabled };
+  return {
+    servers,
+    issues,
+    disabledServers: namesIn(result.disabledServers),
+    alwaysLoadServers: namesIn(result.alwaysLoadServers),
+  };
+}
+
+interface NameLists {
+  disabledServers: string[];
+  alwaysLoadServers: string[];
+}
+
+function namesIn(list: unknown): string[] {
+  return Array.isArray(list) ? list.filter((name): name is string => typeof name === "string") : [];
 }
 
 // Loose on purpose: a source may build its results as class instances.

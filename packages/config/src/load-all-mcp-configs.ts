@@ -120,7 +120,9 @@ export async function loadAllMCPConfigs(
         })
       : accepted;
   for (const server of trusted) {
-    setOwn(result.configs, server.name, server.config);
+    // After trust: the approval hashes entries as written, and a pin is not a change to approve.
+    const pinned = discovery.alwaysLoadServers.has(server.name) && server.config.alwaysLoad !== true;
+    setOwn(result.configs, server.name, pinned ? { ...server.config, alwaysLoad: true } : server.config);
     setOwn(result.sources, server.name, server.discovered.source);
   }
   result.files = [...files].sort();

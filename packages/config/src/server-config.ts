@@ -36,6 +36,13 @@ export interface MCPServerCommon {
   includeTools?: string[];
   /** These tools (original names) are hidden; wins over `includeTools`. */
   excludeTools?: string[];
+  /**
+   * `true` gives the model this server's tools on every request even when the
+   * session's tool search is on, so they never need a search (`/mcp pin`
+   * sets it). mcp-rt's own field: no other client's field maps onto it.
+   * @default false
+   */
+  alwaysLoad?: boolean;
 }
 
 /** A local server, started as a child process and spoken to over stdio. */
@@ -147,6 +154,7 @@ const common = {
   auth: MCPAuthConfigSchema.optional(),
   includeTools: z.array(z.string()).optional(),
   excludeTools: z.array(z.string()).optional(),
+  alwaysLoad: z.boolean().optional(),
 };
 
 /** zod schema of {@link MCPStdioServerConfig}. */

@@ -62,6 +62,11 @@ export interface CapabilitySourceResult {
    * `disabledServers`).
    */
   disabledServers?: string[];
+  /**
+   * Names this source marks `alwaysLoad` wherever they are defined (the
+   * native file's `alwaysLoadServers`, written by `/mcp pin`).
+   */
+  alwaysLoadServers?: string[];
 }
 
 /** A place server configs come from: one per client whose files mcp-rt reads (`builtinSources` lists them). */

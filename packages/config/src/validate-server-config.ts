@@ -117,8 +117,10 @@ export function findServerConfigProblems(name: string, config: unknown): ServerC
     }
   }
 
-  if (config.enabled !== undefined && typeof config.enabled !== "boolean") {
-    add("enabled", `must be true or false, got ${describeValue(config.enabled)}`);
+  for (const field of ["enabled", "alwaysLoad"] as const) {
+    if (config[field] !== undefined && typeof config[field] !== "boolean") {
+      add(field, `must be true or false, got ${describeValue(config[field])}`);
+    }
   }
   for (const field of ["timeout", "toolTimeout"] as const) checkTimeout(config[field], field, add);
   checkStringArray(config.includeTools, "includeTools", '["read_file"]', add);

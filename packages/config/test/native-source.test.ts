@@ -116,4 +116,35 @@ describe("native (mcp-rt) source", () => {
       },
     ]);
   });
+
+  it("alwaysLoad on an entry and alwaysLoadServers mark servers alwaysLoad; other clients' alwaysLoad maps to nothing", async () => {
+    const tree = await fixture();
+    await tree.writeHome(".mcp-rt/mcp.json", {
+      mcpServers: { own: { command: "own-mcp", alwaysLoad: true } },
+      alwaysLoadServers: ["pinned", "not-defined-anywhere"],
+    });
+    await tree.writeHome(".cursor/mcp.json", {
+      mcpServers: { pinned: { command: "pinned-mcp" }, other: { command: "other-mcp", alwaysLoad: true } },
+    });
+    const result = await tree.load();
+    expect(result.configs).toEqual({
+      own: { command: "own-mcp", alwaysLoad: true },
+      pinned: { command: "pinned-mcp", alwaysLoad: true },
+      other: { command: "other-mcp" },
+    });
+    expect(result.errors).toEqual([]);
+  });
+
+  it("reports an alwaysLoadServers that is not a list of names", async () => {
+    const tree = await fixture();
+    const file = await tree.writeHome(".mcp-rt/mcp.json", { mcpServers: {}, alwaysLoadServers: [1] });
+    const result = await tree.load();
+    expect(result.errors).toEqual([
+      {
+        path: file,
+        code: "CONFIG_INVALID",
+        message: `${file}: "alwaysLoadServers" must be an array of server names, got [1]`,
+      },
+    ]);
+  });
 });

@@ -178,6 +178,11 @@ describe("validateServerConfig", () => {
       'servers.foo.enabled: must be true or false, got "no"',
     ],
     [
+      "alwaysLoad as a string",
+      { command: "x", alwaysLoad: "yes" },
+      'servers.foo.alwaysLoad: must be true or false, got "yes"',
+    ],
+    [
       "includeTools as a string",
       { command: "x", includeTools: "read" },
       'servers.foo.includeTools: must be an array of strings, e.g. ["read_file"], got "read"',

@@ -34,6 +34,12 @@ export interface MCPServerState {
   toolCount: number;
   /** True while its tools come from the cache and the server is not up yet. */
   deferred: boolean;
+  /**
+   * True when its config says `alwaysLoad` (or the native file's
+   * `alwaysLoadServers` names it): a session's tool search always gives the
+   * model its tools.
+   */
+  alwaysLoad?: boolean;
   /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
   /** The last failure: connect, list, or a dropped transport. */

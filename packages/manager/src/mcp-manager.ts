@@ -480,6 +480,9 @@ export class MCPManager implements AsyncDisposable {
     for (const record of plan.keep) {
       const source = sources[record.name];
       if (source) record.source = source;
+      // Equal where it counts for the running server; fields such as `alwaysLoad` may still have changed.
+      const config = configs[record.name];
+      if (config) record.config = config;
     }
     const { change } = plan;
     if (change.added.length + change.removed.length + change.restarted.length > 0) {

@@ -251,6 +251,8 @@ export class ServerRecord {
       deferred: this.deferred,
     };
     if (this.source) state.source = this.source;
+    // The config of a record may be anything a caller passed (validation names the problem).
+    if ((this.config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
     if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
     if (this.connectedMs !== undefined) state.connectedMs = this.connectedMs;
     if (this.lastError) {

@@ -11,9 +11,12 @@ import { McpRtError, toLoadedTool } from "@mcp-rt/manager";
 import { exaApiKeysFrom } from "./exa-rule.js";
 import { LiveConfig } from "./live-config.js";
 import { silentLogger } from "./logger.js";
+import { DEFAULT_MAX_LOADED_TOOLS, ModelTools } from "./model-tools.js";
 import { type NativeExa, NativeExaTools } from "./native-exa.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
+import { DEFAULT_TOOL_SEARCH, ToolSearch, type ToolSearchMode } from "./tool-search.js";
+import { sumToolTokens, type ToolTokens } from "./tool-tokens.js";
 
 /** Options of {@link AgentSession}. `createAgentSession` fills them for you. */
 export interface AgentSessionOptions {
@@ -44,6 +47,14 @@ export interface AgentSessionOptions {
   watchFiles?: readonly string[];
   /** How long edits must be quiet before a watched change is applied (ms). @default 200 */
   watchDebounceMs?: number;
+  /**
+   * When the model gets `mcp_tool_search` instead of every MCP tool's schema
+   * (see {@link ModelTools}): `"off"`, `"on"`, or `{ auto: tokens }`, on while
+   * the active MCP tools cost more than that. @default { auto: 10000 }
+   */
+  toolSearch?: ToolSearchMode;
+  /** How many searched-for tools a conversation keeps loaded (least recently used leave first). @default 20 */
+  maxLoadedTools?: number;
 }
 
 /** Options of {@link AgentSession.reload}. */
@@ -68,6 +79,8 @@ export class AgentSession {
   readonly loadOptions: LoadConfigsOptions;
   /** This session's logger. */
   readonly logger: Logger;
+  /** The session's one tool ranking, and whether the model gets `mcp_tool_search` now. */
+  readonly toolSearch: ToolSearch;
 
   // Keyed by the manager's tool object, so an unchanged tool keeps its wrapper.
   #wrappers = new Map<CustomTool, SessionMCPTool>();
@@ -79,6 +92,7 @@ export class AgentSession {
   readonly #tasks = new TaskGroup();
   #exa: NativeExaTools | undefined;
   #live: LiveConfig | undefined;
+  readonly #maxLoadedTools: number;
 
   constructor(options: AgentSessionOptions = {}) {
     this.registry = options.registry ?? createToolRegistry();
@@ -86,6 +100,8 @@ export class AgentSession {
     this.loadOptions = { ...options.loadOptions };
     this.logger = options.logger ?? silentLogger;
     this.#debounceMs = options.refreshDebounceMs ?? 50;
+    this.toolSearch = new ToolSearch(this, options.toolSearch ?? DEFAULT_TOOL_SEARCH);
+    this.#maxLoadedTools = options.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS;
     if (options.nativeExa) {
       this.#exa = new NativeExaTools({
         registry: this.registry,
@@ -133,6 +149,32 @@ export class AgentSession {
   /** The MCP tools this session registered, in order. */
   mcpTools(): CustomTool[] {
     return [...this.#wrappers.values()];
+  }
+
+  /** The registry's active tools (the agent's own and MCP), in registry order. */
+  activeTools(): CustomTool[] {
+    const active = new Set(this.registry.active());
+    return this.registry.list().filter((tool) => active.has(tool.name));
+  }
+
+  /**
+   * What the active MCP tools cost the model: tokens of their definitions as
+   * sent (`modelToolDefinition`, o200k tokenizer), in all and per server.
+   * Counts are cached per definition, so calling it often is cheap.
+   */
+  toolTokens(): ToolTokens {
+    const mcp = new Set<CustomTool>(this.#wrappers.values());
+    const tools = this.activeTools().filter((tool) => mcp.has(tool));
+    return sumToolTokens(tools, (tool) => (tool as SessionMCPTool).server);
+  }
+
+  /**
+   * The tools of a new conversation with a model: every active tool while
+   * tool search is off, the always-loaded ones, the loaded ones and
+   * `mcp_tool_search` while it is on. Make one per conversation.
+   */
+  modelTools(): ModelTools {
+    return new ModelTools(this, this.#maxLoadedTools);
   }
 
   /**
@@ -239,6 +281,8 @@ export class AgentSession {
   async #reload(options: { all: boolean; retryFailed: boolean }): Promise<MCPReloadResult> {
     const manager = this.#requireManager();
     const result = await manager.discoverAndReload({ ...this.loadOptions, ...options });
+    // The configs just read say what is pinned now.
+    this.toolSearch.clearPins();
     this.#exa?.apply(exaApiKeysFrom(result.discovery?.filtered ?? []), { force: options.all });
     this.syncMCPTools();
     if (result.discovery?.files) this.#live?.follow(result.discovery.files);

@@ -21,6 +21,7 @@ import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
 import { logLoadProblems, silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
+import { checkToolSearchMode, type ToolSearchMode } from "./tool-search.js";
 
 /** A session waits at most this long for servers without a cache entry (ms). */
 export const SESSION_MAX_STARTUP_WAIT_MS = 5000;
@@ -96,6 +97,15 @@ export interface CreateAgentSessionOptions {
    * `dispose()`. @default false
    */
   watch?: boolean;
+  /**
+   * When the model gets `mcp_tool_search` instead of every MCP tool's schema:
+   * `"off"`, `"on"`, or `{ auto: tokens }` (on while the active MCP tools'
+   * definitions cost more than that). Servers with `alwaysLoad: true` (or
+   * `/mcp pin`) are always sent. @default { auto: 10000 }
+   */
+  toolSearch?: ToolSearchMode;
+  /** How many searched-for tools a conversation keeps loaded (least recently used leave first). @default 20 */
+  maxLoadedTools?: number;
 }
 
 /** What {@link createAgentSession} returns. */
@@ -136,6 +146,8 @@ export interface CreateAgentSessionResult {
 export async function createAgentSession(
   options: CreateAgentSessionOptions,
 ): Promise<CreateAgentSessionResult> {
+  // A bad option fails before any server starts.
+  if (options.toolSearch !== undefined) checkToolSearchMode(options.toolSearch);
   const logger = options.logger ?? silentLogger;
   const registry = options.registry ?? createToolRegistry();
   const discovery = sessionDiscovery(options);
@@ -145,6 +157,8 @@ export async function createAgentSession(
     logger,
     loadOptions: discovery,
     ...(options.refreshDebounceMs === undefined ? {} : { refreshDebounceMs: options.refreshDebounceMs }),
+    ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch }),
+    ...(options.maxLoadedTools === undefined ? {} : { maxLoadedTools: options.maxLoadedTools }),
     ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
   };
 

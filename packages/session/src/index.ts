@@ -50,6 +50,7 @@ export type {
   MCPListStatus,
   MCPServerList,
 } from "./mcp-server-list.js";
+export { DEFAULT_MAX_LOADED_TOOLS, ModelTools, TOOL_SEARCH_NAME } from "./model-tools.js";
 export type {
   ConfigScope,
   NativeConfigFile,
@@ -62,3 +63,7 @@ export { isValidServerName, SERVER_NAME_PATTERN } from "./server-name.js";
 export { SessionMCPTool } from "./session-mcp-tool.js";
 export type { ToolRegistry } from "./tool-registry.js";
 export { createToolRegistry } from "./tool-registry.js";
+export type { ToolMatch, ToolSearchAnswer, ToolSearchMode } from "./tool-search.js";
+export { DEFAULT_TOOL_SEARCH, ToolSearch, toolSummary } from "./tool-search.js";
+export type { ModelToolDefinition, ToolTokens } from "./tool-tokens.js";
+export { countToolTokens, formatTokens, modelToolDefinition } from "./tool-tokens.js";

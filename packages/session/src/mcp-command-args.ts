@@ -21,6 +21,8 @@ export const USAGE: Readonly<Record<string, string>> = {
   login: "/mcp login <name>",
   logout: "/mcp logout <name>",
   key: "/mcp key <name>",
+  pin: "/mcp pin <name>",
+  unpin: "/mcp unpin <name>",
 };
 
 /** Either a value or a message saying what is wrong with the input. */
@@ -43,7 +45,7 @@ function checkName(name: string | undefined): ArgsResult<string> {
   return { ok: true, value: name };
 }
 
-/** `<name>` and nothing else (enable, disable, test, explain). */
+/** `<name>` and nothing else (enable, disable, test, explain, pin, unpin…). */
 export function parseNameArgs(words: readonly string[]): ArgsResult<string> {
   if (words.length > 1) return fail(`unexpected "${words[1]}"`);
   if (words[0]?.startsWith("-")) return fail(`unknown option "${words[0]}"`);

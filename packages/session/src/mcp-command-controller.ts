@@ -15,6 +15,7 @@ import {
 import { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, type MCPCommandResult, ok, usageError } from "./mcp-command-result.js";
 import { addCommand, disableCommand, enableCommand, removeCommand } from "./mcp-config-commands.js";
+import { pinCommand } from "./mcp-pin-commands.js";
 import { explainCommand, listCommand, reloadCommand, testCommand } from "./mcp-status-commands.js";
 import { trustCommand, untrustCommand } from "./mcp-trust-commands.js";
 import { createNativeConfigWriter, type NativeConfigWriter } from "./native-config-writer.js";
@@ -54,6 +55,8 @@ const DESCRIPTIONS: Record<string, string> = {
   login: "sign in to a remote server (OAuth, in the browser) and connect it",
   logout: "delete a remote server's sign-in and disconnect it",
   key: "store a server's API key (typed without echo) and start it",
+  pin: "always give the model this server's tools, even with tool search on (saved)",
+  unpin: "let its tools go through tool search again (saved)",
 };
 
 const HELP_TEXT = [
@@ -184,6 +187,7 @@ function dispatch(
       if (sub === "login") return loginCommand(ctx, parsed.value, user.signal);
       if (sub === "logout") return logoutCommand(ctx, parsed.value);
       if (sub === "key") return keyCommand(ctx, parsed.value, user.readSecret, user.signal);
+      if (sub === "pin" || sub === "unpin") return pinCommand(ctx, parsed.value, sub === "pin");
       return explainCommand(ctx, parsed.value);
     }
   }

@@ -1,5 +1,6 @@
 import { displayPath, plural } from "@mcp-rt/config/util";
 import type { LoadConfigsResult, MCPServerState, SignInStatus, SourceMeta } from "@mcp-rt/manager";
+import { formatTokens, type ToolTokens } from "./tool-tokens.js";
 
 /** What `/mcp list` says about one entry. */
 export type MCPListStatus =
@@ -55,6 +56,10 @@ export interface MCPListEntry {
   source?: MCPListSource;
   /** Tools exposed for it now (live or from the cache). */
   toolCount?: number;
+  /** What its active tools' definitions cost the model, in tokens (o200k). */
+  tokens?: number;
+  /** True when the model always gets its tools, tool search or not (`alwaysLoad`, `/mcp pin`). */
+  alwaysLoad?: boolean;
   /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
   /** The last failure, with the server's stderr tail when it is a stdio server. */
@@ -77,6 +82,32 @@ export interface MCPServerList {
   groups: MCPListGroup[];
   /** File problems not tied to one server. */
   fileErrors: Array<{ path: string; message: string }>;
+  /** Tokens of every active MCP tool's definition, and whether the model gets tool search instead now. */
+  tokens?: { total: number; toolSearch: boolean; summary: string };
+}
+
+/** What the model sees of the servers: the tools' tokens per server and in all, and which are always loaded. */
+export interface ModelCost {
+  tokens: ToolTokens;
+  alwaysLoaded: readonly string[];
+  toolSearch: boolean;
+  /** One line on the tool search (`ToolSearch.describe()`). */
+  summary: string;
+}
+
+/** Adds {@link ModelCost} to a list: tokens and `alwaysLoad` on each server's entry, the total on the list. */
+export function addModelCost(list: MCPServerList, cost: ModelCost): MCPServerList {
+  const pinned = new Set(cost.alwaysLoaded);
+  for (const entry of list.groups.flatMap((group) => group.entries)) {
+    // Only the entry the manager runs: not a shadowed or disabled one of the same name.
+    if (entry.toolCount === undefined || entry.status === "failed") continue;
+    const { servers } = cost.tokens;
+    const server = Object.hasOwn(servers, entry.name) ? servers[entry.name] : undefined;
+    if (server) entry.tokens = server.tokens;
+    if (pinned.has(entry.name)) entry.alwaysLoad = true;
+  }
+  list.tokens = { total: cost.tokens.total, toolSearch: cost.toolSearch, summary: cost.summary };
+  return list;
 }
 
 const RUNTIME: Record<MCPServerState["status"], MCPListStatus> = {
@@ -262,6 +293,8 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
           `signed in${entry.signIn.account ? ` as ${entry.signIn.account}` : ""} at ${entry.signIn.issuer}`,
         );
       }
+      if (entry.tokens !== undefined) facts.push(`${formatTokens(entry.tokens)} tokens`);
+      if (entry.alwaysLoad) facts.push("always loaded");
       if (entry.note) facts.push(entry.note);
       out.push(`  ${entry.glyph} ${entry.name.padEnd(width)}  ${facts.join(" · ")}`);
       if (entry.lastError) {
@@ -279,6 +312,11 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
     out.push("Config file problems:");
     for (const issue of list.fileErrors) out.push(`  ✗ ${displayPath(issue.path, where)}: ${issue.message}`);
     out.push("");
+  }
+  if (list.tokens) {
+    out.push(
+      `MCP tool definitions: ${formatTokens(list.tokens.total)} tokens in all · ${list.tokens.summary}`,
+    );
   }
   out.push(LEGEND);
   return out.join("\n");

@@ -3,7 +3,7 @@ import { McpRtError, type SignInStatus } from "@mcp-rt/manager";
 import { explainServer } from "./explain-server.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, indent, type MCPCommandResult, ok } from "./mcp-command-result.js";
-import { buildServerList, formatServerList } from "./mcp-server-list.js";
+import { addModelCost, buildServerList, formatServerList } from "./mcp-server-list.js";
 
 /** `/mcp list`: every entry of every config file, joined with what the manager runs. */
 export async function listCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
@@ -16,7 +16,13 @@ export async function listCommand(ctx: MCPCommandContext): Promise<MCPCommandRes
       if (status) signIns.set(name, status);
     }),
   );
-  const list = buildServerList(discovery, states, ctx.where, signIns);
+  const { toolSearch } = ctx.session;
+  const list = addModelCost(buildServerList(discovery, states, ctx.where, signIns), {
+    tokens: ctx.session.toolTokens(),
+    alwaysLoaded: toolSearch.alwaysLoadedServers(),
+    toolSearch: toolSearch.active,
+    summary: toolSearch.describe(),
+  });
   return ok(formatServerList(list, ctx.where), list);
 }
 

@@ -26,6 +26,8 @@ export interface NativeConfigFile {
   mcpServers: Record<string, Record<string, unknown>>;
   /** Names of servers (from any client's file) that mcp-rt must not start. */
   disabledServers: string[];
+  /** Names of servers (from any client's file) whose tools the model always gets (`/mcp pin`). */
+  alwaysLoadServers: string[];
 }
 
 /**
@@ -55,11 +57,20 @@ export interface NativeConfigWriter {
    * `disabledServers` mentions and `enabled: false` on native entries). Returns the files changed.
    */
   enableServer(name: string): Promise<string[]>;
+  /**
+   * Pins a server (`/mcp pin`: its tools always go to the model, tool search
+   * or not) or unpins it. Pinning sets `alwaysLoad: true` on its native
+   * entries, or, for a server defined in another client's file, names it in
+   * the user file's `alwaysLoadServers`. Unpinning removes both everywhere.
+   * Returns the files changed.
+   */
+  setAlwaysLoad(name: string, pinned: boolean): Promise<string[]>;
 }
 
 type RawFile = Record<string, unknown> & {
   mcpServers?: Record<string, Record<string, unknown>>;
   disabledServers?: string[];
+  alwaysLoadServers?: string[];
 };
 
 // One queue per file for the whole process, so two writers (or two commands
@@ -106,6 +117,7 @@ export function createNativeConfigWriter(options: NativeConfigWriterOptions): Na
         exists,
         mcpServers: { ...raw.mcpServers },
         disabledServers: [...(raw.disabledServers ?? [])],
+        alwaysLoadServers: [...(raw.alwaysLoadServers ?? [])],
       };
     },
     async addServer(name, config, scope) {
@@ -184,6 +196,43 @@ export function createNativeConfigWriter(options: NativeConfigWriterOptions): Na
       }
       return changed;
     },
+    async setAlwaysLoad(name, pinned) {
+      assertServerName(name);
+      const changed: string[] = [];
+      let native = false;
+      for (const scope of ["user", "project"] as const) {
+        const didChange = await update(scope, (raw) => {
+          let touched = false;
+          const entry =
+            raw.mcpServers && Object.hasOwn(raw.mcpServers, name) ? raw.mcpServers[name] : undefined;
+          if (entry !== undefined) native = true;
+          if (pinned && entry !== undefined && entry.alwaysLoad !== true) {
+            entry.alwaysLoad = true;
+            touched = true;
+          }
+          if (!pinned && entry?.alwaysLoad !== undefined) {
+            delete entry.alwaysLoad;
+            touched = true;
+          }
+          if (!pinned && raw.alwaysLoadServers?.includes(name)) {
+            raw.alwaysLoadServers = raw.alwaysLoadServers.filter((entry) => entry !== name);
+            touched = true;
+          }
+          return touched;
+        });
+        if (didChange) changed.push(pathOf(scope));
+      }
+      if (pinned && !native) {
+        const listed = await update("user", (raw) => {
+          raw.alwaysLoadServers ??= [];
+          if (raw.alwaysLoadServers.includes(name)) return false;
+          raw.alwaysLoadServers.push(name);
+          return true;
+        });
+        if (listed) changed.push(pathOf("user"));
+      }
+      return changed;
+    },
   };
 }
 
@@ -230,10 +279,10 @@ function shapeProblem(json: unknown): string | undefined {
       if (!isObject(entry)) return `mcpServers.${name}: must be an object`;
     }
   }
-  if (json.disabledServers !== undefined) {
-    const list = json.disabledServers;
-    if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
-      return "disabledServers: must be an array of server names";
+  for (const key of ["disabledServers", "alwaysLoadServers"] as const) {
+    const list = json[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== "string"))) {
+      return `${key}: must be an array of server names`;
     }
   }
   return undefined;

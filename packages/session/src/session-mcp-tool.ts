@@ -1,4 +1,4 @@
-import type { CustomTool, ToolResult } from "@mcp-rt/manager";
+import type { CustomTool, MCPTool, ToolResult } from "@mcp-rt/manager";
 
 /**
  * The session's wrapper around one MCP tool from the manager. The session
@@ -20,6 +20,10 @@ export class SessionMCPTool implements CustomTool {
   readonly description: string;
   /** The tool's input JSON schema. */
   readonly parameters: object;
+  /** The server's config name. */
+  readonly server: string;
+  /** The tool's title, when the server gave one. */
+  readonly title: string | undefined;
 
   constructor(source: CustomTool, path?: string) {
     this.source = source;
@@ -28,6 +32,10 @@ export class SessionMCPTool implements CustomTool {
     this.label = source.label;
     this.description = source.description;
     this.parameters = source.parameters;
+    // The manager's tools know their server and definition; a tool built by hand has only its label.
+    const mcp = source as Partial<Pick<MCPTool, "serverName" | "definition">>;
+    this.server = mcp.serverName ?? source.label.split("/")[0] ?? "";
+    this.title = mcp.definition?.title ?? mcp.definition?.annotations?.title;
   }
 
   /** Runs the wrapped tool. */

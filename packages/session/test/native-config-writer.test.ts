@@ -157,6 +157,7 @@ describe("createNativeConfigWriter", () => {
       exists: false,
       mcpServers: {},
       disabledServers: [],
+      alwaysLoadServers: [],
     });
   });
 });

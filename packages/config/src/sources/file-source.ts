@@ -130,7 +130,7 @@ export interface FileSourceOptions {
   mapEntry: EntryMapper;
   /**
    * Settings outside the server map that change the result (Gemini's allow /
-   * deny lists, mcp-rt's `disabledServers`): gets the merged result and every
+   * deny lists, mcp-rt's `disabledServers` and `alwaysLoadServers`): gets the merged result and every
    * file that was read, in precedence order, and returns the final result.
    */
   finish?(result: Required<CapabilitySourceResult>, read: readonly ReadFile[]): CapabilitySourceResult;
@@ -188,11 +188,17 @@ export function sourceMeta(
 
 /** Concatenates results, keeping their order (= precedence). */
 export function mergeResults(results: CapabilitySourceResult[]): Required<CapabilitySourceResult> {
-  const merged: Required<CapabilitySourceResult> = { servers: [], issues: [], disabledServers: [] };
+  const merged: Required<CapabilitySourceResult> = {
+    servers: [],
+    issues: [],
+    disabledServers: [],
+    alwaysLoadServers: [],
+  };
   for (const result of results) {
     merged.servers.push(...result.servers);
     merged.issues.push(...result.issues);
     merged.disabledServers.push(...(result.disabledServers ?? []));
+    merged.alwaysLoadServers.push(...(result.alwaysLoadServers ?? []));
   }
   return merged;
 }

@@ -6,10 +6,11 @@ import { createFileSource } from "./file-source.js";
 /**
  * mcp-rt's own files, highest priority: `.mcp-rt/mcp.json` in the project
  * and `~/.mcp-rt/mcp.json`, each `{ "mcpServers": { <name>: MCPServerConfig },
- * "disabledServers": [<name>…] }`. Entries are already in mcp-rt's shape.
- * `disabledServers` turns off a server of that name from any source, which is
- * how a server defined in another client's file is switched off here without
- * editing that file.
+ * "disabledServers": [<name>…], "alwaysLoadServers": [<name>…] }`. Entries
+ * are already in mcp-rt's shape. `disabledServers` turns off a server of that
+ * name from any source, and `alwaysLoadServers` marks it `alwaysLoad`: that is
+ * how a server defined in another client's file is switched off or pinned
+ * here without editing that file.
  */
 export function createNativeSource(): CapabilitySource {
   return createFileSource({
@@ -23,16 +24,18 @@ export function createNativeSource(): CapabilitySource {
     mapEntry: (entry) => ({ config: entry }),
     finish(result, read) {
       for (const { file, document } of read) {
-        const disabled = document?.disabledServers;
-        if (disabled === undefined) continue;
-        if (Array.isArray(disabled) && disabled.every((name) => typeof name === "string")) {
-          result.disabledServers.push(...disabled);
-        } else {
-          result.issues.push({
-            path: file.path,
-            code: "CONFIG_INVALID",
-            message: `${file.path}: "disabledServers" must be an array of server names, got ${describeValue(disabled)}`,
-          });
+        for (const key of ["disabledServers", "alwaysLoadServers"] as const) {
+          const names = document?.[key];
+          if (names === undefined) continue;
+          if (Array.isArray(names) && names.every((name) => typeof name === "string")) {
+            result[key].push(...names);
+          } else {
+            result.issues.push({
+              path: file.path,
+              code: "CONFIG_INVALID",
+              message: `${file.path}: "${key}" must be an array of server names, got ${describeValue(names)}`,
+            });
+          }
         }
       }
       return result;

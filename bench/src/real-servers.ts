@@ -1,0 +1,50 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { MCPStdioServerConfig } from "@mcp-rt/manager";
+
+const require = createRequire(import.meta.url);
+
+/** A program inside an installed package (these servers ship a bin, no `exports`). */
+function program(pkg: string, path: string): string {
+  return join(dirname(require.resolve(`${pkg}/package.json`)), path);
+}
+
+/** The npm packages of {@link realServers}, by server name, for the report. */
+export const REAL_SERVER_PACKAGES: Readonly<Record<string, string>> = {
+  everything: "@modelcontextprotocol/server-everything",
+  filesystem: "@modelcontextprotocol/server-filesystem",
+  memory: "@modelcontextprotocol/server-memory",
+  thinking: "@modelcontextprotocol/server-sequential-thinking",
+  playwright: "@playwright/mcp",
+  devtools: "chrome-devtools-mcp",
+  notion: "@notionhq/notion-mcp-server",
+  context7: "@upstash/context7-mcp",
+};
+
+/**
+ * Eight real MCP servers from npm, installed as devDependencies of the bench,
+ * each run with this Node binary. All of them list their tools without
+ * network, without a browser and without an API key (the browser servers
+ * start one only when a tool is called; Notion and Context7 need their keys
+ * only for calls). `dir` is the filesystem server's root and holds the
+ * memory server's file.
+ */
+export function realServers(dir: string): Record<string, MCPStdioServerConfig> {
+  const node = (pkg: string, path: string, ...args: string[]): MCPStdioServerConfig => ({
+    command: process.execPath,
+    args: [program(pkg, path), ...args],
+  });
+  return {
+    everything: node("@modelcontextprotocol/server-everything", "dist/index.js", "stdio"),
+    filesystem: node("@modelcontextprotocol/server-filesystem", "dist/index.js", dir),
+    memory: {
+      ...node("@modelcontextprotocol/server-memory", "dist/index.js"),
+      env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
+    },
+    thinking: node("@modelcontextprotocol/server-sequential-thinking", "dist/index.js"),
+    playwright: node("@playwright/mcp", "cli.js", "--headless"),
+    devtools: node("chrome-devtools-mcp", "build/src/bin/chrome-devtools-mcp.js", "--headless"),
+    notion: node("@notionhq/notion-mcp-server", "bin/cli.mjs"),
+    context7: node("@upstash/context7-mcp", "dist/index.js"),
+  };
+}
