@@ -2,8 +2,9 @@
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { errorStack } from "@mcp-rt/config/util";
+import { writeDeepSchemasByHand } from "./deep-schema.js";
 import type { FixtureHooks } from "./fixture-mcp-server.js";
-import { type FixtureCommandLine, parseFixtureCommandLine } from "./fixture-options.js";
+import { type FixtureCommandLine, parseFixtureCommandLine, TERMINAL_ESCAPES } from "./fixture-options.js";
 
 // The fixture MCP server program. Each flag switches on one scripted
 // behaviour; see fixture-options.ts and the package README for the list.
@@ -39,6 +40,8 @@ function startProcessBehaviours(options: FixtureCommandLine, hooks: FixtureHooks
       hooks.log(`spawned grandchild ${grandchild.pid} (--spawn-grandchild)`);
     }
   }
+  if (options.escapes) hooks.log(`starting (--escapes)${TERMINAL_ESCAPES}`);
+  if (options.schemaDepth !== undefined) writeDeepSchemasByHand(options.schemaDepth);
   if (options.noisyStderr) {
     process.stderr.write(NOISE_LINE.repeat(Math.ceil((128 * 1024) / NOISE_LINE.length)));
     let seq = 0;
