@@ -62,7 +62,11 @@ export function createTransport(
     return createStdioTransport({
       command: config.command,
       args: config.args ?? [],
-      env: createServerEnv({ parent: context.parentEnv, env: config.env ?? {} }),
+      env: createServerEnv({
+        parent: context.parentEnv,
+        env: config.env ?? {},
+        passthrough: config.envPassthrough ?? [],
+      }),
       cwd: resolveServerCwd(config.cwd, context.cwd),
       ...(context.onStderr ? { onStderr: context.onStderr } : {}),
       ...(context.stdinGraceMs !== undefined ? { stdinGraceMs: context.stdinGraceMs } : {}),
