@@ -33,6 +33,8 @@ export interface TransportContext {
   signal?: AbortSignal | undefined;
   /** The config file the server came from, for messages. */
   sourcePath?: string | undefined;
+  /** See `ConnectOptions.maxMessageBytes`. */
+  maxMessageBytes?: number | undefined;
 }
 
 /**
@@ -71,6 +73,7 @@ export function createTransport(
       ...(context.onStderr ? { onStderr: context.onStderr } : {}),
       ...(context.stdinGraceMs !== undefined ? { stdinGraceMs: context.stdinGraceMs } : {}),
       ...(context.killGraceMs !== undefined ? { killGraceMs: context.killGraceMs } : {}),
+      ...(context.maxMessageBytes !== undefined ? { maxMessageBytes: context.maxMessageBytes } : {}),
     });
   }
   return createRemoteTransport({
@@ -82,6 +85,7 @@ export function createTransport(
     fetch: context.fetch,
     signal: context.signal,
     sourcePath: context.sourcePath,
+    maxMessageBytes: context.maxMessageBytes,
   });
 }
 
