@@ -7,6 +7,7 @@ export type {
   MCPServerCapabilities,
   MCPServerConnection,
   MCPServerInfo,
+  ToolLimits,
 } from "@mcp-rt/client";
 export type {
   AuthStorage,
@@ -66,4 +67,4 @@ export type { ReconnectOptions } from "./reconnect-policy.js";
 export { DEFAULT_RECONNECT_OPTIONS } from "./reconnect-policy.js";
 export type { ToolOwner } from "./tool-catalog.js";
 export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tool-name.js";
-export { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
+export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";

@@ -22,10 +22,10 @@ import type {
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
+import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import { ServerTable } from "./server-table.js";
 import { passStartupGate } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
-import { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
 
 /** The startup gate of the design document (ms). */
 export const STARTUP_TIMEOUT_MS = 250;
@@ -53,20 +53,24 @@ export class MCPManager implements AsyncDisposable {
   readonly #cache: ManagerCache;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #tasks = new TaskGroup();
+  readonly #limits: ServerLimits;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
-   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect` or health-check value out of range.
+   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check or limit value out of range.
    */
   constructor(cwd: string, options: MCPManagerOptions = {}) {
     this.#cwd = cwd;
     this.#options = options;
+    const limits = resolveServerLimits(options);
+    this.#limits = limits;
     this.#cache = new ManagerCache(options.cache, options.logger);
     this.#emitter = createEmitter<MCPManagerEvents>((error) =>
       options.logger?.warn("An MCPManager event listener threw", error),
     );
     const host: MCPToolHost = {
-      resultCharLimit: options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT,
+      resultCharLimit: limits.resultCharLimit,
+      resultMediaByteLimit: limits.resultMediaByteLimit,
       liveServer: (server) => this.#liveServer(server),
       waitForConnection: async (server, signal) => {
         await this.waitForConnection(server, signal ? { signal } : {});
@@ -76,6 +80,7 @@ export class MCPManager implements AsyncDisposable {
     this.#lifecycle = new ServerLifecycle({
       cwd,
       options,
+      limits,
       table: this.#table,
       catalog: this.#catalog,
       cache: this.#cache,
@@ -250,6 +255,8 @@ export class MCPManager implements AsyncDisposable {
       timeoutMs,
       authStorage: this.#options.authStorage,
       sourcePath: options.sourcePath,
+      maxMessageBytes: this.#limits.maxMessageBytes,
+      toolLimits: this.#limits.toolLimits,
     });
   }
 

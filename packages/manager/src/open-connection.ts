@@ -1,4 +1,10 @@
-import { closeConnection, connectToServer, listTools, type MCPServerConnection } from "@mcp-rt/client";
+import {
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPServerConnection,
+  type ToolLimits,
+} from "@mcp-rt/client";
 import {
   type AuthStorage,
   type MCPServerConfig,
@@ -22,6 +28,8 @@ export interface OpenConnectionOptions {
   authStorage?: AuthStorage | undefined;
   /** The config file, for error messages. */
   sourcePath?: string | undefined;
+  /** See `MCPManagerOptions.maxMessageBytes`. @default 10485760 */
+  maxMessageBytes?: number | undefined;
 }
 
 /**
@@ -47,6 +55,7 @@ export async function openConnection(
     cwd,
     unresolvedConfig: config,
     ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
+    ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
   });
 }
 
@@ -89,14 +98,18 @@ export interface ServerProbe {
 export async function probeServer(
   name: string,
   config: MCPServerConfig,
-  options: OpenConnectionOptions & { timeoutMs: number },
+  options: OpenConnectionOptions & { timeoutMs: number; toolLimits?: ToolLimits | undefined },
 ): Promise<ServerProbe> {
   const { signal, timeoutMs } = options;
   const started = performance.now();
   let connection: MCPServerConnection | undefined;
   try {
     connection = await openConnection(name, { ...config, timeout: timeoutMs }, options);
-    const tools = await listTools(connection, { signal, timeout: timeoutMs });
+    const tools = await listTools(connection, {
+      signal,
+      timeout: timeoutMs,
+      ...(options.toolLimits ? { limits: options.toolLimits } : {}),
+    });
     return {
       serverInfo: connection.serverInfo,
       protocolVersion: connection.protocolVersion,

@@ -3,6 +3,7 @@ import {
   listTools,
   type MCPConnectionCloseEvent,
   type MCPServerConnection,
+  type ToolLimitBreach,
 } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import type { TaskGroup } from "@mcp-rt/config/util";
@@ -15,6 +16,7 @@ import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
+import type { ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
 import type { ToolCatalog } from "./tool-catalog.js";
@@ -24,6 +26,8 @@ export interface ServerLifecycleParts {
   /** The project folder: where stdio servers start, part of cache keys. */
   cwd: string;
   options: MCPManagerOptions;
+  /** What each server may send, from the options. */
+  limits: ServerLimits;
   table: ServerTable;
   catalog: ToolCatalog;
   cache: ManagerCache;
@@ -31,6 +35,9 @@ export interface ServerLifecycleParts {
   /** Background work `disconnectAll` waits for. */
   tasks: TaskGroup;
 }
+
+/** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
+const STORM_RELISTS = 3;
 
 /** A live connection went away: why, and whether an automatic attempt should follow. */
 interface Drop {
@@ -177,6 +184,7 @@ export class ServerLifecycle {
         signal,
         authStorage: this.#parts.options.authStorage,
         sourcePath: record.source?.path,
+        maxMessageBytes: this.#parts.limits.maxMessageBytes,
       });
       signal.throwIfAborted();
       // Watched from the handshake on, so that a tool change announced during the first list is not lost.
@@ -184,7 +192,11 @@ export class ServerLifecycle {
       record.watch = watch;
       record.phase = "listing";
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
-      const serverTools = await listTools(connection, { signal, timeout: remaining });
+      const serverTools = await listTools(connection, {
+        ...this.#listOptions(record),
+        signal,
+        timeout: remaining,
+      });
       signal.throwIfAborted();
       if (!this.#isCurrent(record, attempt)) throw removedError(name);
       this.#commit(record, attempt, connection, serverTools);
@@ -228,16 +240,38 @@ export class ServerLifecycle {
     record.watch?.activate();
   }
 
-  /** Follows a new connection: its close, its errors, `list_changed`. */
+  /** Follows a new connection: its close, its errors, `list_changed` (rate-limited, logged once when it had to be). */
   #watch(record: ServerRecord, connection: MCPServerConnection): ConnectionWatch {
     const { logger } = this.#parts.options;
+    const { minRelistIntervalMs } = this.#parts.limits;
     return new ConnectionWatch({
       connection,
       onClose: (event) => this.#closed(record, connection, event),
       onError: (error) => logger?.debug(`MCP server "${record.name}" reported an error`, error),
       relist: (signal) => this.#relist(record, connection, signal),
       logger,
+      minRelistIntervalMs,
+      // A few quick changes are normal; a server still at it after three intervals is storming.
+      onThrottle: (inARow) => {
+        if (inARow < STORM_RELISTS || !record.firstTime("minRelistIntervalMs")) return;
+        logger?.warn(
+          `MCP server "${record.name}" announces tool changes faster than once per ${minRelistIntervalMs} ms; its tools are listed again at most that often (limit minRelistIntervalMs)`,
+        );
+      },
     });
+  }
+
+  /** The limits of a tool list, and where a breach goes: one warning per server and limit. */
+  #listOptions(record: ServerRecord): {
+    limits: ServerLimits["toolLimits"];
+    onLimit(breach: ToolLimitBreach): void;
+  } {
+    return {
+      limits: this.#parts.limits.toolLimits,
+      onLimit: (breach) => {
+        if (record.firstTime(breach.limit)) this.#parts.options.logger?.warn(breach.message);
+      },
+    };
   }
 
   /**
@@ -245,7 +279,7 @@ export class ServerLifecycle {
    * exactly this server's slice, if the connection is still its live one.
    */
   async #relist(record: ServerRecord, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
-    const serverTools = await listTools(connection, { signal });
+    const serverTools = await listTools(connection, { ...this.#listOptions(record), signal });
     if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
     record.relisted(serverTools);
     this.#parts.catalog.rebuild();

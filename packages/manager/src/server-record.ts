@@ -62,6 +62,8 @@ export class ServerRecord {
   outage?: Outage;
   /** The names of `definitions`, for the list they were built from. */
   #toolNames?: { of: readonly MCPToolDefinition[]; names: ReadonlySet<string> };
+  /** The limits it passed that were logged already: each is logged once. */
+  readonly #warned = new Set<string>();
 
   constructor(name: string, config: MCPServerConfig) {
     this.name = name;
@@ -102,6 +104,13 @@ export class ServerRecord {
       this.#toolNames = { of: this.definitions, names: new Set(this.definitions.map((tool) => tool.name)) };
     }
     return this.#toolNames.names;
+  }
+
+  /** True the first time it is asked about `what` (a limit it passed): that is when to log it. */
+  firstTime(what: string): boolean {
+    if (this.#warned.has(what)) return false;
+    this.#warned.add(what);
+    return true;
   }
 
   /** A new attempt starts: it is `connecting`. */
