@@ -40,7 +40,6 @@ function startProcessBehaviours(options: FixtureCommandLine, hooks: FixtureHooks
       hooks.log(`spawned grandchild ${grandchild.pid} (--spawn-grandchild)`);
     }
   }
-  if (options.escapes) hooks.log(`starting (--escapes)${TERMINAL_ESCAPES}`);
   if (options.schemaDepth !== undefined) writeDeepSchemasByHand(options.schemaDepth);
   if (options.noisyStderr) {
     process.stderr.write(NOISE_LINE.repeat(Math.ceil((128 * 1024) / NOISE_LINE.length)));
@@ -58,6 +57,8 @@ async function main(): Promise<void> {
   const options = parsed.value;
   const hooks = createHooks(options.name ?? "mcp-rt-fixture");
   if (options.pidFile) appendFileSync(options.pidFile, `${process.pid} server\n`);
+  // First, so that a server that exits at start has written them too.
+  if (options.escapes) hooks.log(`starting (--escapes)${TERMINAL_ESCAPES}`);
   if (options.exitCode !== undefined) {
     hooks.exit(options.exitCode, `exiting at start with code ${options.exitCode} (--exit-code)`);
   }
