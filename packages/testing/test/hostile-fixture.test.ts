@@ -6,17 +6,29 @@ closeSessionsAfterEach();
 
 const listTools = rpc({ id: 1, method: "tools/list" });
 
+/** A JSON-RPC message as the tests read it. */
+interface Message {
+  id?: number;
+  method?: string;
+  result?: { tools: Array<{ name: string; inputSchema: SchemaNode }> };
+}
+
+/** A schema level of the `deep` tool. */
+interface SchemaNode {
+  properties?: { next?: SchemaNode };
+}
+
 /** The JSON-RPC messages a server run wrote, skipping the initialize answer. */
-function messagesOf(stdout: string): Array<Record<string, any>> {
+function messagesOf(stdout: string): Message[] {
   return stdout
     .trim()
     .split("\n")
     .slice(1)
-    .map((line) => JSON.parse(line));
+    .map((line) => JSON.parse(line) as Message);
 }
 
 /** How deep `properties.next` goes, counted without recursion. */
-function nextDepth(schema: Record<string, any>): number {
+function nextDepth(schema: SchemaNode): number {
   let depth = 0;
   for (let node = schema.properties?.next; node; node = node.properties?.next) depth++;
   return depth;
@@ -33,9 +45,9 @@ describe("hostile modes", () => {
   it("schemaDepth sends a schema deeper than JSON.stringify can write", async () => {
     const run = await runToExit(fixtureServer({ schemaDepth: 20_000 }), handshake + listTools, 3000);
     const [list] = messagesOf(run.stdout);
-    const deep = list?.result.tools.find((tool: { name: string }) => tool.name === "deep");
-    expect(nextDepth(deep.inputSchema)).toBe(20_000);
-    expect(() => JSON.stringify(deep.inputSchema)).toThrow(RangeError);
+    const deep = list?.result?.tools.find((tool) => tool.name === "deep");
+    expect(nextDepth(deep!.inputSchema)).toBe(20_000);
+    expect(() => JSON.stringify(deep!.inputSchema)).toThrow(RangeError);
   });
 
   it("longToolName adds a tool with a name of that many characters", async () => {
