@@ -1,25 +1,16 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fixtureServer, TERMINAL_ESCAPES } from "@mcp-rt/testing";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { terminalSafe } from "../src/terminal-text.js";
-import { assertBuilt, createSandbox, runAgent, type Sandbox, waitForNoProcesses } from "./agent-process.js";
+import { runAgent, useSandbox } from "./agent-process.js";
 
 // Anything a terminal acts on: C0 controls but tab and line feed, DEL, C1 controls.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe("server text on the terminal", () => {
-  let sandbox: Sandbox;
-
-  beforeAll(() => assertBuilt());
-  beforeEach(async () => {
-    sandbox = await createSandbox();
-  });
-  afterEach(async () => {
-    expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
-    await sandbox.cleanup();
-  });
+  const sandbox = useSandbox();
 
   it("terminalSafe removes escape sequences and control characters, and keeps the text", () => {
     expect(terminalSafe(`before${TERMINAL_ESCAPES}after`)).toBe("beforeafter");
@@ -27,7 +18,7 @@ describe("server text on the terminal", () => {
   });
 
   it("no tool name, description, result or stderr of a server writes escape sequences to it", async () => {
-    const config = join(sandbox.root, "hostile.json");
+    const config = join(sandbox().root, "hostile.json");
     await writeFile(
       config,
       JSON.stringify({
@@ -42,7 +33,7 @@ describe("server text on the terminal", () => {
     const commands = ["/tools", `/call ${tool} {}`, "/mcp list"];
     const text = await runAgent(
       ["--config", config, "--cache", "memory:", ...commands.flatMap((line) => ["--exec", line])],
-      sandbox,
+      sandbox(),
     );
     expect(text.stdout).toContain("Shows escape sequences.");
     expect(text.stdout).toMatch(/← mcp_esc_escape_\S+ \(\d+ ms\)\nbeforeafter\n/);
@@ -53,7 +44,7 @@ describe("server text on the terminal", () => {
 
     const json = await runAgent(
       ["--json", "--config", config, "--cache", "memory:", "--exec", `/call ${tool} {}`],
-      sandbox,
+      sandbox(),
     );
     expect(json.stdout).not.toMatch(CONTROL);
     const result = json.stdout

@@ -75,6 +75,12 @@ function tooLarge(
   controller.close();
 }
 
+/** The body ended within the limit: what was held goes on, and the stream ends. */
+function finish(controller: ReadableStreamDefaultController<Uint8Array>, held: Uint8Array[]): void {
+  for (const chunk of held.splice(0)) controller.enqueue(chunk);
+  controller.close();
+}
+
 function boundWhole(reader: Reader, options: BoundResponseOptions): ReadableStream<Uint8Array> {
   const held: Uint8Array[] = [];
   let size = 0;
@@ -82,12 +88,7 @@ function boundWhole(reader: Reader, options: BoundResponseOptions): ReadableStre
     async pull(controller) {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) {
-          for (const chunk of held) controller.enqueue(chunk);
-          held.length = 0;
-          controller.close();
-          return;
-        }
+        if (done) return finish(controller, held);
         size += value.byteLength;
         if (size > options.limit) {
           held.length = 0;
@@ -114,12 +115,7 @@ function boundEvents(reader: Reader, options: BoundResponseOptions): ReadableStr
     async pull(controller) {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) {
-          for (const chunk of held) controller.enqueue(chunk);
-          held = [];
-          controller.close();
-          return;
-        }
+        if (done) return finish(controller, held);
         let start = 0;
         let sent = false;
         for (let i = 0; i < value.length; i++) {
