@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fixtureArgs, fixtureServerPath } from "@mcp-rt/testing";
@@ -7,46 +7,17 @@ import {
   agentBin,
   assertBuilt,
   createSandbox,
+  hasScript,
   type LiveProcess,
   liveProcess,
+  quote,
   runAgent,
   type Sandbox,
+  startInTerminal,
   waitForNoProcesses,
 } from "./agent-process.js";
 
 const CTRL_C = "\x03";
-const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
-
-// util-linux `script` gives the agent a real pseudo-terminal (it is in every
-// Debian/Ubuntu base system, so CI needs nothing extra).
-const hasScript = ((): boolean => {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** The agent in a pseudo-terminal, 120 columns wide, with `args`. */
-function startInTerminal(sandbox: Sandbox, args: string[]): LiveProcess {
-  const command = [
-    "stty cols 120 rows 40;",
-    "exec",
-    quote(process.execPath),
-    quote(agentBin),
-    "--cwd",
-    quote(sandbox.project),
-    ...args.map(quote),
-  ].join(" ");
-  const child = spawn("script", ["-qfec", command, "/dev/null"], {
-    cwd: sandbox.project,
-    env: { ...sandbox.env, TERM: "xterm-256color" },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  return liveProcess(child);
-}
-
 /** Writes a config file with one server `fx`: the fixture server with `flags`, its stderr appended to `log`. */
 async function fixtureConfig(sandbox: Sandbox, flags: string[], log?: string): Promise<string> {
   const path = join(sandbox.root, "fixture.json");

@@ -13,6 +13,8 @@ export { firstSettled } from "./util/first-settled.js";
 export type { JsonMeasure, MeasureJsonLimits } from "./util/measure-json.js";
 export { measureJson } from "./util/measure-json.js";
 export { plural } from "./util/plural.js";
+export type { SecretInput } from "./util/read-secret.js";
+export { readSecret } from "./util/read-secret.js";
 export type { Settled } from "./util/settle-within.js";
 export { settleWithin } from "./util/settle-within.js";
 export { TaskGroup } from "./util/task-group.js";

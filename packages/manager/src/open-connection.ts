@@ -3,6 +3,7 @@ import {
   connectToServer,
   listTools,
   type MCPServerConnection,
+  type OAuthOptions,
   type ToolLimits,
 } from "@mcp-rt/client";
 import {
@@ -30,6 +31,8 @@ export interface OpenConnectionOptions {
   sourcePath?: string | undefined;
   /** See `MCPManagerOptions.maxMessageBytes`. @default 10485760 */
   maxMessageBytes?: number | undefined;
+  /** OAuth for remote servers: where sign-ins live, and whether a browser sign-in may run. */
+  oauth?: OAuthOptions | undefined;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function openConnection(
     unresolvedConfig: config,
     ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
     ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
+    ...(options.oauth ? { oauth: options.oauth } : {}),
   });
 }
 
