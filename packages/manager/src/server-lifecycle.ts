@@ -414,7 +414,10 @@ export class ServerLifecycle {
   #closed(record: ServerRecord, connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
     const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: record.name });
     // A sign-in is the user's to give: no reconnect timer can fix it.
-    if (isSignInRequired(error) && record.connection === connection) return this.signInLost(record, error);
+    if (isSignInRequired(error) && record.connection === connection) {
+      this.signInLost(record, error);
+      return;
+    }
     // A close the client asked for (`expected`) is someone's decision: it is not undone.
     this.#dropped(record, connection, { reason: event.reason, error, reconnect: !event.expected });
   }
