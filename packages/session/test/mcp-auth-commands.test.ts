@@ -1,4 +1,9 @@
-import { createBrowserStandIn, type OAuthFixture, startHttpFixture, startOAuthFixture } from "@mcp-rt/testing";
+import {
+  createBrowserStandIn,
+  type OAuthFixture,
+  startHttpFixture,
+  startOAuthFixture,
+} from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
 import { activeMCPNames, createWorld, type World } from "./helpers.js";
@@ -37,7 +42,9 @@ describe("/mcp login, logout and list with sign-ins", () => {
     expect(login.text).toMatch(/● linear: signed in at http:\/\/127\.0\.0\.1:\d+\/; connected, 2 tools/);
     expect(browser.visits).toHaveLength(1);
     expect(activeMCPNames(session).sort()).toEqual(["mcp_linear_admin_action", "mcp_linear_whoami"]);
-    expect((await mcp.handle("/mcp list")).text).toMatch(/● linear\s+connected · 2 tools · \d+ ms · signed in at http/);
+    expect((await mcp.handle("/mcp list")).text).toMatch(
+      /● linear\s+connected · 2 tools · \d+ ms · signed in at http/,
+    );
 
     const logout = await mcp.handle("/mcp logout linear");
     expect(logout.text).toContain("signed out");
