@@ -20,6 +20,7 @@ import {
   startSession,
 } from "./start-session.js";
 import { createStartupView } from "./startup-view.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** How long exit waits for servers to close before it gives up on them (the manager kills them well before). */
 const CLOSE_LIMIT_MS = 15_000;
@@ -180,7 +181,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`mcp-rt-agent: ${errorStack(error)}\n`);
+    process.stderr.write(`mcp-rt-agent: ${terminalSafe(errorStack(error))}\n`);
     process.exit(1);
   },
 );

@@ -1,3 +1,5 @@
+import { terminalSafe, terminalSafeJson } from "./terminal-text.js";
+
 /** What a piece of output is, so `--json` readers can tell lines apart. */
 export type OutputKind =
   /** Startup and server status (connecting, connected, deferred, failed…). */
@@ -34,13 +36,19 @@ export interface OutputOptions {
   write?: (chunk: string) => void;
 }
 
-/** The agent's {@link Output}: text lines, or JSON Lines with `--json`. */
+/**
+ * The agent's {@link Output}: text lines, or JSON Lines with `--json`. Much
+ * of what it writes comes from servers, so every line goes through
+ * `terminalSafe` (text) or `terminalSafeJson` (JSON): no server can move the
+ * cursor, clear the screen or write the clipboard through it.
+ */
 export function createOutput(options: OutputOptions): Output {
   const write = options.write ?? ((chunk: string) => void process.stdout.write(chunk));
   return {
     json: options.json,
     write(kind, text, data) {
-      write(options.json ? `${JSON.stringify({ type: kind, text, ...data })}\n` : `${text}\n`);
+      const safe = terminalSafe(text);
+      write(options.json ? `${terminalSafeJson({ type: kind, text: safe, ...data })}\n` : `${safe}\n`);
     },
   };
 }

@@ -2,6 +2,7 @@ import { clearLine, clearScreenDown, cursorTo, moveCursor } from "node:readline"
 import { plural } from "@mcp-rt/config/util";
 import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
 import type { Output } from "./output.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** Options of {@link createStartupView}. */
 export interface StartupViewOptions {
@@ -77,7 +78,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
     for (const row of rows) {
       cursorTo(terminal, 0);
       clearLine(terminal, 0);
-      terminal.write(`${[...row.text].slice(0, width()).join("")}\n`);
+      terminal.write(`${[...terminalSafe(row.text)].slice(0, width()).join("")}\n`);
     }
     drawn = rows.length;
   };

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, beforeEach, expect } from "vitest";
 
 /** The built bin, as `npm start` and `mcp-rt-agent` run it. */
 export const agentBin: string = fileURLToPath(new URL("../dist/main.js", import.meta.url));
@@ -61,6 +62,28 @@ export async function createSandbox(): Promise<Sandbox> {
     marker,
     env,
     cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A fresh {@link Sandbox} for each test of the calling `describe` (the agent
+ * built first); after each test, no process of its run is left, and it is removed.
+ */
+export function useSandbox(): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  beforeAll(() => assertBuilt());
+  beforeEach(async () => {
+    sandbox = await createSandbox();
+  });
+  afterEach(async () => {
+    if (!sandbox) return;
+    expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
+    await sandbox.cleanup();
+    sandbox = undefined;
+  });
+  return () => {
+    if (!sandbox) throw new Error("useSandbox: no test is running");
+    return sandbox;
   };
 }
 

@@ -1,28 +1,19 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { echoServer, fixtureServerPath } from "@mcp-rt/testing";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, createSandbox, runAgent, type Sandbox, waitForNoProcesses } from "./agent-process.js";
+import { describe, expect, it } from "vitest";
+import { runAgent, useSandbox } from "./agent-process.js";
 
 describe("where the agent's servers come from", () => {
-  let sandbox: Sandbox;
-
-  beforeAll(() => assertBuilt());
-  beforeEach(async () => {
-    sandbox = await createSandbox();
-  });
-  afterEach(async () => {
-    expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
-    await sandbox.cleanup();
-  });
+  const sandbox = useSandbox();
 
   it("a project's .mcp.json waits for approval; --trust-project approves it, and the approval is remembered", async () => {
     await writeFile(
-      join(sandbox.project, ".mcp.json"),
+      join(sandbox().project, ".mcp.json"),
       JSON.stringify({ mcpServers: { proj: echoServer() } }),
     );
 
-    const waiting = await runAgent(["--cache", "memory:", "--exec", "/mcp list"], sandbox);
+    const waiting = await runAgent(["--cache", "memory:", "--exec", "/mcp list"], sandbox());
     expect(waiting.code).toBe(0);
     expect(waiting.stdout).not.toContain("embedded demo");
     expect(waiting.stdout).toContain("? proj  needs approval: review it, then /mcp trust");
@@ -30,26 +21,26 @@ describe("where the agent's servers come from", () => {
 
     const trusted = await runAgent(
       ["--cache", "memory:", "--trust-project", "--exec", '/call mcp_proj_echo {"message":"trusted"}'],
-      sandbox,
+      sandbox(),
     );
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toMatch(/✓ proj {2}\d+ ms · 1 tool\b/);
     expect(trusted.stdout).toMatch(/← mcp_proj_echo \(\d+ ms\)\ntrusted/);
 
-    const again = await runAgent(["--cache", "memory:", "--exec", "/mcp list"], sandbox);
+    const again = await runAgent(["--cache", "memory:", "--exec", "/mcp list"], sandbox());
     expect(again.stdout).toMatch(/● proj +connected/);
   });
 
   it("--config adds a file of its own; --no-project-config leaves the project's files unread", async () => {
     await writeFile(
-      join(sandbox.project, ".mcp.json"),
+      join(sandbox().project, ".mcp.json"),
       JSON.stringify({ mcpServers: { proj: echoServer() } }),
     );
-    const config = join(sandbox.root, "extra.json");
+    const config = join(sandbox().root, "extra.json");
     await writeFile(config, JSON.stringify({ mcpServers: { extra: echoServer() } }));
     const run = await runAgent(
       ["--config", config, "--no-project-config", "--cache", "memory:", "--exec", "/mcp list"],
-      sandbox,
+      sandbox(),
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Connecting to MCP servers: extra\n");
@@ -58,21 +49,21 @@ describe("where the agent's servers come from", () => {
   });
 
   it("a server that cannot start gets a ✗ line saying why and what to do; a broken file is named; the rest go on", async () => {
-    const config = join(sandbox.root, "mixed.json");
+    const config = join(sandbox().root, "mixed.json");
     await writeFile(
       config,
       JSON.stringify({
         mcpServers: {
           good: echoServer(),
-          broken: { command: join(sandbox.root, "no-such-program") },
+          broken: { command: join(sandbox().root, "no-such-program") },
           crashing: { command: process.execPath, args: [fixtureServerPath, "--exit-code=3"] },
         },
       }),
     );
-    await writeFile(join(sandbox.home, ".claude.json"), "{ not json");
+    await writeFile(join(sandbox().home, ".claude.json"), "{ not json");
     const run = await runAgent(
       ["--config", config, "--cache", "memory:", "--exec", '/call mcp_good_echo {"message":"fine"}'],
-      sandbox,
+      sandbox(),
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
@@ -91,20 +82,20 @@ describe("where the agent's servers come from", () => {
         ["--tool-search", "sometimes"],
         /--tool-search must be on, off or a number of tokens, got "sometimes"/,
       ],
-      [["--config", join(sandbox.root, "missing.json")], /--config .*missing\.json: no such file/],
-      [["--cwd", join(sandbox.root, "nowhere")], /--cwd .*nowhere is not a folder/],
+      [["--config", join(sandbox().root, "missing.json")], /--config .*missing\.json: no such file/],
+      [["--cwd", join(sandbox().root, "nowhere")], /--cwd .*nowhere is not a folder/],
       [["stray"], /Unexpected argument 'stray'/],
       [["--cache", "ftp://cache.test"], /--cache: Unsupported cache URL "ftp:\/\/cache\.test"/],
       [["--health-check", "soon"], /--health-check needs a whole number of milliseconds above 0, got "soon"/],
     ];
     for (const [args, message] of cases) {
-      const run = await runAgent(args, sandbox);
+      const run = await runAgent(args, sandbox());
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr).toMatch(message);
       expect(run.stderr).toContain("mcp-rt-agent --help");
       expect(run.stdout).toBe("");
     }
-    const help = await runAgent(["--help"], sandbox);
+    const help = await runAgent(["--help"], sandbox());
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: mcp-rt-agent [options]");
     expect(help.stdout).toContain("/call <tool> [json]");

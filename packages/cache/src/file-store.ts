@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,6 +20,18 @@ interface StoredRecord {
   expires?: number;
 }
 
+/** Options of {@link createFileStore}. */
+export interface FileStoreOptions {
+  /**
+   * The largest entry file read or written, in bytes. A larger file found on
+   * disk is deleted unread (a miss); a larger write throws.
+   * @default 33554432 (32 MiB)
+   */
+  maxFileBytes?: number;
+}
+
+/** Default of `FileStoreOptions.maxFileBytes`. */
+const DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024;
 const RETRYABLE_RENAME = new Set(["EPERM", "EACCES", "EBUSY"]);
 const STALE_TEMP_MS = 60_000;
 
@@ -59,14 +71,16 @@ function parseRecord(text: string): StoredRecord | undefined {
 
 class DiskStore implements FileStore {
   readonly path: string;
+  readonly #maxFileBytes: number;
   namespace?: string | undefined;
   // Keyv reads `opts.url`/`opts.dialect` to decide whether an adapter is iterable.
   opts: { url: string; dialect: string; path: string };
   #folder: Promise<void> | undefined;
   #swept = false;
 
-  constructor(path: string) {
+  constructor(path: string, maxFileBytes: number) {
     this.path = path;
+    this.#maxFileBytes = maxFileBytes;
     this.opts = { url: pathToFileURL(path).href, dialect: "file", path };
   }
 
@@ -90,7 +104,13 @@ class DiskStore implements FileStore {
   async set(key: string, value: unknown, ttl?: number): Promise<boolean> {
     const record: StoredRecord = { key, value };
     if (typeof ttl === "number" && ttl > 0) record.expires = Date.now() + ttl;
-    await this.#write(this.#file(key), JSON.stringify(record));
+    const text = JSON.stringify(record);
+    if (Buffer.byteLength(text) > this.#maxFileBytes) {
+      throw new RangeError(
+        `file store: an entry of ${Buffer.byteLength(text)} bytes is larger than maxFileBytes (${this.#maxFileBytes})`,
+      );
+    }
+    await this.#write(this.#file(key), text);
     return true;
   }
 
@@ -151,21 +171,38 @@ class DiskStore implements FileStore {
     }
   }
 
-  // Every read goes to disk, so what other processes wrote is seen at once.
+  // Every read goes to disk, so what other processes wrote is seen at once. Writes are
+  // atomic, so a file too large, cut short or not JSON was planted or broken on disk:
+  // it is deleted, so that it is not read again at every start.
   async #read(file: string): Promise<StoredRecord | undefined> {
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      if (errorCode(error) === "ENOENT") return undefined;
-      throw error;
-    }
+    const text = await this.#readText(file);
+    if (text === undefined) return undefined;
     const record = parseRecord(text);
-    if (record?.expires !== undefined && Date.now() > record.expires) {
+    if (record === undefined || (record.expires !== undefined && Date.now() > record.expires)) {
       await this.#remove(file);
       return undefined;
     }
     return record;
+  }
+
+  /** The file's text; `undefined` when it is missing, or too large (then it is deleted unread). */
+  async #readText(file: string): Promise<string | undefined> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(file, "r");
+    } catch (error) {
+      if (errorCode(error) === "ENOENT") return undefined;
+      throw error;
+    }
+    try {
+      if ((await handle.stat()).size > this.#maxFileBytes) {
+        await this.#remove(file);
+        return undefined;
+      }
+      return await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
   }
 
   async #remove(file: string): Promise<boolean> {
@@ -197,14 +234,20 @@ class DiskStore implements FileStore {
   }
 
   #ensureFolder(): Promise<void> {
-    this.#folder ??= mkdir(this.path, { recursive: true, mode: 0o700 }).then(
-      () => undefined,
-      (error: unknown) => {
-        this.#folder = undefined;
-        throw error;
-      },
-    );
+    this.#folder ??= this.#makeFolder().catch((error: unknown) => {
+      this.#folder = undefined;
+      throw error;
+    });
     return this.#folder;
+  }
+
+  // 0700 when made; one that others can read or enter (made by hand, or by an older
+  // mcp-rt under a loose umask) is made private too, when it is ours to change.
+  async #makeFolder(): Promise<void> {
+    await mkdir(this.path, { recursive: true, mode: 0o700 });
+    if (process.platform === "win32") return;
+    const info = await stat(this.path);
+    if ((info.mode & 0o077) !== 0 && info.uid === process.getuid?.()) await chmod(this.path, 0o700);
   }
 
   // Write a private temp file next to the target, then rename it over the target:
@@ -248,15 +291,25 @@ class DiskStore implements FileStore {
 /**
  * A persistent keyv store adapter on plain files, with no native build: one
  * JSON file per key, written atomically (temp file + rename), file mode 0600
- * in a 0700 folder. Nothing is held in memory, so entries written by other
- * processes are seen at once, and concurrent writers leave one whole entry.
+ * in a 0700 folder (an existing folder others can open is made 0700 on first
+ * write). Nothing is held in memory, so entries written by other processes
+ * are seen at once, and concurrent writers leave one whole entry. A file
+ * larger than `maxFileBytes`, cut short or not JSON is deleted when it is
+ * read (a miss), so a broken entry is not read again at every start.
  * A temp file that a killed writer left behind is removed by the next handle
  * that writes, once it is a minute old. It installs no signal handlers and
  * holds no open handles.
  *
  * @param path - the folder; `~/` is expanded, relative paths resolve against the cwd.
  *   @default {@link defaultCacheDir}()
+ * @throws TypeError for a `maxFileBytes` that is not a positive number.
  */
-export function createFileStore(path?: string): FileStore {
-  return new DiskStore(resolve(path === undefined ? defaultCacheDir() : expandHome(path)));
+export function createFileStore(path?: string, options: FileStoreOptions = {}): FileStore {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  if (typeof maxFileBytes !== "number" || !(maxFileBytes > 0)) {
+    throw new TypeError(
+      `createFileStore: maxFileBytes must be a positive number, got ${String(maxFileBytes)}`,
+    );
+  }
+  return new DiskStore(resolve(path === undefined ? defaultCacheDir() : expandHome(path)), maxFileBytes);
 }

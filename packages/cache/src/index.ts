@@ -4,7 +4,7 @@ export type { AuthStorageUrlOptions } from "./create-auth-storage.js";
 export { createAuthStorage } from "./create-auth-storage.js";
 export type { CacheFromUrlOptions } from "./create-cache-from-url.js";
 export { createCacheFromUrl } from "./create-cache-from-url.js";
-export type { FileStore } from "./file-store.js";
+export type { FileStore, FileStoreOptions } from "./file-store.js";
 export { createFileStore, defaultCacheDir } from "./file-store.js";
 export { CACHE_FORMAT_VERSION, toolCacheFingerprint } from "./fingerprint.js";
 export type { KeychainAuthStorageOptions, KeyringModule } from "./keychain-auth-storage.js";

@@ -1,5 +1,5 @@
 import { type Logger, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import { errorMessage, type Settled, settleWithin } from "@mcp-rt/config/util";
+import { errorMessage, measureJson, type Settled, settleWithin } from "@mcp-rt/config/util";
 import type { Keyv } from "keyv";
 import {
   type CachedServerInfo,
@@ -26,7 +26,16 @@ export interface MCPToolCacheOptions {
   writeTimeoutMs?: number;
   /** Where warnings go: a dead or slow store (once), a corrupt entry. @default silent */
   logger?: Logger;
+  /**
+   * The largest entry written or used, in bytes of JSON (about): a larger list
+   * is not cached (a warning), and a larger entry read (planted, or written
+   * with a higher limit) is deleted and read as a miss. @default 10485760 (10 MiB)
+   */
+  maxEntryBytes?: number;
 }
+
+/** Nesting deeper than any entry of tool definitions within the tool limits; deeper ones are refused. */
+const MAX_ENTRY_DEPTH = 512;
 
 /** Options of {@link MCPToolCache.set}. */
 export interface MCPToolCacheSetOptions {
@@ -42,7 +51,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   if (typeof value !== "number" || !(value > 0)) {
     throw new McpRtError(
       "CONFIG_INVALID",
-      `MCPToolCache: ${name} must be a positive number of ms, got ${value}`,
+      `MCPToolCache: ${name} must be a positive number${name === "maxEntryBytes" ? " of bytes" : " of ms"}, got ${value}`,
     );
   }
   return value;
@@ -52,7 +61,9 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  * Tool definitions that outlive the process, so an agent can offer a server's
  * tools before the server has started. Best effort by design: it never throws
  * from `get`/`set`/`delete`, a miss is `null`, and a dead, slow or corrupt
- * store only ever costs a cache miss.
+ * store only ever costs a cache miss. An entry that is corrupt, or larger than
+ * `maxEntryBytes`, is deleted when it is read, so it costs one miss, not one
+ * per start.
  *
  * Entries are keyed by a SHA-256 fingerprint of the server name, its unresolved
  * config and (for stdio servers) the folder it runs in, so a changed config
@@ -72,6 +83,7 @@ export class MCPToolCache {
   readonly #namespace: string;
   readonly #readTimeoutMs: number;
   readonly #writeTimeoutMs: number;
+  readonly #maxEntryBytes: number;
   readonly #logger: Logger;
   #storeDown = false;
   #slowWarned = false;
@@ -81,12 +93,13 @@ export class MCPToolCache {
    * @param store - a `Keyv`, any keyv store adapter (`createFileStore()`,
    *   `createRedisStore()` from `@mcp-rt/cache/redis`, `@keyv/*`), or a `Map`.
    *   @default a new in-memory `Map`
-   * @throws McpRtError `CONFIG_INVALID` for a non-positive TTL or timeout.
+   * @throws McpRtError `CONFIG_INVALID` for a non-positive TTL, timeout or `maxEntryBytes`.
    */
   constructor(store: ToolCacheStore = new Map<string, unknown>(), options: MCPToolCacheOptions = {}) {
     this.#ttlMs = positive("ttlMs", options.ttlMs, 30 * DAY_MS);
     this.#readTimeoutMs = positive("readTimeoutMs", options.readTimeoutMs, 100);
     this.#writeTimeoutMs = positive("writeTimeoutMs", options.writeTimeoutMs, 5000);
+    this.#maxEntryBytes = positive("maxEntryBytes", options.maxEntryBytes, 10 * 1024 * 1024);
     this.#namespace = options.namespace ?? "mcp-rt";
     this.#logger = options.logger ?? silent;
     const { keyv, owned } = toKeyv(store);
@@ -128,6 +141,11 @@ export class MCPToolCache {
       if (read.value === undefined || read.value === null) return null;
       if (isUnreadable(read.value)) {
         await this.#corrupt(serverName, key, "the stored text is not a JSON cache entry");
+        return null;
+      }
+      const tooBig = this.#tooBig(read.value);
+      if (tooBig) {
+        await this.#corrupt(serverName, key, tooBig);
         return null;
       }
       const check = checkEntry(read.value, {
@@ -188,6 +206,13 @@ export class MCPToolCache {
         return;
       }
       const key = toolCacheKey(this.#namespace, fingerprint);
+      const tooBig = this.#tooBig(parsed.data);
+      if (tooBig) {
+        this.#logger.warn(`Tool cache: not caching the tools of "${serverName}": ${tooBig}.`);
+        // What is stored under the key is an older list: it must not stand in for this one.
+        await this.#deleteKey(key);
+        return;
+      }
       const write = await settleWithin(
         () => this.#keyv.set(key, parsed.data, this.#ttlMs),
         this.#writeTimeoutMs,
@@ -225,6 +250,15 @@ export class MCPToolCache {
     await this.close();
   }
 
+  /** Why a value is too large (or too deep) to keep, or undefined. */
+  #tooBig(value: unknown): string | undefined {
+    const measure = measureJson(value, { maxSize: this.#maxEntryBytes, maxDepth: MAX_ENTRY_DEPTH });
+    if (measure.exceeded === "size")
+      return `the entry is larger than ${this.#maxEntryBytes} bytes (limit maxEntryBytes)`;
+    if (measure.exceeded === "depth") return `the entry nests deeper than ${MAX_ENTRY_DEPTH} levels`;
+    return undefined;
+  }
+
   async #deleteKey(key: string): Promise<void> {
     this.#afterWrite(await settleWithin(() => this.#keyv.delete(key), this.#writeTimeoutMs), "delete");
   }
@@ -247,7 +281,7 @@ export class MCPToolCache {
   // Removes the entry so the next read is a plain miss; waits no longer than a read may take.
   async #corrupt(serverName: string, key: string, reason: string): Promise<void> {
     this.#logger.warn(
-      `Tool cache: the cached tools of "${serverName}" are unreadable (${reason}); ignoring and removing them.`,
+      `Tool cache: the cached tools of "${serverName}" cannot be used (${reason}); ignoring and removing them.`,
     );
     await settleWithin(() => this.#keyv.delete(key), this.#readTimeoutMs);
   }

@@ -15,8 +15,10 @@ export interface ClientTransport extends Transport {
   readonly exit?: ProcessExit | undefined;
   /** The protocol version agreed at `initialize`. */
   readonly protocolVersion?: string | undefined;
-  /** Why a remote transport closed on its own (a lost session, a dropped stream), once it has. */
+  /** Why the transport closed on its own (a lost session, a dropped stream, a message too large), once it has. */
   readonly closeReason?: string | undefined;
+  /** Set when a stdio transport closed because the server sent a message past `maxMessageBytes`: what happened. */
+  readonly limitBreach?: string | undefined;
   /** Facts about that close (HTTP status, session id, errno), for error `details`. */
   readonly closeDetails?: Record<string, unknown> | undefined;
   /** The HTTP error response behind an error the transport threw (remote only). */

@@ -5,6 +5,7 @@ import type { ClientTransport } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
 import { describeExit, errnoOf, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
 import { httpFailureError, networkErrorOf } from "./http-error.js";
+import { tooLargeReasonOf } from "./message-limit.js";
 import { displayUrl } from "./remote-fetch.js";
 import type { ProcessExit } from "./stdio-transport.js";
 
@@ -69,6 +70,8 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
   }
 
   const fail = `Connection to MCP server "${name}" failed`;
+  const tooLarge = transport.limitBreach ?? tooLargeReasonOf(error);
+  if (tooLarge) return new McpRtError("LIMIT_EXCEEDED", withStderr(`${fail}: ${tooLarge}`, stderrTail), base);
   const exit = failure.exit;
   if (exit) {
     const check = `check "command" and "args" ${where}`;

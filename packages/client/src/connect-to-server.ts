@@ -15,6 +15,7 @@ import { createTransport, transportKinds } from "./create-transport.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
+import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
@@ -49,6 +50,15 @@ export interface ConnectOptions {
   stdinGraceMs?: number;
   /** On close, how long a stdio server's process group may take to exit after SIGTERM, before SIGKILL. @default 2000 */
   killGraceMs?: number;
+  /**
+   * The largest single message the server may send, in bytes: a stdio line,
+   * an HTTP response body, or one event of an event stream. Past it, a stdio
+   * server's connection is closed (it cannot be resynchronised) and a remote
+   * request fails; both with `LIMIT_EXCEEDED`, naming this option. A remote
+   * body is counted as it streams, so a huge one is never held whole.
+   * @default 10485760 (10 MiB, the SDK's own stdio limit)
+   */
+  maxMessageBytes?: number;
   /**
    * A hand-made OAuth provider, handed to the SDK's Streamable HTTP and SSE
    * transports as is: they send its tokens, refresh them, and run its
@@ -103,6 +113,7 @@ export async function connectToServer(
     });
   }
   checkConfigTimeLimits(name, config, options.sourcePath);
+  checkMaxMessageBytes(options.maxMessageBytes);
 
   const session = oauthSessionFor(name, config, options);
   const attempt = (): Promise<ServerConnection> =>
@@ -152,6 +163,7 @@ async function connectOnce(
       fetch: session?.fetch,
       signal,
       sourcePath: options.sourcePath,
+      maxMessageBytes: options.maxMessageBytes,
     });
     const connection = createConnection(name, config, transport, cwd, options);
     const client = getConnectionInternals(connection).client;

@@ -33,6 +33,8 @@ export interface TransportContext {
   signal?: AbortSignal | undefined;
   /** The config file the server came from, for messages. */
   sourcePath?: string | undefined;
+  /** See `ConnectOptions.maxMessageBytes`. */
+  maxMessageBytes?: number | undefined;
 }
 
 /**
@@ -62,11 +64,16 @@ export function createTransport(
     return createStdioTransport({
       command: config.command,
       args: config.args ?? [],
-      env: createServerEnv({ parent: context.parentEnv, env: config.env ?? {} }),
+      env: createServerEnv({
+        parent: context.parentEnv,
+        env: config.env ?? {},
+        passthrough: config.envPassthrough ?? [],
+      }),
       cwd: resolveServerCwd(config.cwd, context.cwd),
       ...(context.onStderr ? { onStderr: context.onStderr } : {}),
       ...(context.stdinGraceMs !== undefined ? { stdinGraceMs: context.stdinGraceMs } : {}),
       ...(context.killGraceMs !== undefined ? { killGraceMs: context.killGraceMs } : {}),
+      ...(context.maxMessageBytes !== undefined ? { maxMessageBytes: context.maxMessageBytes } : {}),
     });
   }
   return createRemoteTransport({
@@ -78,6 +85,7 @@ export function createTransport(
     fetch: context.fetch,
     signal: context.signal,
     sourcePath: context.sourcePath,
+    maxMessageBytes: context.maxMessageBytes,
   });
 }
 

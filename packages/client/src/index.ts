@@ -16,6 +16,7 @@ export type {
 export { holdLaunches } from "./launch-turn.js";
 export type { ListToolsOptions } from "./list-tools.js";
 export { listTools, MAX_TOOL_PAGES } from "./list-tools.js";
+export { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
 export type { OAuthOptions } from "./oauth/oauth-options.js";
 export { DEFAULT_SIGN_IN_TIMEOUT_MS } from "./oauth/oauth-options.js";
 export type { OpenInBrowserOptions } from "./oauth/open-in-browser.js";
@@ -31,3 +32,5 @@ export type { RemoteTransportOptions } from "./remote-transport.js";
 export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";
 export type { ProcessExit, StdioTransportOptions } from "./stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
+export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
+export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

@@ -6,6 +6,7 @@ import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 import { toToolDefinition } from "./tool-definition.js";
+import { resolveToolLimits, type ToolLimitBreach, ToolLimiter, type ToolLimits } from "./tool-limits.js";
 
 /** Pages after which `listTools` gives up: a server that never stops paging is broken. */
 export const MAX_TOOL_PAGES = 1000;
@@ -16,6 +17,10 @@ export interface ListToolsOptions {
   signal?: AbortSignal;
   /** Limit for all pages together, in ms. @default config.timeout ?? 30000 */
   timeout?: number;
+  /** How many tools, how long a name or description, how deep a schema the list may hold. @default DEFAULT_TOOL_LIMITS */
+  limits?: ToolLimits;
+  /** Told of each kind of limit breach once per listing, after the last page. */
+  onLimit?: (breach: ToolLimitBreach) => void;
 }
 
 /**
@@ -23,7 +28,14 @@ export interface ListToolsOptions {
  * server without the `tools` capability has none (`[]`). A repeated cursor or
  * more than 1000 pages rejects with `PROTOCOL_ERROR` instead of looping.
  * Definitions are normalised to {@link MCPToolDefinition} (unknown fields
- * dropped); a name listed twice keeps its first definition.
+ * dropped); a name listed twice keeps its first definition. `limits` bound
+ * what a hostile server can make the agent hold: tools past `maxTools` are
+ * dropped and no further page is read, a tool with a longer name than
+ * `maxToolNameLength` is dropped, descriptions are cut at
+ * `maxDescriptionLength` with a note, and an input schema past
+ * `maxSchemaDepth` or `maxSchemaSize` is replaced by an empty object schema
+ * (measured without recursion, so no schema is too deep to check). Each kind
+ * of breach reaches `onLimit` once.
  */
 export async function listTools(
   connection: MCPServerConnection,
@@ -38,6 +50,7 @@ export async function listTools(
   const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const limiter = new ToolLimiter(connection.name, resolveToolLimits(options.limits));
   const started = Date.now();
   const tools = new Map<string, MCPToolDefinition>();
   const seenCursors = new Set<string>();
@@ -67,10 +80,19 @@ export async function listTools(
     } finally {
       linked.unlink();
     }
+    const keep = (definition: MCPToolDefinition): void => {
+      if (tools.has(definition.name)) return;
+      const limited = limiter.apply(definition);
+      if (limited) tools.set(limited.name, limited);
+    };
     for (const [index, tool] of result.tools.entries()) {
+      if (limiter.full(tools.size)) {
+        limiter.skipped(result.tools.length - index);
+        break;
+      }
       const fast = toToolDefinition(tool);
       if (fast) {
-        if (!tools.has(fast.name)) tools.set(fast.name, fast);
+        keep(fast);
         continue;
       }
       // Only a tool the quick check refuses goes through zod, for its precise message.
@@ -84,10 +106,20 @@ export async function listTools(
           { server: connection.name },
         );
       }
-      if (!tools.has(parsed.data.name)) tools.set(parsed.data.name, parsed.data);
+      keep(parsed.data);
     }
     const next = result.nextCursor;
-    if (next === undefined) return [...tools.values()];
+    if (next !== undefined && limiter.full(tools.size)) limiter.skipped(1);
+    if (next === undefined || limiter.full(tools.size)) {
+      for (const breach of limiter.breaches()) {
+        try {
+          options.onLimit?.(breach);
+        } catch {
+          // A throwing listener must not cost the tools.
+        }
+      }
+      return [...tools.values()];
+    }
     if (seenCursors.has(next)) {
       throw new McpRtError(
         "PROTOCOL_ERROR",

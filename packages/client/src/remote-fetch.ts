@@ -1,4 +1,6 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { boundResponse, requestIdsOf } from "./bounded-body.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
 import { type SignInNeed, signInNeedOf } from "./oauth/sign-in-error.js";
 
 /** One HTTP response with an error status, as a remote transport saw it. */
@@ -33,6 +35,12 @@ export interface RemoteFetchOptions {
   onFailure?: ((failure: HttpFailure) => void) | undefined;
   /** The fetch to wrap. @default globalThis.fetch */
   fetch?: FetchLike | undefined;
+  /**
+   * The most a successful response body from the server's origin may hold, in
+   * bytes, or (an event stream) one event of it; what is past it is not read
+   * (see `boundResponse`). @default 10485760 (10 MiB)
+   */
+  maxMessageBytes?: number | undefined;
 }
 
 /** Characters of an error body kept for messages. */
@@ -75,10 +83,13 @@ export function displayUrl(url: URL | string): string {
  * followed (307/308 keep the method and body; others only for GET). Requests
  * to other origins (OAuth metadata, the authorization server) get none of the
  * config's headers. Error responses and unfollowed redirects are reported to
- * `onFailure` with the head of their body.
+ * `onFailure` with the head of their body. Other responses from the origin are
+ * read within `maxMessageBytes` as they stream: a larger body (or event) is
+ * cut off, and the requests of the POST fail with `LIMIT_EXCEEDED`.
  */
 export function createRemoteFetch(options: RemoteFetchOptions): FetchLike {
   const base = options.fetch ?? ((url, init) => fetch(url, init));
+  const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const extra = Object.entries(options.headers ?? {}).filter(
     ([name]) => !RESERVED_HEADERS.has(name.toLowerCase()),
   );
@@ -109,7 +120,10 @@ export function createRemoteFetch(options: RemoteFetchOptions): FetchLike {
       response = await base(url, request);
     }
     const redirect = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
-    if (!options.onFailure || (response.status < 400 && redirect === null)) return response;
+    if (response.status < 400 && redirect === null) {
+      return boundResponse(response, { limit, requestIds: requestIdsOf(init?.body) });
+    }
+    if (!options.onFailure) return response;
     return reportFailure(response, { method, url, headers, redirect }, options.onFailure);
   };
 }

@@ -37,6 +37,8 @@ export interface RemoteTransportOptions {
   closeTimeoutMs?: number | undefined;
   /** The fetch under the transport's own (headers, same-origin redirects, error capture). @default globalThis.fetch */
   fetch?: FetchLike | undefined;
+  /** The most one response body, or one event of a stream, may hold (bytes); a request whose answer is larger fails with `LIMIT_EXCEEDED`. @default 10485760 */
+  maxMessageBytes?: number | undefined;
 }
 
 // Failures remembered to explain the errors the SDK throws for them.
@@ -89,6 +91,7 @@ export class RemoteTransport implements ClientTransport {
       headers: options.headers,
       fetch: options.fetch,
       onFailure: (failure) => this.#remember(failure),
+      maxMessageBytes: options.maxMessageBytes,
     });
     this.#fetch = fetch;
     const sdkOptions = { fetch, ...(options.authProvider ? { authProvider: options.authProvider } : {}) };

@@ -4,6 +4,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
 import { describeExit, errnoOf, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
 import { httpFailureError, networkErrorOf, UNREACHABLE_ERRNOS } from "./http-error.js";
+import { tooLargeReasonOf } from "./message-limit.js";
 
 /** The facts a failed request is explained from. */
 export interface RequestFailure {
@@ -26,9 +27,8 @@ export interface RequestFailure {
 export function closedReason(internals: ConnectionInternals): string {
   const event = internals.closeEvent();
   if (event?.expected) return "the connection was closed by the client";
-  const exit = internals.transport.exit;
-  if (exit) return describeExit(exit);
-  return internals.transport.closeReason ?? "the server closed the connection";
+  const { closeReason, exit } = internals.transport;
+  return closeReason ?? (exit ? describeExit(exit) : "the server closed the connection");
 }
 
 /** The error of a request on a connection that has already closed. */
@@ -72,6 +72,14 @@ export function toRequestError(failure: RequestFailure): Error {
       : `timed out after ${failure.timeoutMs} ms (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;
     return new McpRtError("REQUEST_TIMEOUT", `The ${what} to MCP server "${server}" ${limit}`, base);
   }
+  const tooLarge = tooLargeReasonOf(error);
+  if (tooLarge) {
+    return new McpRtError(
+      "LIMIT_EXCEEDED",
+      `The ${what} to MCP server "${server}" failed: ${tooLarge}`,
+      base,
+    );
+  }
   const http = internals.transport.httpFailureOf?.(error);
   if (http) {
     return httpFailureError({
@@ -99,6 +107,14 @@ export function toRequestError(failure: RequestFailure): Error {
     errno ||
     /^Not connected$/.test(errorText(error))
   ) {
+    const breach = internals.transport.limitBreach;
+    if (breach) {
+      return new McpRtError(
+        "LIMIT_EXCEEDED",
+        `The ${what} to MCP server "${server}" failed: ${breach}`,
+        base,
+      );
+    }
     const message = `MCP server "${server}" closed the connection during the ${what}: ${closedReason(internals)}`;
     const details = internals.transport.closeDetails;
     return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), {

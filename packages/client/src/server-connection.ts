@@ -114,16 +114,17 @@ export class ServerConnection implements MCPServerConnection {
     if (this.#closing) {
       event = { expected: true, reason: `MCP server "${this.name}" was closed by the client` };
     } else {
-      const how = exit
-        ? describeExit(exit)
-        : (this.#transport.closeReason ?? "the server closed the connection");
+      // A transport that closed itself knows why better than the exit its close caused.
+      const how =
+        this.#transport.closeReason ?? (exit ? describeExit(exit) : "the server closed the connection");
       const reason = `MCP server "${this.name}" stopped: ${how}`;
       const stderrTail = this.#transport.stderrTail();
       const details = exit ? { exitCode: exit.code, signal: exit.signal } : this.#transport.closeDetails;
+      const code = this.#transport.limitBreach ? "LIMIT_EXCEEDED" : "TRANSPORT_CLOSED";
       event = {
         expected: false,
         reason,
-        error: new McpRtError("TRANSPORT_CLOSED", withStderr(reason, stderrTail), {
+        error: new McpRtError(code, withStderr(reason, stderrTail), {
           server: this.name,
           ...(stderrTail ? { stderrTail } : {}),
           ...(details ? { details } : {}),

@@ -5,6 +5,7 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import spawn from "cross-spawn";
 import type { ClientTransport } from "./client-transport.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "./message-limit.js";
 import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
 import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
 
@@ -28,6 +29,8 @@ export interface StdioTransportOptions {
   stdinGraceMs?: number;
   /** On close, how long the process group may take to exit after SIGTERM, before SIGKILL. @default 2000 */
   killGraceMs?: number;
+  /** The longest line (one message) the server may write to stdout, in bytes; past it the transport closes, saying so. @default 10485760 */
+  maxMessageBytes?: number;
 }
 
 /** How a server process ended. */
@@ -62,7 +65,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   onmessage?: ((message: JSONRPCMessage) => void) | undefined;
 
   readonly #options: StdioTransportOptions;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #readBuffer: ReadBuffer;
   readonly #stderr: StderrBuffer;
   #child: ChildProcess | undefined;
   #exit: ProcessExit | undefined;
@@ -72,6 +75,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   #closeReported = false;
   #protocolVersion: string | undefined;
   #stdoutNoise: string | undefined;
+  #limitBreach: string | undefined;
   #hurry: (() => void) | undefined;
   readonly #hurried = new Promise<void>((resolve) => {
     this.#hurry = resolve;
@@ -80,6 +84,9 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.#stderr = createStderrBuffer(options.stderrLimit);
+    this.#readBuffer = new ReadBuffer({
+      maxBufferSize: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    });
   }
 
   /** The server's process id (also its process group id), once started. */
@@ -95,6 +102,16 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   /** The protocol version agreed at `initialize`, once known. */
   get protocolVersion(): string | undefined {
     return this.#protocolVersion;
+  }
+
+  /** Set when the transport closed because the server wrote a message past `maxMessageBytes`: what happened. */
+  get limitBreach(): string | undefined {
+    return this.#limitBreach;
+  }
+
+  /** Why the transport closed on its own while the server still ran (a message past `maxMessageBytes`), once it has. */
+  get closeReason(): string | undefined {
+    return this.#limitBreach;
   }
 
   /** The first stdout line that was not a JSON-RPC message, if any (a server logging to stdout). */
@@ -240,10 +257,15 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   }
 
   #onStdout(chunk: Buffer): void {
+    // The rest of a message past the limit is dropped, not read as new lines.
+    if (this.#limitBreach) return;
     try {
       this.#readBuffer.append(chunk);
-    } catch (error) {
-      this.onerror?.(error as Error);
+    } catch {
+      // The rest of the line would be read as new messages: the stream cannot be trusted any more.
+      const limit = this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      this.#limitBreach ??= `it sent ${tooLargeText(limit)}, so mcp-rt closed the connection`;
+      this.onerror?.(new Error(`The server sent ${tooLargeText(limit)}; closing the connection`));
       this.close().catch(() => {});
       return;
     }

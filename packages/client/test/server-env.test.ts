@@ -18,16 +18,44 @@ describe("isSecretEnvName", () => {
     "AWS_CREDENTIALS",
     "GOOGLE_APPLICATION_CREDENTIALS",
     "NPM_TOKEN",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "DATABASE_URL",
+    "SMTP_PASS",
+    "MYSQL_PASSWD",
+    "PRIVATE_KEY",
+    "DEPLOY_PRIVATE_KEY",
+    "SIGNING_KEY",
+    "GH_PAT",
+    "NPM_CONFIG__AUTH",
+    "npm_config__authToken",
+    "SENTRY_DSN",
+    "SLACK_WEBHOOK_URL",
+    "SSH_AUTH_SOCK",
+    "JWT",
+    "COOKIE",
   ])("treats %s as secret", (name) => {
     expect(isSecretEnvName(name)).toBe(true);
   });
 
-  it.each(["PATH", "HOME", "LANG", "NODE_OPTIONS", "EDITOR", "TERM", "KEYBOARD_LAYOUT", "PASS_THROUGH"])(
-    "passes %s on",
-    (name) => {
-      expect(isSecretEnvName(name)).toBe(false);
-    },
-  );
+  it.each([
+    "PATH",
+    "HOME",
+    "LANG",
+    "NODE_OPTIONS",
+    "EDITOR",
+    "TERM",
+    "KEYBOARD_LAYOUT",
+    "PASS_THROUGH",
+    "COMPAT",
+    "BYPASS",
+    "AWS_PROFILE",
+    "AWS_REGION",
+    "SSH_CONNECTION",
+  ])("passes %s on", (name) => {
+    expect(isSecretEnvName(name)).toBe(false);
+  });
 });
 
 describe("createServerEnv", () => {
@@ -45,6 +73,22 @@ describe("createServerEnv", () => {
       platform: "linux",
     });
     expect(env).toEqual({ PATH: "/usr/bin", LANG: "en_US.UTF-8", GITHUB_TOKEN: "explicit", DEBUG: "1" });
+  });
+
+  it("passes the names of envPassthrough on as they are, and only those", () => {
+    const parent = { PATH: "/bin", GITHUB_TOKEN: "ghp_x", AWS_SECRET_ACCESS_KEY: "aws", SSH_AUTH_SOCK: "/s" };
+    expect(
+      createServerEnv({ parent, passthrough: ["GITHUB_TOKEN", "UNSET_TOKEN"], platform: "linux" }),
+    ).toEqual({
+      PATH: "/bin",
+      GITHUB_TOKEN: "ghp_x",
+    });
+    expect(createServerEnv({ parent, passthrough: ["github_token"], platform: "linux" })).toEqual({
+      PATH: "/bin",
+    });
+    expect(createServerEnv({ parent, passthrough: ["github_token"], platform: "win32" })).toMatchObject({
+      GITHUB_TOKEN: "ghp_x",
+    });
   });
 
   it("treats names case-insensitively on Windows, keeping the config's spelling", () => {
@@ -74,10 +118,19 @@ describe("a real server's environment", () => {
       SERVICE_APIKEY: "k",
       MY_SECRET: "s",
       AWS_CREDENTIALS: "c",
+      AWS_ACCESS_KEY_ID: "AKIAPARENT",
+      DATABASE_URL: "postgres://u:pw@db/x",
+      SSH_AUTH_SOCK: "/tmp/agent.sock",
+      PASSED_TOKEN: "passed-on-purpose",
     };
     const connection = await connectToServer(
       "env",
-      { command: process.execPath, args: [everythingEntry], env: { EXPLICIT_TOKEN: "given-on-purpose" } },
+      {
+        command: process.execPath,
+        args: [everythingEntry],
+        env: { EXPLICIT_TOKEN: "given-on-purpose" },
+        envPassthrough: ["PASSED_TOKEN"],
+      },
       { env: parent },
     );
     try {
@@ -86,6 +139,7 @@ describe("a real server's environment", () => {
       const env = JSON.parse(block?.type === "text" ? block.text : "{}") as Record<string, string>;
       expect(env.VISIBLE_SETTING).toBe("visible");
       expect(env.EXPLICIT_TOKEN).toBe("given-on-purpose");
+      expect(env.PASSED_TOKEN).toBe("passed-on-purpose");
       for (const name of [
         "GITHUB_TOKEN",
         "DB_PASSWORD",
@@ -93,10 +147,13 @@ describe("a real server's environment", () => {
         "SERVICE_APIKEY",
         "MY_SECRET",
         "AWS_CREDENTIALS",
+        "AWS_ACCESS_KEY_ID",
+        "DATABASE_URL",
+        "SSH_AUTH_SOCK",
       ]) {
         expect(env).not.toHaveProperty(name);
       }
-      expect(JSON.stringify(env)).not.toMatch(/ghp_parent|hunter2|sk-parent/);
+      expect(JSON.stringify(env)).not.toMatch(/ghp_parent|hunter2|sk-parent|AKIAPARENT|u:pw/);
     } finally {
       await closeConnection(connection);
     }

@@ -21,6 +21,7 @@ export type McpRtErrorCode =
   | "NOT_CONNECTED"
   | "UNKNOWN_SERVER"
   | "CACHE_ERROR"
+  | "LIMIT_EXCEEDED"
   | "ABORTED";
 
 /** Options of {@link McpRtError}. */

@@ -52,8 +52,15 @@ export interface MCPStdioServerConfig extends MCPServerCommon {
   command: string;
   /** Its arguments. */
   args?: string[];
-  /** Variables added to the (filtered) parent environment. */
+  /** Variables added to the (filtered) parent environment; `${VAR}` passes one of the agent's on purpose. */
   env?: Record<string, string>;
+  /**
+   * Names of the agent's environment variables the server gets even though
+   * they look like secrets (`GITHUB_TOKEN`, `AWS_ACCESS_KEY_ID`…), which are
+   * otherwise left out. mcp-rt's own field: no other client's is mapped here.
+   * @default []
+   */
+  envPassthrough?: string[];
   /** Working folder, relative to the agent's cwd. @default the agent's cwd */
   cwd?: string;
 }
@@ -125,6 +132,8 @@ export interface ConfigIssue {
 
 const positiveInt = z.number().int().positive();
 const stringRecord = z.record(z.string(), z.string());
+/** What an environment variable name may look like. */
+export const ENV_NAME: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** zod schema of {@link MCPAuthConfig}. */
 export const MCPAuthConfigSchema: z.ZodType<MCPAuthConfig> = z.discriminatedUnion("type", [
@@ -164,6 +173,7 @@ export const MCPStdioServerConfigSchema: z.ZodType<MCPStdioServerConfig> = z.obj
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: stringRecord.optional(),
+  envPassthrough: z.array(z.string().regex(ENV_NAME, "must be an environment variable name")).optional(),
   cwd: z.string().optional(),
 });
 

@@ -10,6 +10,8 @@ export { displayPath } from "./util/display-path.js";
 export { errorMessage } from "./util/error-message.js";
 export { errorStack } from "./util/error-stack.js";
 export { firstSettled } from "./util/first-settled.js";
+export type { JsonMeasure, MeasureJsonLimits } from "./util/measure-json.js";
+export { measureJson } from "./util/measure-json.js";
 export { plural } from "./util/plural.js";
 export type { SecretInput } from "./util/read-secret.js";
 export { readSecret } from "./util/read-secret.js";

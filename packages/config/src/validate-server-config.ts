@@ -1,6 +1,7 @@
 import { describeKind, describeValue, fieldKey, isPlainObject } from "./describe-value.js";
 import { redactUrl } from "./redact.js";
 import {
+  ENV_NAME,
   MCPHttpServerConfigSchema,
   type MCPServerConfig,
   MCPStdioServerConfigSchema,
@@ -96,6 +97,17 @@ export function findServerConfigProblems(name: string, config: unknown): ServerC
     checkCommand(config.command, add);
     checkStringArray(config.args, "args", '["-y", "some-mcp-server"]', add, { conceal: true });
     checkStringRecord(config.env, "env", add);
+    checkStringArray(config.envPassthrough, "envPassthrough", '["GITHUB_TOKEN"]', add);
+    if (Array.isArray(config.envPassthrough)) {
+      config.envPassthrough.forEach((name, i) => {
+        if (typeof name === "string" && !ENV_NAME.test(name)) {
+          add(
+            `envPassthrough[${i}]`,
+            `must be an environment variable name (letters, digits, _), got ${describeValue(name)}`,
+          );
+        }
+      });
+    }
     if (config.cwd !== undefined && (typeof config.cwd !== "string" || config.cwd === "")) {
       add("cwd", `must be a folder path, got ${describeValue(config.cwd)}`);
     }

@@ -147,4 +147,17 @@ describe("native (mcp-rt) source", () => {
       },
     ]);
   });
+
+  it("keeps envPassthrough from mcp-rt's own file; no other client's entry maps onto it", async () => {
+    const tree = await fixture();
+    await tree.writeHome(".mcp-rt/mcp.json", {
+      mcpServers: { github: { command: "gh-mcp", envPassthrough: ["GITHUB_TOKEN"] } },
+    });
+    await tree.writeProject(".mcp.json", {
+      mcpServers: { other: { command: "other", envPassthrough: ["AWS_SECRET_ACCESS_KEY"] } },
+    });
+    const result = await tree.load({ trust: "all" });
+    expect(result.configs.github).toEqual({ command: "gh-mcp", envPassthrough: ["GITHUB_TOKEN"] });
+    expect(result.configs.other).toEqual({ command: "other" });
+  });
 });

@@ -8,6 +8,7 @@ import {
   errorMessage,
   errorStack,
   firstSettled,
+  measureJson,
   plural,
   writeJsonAtomic,
 } from "../src/util.js";
@@ -76,6 +77,22 @@ describe("firstSettled", () => {
     await firstSettled([new Promise(() => {})], 20);
     expect(performance.now() - began).toBeGreaterThanOrEqual(15);
     await firstSettled([], 1);
+  });
+});
+
+describe("measureJson", () => {
+  it("measures depth and about the JSON length, without recursion", () => {
+    const value = { a: [1, "xy", null, true], b: { c: {} } };
+    expect(measureJson(value)).toEqual({ depth: 3, size: JSON.stringify(value).length });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) deep = { next: deep };
+    expect(measureJson(deep).depth).toBe(100_001);
+  });
+
+  it("stops at the first limit passed", () => {
+    expect(measureJson({ a: { b: { c: 1 } } }, { maxDepth: 2 })).toMatchObject({ exceeded: "depth" });
+    expect(measureJson({ text: "x".repeat(1000) }, { maxSize: 100 })).toMatchObject({ exceeded: "size" });
+    expect(measureJson("short", { maxSize: 100, maxDepth: 1 })).toEqual({ depth: 0, size: 7 });
   });
 });
 

@@ -19,6 +19,10 @@ describe("validateServerConfig", () => {
     ],
     ["an API-key server", { command: "x", auth: { type: "apikey", credentialId: "k" }, enabled: false }],
     ["tool lists", { command: "x", includeTools: ["a"], excludeTools: [] }],
+    [
+      "variables passed through on purpose",
+      { command: "x", envPassthrough: ["GITHUB_TOKEN", "AWS_PROFILE"] },
+    ],
     ["fields of the other transport, which are ignored", { command: "x", headers: 5, url: undefined }],
   ])("accepts %s", (_label, config) => {
     expect(validateServerConfig("ok", config)).toEqual([]);
@@ -40,6 +44,11 @@ describe("validateServerConfig", () => {
       "null",
       null,
       'servers.foo: must be an object with "command" (a local server) or "url" (a remote server), got null',
+    ],
+    [
+      "an envPassthrough entry that is not a variable name",
+      { command: "x", envPassthrough: ["GITHUB TOKEN"] },
+      'servers.foo.envPassthrough[0]: must be an environment variable name (letters, digits, _), got "GITHUB TOKEN"',
     ],
     [
       "both command and url",

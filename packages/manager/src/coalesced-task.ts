@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from "node:timers/promises";
+
 /** A task that runs on demand, never twice at once. */
 export interface CoalescedTask {
   /**
@@ -9,28 +11,53 @@ export interface CoalescedTask {
   idle(): Promise<void>;
 }
 
+/** Options of {@link createCoalescedTask}. */
+export interface CoalescedTaskOptions {
+  /** The shortest time from one run's start to the next one's; a run asked for sooner waits. @default 0 */
+  minIntervalMs?: number;
+  /** Called each time a run has to wait for `minIntervalMs`, with how many runs in a row had to. */
+  onThrottle?: (inARow: number) => void;
+  /** Ends the waiting and the queue: no run starts once it is aborted. */
+  signal?: AbortSignal;
+}
+
 /**
  * Coalesces requests for `run` (e.g. a burst of `list_changed`
- * notifications gives one re-list in flight and at most one queued). A run
- * that throws goes to `onError`; the next run still happens.
+ * notifications gives one re-list in flight and at most one queued), and
+ * rate-limits it: runs start at least `minIntervalMs` apart, so a source
+ * that asks again after every run gets one run per interval, not a loop. A
+ * run that throws goes to `onError`; the next run still happens.
  *
  * @example
  * ```ts
- * const relist = createCoalescedTask(() => refresh(), (error) => logger.warn(String(error)));
+ * const relist = createCoalescedTask(() => refresh(), (error) => logger.warn(String(error)), { minIntervalMs: 1000 });
  * connection.onToolsChanged(() => relist.trigger());
  * ```
  */
 export function createCoalescedTask(
   run: () => Promise<void>,
   onError: (error: unknown) => void,
+  options: CoalescedTaskOptions = {},
 ): CoalescedTask {
+  const { minIntervalMs = 0, onThrottle, signal } = options;
   let running: Promise<void> | undefined;
   let queued = false;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let throttled = 0;
   const loop = async (): Promise<void> => {
     // Yields first, so that `running` is set before `run` could ask for another run.
     await undefined;
     do {
       queued = false;
+      const wait = lastStart + minIntervalMs - performance.now();
+      if (wait <= 0) throttled = 0;
+      else {
+        onThrottle?.(++throttled);
+        // Unref'd: a throttled re-list must not keep the process alive.
+        await sleep(wait, undefined, { ref: false, ...(signal ? { signal } : {}) }).catch(() => {});
+      }
+      if (signal?.aborted) break;
+      lastStart = performance.now();
       try {
         await run();
       } catch (error) {
@@ -41,6 +68,7 @@ export function createCoalescedTask(
   };
   return {
     trigger() {
+      if (signal?.aborted) return;
       if (running) {
         queued = true;
         return;

@@ -15,12 +15,17 @@ export interface ConnectionWatchOptions {
   relist(signal: AbortSignal): Promise<void>;
   /** Where a failed re-list is reported (unless the watch stopped or the connection closed). */
   logger: Logger | undefined;
+  /** The shortest time between the starts of two re-lists. @default 0 */
+  minRelistIntervalMs?: number;
+  /** A re-list had to wait for `minRelistIntervalMs` (the server announces changes faster), the `inARow`th in a row. */
+  onThrottle?: (inARow: number) => void;
 }
 
 /**
  * Follows one live connection for the manager: its close and error
  * events, and `notifications/tools/list_changed`, which it turns into
- * coalesced re-lists. It starts before the first `tools/list`, so that a
+ * coalesced re-lists, at most one per `minRelistIntervalMs` (a server that
+ * re-announces after every list cannot keep it busy). It starts before the first `tools/list`, so that a
  * change announced while that list was running is not lost: such a change is
  * acted on when the watch is activated, once the first list is in place.
  */
@@ -42,6 +47,11 @@ export class ConnectionWatch {
         options.logger?.warn(
           `MCP server "${options.connection.name}" announced new tools, but listing them failed; keeping the previous ones: ${message}`,
         );
+      },
+      {
+        minIntervalMs: options.minRelistIntervalMs ?? 0,
+        signal,
+        ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
       },
     );
     const { connection } = options;

@@ -14,6 +14,7 @@ export type {
   MCPServerConnection,
   MCPServerInfo,
   SignInStatus,
+  ToolLimits,
 } from "@mcp-rt/client";
 export type {
   AuthStorage,
@@ -77,4 +78,4 @@ export type { ReconnectOptions } from "./reconnect-policy.js";
 export { DEFAULT_RECONNECT_OPTIONS } from "./reconnect-policy.js";
 export type { ToolOwner } from "./tool-catalog.js";
 export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tool-name.js";
-export { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
+export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";

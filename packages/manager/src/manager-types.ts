@@ -1,4 +1,5 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
+import type { ToolLimits } from "@mcp-rt/client";
 import type {
   AuthStorage,
   LoadConfigsOptions,
@@ -160,6 +161,37 @@ export interface MCPManagerOptions {
   signInTimeoutMs?: number;
   /** Text characters a tool result may hold before it is cut. @default 100000 */
   resultCharLimit?: number;
+  /**
+   * Bytes of image data (decoded) a tool result may hold; an image past them
+   * becomes a note with its type and size. Audio, and resources with binary
+   * content, are always notes. @default 5242880 (5 MiB)
+   */
+  resultMediaByteLimit?: number;
+  /**
+   * What one server's tool list may hold: `maxTools` (2000; the rest are
+   * dropped), `maxToolNameLength` (128; longer-named tools are dropped),
+   * `maxDescriptionLength` (4096; cut with a note), `maxSchemaDepth` (64) and
+   * `maxSchemaSize` (100000 characters; a larger input schema is replaced
+   * and the description says so). Each kind of breach is logged once per
+   * server, as a warning naming the server and the limit.
+   * @default DEFAULT_TOOL_LIMITS
+   */
+  toolLimits?: ToolLimits;
+  /**
+   * The largest message a server may send, in bytes (a stdio line, an HTTP
+   * body, one event of a stream). A stdio server past it is disconnected and
+   * reconnected; a remote request past it fails. Either way with
+   * `LIMIT_EXCEEDED`, naming this option. @default 10485760 (10 MiB, the SDK's stdio limit)
+   */
+  maxMessageBytes?: number;
+  /**
+   * The shortest time between two re-lists of one server's tools after
+   * `notifications/tools/list_changed`; changes announced meanwhile are
+   * coalesced into one re-list when it has passed. A server that announces
+   * faster (a server that announces after every list would re-list hundreds
+   * of times a second, each writing the cache) is logged once. @default 1000
+   */
+  minRelistIntervalMs?: number;
   /**
    * Reconnects a server whose connection dropped, with backoff, jitter and a
    * circuit breaker (see {@link ReconnectOptions}); `false` restores the design

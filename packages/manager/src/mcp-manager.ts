@@ -28,11 +28,11 @@ import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
+import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
 import { passStartupGate } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
-import { DEFAULT_RESULT_CHAR_LIMIT } from "./tool-result.js";
 
 /** The startup gate of the design document (ms). */
 export const STARTUP_TIMEOUT_MS = 250;
@@ -60,6 +60,7 @@ export class MCPManager implements AsyncDisposable {
   readonly #cache: ManagerCache;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #tasks = new TaskGroup();
+  readonly #limits: ServerLimits;
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
   /** The last reload: reloads run one at a time, each on what the one before left. */
@@ -67,11 +68,13 @@ export class MCPManager implements AsyncDisposable {
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
-   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect` or health-check value out of range.
+   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check or limit value out of range.
    */
   constructor(cwd: string, options: MCPManagerOptions = {}) {
     this.#cwd = cwd;
     this.#options = options;
+    const limits = resolveServerLimits(options);
+    this.#limits = limits;
     this.#cache = new ManagerCache(options.cache, options.logger);
     this.#ownsAuthStorage = typeof options.authStorage === "string";
     this.#authStorage = openAuthStorage(options.authStorage);
@@ -79,7 +82,8 @@ export class MCPManager implements AsyncDisposable {
       options.logger?.warn("An MCPManager event listener threw", error),
     );
     const host: MCPToolHost = {
-      resultCharLimit: options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT,
+      resultCharLimit: limits.resultCharLimit,
+      resultMediaByteLimit: limits.resultMediaByteLimit,
       liveServer: (server) => this.#liveServer(server),
       waitForConnection: async (server, signal) => {
         await this.waitForConnection(server, signal ? { signal } : {});
@@ -93,6 +97,7 @@ export class MCPManager implements AsyncDisposable {
     this.#lifecycle = new ServerLifecycle({
       cwd,
       options,
+      limits,
       authStorage: this.#authStorage,
       table: this.#table,
       catalog: this.#catalog,
@@ -326,6 +331,8 @@ export class MCPManager implements AsyncDisposable {
       timeoutMs,
       authStorage: this.#authStorage,
       sourcePath: options.sourcePath,
+      maxMessageBytes: this.#limits.maxMessageBytes,
+      toolLimits: this.#limits.toolLimits,
     });
   }
 

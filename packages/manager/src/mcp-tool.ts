@@ -17,6 +17,8 @@ export type LiveServer =
 export interface MCPToolHost {
   /** Text characters a result may hold before it is cut. */
   readonly resultCharLimit: number;
+  /** Bytes of images a result may hold; past them an image becomes a note. @default 5242880 */
+  readonly resultMediaByteLimit?: number;
   /** The server's live connection and tool names; `pending` while it connects; else why there is none. */
   liveServer(server: string): LiveServer;
   /**
@@ -142,7 +144,11 @@ export class MCPTool implements CustomTool {
           ? { onProgress: (progress: MCPProgress) => onUpdate(this.#progressUpdate(progress)) }
           : {}),
       });
-      return toToolResult(raw, this.#context, { resultCharLimit: this.#host.resultCharLimit });
+      const { resultCharLimit, resultMediaByteLimit } = this.#host;
+      return toToolResult(raw, this.#context, {
+        resultCharLimit,
+        ...(resultMediaByteLimit === undefined ? {} : { resultMediaByteLimit }),
+      });
     } catch (error) {
       if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
       if (isSignInRequired(error)) this.#host.signInRequired(this.serverName, error);

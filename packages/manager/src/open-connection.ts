@@ -4,6 +4,7 @@ import {
   listTools,
   type MCPServerConnection,
   type OAuthOptions,
+  type ToolLimits,
 } from "@mcp-rt/client";
 import {
   type AuthStorage,
@@ -28,6 +29,8 @@ export interface OpenConnectionOptions {
   authStorage?: AuthStorage | undefined;
   /** The config file, for error messages. */
   sourcePath?: string | undefined;
+  /** See `MCPManagerOptions.maxMessageBytes`. @default 10485760 */
+  maxMessageBytes?: number | undefined;
   /** OAuth for remote servers: where sign-ins live, and whether a browser sign-in may run. */
   oauth?: OAuthOptions | undefined;
   /** Told the resolved config before it connects (it holds secrets: keep only a fingerprint). */
@@ -58,6 +61,7 @@ export async function openConnection(
     cwd,
     unresolvedConfig: config,
     ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
+    ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
     ...(options.oauth ? { oauth: options.oauth } : {}),
   });
 }
@@ -101,14 +105,18 @@ export interface ServerProbe {
 export async function probeServer(
   name: string,
   config: MCPServerConfig,
-  options: OpenConnectionOptions & { timeoutMs: number },
+  options: OpenConnectionOptions & { timeoutMs: number; toolLimits?: ToolLimits | undefined },
 ): Promise<ServerProbe> {
   const { signal, timeoutMs } = options;
   const started = performance.now();
   let connection: MCPServerConnection | undefined;
   try {
     connection = await openConnection(name, { ...config, timeout: timeoutMs }, options);
-    const tools = await listTools(connection, { signal, timeout: timeoutMs });
+    const tools = await listTools(connection, {
+      signal,
+      timeout: timeoutMs,
+      ...(options.toolLimits ? { limits: options.toolLimits } : {}),
+    });
     return {
       serverInfo: connection.serverInfo,
       protocolVersion: connection.protocolVersion,

@@ -7,6 +7,7 @@ import {
   type MCPServerConnection,
   type OAuthOptions,
   signOut,
+  type ToolLimitBreach,
 } from "@mcp-rt/client";
 import {
   type AuthStorage,
@@ -26,6 +27,7 @@ import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
+import type { ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
 import type { ToolCatalog } from "./tool-catalog.js";
@@ -35,6 +37,8 @@ export interface ServerLifecycleParts {
   /** The project folder: where stdio servers start, part of cache keys. */
   cwd: string;
   options: MCPManagerOptions;
+  /** What each server may send, from the options. */
+  limits: ServerLimits;
   /** Where API keys and sign-ins live, when the manager has a store. */
   authStorage: AuthStorage | undefined;
   table: ServerTable;
@@ -44,6 +48,9 @@ export interface ServerLifecycleParts {
   /** Background work `disconnectAll` waits for. */
   tasks: TaskGroup;
 }
+
+/** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
+const STORM_RELISTS = 3;
 
 /** How an attempt starts. */
 export interface StartOptions {
@@ -316,6 +323,7 @@ export class ServerLifecycle {
         signal,
         authStorage: this.#parts.authStorage,
         sourcePath: record.source?.path,
+        maxMessageBytes: this.#parts.limits.maxMessageBytes,
         oauth: this.#oauth(attempt),
         onResolved: (resolved) => {
           if (this.#isCurrent(record, attempt)) {
@@ -329,7 +337,11 @@ export class ServerLifecycle {
       record.watch = watch;
       record.phase = "listing";
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
-      const serverTools = await listTools(connection, { signal, timeout: remaining });
+      const serverTools = await listTools(connection, {
+        ...this.#listOptions(record),
+        signal,
+        timeout: remaining,
+      });
       signal.throwIfAborted();
       if (!this.#isCurrent(record, attempt)) throw removedError(name);
       this.#commit(record, attempt, connection, serverTools);
@@ -373,16 +385,38 @@ export class ServerLifecycle {
     record.watch?.activate();
   }
 
-  /** Follows a new connection: its close, its errors, `list_changed`. */
+  /** Follows a new connection: its close, its errors, `list_changed` (rate-limited, logged once when it had to be). */
   #watch(record: ServerRecord, connection: MCPServerConnection): ConnectionWatch {
     const { logger } = this.#parts.options;
+    const { minRelistIntervalMs } = this.#parts.limits;
     return new ConnectionWatch({
       connection,
       onClose: (event) => this.#closed(record, connection, event),
       onError: (error) => logger?.debug(`MCP server "${record.name}" reported an error`, error),
       relist: (signal) => this.#relist(record, connection, signal),
       logger,
+      minRelistIntervalMs,
+      // A few quick changes are normal; a server still at it after three intervals is storming.
+      onThrottle: (inARow) => {
+        if (inARow < STORM_RELISTS || !record.firstTime("minRelistIntervalMs")) return;
+        logger?.warn(
+          `MCP server "${record.name}" announces tool changes faster than once per ${minRelistIntervalMs} ms; its tools are listed again at most that often (limit minRelistIntervalMs)`,
+        );
+      },
     });
+  }
+
+  /** The limits of a tool list, and where a breach goes: one warning per server and limit. */
+  #listOptions(record: ServerRecord): {
+    limits: ServerLimits["toolLimits"];
+    onLimit(breach: ToolLimitBreach): void;
+  } {
+    return {
+      limits: this.#parts.limits.toolLimits,
+      onLimit: (breach) => {
+        if (record.firstTime(breach.limit)) this.#parts.options.logger?.warn(breach.message);
+      },
+    };
   }
 
   /**
@@ -390,7 +424,7 @@ export class ServerLifecycle {
    * exactly this server's slice, if the connection is still its live one.
    */
   async #relist(record: ServerRecord, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
-    const serverTools = await listTools(connection, { signal });
+    const serverTools = await listTools(connection, { ...this.#listOptions(record), signal });
     if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
     record.relisted(serverTools);
     this.#parts.catalog.rebuild();

@@ -80,6 +80,8 @@ export class ServerRecord {
   #toolNames?: { of: readonly MCPToolDefinition[]; names: ReadonlySet<string> };
   /** The fingerprint of `config`, for the config it was made of. */
   #fingerprint?: { of: MCPServerConfig; value: string };
+  /** The limits it passed that were logged already: each is logged once. */
+  readonly #warned = new Set<string>();
 
   constructor(name: string, config: MCPServerConfig) {
     this.name = name;
@@ -136,6 +138,13 @@ export class ServerRecord {
       this.#fingerprint = { of: this.config, value: toolCacheFingerprint(this.name, this.config, cwd) };
     }
     return this.#fingerprint.value === toolCacheFingerprint(this.name, config, cwd);
+  }
+
+  /** True the first time it is asked about `what` (a limit it passed): that is when to log it. */
+  firstTime(what: string): boolean {
+    if (this.#warned.has(what)) return false;
+    this.#warned.add(what);
+    return true;
   }
 
   /** A new attempt starts: it is `connecting`. */

@@ -3,6 +3,9 @@ import type { ToolResult, ToolResultContent, ToolResultDetails } from "./custom-
 /** Default of `resultCharLimit`: characters of text a result may hold. */
 export const DEFAULT_RESULT_CHAR_LIMIT = 100_000;
 
+/** Default of `resultMediaByteLimit`: bytes of image data a result may hold (5 MiB, what model APIs take per image). */
+export const DEFAULT_RESULT_MEDIA_BYTE_LIMIT: number = 5 * 1024 * 1024;
+
 /** A `tools/call` result as a server sends it; every field is treated as untrusted. */
 export interface CallToolResultLike {
   content?: unknown;
@@ -20,6 +23,8 @@ export type ToolResultContext = Omit<ToolResultDetails, "isError" | "rawContent"
 export interface ToToolResultOptions {
   /** Text beyond this many characters is cut, with a note of how much. @default 100000 */
   resultCharLimit?: number;
+  /** Images past this many bytes in all (decoded) become a short note each. @default 5242880 */
+  resultMediaByteLimit?: number;
 }
 
 type Block = Record<string, unknown>;
@@ -28,10 +33,21 @@ const isRecord = (value: unknown): value is Block =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
+/** How many bytes a base64 string holds (without decoding it). */
+function bytesOf(base64: string): number {
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
+}
+
+/** A byte count for a human. */
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 /** Roughly how many bytes a base64 string holds, for a human. */
 function sizeOf(base64: string): string {
-  const bytes = Math.floor((base64.length * 3) / 4);
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+  return sizeText(bytesOf(base64));
 }
 
 function json(value: unknown): string {
@@ -122,11 +138,29 @@ function truncate(content: ToolResultContent[], limit: number): ToolResultConten
   return kept;
 }
 
+/** Keeps images while their bytes fit `limit` in all; each one past it becomes a note. */
+function limitMedia(content: ToolResultContent[], limit: number): ToolResultContent[] {
+  let used = 0;
+  return content.map((block) => {
+    if (block.type !== "image") return block;
+    const bytes = bytesOf(block.data);
+    if (used + bytes <= limit) {
+      used += bytes;
+      return block;
+    }
+    return {
+      type: "text",
+      text: `[image ${block.mimeType}, ${sizeText(bytes)}, not shown: past the ${sizeText(limit)} of images a result may hold; raise resultMediaByteLimit to see it]`,
+    };
+  });
+}
+
 /**
  * Converts an MCP `tools/call` result into a {@link ToolResult}: text stays text,
  * images stay images; audio, embedded resources, resource links and
- * `structuredContent` become short text (uri, mime type, JSON). The server's
- * result is kept as is in `details.rawContent`.
+ * `structuredContent` become short text (uri, mime type, JSON). Text past
+ * `resultCharLimit` is cut and images past `resultMediaByteLimit` become
+ * notes, each saying so. The server's result is kept as is in `details.rawContent`.
  */
 export function toToolResult(
   raw: CallToolResultLike,
@@ -134,6 +168,7 @@ export function toToolResult(
   options: ToToolResultOptions = {},
 ): ToolResult {
   const limit = options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT;
+  const mediaLimit = options.resultMediaByteLimit ?? DEFAULT_RESULT_MEDIA_BYTE_LIMIT;
   let content = Array.isArray(raw.content) ? raw.content.map(convertBlock) : [];
   if (raw.structuredContent !== undefined && !mirrorsStructured(content, raw.structuredContent)) {
     content.push({ type: "text", text: json(raw.structuredContent) });
@@ -147,7 +182,7 @@ export function toToolResult(
   if (content.length === 0) content = [{ type: "text", text: "(no output)" }];
   const isError = raw.isError === true;
   return {
-    content: truncate(content, limit),
+    content: truncate(limitMedia(content, mediaLimit), limit),
     ...(isError ? { isError: true } : {}),
     details: { ...context, isError, rawContent: raw },
   };

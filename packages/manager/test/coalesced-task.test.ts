@@ -68,4 +68,26 @@ describe("createCoalescedTask", () => {
     expect(runs).toBe(2);
     expect(errors).toEqual([new Error("first fails")]);
   });
+
+  it("starts runs at least minIntervalMs apart, however often a run asks for the next", async () => {
+    const controller = new AbortController();
+    const throttled: number[] = [];
+    let runs = 0;
+    const task = createCoalescedTask(
+      async () => {
+        runs++;
+        // A storm: every run asks for another at once.
+        task.trigger();
+      },
+      () => {},
+      { minIntervalMs: 100, signal: controller.signal, onThrottle: (inARow) => throttled.push(inARow) },
+    );
+    task.trigger();
+    await new Promise((resolve) => setTimeout(resolve, 550));
+    controller.abort();
+    await task.idle();
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(runs).toBeLessThanOrEqual(7);
+    expect(throttled.slice(0, 3)).toEqual([1, 2, 3]);
+  });
 });

@@ -12,7 +12,8 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { FixtureOptions } from "./fixture-options.js";
+import { DEEP_SCHEMA_MARKER } from "./deep-schema.js";
+import { type FixtureOptions, TERMINAL_ESCAPES } from "./fixture-options.js";
 
 /** What the MCP side of the fixture needs from the process around it. */
 export interface FixtureHooks {
@@ -34,22 +35,55 @@ const text = (value: string, isError = false): CallToolResult => ({
 
 const HUGE_PATTERN = "abcdefghijklmnopqrstuvwxyz0123456789";
 
+/** Exactly `length` characters: `text`, then filler (or `text` cut). */
+function padded(text: string, length: number): string {
+  const filler = " Lorem ipsum dolor sit amet.";
+  return (text + filler.repeat(Math.ceil(Math.max(0, length - text.length) / filler.length))).slice(
+    0,
+    length,
+  );
+}
+
+/** A block of `bytes` bytes for `huge`: ASCII text, or base64 image or audio data. */
+function hugeBlock(bytes: number, type: unknown): CallToolResult["content"][number] {
+  if (type === "image" || type === "audio") {
+    const data = Buffer.alloc(bytes, 0x5a).toString("base64");
+    return type === "image"
+      ? { type: "image", data, mimeType: "image/png" }
+      : { type: "audio", data, mimeType: "audio/wav" };
+  }
+  return { type: "text", text: HUGE_PATTERN.repeat(Math.ceil(bytes / HUGE_PATTERN.length)).slice(0, bytes) };
+}
+
 /**
  * Builds one fixture `McpServer` (one per stdio process, one per HTTP session).
  * `tools/list` is answered here rather than by `McpServer`, so that it can page;
  * `tools/call`, input validation and `list_changed` stay the SDK's.
  */
 export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHooks): McpServer {
+  const escapes = options.escapes ? TERMINAL_ESCAPES : "";
   const mcp = new McpServer(
-    { name: options.name ?? "mcp-rt-fixture", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true } } },
+    { name: `${options.name ?? "mcp-rt-fixture"}${escapes}`, version: "1.0.0" },
+    {
+      capabilities: { tools: { listChanged: true } },
+      ...(escapes ? { instructions: `Read me.${escapes}` } : {}),
+    },
   );
   const prefix = options.toolPrefix ?? "";
   const listed = new Map<string, { definition: Tool; registered: RegisteredTool }>();
 
-  const addTool = (name: string, description: string, shape: z.ZodRawShape, handler: ToolHandler): void => {
+  const addTool = (
+    name: string,
+    text: string,
+    shape: z.ZodRawShape,
+    handler: ToolHandler,
+    listedSchema?: Tool["inputSchema"],
+  ): void => {
+    const description =
+      options.descriptionChars === undefined ? text : padded(text, options.descriptionChars);
     const schema = z.object(shape);
-    const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(schema, { io: "input" });
+    const { $schema: _ignored, ...generated } = z.toJSONSchema(schema, { io: "input" });
+    const inputSchema = listedSchema ?? generated;
     const registered = mcp.registerTool(
       name,
       { description, inputSchema: schema },
@@ -78,6 +112,8 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     }
     const end = options.pageSize === undefined ? all.length : start + options.pageSize;
     const nextCursor = options.cursorLoop ? "loop" : end < all.length ? `offset:${end}` : undefined;
+    // Announced once the answer is out: the client lists again, and is told again, forever.
+    if (options.listChangedStorm) setImmediate(() => mcp.sendToolListChanged());
     return { tools: all.slice(start, end), ...(nextCursor === undefined ? {} : { nextCursor }) };
   });
 
@@ -136,11 +172,30 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
           .min(0)
           .max(256 * 1024 * 1024)
           .default(1_000_000),
+        type: z.enum(["text", "image", "audio"]).default("text"),
       },
-      ({ bytes }) => {
-        const size = Number(bytes);
-        return text(HUGE_PATTERN.repeat(Math.ceil(size / HUGE_PATTERN.length)).slice(0, size));
-      },
+      ({ bytes, type }) => ({ content: [hugeBlock(Number(bytes), type)] }),
+    );
+  }
+
+  if (options.schemaDepth !== undefined) {
+    addTool(
+      `${prefix}deep`,
+      `Its input schema nests ${options.schemaDepth} levels deep.`,
+      {},
+      () => text("deep called"),
+      { type: "object", properties: { next: DEEP_SCHEMA_MARKER as unknown as object } },
+    );
+  }
+
+  if (options.longToolName !== undefined) {
+    const name = `${prefix}long_name_${"n".repeat(options.longToolName)}`.slice(0, options.longToolName);
+    addTool(name, "A tool with a very long name.", {}, () => text("long called"));
+  }
+
+  if (options.escapes) {
+    addTool(`${prefix}escape${escapes}`, `Shows escape sequences.${escapes}`, {}, () =>
+      text(`before${escapes}after`),
     );
   }
 

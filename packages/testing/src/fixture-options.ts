@@ -36,7 +36,12 @@ export interface FixtureOptions {
   listChanging?: boolean;
   /** Add `slow {ms, steps}`: sends progress notifications, honours cancellation (`--slow-tool`). @default false */
   slowTool?: boolean;
-  /** Add `huge {bytes}`: returns one text block of exactly `bytes` ASCII characters (`--huge-tool`). @default false */
+  /**
+   * Add `huge {bytes, type}`: returns one block of exactly `bytes` ASCII characters (`type: "text"`,
+   * the default), or an `image` (`image/png`) or `audio` (`audio/wav`) block of `bytes` bytes,
+   * base64 (`--huge-tool`). Over stdio a result is one message, so it also tests message limits.
+   * @default false
+   */
   hugeTool?: boolean;
   /** Write a 128 KiB burst, then a line every 5 ms, to stderr while alive (`--noisy-stderr`). @default false */
   noisyStderr?: boolean;
@@ -48,7 +53,33 @@ export interface FixtureOptions {
   pidFile?: string;
   /** HTTP modes only: reject requests without `Authorization: Bearer <token>` with 401 (`--bearer-token`). */
   bearerToken?: string;
+  /** Hostile: every tool's description is exactly this many characters, its own text then filler (`--description-chars`). */
+  descriptionChars?: number;
+  /**
+   * Hostile: add `deep`, whose `inputSchema` nests this many levels of `properties.next`
+   * (`--schema-depth`). The program writes it by hand: `JSON.stringify` cannot, past a few thousand.
+   */
+  schemaDepth?: number;
+  /** Hostile: add a tool whose name is this many characters long, `long_name_nnn…` (`--long-tool-name`). */
+  longToolName?: number;
+  /**
+   * Hostile: {@link TERMINAL_ESCAPES} in the server's name and instructions, in the name,
+   * description and result of a tool `escape…`, and in a stderr line at start (`--escapes`).
+   * @default false
+   */
+  escapes?: boolean;
+  /** Hostile: send `notifications/tools/list_changed` after answering every `tools/list`, forever (`--list-changed-storm`). @default false */
+  listChangedStorm?: boolean;
 }
+
+/**
+ * What the `escapes` fixture writes wherever a client might show server text:
+ * an OSC 52 clipboard write, a screen clear, a window title, an 8-bit CSI,
+ * a bell, a carriage return and a backspace. A terminal that receives it
+ * unfiltered does what it says.
+ */
+export const TERMINAL_ESCAPES: string =
+  "\u001b]52;c;aGFja2Vk\u0007\u001b[2J\u001b[H\u001b]0;owned\u0007\u009b31m\u0007\r\b";
 
 /** The parsed command line of the fixture server: {@link FixtureOptions} plus the transport. */
 export interface FixtureCommandLine extends FixtureOptions {
@@ -82,6 +113,11 @@ const commandLineSchema = z
     "spawn-grandchild": z.boolean().optional(),
     "pid-file": z.string().min(1).optional(),
     "bearer-token": z.string().min(1).optional(),
+    "description-chars": count.max(10_000_000).optional(),
+    "schema-depth": count.max(1_000_000).optional(),
+    "long-tool-name": count.max(10_000_000).optional(),
+    escapes: z.boolean().optional(),
+    "list-changed-storm": z.boolean().optional(),
     http: z.boolean().optional(),
     sse: z.boolean().optional(),
     port: count.max(65535).optional(),
@@ -97,6 +133,9 @@ const stringFlags = [
   "page-size",
   "pid-file",
   "bearer-token",
+  "description-chars",
+  "schema-depth",
+  "long-tool-name",
   "port",
 ] as const;
 const booleanFlags = [
@@ -112,6 +151,8 @@ const booleanFlags = [
   "noisy-stderr",
   "ignore-sigterm",
   "spawn-grandchild",
+  "escapes",
+  "list-changed-storm",
   "http",
   "sse",
 ] as const;
@@ -151,6 +192,11 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   flag("spawn-grandchild", options.spawnGrandchild);
   value("pid-file", options.pidFile);
   value("bearer-token", options.bearerToken);
+  value("description-chars", options.descriptionChars);
+  value("schema-depth", options.schemaDepth);
+  value("long-tool-name", options.longToolName);
+  flag("escapes", options.escapes);
+  flag("list-changed-storm", options.listChangedStorm);
   return args;
 }
 
@@ -207,6 +253,11 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       spawnGrandchild: v["spawn-grandchild"],
       pidFile: v["pid-file"],
       bearerToken: v["bearer-token"],
+      descriptionChars: v["description-chars"],
+      schemaDepth: v["schema-depth"],
+      longToolName: v["long-tool-name"],
+      escapes: v.escapes,
+      listChangedStorm: v["list-changed-storm"],
     },
   };
 }

@@ -2,8 +2,9 @@
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { errorStack } from "@mcp-rt/config/util";
+import { writeDeepSchemasByHand } from "./deep-schema.js";
 import type { FixtureHooks } from "./fixture-mcp-server.js";
-import { type FixtureCommandLine, parseFixtureCommandLine } from "./fixture-options.js";
+import { type FixtureCommandLine, parseFixtureCommandLine, TERMINAL_ESCAPES } from "./fixture-options.js";
 
 // The fixture MCP server program. Each flag switches on one scripted
 // behaviour; see fixture-options.ts and the package README for the list.
@@ -39,6 +40,7 @@ function startProcessBehaviours(options: FixtureCommandLine, hooks: FixtureHooks
       hooks.log(`spawned grandchild ${grandchild.pid} (--spawn-grandchild)`);
     }
   }
+  if (options.schemaDepth !== undefined) writeDeepSchemasByHand(options.schemaDepth);
   if (options.noisyStderr) {
     process.stderr.write(NOISE_LINE.repeat(Math.ceil((128 * 1024) / NOISE_LINE.length)));
     let seq = 0;
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
   const options = parsed.value;
   const hooks = createHooks(options.name ?? "mcp-rt-fixture");
   if (options.pidFile) appendFileSync(options.pidFile, `${process.pid} server\n`);
+  // First, so that a server that exits at start has written them too.
+  if (options.escapes) hooks.log(`starting (--escapes)${TERMINAL_ESCAPES}`);
   if (options.exitCode !== undefined) {
     hooks.exit(options.exitCode, `exiting at start with code ${options.exitCode} (--exit-code)`);
   }

@@ -6,7 +6,7 @@ export type {
   FixtureOptions,
   ParseFixtureCommandLineResult,
 } from "./fixture-options.js";
-export { fixtureArgs, parseFixtureCommandLine } from "./fixture-options.js";
+export { fixtureArgs, parseFixtureCommandLine, TERMINAL_ESCAPES } from "./fixture-options.js";
 export {
   crashAfterInitServer,
   crashOnCallServer,

@@ -36,6 +36,11 @@ const optionsArbitrary: fc.Arbitrary<FixtureOptions> = fc.record(
     spawnGrandchild: fc.boolean(),
     pidFile: fc.string({ minLength: 1 }),
     bearerToken: fc.string({ minLength: 1 }),
+    descriptionChars: fc.nat({ max: 10_000_000 }),
+    schemaDepth: fc.nat({ max: 1_000_000 }),
+    longToolName: fc.nat({ max: 10_000_000 }),
+    escapes: fc.boolean(),
+    listChangedStorm: fc.boolean(),
   },
   { requiredKeys: [] },
 );

@@ -1,10 +1,9 @@
 import { join } from "node:path";
 import { isPlainObject, setOwn } from "../describe-value.js";
+import { ENV_NAME } from "../server-config.js";
 import type { CapabilitySource } from "../types.js";
 import { pickFields } from "./entry-fields.js";
 import { createFileSource, type EntryContext, type EntryMapping } from "./file-source.js";
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Maps a Codex `[mcp_servers.<name>]` table:

@@ -1,0 +1,53 @@
+import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TOOL_LIMITS, type ToolLimits } from "@mcp-rt/client";
+import { McpRtError } from "@mcp-rt/config";
+import type { MCPManagerOptions } from "./manager-types.js";
+import { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";
+
+/** Default of `minRelistIntervalMs`. */
+export const DEFAULT_MIN_RELIST_INTERVAL_MS = 1000;
+
+/** What a manager allows each server to send, resolved from its options. */
+export interface ServerLimits {
+  toolLimits: Required<ToolLimits>;
+  maxMessageBytes: number;
+  resultCharLimit: number;
+  resultMediaByteLimit: number;
+  minRelistIntervalMs: number;
+}
+
+/**
+ * The manager's limit options with their defaults. Throws `CONFIG_INVALID`
+ * naming the option for a value that is not a positive number (0 is allowed
+ * for `minRelistIntervalMs`: no rate limit).
+ */
+export function resolveServerLimits(options: MCPManagerOptions): ServerLimits {
+  const check = (field: string, value: unknown, fallback: number, min = Number.MIN_VALUE): number => {
+    if (value === undefined) return fallback;
+    if (typeof value === "number" && value >= min && !Number.isNaN(value)) return value;
+    throw new McpRtError(
+      "CONFIG_INVALID",
+      `MCPManager option ${field}: expected a ${min === 0 ? "non-negative" : "positive"} number, got ${String(value)}`,
+    );
+  };
+  const given = options.toolLimits ?? {};
+  const toolLimits = { ...DEFAULT_TOOL_LIMITS };
+  for (const key of Object.keys(DEFAULT_TOOL_LIMITS) as Array<keyof ToolLimits>) {
+    toolLimits[key] = check(`toolLimits.${key}`, given[key], DEFAULT_TOOL_LIMITS[key]);
+  }
+  return {
+    toolLimits,
+    maxMessageBytes: check("maxMessageBytes", options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES),
+    resultCharLimit: check("resultCharLimit", options.resultCharLimit, DEFAULT_RESULT_CHAR_LIMIT),
+    resultMediaByteLimit: check(
+      "resultMediaByteLimit",
+      options.resultMediaByteLimit,
+      DEFAULT_RESULT_MEDIA_BYTE_LIMIT,
+    ),
+    minRelistIntervalMs: check(
+      "minRelistIntervalMs",
+      options.minRelistIntervalMs,
+      DEFAULT_MIN_RELIST_INTERVAL_MS,
+      0,
+    ),
+  };
+}
