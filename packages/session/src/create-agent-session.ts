@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { errorMessage } from "@mcp-rt/config/util";
 import {
+  createFileStore,
   createTrustStore,
   type DiscoverFunction,
   defaultCacheDir,
@@ -13,6 +13,7 @@ import {
   type MCPLoadProblem,
   MCPManager,
   type MCPManagerOptions,
+  MCPToolCache,
   toLoadErrors,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
@@ -43,8 +44,8 @@ export interface CreateAgentSessionOptions {
    * through (`cache`, `startupTimeoutMs`, `reconnect`, `healthCheckIntervalMs`,
    * `resultCharLimit`, `authStorage`…). The session's defaults:
    * `maxStartupWaitMs` 5000, `logger` the session's, and `cache` the file
-   * store in the session's home when `discovery.homeDir` or `discovery.env` is
-   * set (else the manager's default).
+   * store in the session's home, with the cache key in `<homeDir>/.mcp-rt/`,
+   * when `discovery.homeDir` or `discovery.env` is set (else the manager's default).
    */
   manager?: MCPManagerOptions;
   /** Replaces `loadAllMCPConfigs` at start (tests inject one that fails). */
@@ -201,10 +202,15 @@ function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOption
 function sessionManagerOptions(options: CreateAgentSessionOptions, logger: Logger): MCPManagerOptions {
   const given = options.manager ?? {};
   const { homeDir, env } = options.discovery ?? {};
-  // A session given its own home or environment keeps its cache there, not in the real home.
+  // A session given its own home or environment keeps its cache, and the cache's key, there, not in the real home.
   const ownCache =
     given.cache === undefined && (homeDir !== undefined || env !== undefined)
-      ? { cache: pathToFileURL(defaultCacheDir(env ?? process.env, homeDir)).href }
+      ? {
+          cache: new MCPToolCache(createFileStore(defaultCacheDir(env ?? process.env, homeDir)), {
+            logger,
+            keyFile: join(homeDir ?? homedir(), ".mcp-rt", "cache-key"),
+          }),
+        }
       : {};
   return { maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS, logger, ...ownCache, ...given };
 }
