@@ -55,7 +55,7 @@ async function startHost(
     `import { closeConnection, connectToServer } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
     `const servers = ${JSON.stringify(servers)};`,
     "const connections = await Promise.all(servers.map((config, i) =>",
-    "  connectToServer(\"s\" + i, config, { stdinGraceMs: 100, killGraceMs: 300 })));",
+    '  connectToServer("s" + i, config, { stdinGraceMs: 100, killGraceMs: 300 })));',
     'process.stdout.write("ready\\n");',
     after,
   ].join("\n");
