@@ -139,6 +139,17 @@ export function runAgent(
   });
 }
 
+/** Starts the agent with `args` (stdio piped, no terminal) for a test that reads its output as it comes. */
+export function startAgent(args: string[], sandbox: Sandbox): LiveProcess {
+  return liveProcess(
+    spawn(process.execPath, [agentBin, "--cwd", sandbox.project, ...args], {
+      cwd: sandbox.project,
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
+}
+
 /** A running process whose output a test reads as it comes. */
 export interface LiveProcess {
   child: ChildProcess;
