@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import {
   type CustomTool,
   createFileStore,
@@ -21,8 +22,9 @@ import type {
 } from "../tasks.js";
 import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
+// The key file sits with the entries, so runs share it and none writes the real ~/.mcp-rt.
 function fileCache(dir: string): MCPToolCache {
-  return new MCPToolCache(createFileStore(dir));
+  return new MCPToolCache(createFileStore(dir), { keyFile: join(dir, "cache-key") });
 }
 
 function countDeferred(tools: CustomTool[]): number {
