@@ -42,20 +42,32 @@ function cmdline(pid: number): string {
 const reapersOf = (pid: number): number[] =>
   childProcessesOf(pid).filter((child) => cmdline(child).endsWith(" mcp-rt-reaper "));
 
+/** What a host started by {@link startHost} does. */
+interface HostPlan {
+  /** Connected together, at start. */
+  servers: MCPStdioServerConfig[];
+  /** Then connected one by one: launched after the reaper. @default [] */
+  late?: MCPStdioServerConfig[];
+  /** Code run after "ready". @default stays alive until killed */
+  after?: string;
+}
+
 /**
- * A host: a Node process that connects `servers` with the built client, says
- * "ready" on stdout, then runs `after` (default: stays alive until killed).
+ * A host: a Node process that connects servers with the built client, says
+ * "ready" on stdout, then runs `after`.
  */
-async function startHost(
-  servers: MCPStdioServerConfig[],
+async function startHost({
+  servers,
+  late = [],
   after = "setInterval(() => {}, 1000);",
-): Promise<ChildProcess> {
+}: HostPlan): Promise<ChildProcess> {
   if (!existsSync(clientEntry)) throw new Error('Build first: "pnpm --filter @mcp-rt/client build"');
   const script = [
     `import { closeConnection, connectToServer } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
     `const servers = ${JSON.stringify(servers)};`,
-    "const connections = await Promise.all(servers.map((config, i) =>",
-    '  connectToServer("s" + i, config, { stdinGraceMs: 100, killGraceMs: 300 })));',
+    "const options = { stdinGraceMs: 100, killGraceMs: 300 };",
+    'const connections = await Promise.all(servers.map((config, i) => connectToServer("s" + i, config, options)));',
+    `for (const config of ${JSON.stringify(late)}) connections.push(await connectToServer("late", config, options));`,
     'process.stdout.write("ready\\n");',
     after,
   ].join("\n");
@@ -80,13 +92,14 @@ describe.skipIf(process.platform !== "linux")("the reaper", () => {
       command: "sh",
       args: ["-c", `${[stubborn.command, ...(stubborn.args ?? [])].map((a) => `'${a}'`).join(" ")}; :`],
     };
-    const host = await startHost([stubborn, stubborn, wrapped]);
+    // The late one is spawned after the reaper: it must not hold the reaper's pipe open.
+    const host = await startHost({ servers: [stubborn, stubborn, wrapped], late: [stubborn] });
     // One reaper for the host, not one per server.
     await until(() => reapersOf(host.pid!).length > 0);
     const everything = childProcessesOf(host.pid!);
     started.push(...everything, ...readPidFile(pidFile));
     expect(reapersOf(host.pid!)).toHaveLength(1);
-    expect(readPidFile(pidFile)).toHaveLength(6);
+    expect(readPidFile(pidFile)).toHaveLength(8);
 
     host.kill("SIGKILL");
 
@@ -96,15 +109,15 @@ describe.skipIf(process.platform !== "linux")("the reaper", () => {
   });
 
   it("is started once and goes when the host's last server is closed", async () => {
-    const host = await startHost(
-      [echoServer(), echoServer()],
-      [
+    const host = await startHost({
+      servers: [echoServer(), echoServer()],
+      after: [
         "await new Promise((resolve) => setTimeout(resolve, 300));",
         "await Promise.all(connections.map(closeConnection));",
         'process.stdout.write("closed\\n");',
         "setInterval(() => {}, 1000);",
       ].join("\n"),
-    );
+    });
     await until(() => reapersOf(host.pid!).length > 0);
     const [reaper] = reapersOf(host.pid!);
     expect(reapersOf(host.pid!)).toHaveLength(1);
