@@ -12,6 +12,8 @@ export interface AgentArgs {
   demo: boolean;
   /** A cache URL (`memory:`, `file:…`, `redis://…`); undefined: the default file cache. */
   cache: string | undefined;
+  /** A credential store URL (`file:…`, `memory:`, `redis://…`, `keychain:`); undefined: `~/.mcp-rt/auth.json`. */
+  auth: string | undefined;
   /** False with `--no-project-config`: project-level files are not read. */
   projectConfig: boolean;
   /** An extra config file (`{ "mcpServers": … }`), read before every other source. */
@@ -50,6 +52,8 @@ Options:
   --cache <url>          tool cache: memory:, file:[/dir], redis://host:port
                          (default: file cache in $XDG_CACHE_HOME/mcp-rt or ~/.cache/mcp-rt)
   --health-check <ms>    ping every connected server this often; a hung one is reconnected
+  --auth <url>           where API keys and sign-ins live: file:[/path], memory:, redis://host:port,
+                         keychain: (default: ~/.mcp-rt/auth.json, private to you)
   --model <kind>         offline | openai (default: openai when OPENAI_API_KEY is set)
   --model-name <name>    model for --model openai (default: $OPENAI_MODEL or gpt-4o-mini)
   --exec <line>          run a line (a /command or a prompt), repeatable, then exit
@@ -84,6 +88,7 @@ export function parseAgentArgs(
     ["--cwd", values.cwd],
     ["--config", values.config],
     ["--cache", values.cache],
+    ["--auth", values.auth],
     ["--model-name", values["model-name"]],
   ] as const) {
     if (value !== undefined && value.trim() === "") return { ok: false, error: `${flag} needs a value` };
@@ -105,6 +110,7 @@ export function parseAgentArgs(
       cwd: resolve(cwd, values.cwd ?? "."),
       demo: values.demo ?? false,
       cache: values.cache,
+      auth: values.auth,
       projectConfig: !(values["no-project-config"] ?? false),
       config: values.config === undefined ? undefined : resolve(cwd, values.config),
       trustProject: values["trust-project"] ?? false,
@@ -131,6 +137,7 @@ function parse(argv: readonly string[]) {
       "trust-project": { type: "boolean" },
       cache: { type: "string" },
       "health-check": { type: "string" },
+      auth: { type: "string" },
       model: { type: "string" },
       "model-name": { type: "string" },
       exec: { type: "string", multiple: true },

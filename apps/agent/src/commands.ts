@@ -25,7 +25,7 @@ export interface Commands {
 
 /** The text `/help` prints. */
 export const HELP: string = `Commands:
-  /mcp [list|reload|enable|disable|add|remove|test|explain|trust|untrust|help] …
+  /mcp [list|reload|enable|disable|add|remove|test|explain|trust|untrust|login|logout|key|help] …
                          manage MCP servers (/mcp help for details)
   /tools [words]         list the tools (matching the words)
   /call <tool> [json]    call a tool, e.g. /call mcp_everything_echo {"message":"hi"}
@@ -125,7 +125,7 @@ export function createCommands(options: CommandsOptions): Commands {
         case "/call":
           return call(rest, signal);
         case "/mcp": {
-          const result = await mcp.handle(trimmed);
+          const result = await mcp.handle(trimmed, { signal });
           output.write(result.ok ? "result" : "error", result.text, {
             command: "mcp",
             ok: result.ok,

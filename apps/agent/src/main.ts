@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { existsSync, statSync } from "node:fs";
-import { errorStack } from "@mcp-rt/config/util";
-import type { MCPToolCache } from "@mcp-rt/session";
+import { errorStack, readSecret } from "@mcp-rt/config/util";
+import type { AuthStorage, MCPToolCache } from "@mcp-rt/session";
 import { createAgentLogger } from "./agent-logger.js";
 import { type AgentArgs, parseAgentArgs, USAGE } from "./args.js";
 import { createCommands, HELP } from "./commands.js";
@@ -10,9 +10,15 @@ import type { Model } from "./model.js";
 import { createOfflineModel } from "./offline-model.js";
 import { createOpenAIModel } from "./openai-model.js";
 import { createOutput, type Output } from "./output.js";
-import { createPromptWriter, runRepl } from "./repl.js";
+import { createPromptWriter, runRepl, type SecretReader } from "./repl.js";
 import { followServers } from "./server-notices.js";
-import { CacheUrlError, openToolCache, type StartedSession, startSession } from "./start-session.js";
+import {
+  CacheUrlError,
+  openAuthStore,
+  openToolCache,
+  type StartedSession,
+  startSession,
+} from "./start-session.js";
 import { createStartupView } from "./startup-view.js";
 
 /** How long exit waits for servers to close before it gives up on them (the manager kills them well before). */
@@ -119,12 +125,18 @@ async function main(argv: string[]): Promise<number> {
   });
   const logger = createAgentLogger(output);
   let cache: MCPToolCache;
+  let authStorage: AuthStorage;
   try {
+    authStorage = openAuthStore(args.auth);
     cache = await openToolCache(args.cache, logger);
   } catch (error) {
     if (error instanceof CacheUrlError) return fatal(error.message);
     throw error;
   }
+  // `/mcp key` reads from stdin until the REPL takes over the terminal (then with echo off).
+  const secrets: SecretReader = {
+    read: (prompt) => readSecret(process.stdin, process.stderr, prompt),
+  };
   const model = createModel(args, process.env);
   output.write("status", `mcp-rt agent · model: ${model.description}`, { event: "start", cwd: args.cwd });
 
@@ -139,7 +151,15 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", onStartupInterrupt);
   try {
-    started = await startSession({ args, view, logger, cache, signal: startup.signal });
+    started = await startSession({
+      args,
+      view,
+      logger,
+      cache,
+      authStorage,
+      readSecret: (prompt, signal) => secrets.read(prompt, signal),
+      signal: startup.signal,
+    });
   } finally {
     starting = false;
     process.off("SIGINT", onStartupInterrupt);
@@ -162,6 +182,7 @@ async function main(argv: string[]): Promise<number> {
     input: process.stdin,
     stream: process.stdout,
     terminal,
+    secrets,
   });
   output.write("status", "Disconnecting MCP servers…", { event: "exit", reason });
   return close(0);

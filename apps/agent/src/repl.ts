@@ -1,4 +1,6 @@
 import { clearLine, createInterface, cursorTo, type Interface } from "node:readline";
+import { Writable } from "node:stream";
+import { abortError } from "@mcp-rt/config/util";
 import type { LineRunner } from "./line-runner.js";
 import type { Output } from "./output.js";
 
@@ -38,6 +40,35 @@ export function createPromptWriter(stream: NodeJS.WriteStream): PromptWriter {
   };
 }
 
+/** Reads a secret (an API key) without showing it; the REPL takes it over while it runs. */
+export interface SecretReader {
+  read(prompt: string, signal?: AbortSignal): Promise<string>;
+}
+
+/**
+ * The REPL's terminal output, which can be silenced: while a secret is typed,
+ * readline's echo of it goes nowhere.
+ */
+class SilenceableOutput extends Writable {
+  silent = false;
+  readonly #target: NodeJS.WriteStream;
+
+  constructor(target: NodeJS.WriteStream) {
+    super();
+    this.#target = target;
+  }
+
+  /** Line editing needs the terminal's width. */
+  get columns(): number {
+    return this.#target.columns;
+  }
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    if (!this.silent) this.#target.write(chunk);
+    done();
+  }
+}
+
 /** Options of {@link runRepl}. */
 export interface ReplOptions {
   runner: LineRunner;
@@ -47,6 +78,8 @@ export interface ReplOptions {
   stream: NodeJS.WriteStream;
   /** True when stdin and stdout are a terminal: a prompt, line editing, Ctrl-C as a key. */
   terminal: boolean;
+  /** On a terminal, the REPL reads secrets itself (echo off) while it runs. */
+  secrets?: SecretReader;
 }
 
 /**
@@ -56,14 +89,20 @@ export interface ReplOptions {
  */
 export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interrupt"> {
   const { runner, output, writer, terminal } = options;
+  const rlOutput = terminal ? new SilenceableOutput(options.stream) : options.stream;
   const rl = createInterface({
     input: options.input,
-    output: options.stream,
+    output: rlOutput,
     terminal,
     prompt: PROMPT,
     historySize: 200,
   });
   writer.attach(rl);
+  const { secrets } = options;
+  const readBefore = secrets?.read;
+  if (secrets && rlOutput instanceof SilenceableOutput) {
+    secrets.read = (prompt, signal) => askHidden(rl, rlOutput, options.stream, prompt, signal);
+  }
   let finish!: (reason: "quit" | "eof" | "interrupt") => void;
   const done = new Promise<"quit" | "eof" | "interrupt">((resolve) => {
     finish = resolve;
@@ -114,8 +153,39 @@ export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interru
   })().finally(() => {
     writer.idle = false;
     writer.attach(undefined);
+    if (secrets && readBefore) secrets.read = readBefore;
     process.off("SIGINT", onInterrupt);
     finish(ending ?? "eof");
   });
   return done;
+}
+
+/**
+ * Asks for a secret on the REPL's own line, with readline's echo silenced, and
+ * keeps the answer out of the line history (up-arrow must not bring it back).
+ * Rejects with an `AbortError` when `signal` aborts (Ctrl-C).
+ */
+function askHidden(
+  rl: Interface,
+  output: SilenceableOutput,
+  stream: NodeJS.WriteStream,
+  prompt: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  stream.write(prompt);
+  output.silent = true;
+  return new Promise<string>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError("Reading the key", signal?.reason));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    rl.question("", signal ? { signal } : {}, (answer) => {
+      signal?.removeEventListener("abort", onAbort);
+      const history = (rl as Interface & { history?: string[] }).history;
+      if (history?.[0] === answer) history.shift();
+      resolve(answer);
+    });
+  }).finally(() => {
+    output.silent = false;
+    stream.write("\n");
+  });
 }

@@ -2,9 +2,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import {
   type AgentSession,
+  type AuthStorage,
   builtinSources,
   type CapabilitySource,
   createAgentSession,
+  createAuthStorage,
   createCacheFromUrl,
   createNativeSource,
   createTrustStore,
@@ -21,8 +23,23 @@ import { createConfigFileSource } from "./config-file-source.js";
 import { createDemoSource } from "./demo-config.js";
 import type { StartupView } from "./startup-view.js";
 
-/** A `--cache` URL that cannot be used: the agent says so and starts nothing. */
+/** A `--cache` or `--auth` URL that cannot be used: the agent says so and starts nothing. */
 export class CacheUrlError extends Error {}
+
+/**
+ * The credential store `--auth` names (default `~/.mcp-rt/auth.json`, 0600):
+ * API keys and OAuth sign-ins. Nothing is read yet.
+ *
+ * @throws CacheUrlError for a URL that cannot be used, naming the flag.
+ */
+export function openAuthStore(url: string | undefined): AuthStorage {
+  try {
+    return createAuthStorage(url);
+  } catch (error) {
+    if (McpRtError.isInstance(error)) throw new CacheUrlError(`--auth: ${error.message}`);
+    throw error;
+  }
+}
 
 /**
  * The tool cache `--cache` names (`memory:`, `file:…`, `redis://…`; default
@@ -49,6 +66,10 @@ export interface StartSessionOptions {
   logger: Logger;
   /** The tool cache, from {@link openToolCache}; `close()` closes it after the servers. */
   cache: MCPToolCache;
+  /** Where API keys and sign-ins live, from {@link openAuthStore}; `close()` closes it after the servers. */
+  authStorage: AuthStorage;
+  /** Reads a secret without echo, for `/mcp key` (the REPL's, or stdin's with `--exec`). */
+  readSecret: (prompt: string, signal?: AbortSignal) => Promise<string>;
   /** @default os.homedir() */
   homeDir?: string;
   /** Aborting it (Ctrl-C during startup) disconnects the servers still starting, so startup ends at once. */
@@ -93,7 +114,7 @@ function foundNothing(result: LoadConfigsResult): boolean {
  *    servers; the `/mcp` controller works on the same sources and trust.
  */
 export async function startSession(options: StartSessionOptions): Promise<StartedSession> {
-  const { args, view, logger, signal, cache } = options;
+  const { args, view, logger, signal, cache, authStorage } = options;
   const homeDir = options.homeDir ?? homedir();
 
   // 1. config
@@ -139,6 +160,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     discovery: { homeDir, enableProjectConfig: args.projectConfig, sources, trust },
     manager: {
       cache,
+      authStorage,
       ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
     },
     logger,
@@ -161,9 +183,9 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    // The session closes only caches it made: this one is ours.
-    closing ??= session.dispose().finally(() => cache.close());
+    // The manager closes only what it opened itself: this cache and auth store are ours.
+    closing ??= session.dispose().finally(() => Promise.allSettled([cache.close(), authStorage.close?.()]));
     return closing;
   };
-  return { session, mcp: new MCPCommandController(session), demo, close };
+  return { session, mcp: new MCPCommandController(session, { readSecret: options.readSecret }), demo, close };
 }

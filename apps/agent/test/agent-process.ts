@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
@@ -139,17 +139,6 @@ export function runAgent(
   });
 }
 
-/** Starts the agent with `args` (stdio piped, no terminal) for a test that reads its output as it comes. */
-export function startAgent(args: string[], sandbox: Sandbox): LiveProcess {
-  return liveProcess(
-    spawn(process.execPath, [agentBin, "--cwd", sandbox.project, ...args], {
-      cwd: sandbox.project,
-      env: sandbox.env,
-      stdio: ["pipe", "pipe", "pipe"],
-    }),
-  );
-}
-
 /** A running process whose output a test reads as it comes. */
 export interface LiveProcess {
   child: ChildProcess;
@@ -211,4 +200,48 @@ export function toolsAvailableMs(output: string): number {
   const match = /tools available after (\d+) ms/.exec(output);
   if (!match) throw new Error(`no "tools available after" line in:\n${output}`);
   return Number(match[1]);
+}
+
+/** `text` quoted for a POSIX shell. */
+export const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
+
+// util-linux `script` gives the agent a real pseudo-terminal (it is in every
+// Debian/Ubuntu base system, so CI needs nothing extra).
+export const hasScript: boolean = ((): boolean => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The agent in a pseudo-terminal, 120 columns wide, with `args`. */
+export function startInTerminal(sandbox: Sandbox, args: string[]): LiveProcess {
+  const command = [
+    "stty cols 120 rows 40;",
+    "exec",
+    quote(process.execPath),
+    quote(agentBin),
+    "--cwd",
+    quote(sandbox.project),
+    ...args.map(quote),
+  ].join(" ");
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    cwd: sandbox.project,
+    env: { ...sandbox.env, TERM: "xterm-256color" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return liveProcess(child);
+}
+
+/** The agent with `args`, its stdio piped (no terminal), for a test that reads its output as it comes. */
+export function startAgent(sandbox: Sandbox, args: string[]): LiveProcess {
+  return liveProcess(
+    spawn(process.execPath, [agentBin, "--cwd", sandbox.project, ...args], {
+      cwd: sandbox.project,
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
 }

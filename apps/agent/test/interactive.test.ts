@@ -1,4 +1,3 @@
-import { execFileSync, spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -10,50 +9,19 @@ import {
 } from "@mcp-rt/testing";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  agentBin,
   assertBuilt,
   createSandbox,
+  hasScript,
   type LiveProcess,
-  liveProcess,
+  quote,
   runAgent,
   type Sandbox,
   startAgent,
+  startInTerminal,
   waitForNoProcesses,
 } from "./agent-process.js";
 
 const CTRL_C = "\x03";
-const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
-
-// util-linux `script` gives the agent a real pseudo-terminal (it is in every
-// Debian/Ubuntu base system, so CI needs nothing extra).
-const hasScript = ((): boolean => {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** The agent in a pseudo-terminal, 120 columns wide, with `args`. */
-function startInTerminal(sandbox: Sandbox, args: string[]): LiveProcess {
-  const command = [
-    "stty cols 120 rows 40;",
-    "exec",
-    quote(process.execPath),
-    quote(agentBin),
-    "--cwd",
-    quote(sandbox.project),
-    ...args.map(quote),
-  ].join(" ");
-  const child = spawn("script", ["-qfec", command, "/dev/null"], {
-    cwd: sandbox.project,
-    env: { ...sandbox.env, TERM: "xterm-256color" },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  return liveProcess(child);
-}
-
 /** Writes a config file with one server `fx`: the fixture server with `flags`, its stderr appended to `log`. */
 async function fixtureConfig(sandbox: Sandbox, flags: string[], log?: string): Promise<string> {
   const path = join(sandbox.root, "fixture.json");
@@ -156,7 +124,7 @@ describe("the interactive agent", () => {
 
   it("Ctrl-C while servers start stops them and exits at once, before a slow server is up", async () => {
     const config = await fixtureConfig(sandbox, fixtureArgs({ initDelayMs: 20_000 }));
-    agent = startAgent(["--config", config, "--cache", "memory:"], sandbox);
+    agent = startAgent(sandbox, ["--config", config, "--cache", "memory:"]);
     await agent.waitFor(/Connecting to MCP servers: fx/);
     const pressed = performance.now();
     agent.child.kill("SIGINT");
@@ -177,7 +145,7 @@ describe("the interactive agent", () => {
       const server = sigtermIgnoringServer({ initDelayMs: 20_000, spawnGrandchild: true, pidFile });
       const config = join(sandbox.root, "slow.json");
       await writeFile(config, JSON.stringify({ mcpServers: { slow: server } }));
-      agent = startAgent(["--config", config, "--cache", "memory:"], sandbox);
+      agent = startAgent(sandbox, ["--config", config, "--cache", "memory:"]);
       await agent.waitFor(/Connecting to MCP servers: slow/);
       await expect.poll(() => readPidFile(pidFile).length, { timeout: 10_000 }).toBe(2);
 

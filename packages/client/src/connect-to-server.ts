@@ -111,7 +111,8 @@ export async function connectToServer(
   try {
     connection = await attempt();
   } catch (error) {
-    if (!session || options.oauth?.interactive !== true || !isSignInRequired(error)) throw error;
+    const mayAsk = options.oauth?.interactive === true || options.oauth?.interactive === "connect";
+    if (!session || !mayAsk || !isSignInRequired(error)) throw error;
     // The sign-in waits for the user, so it runs outside the connect time limit.
     await session.signIn(session.lastNeed ?? { reason: "not-signed-in" }, options.signal);
     connection = await attempt();

@@ -89,6 +89,20 @@ describe("stored OAuth tokens", () => {
     expect(fixture.counts).toMatchObject({ refreshFailures: 1, registrations: 1, codeExchanges: 2 });
   });
 
+  it('interactive: "connect" signs in to connect, then never opens a browser for a call', async () => {
+    const fixture = await kit.fixture();
+    const connection = await connect("linear", fixture.config(), {
+      oauth: kit.oauth(createMemoryAuthStorage(), { interactive: "connect" }),
+    });
+    expect(await whoami(connection)).toContain("alice");
+    expect(kit.browser.visits).toHaveLength(1);
+    fixture.revokeAccessTokens();
+    fixture.revokeRefreshTokens();
+    const error = await rejection(callTool(connection, "whoami", {}));
+    expect(isSignInRequired(error)).toBe(true);
+    expect(kit.browser.visits).toHaveLength(1);
+  });
+
   it("logout deletes the tokens and the registration; the next sign-in registers anew", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();

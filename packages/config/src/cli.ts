@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { readSecret } from "./cli/read-secret.js";
+import { readSecret } from "./util/read-secret.js";
 import { runCli } from "./cli/run-cli.js";
 import { discoverServers } from "./discover-servers.js";
 import { loadAllMCPConfigs } from "./load-all-mcp-configs.js";

@@ -11,6 +11,8 @@ export { errorMessage } from "./util/error-message.js";
 export { errorStack } from "./util/error-stack.js";
 export { firstSettled } from "./util/first-settled.js";
 export { plural } from "./util/plural.js";
+export type { SecretInput } from "./util/read-secret.js";
+export { readSecret } from "./util/read-secret.js";
 export type { Settled } from "./util/settle-within.js";
 export { settleWithin } from "./util/settle-within.js";
 export { TaskGroup } from "./util/task-group.js";

@@ -17,6 +17,8 @@ export interface AttemptOptions {
   cwd: string;
   /** True for an automatic reconnect: no `connectServers` call waits on it. @default false */
   reconnect?: boolean;
+  /** True for `login`: a remote server that needs a sign-in runs the browser step. @default false */
+  interactive?: boolean;
   /** The connect + list pipeline; called at once with the attempt. */
   run: (attempt: Attempt) => Promise<MCPServerConnection>;
 }
@@ -41,11 +43,14 @@ export class Attempt {
   returned = false;
   /** True for an automatic reconnect. */
   readonly reconnect: boolean;
+  /** True for `login`: a sign-in may run. */
+  readonly interactive: boolean;
 
   constructor(options: AttemptOptions) {
     this.name = options.name;
     this.config = options.config;
     this.reconnect = options.reconnect ?? false;
+    this.interactive = options.interactive ?? false;
     // Nobody's `errors` will report a reconnect's failure.
     this.returned = this.reconnect;
     // The cache never throws by contract; a miss is the only safe reading of anything else.

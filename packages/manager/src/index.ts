@@ -1,12 +1,19 @@
 // The manager API, and the config, cache and client names a user of the manager needs (README "API").
 
 export type { MCPToolCacheOptions, ToolCacheStore } from "@mcp-rt/cache";
-export { createCacheFromUrl, createFileStore, defaultCacheDir, MCPToolCache } from "@mcp-rt/cache";
+export {
+  createAuthStorage,
+  createCacheFromUrl,
+  createFileStore,
+  defaultCacheDir,
+  MCPToolCache,
+} from "@mcp-rt/cache";
 export type {
   MCPConnectionCloseEvent,
   MCPServerCapabilities,
   MCPServerConnection,
   MCPServerInfo,
+  SignInStatus,
 } from "@mcp-rt/client";
 export type {
   AuthStorage,

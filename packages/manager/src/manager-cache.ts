@@ -1,5 +1,5 @@
-import { createCacheFromUrl, createFileStore, MCPToolCache } from "@mcp-rt/cache";
-import { type Logger, McpRtError, redactUrl } from "@mcp-rt/config";
+import { createAuthStorage, createCacheFromUrl, createFileStore, MCPToolCache } from "@mcp-rt/cache";
+import { type AuthStorage, type Logger, McpRtError, redactUrl } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import type { MCPLoadProblem } from "./load-problem.js";
 
@@ -78,5 +78,22 @@ export class ManagerCache {
       };
       return null;
     }
+  }
+}
+
+/**
+ * A manager's `authStorage` option: the store it was given, or one opened from
+ * a URL (`file:` / `file:/path`, `memory:`, `redis://…`, `keychain:`), which
+ * the manager then closes. A URL that cannot be used throws `CONFIG_INVALID`
+ * naming the option: credentials are not best effort.
+ */
+export function openAuthStorage(given: AuthStorage | string | undefined): AuthStorage | undefined {
+  if (typeof given !== "string") return given;
+  try {
+    return createAuthStorage(given);
+  } catch (error) {
+    throw new McpRtError("CONFIG_INVALID", `MCPManager option authStorage: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
 }

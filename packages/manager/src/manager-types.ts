@@ -23,10 +23,11 @@ export interface MCPServerState {
   /**
    * `failed`: the last attempt failed, or reconnecting gave up (see
    * `lastError`); `reconnecting`: it dropped and the manager is bringing it
-   * back (waiting for an attempt, or in one); `disconnected`: it was connected
+   * back (waiting for an attempt, or in one); `needs-auth`: a remote server
+   * that needs the user to sign in (`login`); `disconnected`: it was connected
    * and its transport closed (with `reconnect: false`), or it was never started.
    */
-  status: MCPConnectionStatus | "reconnecting" | "failed";
+  status: MCPConnectionStatus | "reconnecting" | "failed" | "needs-auth";
   /** While `reconnecting`: the number of the attempt running or scheduled (1, 2, …). */
   reconnectAttempt?: number;
   /** Tools exposed for it now (live or from cache). */
@@ -51,6 +52,12 @@ export interface MCPManagerEvents {
   "server:disconnected": { name: string; reason: string };
   /** A dropped server's next reconnect attempt starts in `delayMs`; `attempt` counts from 1 since it dropped. */
   "server:reconnecting": { name: string; attempt: number; delayMs: number };
+  /**
+   * A remote server needs the user to sign in (again): at connect, or when its
+   * tokens could not be refreshed later. It waits for `login(name)`; its tools
+   * are gone until then. `error.details.reason` says why.
+   */
+  "server:needs-auth": { name: string; error: McpRtError };
   /** The tools of `name` changed: call `getTools()` again. */
   "tools:changed": { name: string };
 }
@@ -94,8 +101,22 @@ export interface MCPManagerOptions {
   maxStartupWaitMs?: number;
   /** Where warnings (late failures, cache errors) go. @default silent */
   logger?: Logger;
-  /** Secrets for `auth: { type: "apikey" }`. */
-  authStorage?: AuthStorage;
+  /**
+   * Where credentials live: API keys for `auth: { type: "apikey" }` and OAuth
+   * sign-ins (client registrations, tokens) of remote servers. Without it,
+   * a server that asks for a sign-in fails with `AUTH_REQUIRED`. At startup
+   * no browser opens: a server without a usable sign-in becomes `needs-auth`
+   * and waits for `login(name)`. A URL (`file:` / `file:/path`, `memory:`,
+   * `redis://…`, `keychain:`) opens a store the manager closes on `close()`.
+   */
+  authStorage?: AuthStorage | string;
+  /**
+   * Opens the authorization page during `login`.
+   * @default the `open` package's browser launch; prints the URL when none can be opened (e.g. over SSH)
+   */
+  openUrl?: (url: string) => void | Promise<void>;
+  /** How long the user has to finish a sign-in in the browser (ms). @default 300000 */
+  signInTimeoutMs?: number;
   /** Text characters a tool result may hold before it is cut. @default 100000 */
   resultCharLimit?: number;
   /**

@@ -1,5 +1,7 @@
-import type { MCPServerConnection } from "@mcp-rt/client";
+import { type MCPServerConnection, readSignInStatus, type SignInStatus } from "@mcp-rt/client";
 import {
+  type AuthStorage,
+  isStdioConfig,
   loadAllMCPConfigs,
   type MCPServerConfig,
   McpRtError,
@@ -10,7 +12,7 @@ import { abortError, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
-import { ManagerCache } from "./manager-cache.js";
+import { ManagerCache, openAuthStorage } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
   MCPConnectionStatus,
@@ -22,6 +24,7 @@ import type {
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
+import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
 import { passStartupGate } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
@@ -53,6 +56,8 @@ export class MCPManager implements AsyncDisposable {
   readonly #cache: ManagerCache;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #tasks = new TaskGroup();
+  readonly #authStorage: AuthStorage | undefined;
+  readonly #ownsAuthStorage: boolean;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -62,6 +67,8 @@ export class MCPManager implements AsyncDisposable {
     this.#cwd = cwd;
     this.#options = options;
     this.#cache = new ManagerCache(options.cache, options.logger);
+    this.#ownsAuthStorage = typeof options.authStorage === "string";
+    this.#authStorage = openAuthStorage(options.authStorage);
     this.#emitter = createEmitter<MCPManagerEvents>((error) =>
       options.logger?.warn("An MCPManager event listener threw", error),
     );
@@ -71,11 +78,16 @@ export class MCPManager implements AsyncDisposable {
       waitForConnection: async (server, signal) => {
         await this.waitForConnection(server, signal ? { signal } : {});
       },
+      signInRequired: (server, error) => {
+        const record = this.#table.get(server);
+        if (record && McpRtError.isInstance(error)) this.#lifecycle.signInLost(record, error);
+      },
     };
     this.#catalog = new ToolCatalog(this.#table, host);
     this.#lifecycle = new ServerLifecycle({
       cwd,
       options,
+      authStorage: this.#authStorage,
       table: this.#table,
       catalog: this.#catalog,
       cache: this.#cache,
@@ -248,9 +260,85 @@ export class MCPManager implements AsyncDisposable {
       cwd: this.#cwd,
       signal: options.signal ?? new AbortController().signal,
       timeoutMs,
-      authStorage: this.#options.authStorage,
+      authStorage: this.#authStorage,
       sourcePath: options.sourcePath,
     });
+  }
+
+  /**
+   * Signs a remote server in through the browser (`openUrl`) and connects it:
+   * discovery of its authorization server, client registration (or the
+   * configured client), PKCE, the loopback callback, tokens kept in
+   * `authStorage`. Resolves once it is connected with its tools listed (at
+   * once when it already is); rejects with an `McpRtError` saying what failed,
+   * or an `AbortError` when `signal` aborts. The sign-in has its own time
+   * limit (`signInTimeoutMs`), outside the server's `timeout`.
+   */
+  async login(name: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const record = this.#signInRecord(name);
+    if (record.phase === "connected") return;
+    await this.#lifecycle.signIn(record, options.signal);
+  }
+
+  /**
+   * Signs a remote server out: deletes its stored tokens and client
+   * registration, closes its connection, and leaves it `needs-auth`. Resolves
+   * with whether a sign-in was stored. (Tokens are not revoked at the
+   * authorization server.)
+   */
+  async logout(name: string): Promise<boolean> {
+    const record = this.#signInRecord(name);
+    return this.#lifecycle.signOut(record, this.#authStorage!);
+  }
+
+  /**
+   * Stores the API key of a server configured with `auth: { type: "apikey",
+   * credentialId }` in `authStorage` under its `credentialId`, then starts the
+   * server again with it. Resolves once the key is stored and the server is
+   * starting (follow it with `waitForConnection`). Rejects with
+   * `CONFIG_INVALID` for a server that takes no key or an empty key.
+   */
+  async setApiKey(name: string, key: string): Promise<void> {
+    const record = this.#table.get(name);
+    if (!record) throw this.#table.unknown(name);
+    const { auth } = record.config;
+    if (auth?.type !== "apikey") {
+      throw new McpRtError(
+        "CONFIG_INVALID",
+        `MCP server "${name}" takes no API key: its config has no \`auth: { type: "apikey", credentialId: "…" }\`; add one, or sign in with /mcp login if it uses OAuth`,
+        { server: name },
+      );
+    }
+    if (key.trim() === "") {
+      throw new McpRtError(
+        "CONFIG_INVALID",
+        `The API key for MCP server "${name}" is empty; nothing was stored`,
+        {
+          server: name,
+        },
+      );
+    }
+    if (!this.#authStorage) {
+      throw new McpRtError(
+        "AUTH_REQUIRED",
+        `MCP server "${name}": this manager has no authStorage to keep the key in; pass one (createAuthStorage())`,
+        { server: name },
+      );
+    }
+    await this.#authStorage.set(auth.credentialId, key);
+    this.#lifecycle.restart(record);
+  }
+
+  /**
+   * What `authStorage` holds about a remote server's sign-in (never a token):
+   * who it is for, the authorization server, scope, expiry. `undefined` for a
+   * local server, one never signed in, or a manager without `authStorage`.
+   */
+  async signInStatus(name: string): Promise<SignInStatus | undefined> {
+    const record = this.#table.get(name);
+    const storage = this.#authStorage;
+    if (!record || !storage) return undefined;
+    return readSignInStatus(record.config, storage);
   }
 
   /**
@@ -281,18 +369,40 @@ export class MCPManager implements AsyncDisposable {
   }
 
   /**
-   * Disconnects everything, then closes the tool cache if the manager made
-   * it (the default one, or one opened from a URL). The manager can be used
+   * Disconnects everything, then closes the tool cache and the auth store if
+   * the manager made them (the default cache, or either opened from a URL). The manager can be used
    * again afterwards: a default cache is made again on first use.
    */
   async close(): Promise<void> {
     await this.disconnectAll();
     await this.#cache.close();
+    if (this.#ownsAuthStorage) await this.#authStorage?.close?.();
   }
 
   /** The same as {@link MCPManager.close}, for `await using manager = new MCPManager(cwd)`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /** The record of a remote server that can sign in, or the reason it cannot. */
+  #signInRecord(name: string): ServerRecord {
+    const record = this.#table.get(name);
+    if (!record) throw this.#table.unknown(name);
+    if (isStdioConfig(record.config)) {
+      throw new McpRtError(
+        "CONFIG_INVALID",
+        `MCP server "${name}" is a local (stdio) server; only remote servers sign in. Give it a key with \`auth: { type: "apikey", credentialId }\` instead`,
+        { server: name },
+      );
+    }
+    if (!this.#authStorage) {
+      throw new McpRtError(
+        "AUTH_REQUIRED",
+        `MCP server "${name}" cannot sign in: this manager has no authStorage to keep the sign-in in; pass one (createAuthStorage())`,
+        { server: name },
+      );
+    }
+    return record;
   }
 
   #announceStopped(name: string, stopped: { wasActive: boolean; hadTools: boolean }): void {

@@ -1,4 +1,4 @@
-import { callTool, type MCPProgress, type MCPServerConnection } from "@mcp-rt/client";
+import { callTool, isSignInRequired, type MCPProgress, type MCPServerConnection } from "@mcp-rt/client";
 import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
@@ -25,6 +25,8 @@ export interface MCPToolHost {
    * or takes too long.
    */
   waitForConnection(server: string, signal?: AbortSignal): Promise<void>;
+  /** A call found that the server needs a new sign-in (its tokens could not be refreshed). */
+  signInRequired(server: string, error: unknown): void;
 }
 
 /** Options of {@link MCPTool} and `DeferredMCPTool`. */
@@ -143,6 +145,7 @@ export class MCPTool implements CustomTool {
       return toToolResult(raw, this.#context, { resultCharLimit: this.#host.resultCharLimit });
     } catch (error) {
       if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
+      if (isSignInRequired(error)) this.#host.signInRequired(this.serverName, error);
       return toolErrorResult(errorMessage(error), this.#context);
     }
   }

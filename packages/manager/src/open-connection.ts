@@ -1,4 +1,10 @@
-import { closeConnection, connectToServer, listTools, type MCPServerConnection } from "@mcp-rt/client";
+import {
+  closeConnection,
+  connectToServer,
+  listTools,
+  type MCPServerConnection,
+  type OAuthOptions,
+} from "@mcp-rt/client";
 import {
   type AuthStorage,
   type MCPServerConfig,
@@ -22,6 +28,8 @@ export interface OpenConnectionOptions {
   authStorage?: AuthStorage | undefined;
   /** The config file, for error messages. */
   sourcePath?: string | undefined;
+  /** OAuth for remote servers: where sign-ins live, and whether a browser sign-in may run. */
+  oauth?: OAuthOptions | undefined;
 }
 
 /**
@@ -47,6 +55,7 @@ export async function openConnection(
     cwd,
     unresolvedConfig: config,
     ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
+    ...(options.oauth ? { oauth: options.oauth } : {}),
   });
 }
 

@@ -1,11 +1,14 @@
 import {
   closeConnection,
+  isSignInRequired,
   listTools,
   type MCPConnectionCloseEvent,
   type MCPServerConnection,
+  type OAuthOptions,
+  signOut,
 } from "@mcp-rt/client";
-import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import type { TaskGroup } from "@mcp-rt/config/util";
+import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import { abortError, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
@@ -24,12 +27,22 @@ export interface ServerLifecycleParts {
   /** The project folder: where stdio servers start, part of cache keys. */
   cwd: string;
   options: MCPManagerOptions;
+  /** Where API keys and sign-ins live, when the manager has a store. */
+  authStorage: AuthStorage | undefined;
   table: ServerTable;
   catalog: ToolCatalog;
   cache: ManagerCache;
   emitter: TypedEmitter<MCPManagerEvents>;
   /** Background work `disconnectAll` waits for. */
   tasks: TaskGroup;
+}
+
+/** How an attempt starts. */
+export interface StartOptions {
+  /** An automatic reconnect: no cache read, `server:reconnecting` instead of `server:connecting`. @default false */
+  reconnect?: boolean;
+  /** `login`: a remote server that needs a sign-in runs the browser step. @default false */
+  interactive?: boolean;
 }
 
 /** A live connection went away: why, and whether an automatic attempt should follow. */
@@ -77,8 +90,9 @@ export class ServerLifecycle {
    * there) and announces itself with `server:reconnecting` instead of
    * `server:connecting`. Starting on purpose ends a reconnect in progress.
    */
-  start(record: ServerRecord, config: MCPServerConfig, reconnect = false): Attempt {
+  start(record: ServerRecord, config: MCPServerConfig, how: StartOptions = {}): Attempt {
     const { cwd, cache, emitter } = this.#parts;
+    const reconnect = how.reconnect ?? false;
     if (!reconnect) {
       if (record.outage?.timer) clearTimeout(record.outage.timer);
       delete record.outage;
@@ -90,6 +104,7 @@ export class ServerLifecycle {
       cache: reconnect ? null : cache.get(),
       cwd,
       reconnect,
+      interactive: how.interactive ?? false,
       run: (attempt) => {
         // Set before the pipeline's first step, so that the pipeline can tell whether it is still current.
         record.start(attempt);
@@ -111,16 +126,81 @@ export class ServerLifecycle {
     return true;
   }
 
-  /** The config or an attempt failed (`attempt`, when there was one): its tools go, listeners are told. */
+  /**
+   * The config or an attempt failed (`attempt`, when there was one): its
+   * tools go, listeners are told. A server that needs a sign-in becomes
+   * `needs-auth` instead of `failed`, and is never retried on a timer.
+   */
   fail(record: ServerRecord, error: McpRtError, attempt?: Attempt): void {
     const { catalog, emitter, options } = this.#parts;
-    const hadTools = record.fail(error);
+    const signIn = isSignInRequired(error);
+    const hadTools = record.fail(error, signIn ? "needs-auth" : "failed");
     if (hadTools) catalog.rebuild();
-    emitter.emit("server:failed", { name: record.name, error });
+    if (signIn) emitter.emit("server:needs-auth", { name: record.name, error });
+    else emitter.emit("server:failed", { name: record.name, error });
     if (hadTools) emitter.emit("tools:changed", { name: record.name });
     // A failure the caller already received in `errors` is not logged again.
-    if (attempt?.returned)
-      options.logger?.warn(`MCP server "${record.name}" failed after startup: ${error.message}`);
+    if (attempt?.returned) {
+      options.logger?.warn(
+        signIn ? error.message : `MCP server "${record.name}" failed after startup: ${error.message}`,
+      );
+    }
+  }
+
+  /**
+   * A call or the connection found that the live server needs a new sign-in
+   * (its tokens could not be refreshed): the connection is closed and the
+   * server waits for `login`.
+   */
+  signInLost(record: ServerRecord, error: McpRtError): void {
+    if (!this.#parts.table.holds(record) || record.phase === "needs-auth") return;
+    this.#closeCurrent(record);
+    this.fail(record, error);
+  }
+
+  /**
+   * Signs `record` in through the browser (its connection, if any, closed
+   * first) and connects it. Resolves once it is connected and listed;
+   * rejects with the attempt's `McpRtError`, or with an `AbortError` when
+   * `signal` aborts.
+   */
+  async signIn(record: ServerRecord, signal?: AbortSignal): Promise<MCPServerConnection> {
+    this.#closeCurrent(record);
+    const attempt = this.start(record, record.config, { interactive: true });
+    const abort = (): void =>
+      attempt.controller.abort(abortError(`Signing in to MCP server "${record.name}"`, signal?.reason));
+    if (signal?.aborted) abort();
+    signal?.addEventListener("abort", abort, { once: true });
+    try {
+      return await attempt.done;
+    } finally {
+      signal?.removeEventListener("abort", abort);
+    }
+  }
+
+  /** Starts `record` again from scratch (its attempt or connection closed first), e.g. with a new API key. */
+  restart(record: ServerRecord): Attempt {
+    this.#closeCurrent(record);
+    return this.start(record, record.config);
+  }
+
+  /**
+   * Signs `record` out: its stored tokens and client registration are
+   * deleted, its connection is closed, and it waits for `login`. Returns
+   * whether a sign-in was stored.
+   */
+  async signOut(record: ServerRecord, storage: AuthStorage): Promise<boolean> {
+    const found = await signOut(record.config, storage);
+    this.#closeCurrent(record);
+    this.fail(
+      record,
+      new McpRtError(
+        "AUTH_REQUIRED",
+        `MCP server "${record.name}" was signed out; sign in again with \`/mcp login ${record.name}\``,
+        { server: record.name, details: { signIn: true, reason: "not-signed-in" } },
+      ),
+    );
+    return found;
   }
 
   /**
@@ -158,6 +238,31 @@ export class ServerLifecycle {
     );
   }
 
+  /** OAuth for an attempt's connection: only with an auth store; a browser sign-in only for `login`. */
+  #oauth(attempt: Attempt): OAuthOptions | undefined {
+    const { authStorage } = this.#parts;
+    const { openUrl, signInTimeoutMs } = this.#parts.options;
+    if (!authStorage) return undefined;
+    return {
+      storage: authStorage,
+      // A sign-in is the user's `login`; a model's tool call never opens a browser.
+      interactive: attempt.interactive ? "connect" : false,
+      signal: attempt.controller.signal,
+      ...(openUrl ? { openUrl } : {}),
+      ...(signInTimeoutMs === undefined ? {} : { signInTimeoutMs }),
+    };
+  }
+
+  /** Calls off `record`'s attempt or connection, keeping the record (a sign-in or sign-out follows). */
+  #closeCurrent(record: ServerRecord): void {
+    const { connection, attempt } = record;
+    record.quiet();
+    delete record.connection;
+    if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
+    if (connection) this.#parts.tasks.add(closeConnection(connection));
+    if (attempt) this.#parts.tasks.add(attempt.done);
+  }
+
   #isCurrent(record: ServerRecord, attempt: Attempt): boolean {
     return (
       this.#parts.table.holds(record) && record.attempt === attempt && !attempt.controller.signal.aborted
@@ -175,8 +280,9 @@ export class ServerLifecycle {
       connection = await openConnection(name, attempt.config, {
         cwd: this.#parts.cwd,
         signal,
-        authStorage: this.#parts.options.authStorage,
+        authStorage: this.#parts.authStorage,
         sourcePath: record.source?.path,
+        oauth: this.#oauth(attempt),
       });
       signal.throwIfAborted();
       // Watched from the handshake on, so that a tool change announced during the first list is not lost.
@@ -197,7 +303,7 @@ export class ServerLifecycle {
       const thrown = startError(name, error, signal, connection);
       const failure = McpRtError.isInstance(thrown) ? thrown : removedError(name);
       if (this.#isCurrent(record, attempt)) {
-        if (attempt.reconnect) {
+        if (attempt.reconnect && !isSignInRequired(failure)) {
           record.retrying(failure);
           this.#parts.options.logger?.debug(`Reconnecting MCP server "${name}" failed: ${failure.message}`);
           this.#retry(record);
@@ -273,6 +379,8 @@ export class ServerLifecycle {
 
   #closed(record: ServerRecord, connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
     const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: record.name });
+    // A sign-in is the user's to give: no reconnect timer can fix it.
+    if (isSignInRequired(error) && record.connection === connection) return this.signInLost(record, error);
     // A close the client asked for (`expected`) is someone's decision: it is not undone.
     this.#dropped(record, connection, { reason: event.reason, error, reconnect: !event.expected });
   }
@@ -307,7 +415,8 @@ export class ServerLifecycle {
   #retry(record: ServerRecord): void {
     if (!this.#reconnects) return;
     const step = this.#reconnects.retry(record, () => {
-      if (this.#parts.table.holds(record) && !record.active) this.start(record, record.config, true);
+      if (this.#parts.table.holds(record) && !record.active)
+        this.start(record, record.config, { reconnect: true });
     });
     if (step.retry) {
       this.#parts.emitter.emit("server:reconnecting", {

@@ -15,9 +15,18 @@ import { filterServerTools } from "./tool-filter.js";
  * - `connected`: live, its tools are the server's own;
  * - `reconnecting`: it dropped, and the next automatic attempt is scheduled
  *   (during that attempt the phase is `connecting`/`listing` again);
- * - `failed`: the last attempt failed, or reconnecting gave up.
+ * - `failed`: the last attempt failed, or reconnecting gave up;
+ * - `needs-auth`: a remote server that needs the user to sign in (again):
+ *   it waits for `login`, never for a reconnect timer.
  */
-export type ServerPhase = "idle" | "connecting" | "listing" | "connected" | "reconnecting" | "failed";
+export type ServerPhase =
+  | "idle"
+  | "connecting"
+  | "listing"
+  | "connected"
+  | "reconnecting"
+  | "failed"
+  | "needs-auth";
 
 /** The reconnect bookkeeping of a server since it last dropped. */
 export interface Outage {
@@ -137,10 +146,13 @@ export class ServerRecord {
     this.deferred = false;
   }
 
-  /** The config or the attempt failed, or reconnecting gave up: no tools. Returns whether it had tools. */
-  fail(error: McpRtError): boolean {
+  /**
+   * The config or the attempt failed, reconnecting gave up (`failed`), or the
+   * server needs a sign-in (`needs-auth`): no tools. Returns whether it had tools.
+   */
+  fail(error: McpRtError, phase: "failed" | "needs-auth" = "failed"): boolean {
     const hadTools = this.definitions.length > 0;
-    this.phase = "failed";
+    this.phase = phase;
     this.lastError = error;
     this.definitions = [];
     this.deferred = false;
@@ -181,7 +193,7 @@ export class ServerRecord {
    */
   notConnected(): McpRtError {
     const { reconnectAttempt } = this;
-    if (this.phase === "failed" && this.lastError) return this.lastError;
+    if (this.#stopped && this.lastError) return this.lastError;
     const why = this.disconnectReason ? ` (${this.disconnectReason})` : "";
     const next =
       reconnectAttempt === undefined
@@ -195,8 +207,7 @@ export class ServerRecord {
   /** Why its tools cannot be called now: it is neither connected nor connecting, or it is being reconnected. */
   unavailable(): string {
     const { name, reconnectAttempt } = this;
-    if (this.phase === "failed" && this.lastError)
-      return `server "${name}" is unavailable: ${this.lastError.message}`;
+    if (this.#stopped && this.lastError) return `server "${name}" is unavailable: ${this.lastError.message}`;
     const why = this.disconnectReason ?? "it is not connected";
     if (reconnectAttempt !== undefined) {
       return `server "${name}" disconnected: ${why}. It is being reconnected (attempt ${reconnectAttempt}); try again in a moment`;
@@ -223,9 +234,14 @@ export class ServerRecord {
     return state;
   }
 
+  /** Failed or waiting for a sign-in: its last error says why, and what to do. */
+  get #stopped(): boolean {
+    return this.phase === "failed" || this.phase === "needs-auth";
+  }
+
   #uiStatus(): MCPServerState["status"] {
     if (this.reconnecting) return "reconnecting";
-    if (this.phase === "failed") return "failed";
+    if (this.phase === "failed" || this.phase === "needs-auth") return this.phase;
     return this.status;
   }
 }

@@ -41,6 +41,7 @@ export function recordEvents(manager: MCPManager): string[] {
     "server:failed",
     "server:disconnected",
     "server:reconnecting",
+    "server:needs-auth",
     "tools:changed",
   ];
   for (const event of events) manager.on(event, (payload) => seen.push(`${event} ${payload.name}`));

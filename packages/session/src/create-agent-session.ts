@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { errorMessage } from "@mcp-rt/config/util";
 import {
   createFileStore,
@@ -42,10 +43,12 @@ export interface CreateAgentSessionOptions {
   /**
    * How the manager runs the servers: every `MCPManager` option passes
    * through (`cache`, `startupTimeoutMs`, `reconnect`, `healthCheckIntervalMs`,
-   * `resultCharLimit`, `authStorage`…). The session's defaults:
-   * `maxStartupWaitMs` 5000, `logger` the session's, and `cache` the file
-   * store in the session's home, with the cache key in `<homeDir>/.mcp-rt/`,
-   * when `discovery.homeDir` or `discovery.env` is set (else the manager's default).
+   * `resultCharLimit`, `authStorage`, `openUrl`…). The session's defaults:
+   * `maxStartupWaitMs` 5000, `logger` the session's, `authStorage` the file
+   * store `<homeDir>/.mcp-rt/auth.json` (API keys and sign-ins), and `cache`
+   * the file store in the session's home, with the cache key in
+   * `<homeDir>/.mcp-rt/`, when `discovery.homeDir` or `discovery.env` is set
+   * (else the manager's default).
    */
   manager?: MCPManagerOptions;
   /** Replaces `loadAllMCPConfigs` at start (tests inject one that fails). */
@@ -202,6 +205,8 @@ function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOption
 function sessionManagerOptions(options: CreateAgentSessionOptions, logger: Logger): MCPManagerOptions {
   const given = options.manager ?? {};
   const { homeDir, env } = options.discovery ?? {};
+  // Credentials live in the session's home: API keys and sign-ins survive restarts.
+  const authStorage = pathToFileURL(join(homeDir ?? homedir(), ".mcp-rt", "auth.json")).href;
   // A session given its own home or environment keeps its cache, and the cache's key, there, not in the real home.
   const ownCache =
     given.cache === undefined && (homeDir !== undefined || env !== undefined)
@@ -212,7 +217,7 @@ function sessionManagerOptions(options: CreateAgentSessionOptions, logger: Logge
           }),
         }
       : {};
-  return { maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS, logger, ...ownCache, ...given };
+  return { maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS, logger, authStorage, ...ownCache, ...given };
 }
 
 /** Runs a caller's callback; one that throws is logged, never fatal to startup. */

@@ -18,11 +18,13 @@ export type {
   MCPServerConfig,
   MCPServerState,
   ProjectTrust,
+  SignInStatus,
   SourceMeta,
   ToolResult,
 } from "@mcp-rt/manager";
 export {
   builtinSources,
+  createAuthStorage,
   createCacheFromUrl,
   createFileStore,
   createTrustStore,

@@ -18,6 +18,9 @@ export const USAGE: Readonly<Record<string, string>> = {
   explain: "/mcp explain <name>",
   trust: "/mcp trust",
   untrust: "/mcp untrust",
+  login: "/mcp login <name>",
+  logout: "/mcp logout <name>",
+  key: "/mcp key <name>",
 };
 
 /** Either a value or a message saying what is wrong with the input. */

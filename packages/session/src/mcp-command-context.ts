@@ -150,6 +150,8 @@ export class MCPCommandContext {
           line: `● ${name}: connected, ${plural(state.toolCount, "tool")}${state.connectedMs === undefined ? "" : ` in ${Math.round(state.connectedMs)} ms`}`,
           state,
         };
+      case "needs-auth":
+        return { line: `🔒 ${name}: needs you to sign in; run /mcp login ${name}`, state };
       case "failed": {
         const tail = state.lastError?.stderrTail?.trimEnd();
         return {

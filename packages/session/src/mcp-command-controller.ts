@@ -3,6 +3,7 @@ import { errorMessage } from "@mcp-rt/config/util";
 import { McpRtError } from "@mcp-rt/manager";
 import type { AgentSession } from "./agent-session.js";
 import { splitCommandLine } from "./command-line.js";
+import { keyCommand, loginCommand, logoutCommand } from "./mcp-auth-commands.js";
 import { parseAddArgs, parseNameArgs, parseNoArgs, parseRemoveArgs, USAGE } from "./mcp-command-args.js";
 import { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, type MCPCommandResult, ok, usageError } from "./mcp-command-result.js";
@@ -23,6 +24,12 @@ export interface MCPCommandControllerOptions {
    * tools follow. @default 5000
    */
   connectWaitMs?: number;
+  /**
+   * Reads a secret without showing it, for `/mcp key` (the agent's terminal:
+   * echo off); `signal` is the command's (a Ctrl-C). Without it, `/mcp key`
+   * says to use `mcp-rt-config key set`.
+   */
+  readSecret?: (prompt: string, signal?: AbortSignal) => Promise<string>;
 }
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -37,6 +44,9 @@ const DESCRIPTIONS: Record<string, string> = {
   explain: "where a server is defined and why it does or does not start",
   trust: "approve this project's project-level servers and start them",
   untrust: "withdraw that approval and stop them",
+  login: "sign in to a remote server (OAuth, in the browser) and connect it",
+  logout: "delete a remote server's sign-in and disconnect it",
+  key: "store a server's API key (typed without echo) and start it",
 };
 
 const HELP_TEXT = [
@@ -60,6 +70,7 @@ export class MCPCommandController {
   readonly #writer: NativeConfigWriter;
   readonly #testTimeoutMs: number | undefined;
   readonly #connectWaitMs: number;
+  readonly #readSecret: ((prompt: string, signal?: AbortSignal) => Promise<string>) | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(session: AgentSession, options: MCPCommandControllerOptions = {}) {
@@ -69,16 +80,20 @@ export class MCPCommandController {
       createNativeConfigWriter({ cwd: session.cwd, homeDir: session.loadOptions.homeDir ?? homedir() });
     this.#testTimeoutMs = options.testTimeoutMs;
     this.#connectWaitMs = options.connectWaitMs ?? 5000;
+    this.#readSecret = options.readSecret;
   }
 
-  /** Runs one command line, `/mcp <subcommand> …` (the `/mcp` prefix is optional). */
-  handle(line: string): Promise<MCPCommandResult> {
-    const run = this.#queue.then(() => this.#handle(line));
+  /**
+   * Runs one command line, `/mcp <subcommand> …` (the `/mcp` prefix is
+   * optional). `signal` cancels a command that waits for the user (`/mcp login`).
+   */
+  handle(line: string, options: { signal?: AbortSignal } = {}): Promise<MCPCommandResult> {
+    const run = this.#queue.then(() => this.#handle(line, options.signal));
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #handle(line: string): Promise<MCPCommandResult> {
+  async #handle(line: string, signal: AbortSignal | undefined): Promise<MCPCommandResult> {
     const split = splitCommandLine(line);
     if (!split.ok)
       return {
@@ -115,7 +130,7 @@ export class MCPCommandController {
         connectWaitMs: this.#connectWaitMs,
         testTimeoutMs: this.#testTimeoutMs,
       });
-      return await dispatch(ctx, sub, args);
+      return await dispatch(ctx, sub, args, { signal, readSecret: this.#readSecret });
     } catch (error) {
       const code = McpRtError.isInstance(error) ? error.code : "ERROR";
       return failure(code, errorMessage(error));
@@ -123,7 +138,15 @@ export class MCPCommandController {
   }
 }
 
-function dispatch(ctx: MCPCommandContext, sub: string, args: string[]): Promise<MCPCommandResult> {
+function dispatch(
+  ctx: MCPCommandContext,
+  sub: string,
+  args: string[],
+  user: {
+    signal: AbortSignal | undefined;
+    readSecret: ((prompt: string, signal?: AbortSignal) => Promise<string>) | undefined;
+  },
+): Promise<MCPCommandResult> {
   switch (sub) {
     case "list":
     case "reload":
@@ -149,6 +172,9 @@ function dispatch(ctx: MCPCommandContext, sub: string, args: string[]): Promise<
       if (sub === "enable") return enableCommand(ctx, parsed.value);
       if (sub === "disable") return disableCommand(ctx, parsed.value);
       if (sub === "test") return testCommand(ctx, parsed.value);
+      if (sub === "login") return loginCommand(ctx, parsed.value, user.signal);
+      if (sub === "logout") return logoutCommand(ctx, parsed.value);
+      if (sub === "key") return keyCommand(ctx, parsed.value, user.readSecret, user.signal);
       return explainCommand(ctx, parsed.value);
     }
   }

@@ -1,5 +1,5 @@
 import { displayPath, plural } from "@mcp-rt/config/util";
-import type { LoadConfigsResult, MCPServerState, SourceMeta } from "@mcp-rt/manager";
+import type { LoadConfigsResult, MCPServerState, SignInStatus, SourceMeta } from "@mcp-rt/manager";
 
 /** What `/mcp list` says about one entry. */
 export type MCPListStatus =
@@ -9,6 +9,7 @@ export type MCPListStatus =
   | "reconnecting"
   | "disconnected"
   | "failed"
+  | "needs-auth"
   | "disabled"
   | "needs-approval"
   | "shadowed"
@@ -22,6 +23,7 @@ const GLYPHS: Record<MCPListStatus, string> = {
   reconnecting: "◌",
   disconnected: "○",
   failed: "✗",
+  "needs-auth": "🔒",
   disabled: "–",
   "needs-approval": "?",
   shadowed: "–",
@@ -47,7 +49,7 @@ export interface MCPListEntry {
   name: string;
   /** Where it stands: running states from the manager, or why discovery does not start it. */
   status: MCPListStatus;
-  /** The status as one character (● ◌ ○ ✗ – ?). */
+  /** The status as one character (● ◌ ○ ✗ – ? 🔒). */
   glyph: string;
   /** Where the entry is defined; absent for a server the manager runs without a config file. */
   source?: MCPListSource;
@@ -59,6 +61,8 @@ export interface MCPListEntry {
   lastError?: { code: string; message: string; stderrTail?: string };
   /** A short explanation: why it does not run, or what is odd about it. */
   note?: string;
+  /** A remote server's OAuth sign-in, as stored (never a token). */
+  signIn?: { signedIn: boolean; issuer: string; account?: string };
 }
 
 /** The entries of one config file. */
@@ -81,9 +85,10 @@ const RUNTIME: Record<MCPServerState["status"], MCPListStatus> = {
   disconnected: "disconnected",
   reconnecting: "reconnecting",
   failed: "failed",
+  "needs-auth": "needs-auth",
 };
 
-function fromState(state: MCPServerState): Omit<MCPListEntry, "name" | "source"> {
+function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEntry, "name" | "source"> {
   const status: MCPListStatus =
     state.status === "connecting" && state.deferred ? "deferred" : RUNTIME[state.status];
   const entry: Omit<MCPListEntry, "name" | "source"> = {
@@ -94,6 +99,14 @@ function fromState(state: MCPServerState): Omit<MCPListEntry, "name" | "source">
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
   if (state.lastError && state.status !== "connected") entry.lastError = state.lastError;
   if (status === "deferred") entry.note = "tools from the cache; the server is still starting";
+  if (status === "needs-auth") entry.note = `sign in with /mcp login ${state.name}`;
+  if (signIn) {
+    entry.signIn = {
+      signedIn: signIn.signedIn,
+      issuer: signIn.issuer,
+      ...(signIn.account === undefined ? {} : { account: signIn.account }),
+    };
+  }
   return entry;
 }
 
@@ -105,6 +118,7 @@ export function buildServerList(
   discovery: LoadConfigsResult,
   states: readonly MCPServerState[],
   where: { cwd: string; homeDir: string },
+  signIns: ReadonlyMap<string, SignInStatus> = new Map(),
 ): MCPServerList {
   const byName = new Map(states.map((state) => [state.name, state]));
   const entries: MCPListEntry[] = [];
@@ -125,7 +139,7 @@ export function buildServerList(
     const state = byName.get(name);
     seen.add(name);
     const entry: MCPListEntry = state
-      ? { name, ...fromState(state) }
+      ? { name, ...fromState(state, signIns.get(name)) }
       : {
           name,
           status: "disconnected",
@@ -222,7 +236,7 @@ function compare(a: string, b: string): number {
 }
 
 const LEGEND =
-  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval";
+  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  🔒 needs sign-in";
 
 /** `/mcp list` as text for a terminal. */
 export function formatServerList(list: MCPServerList, where: { cwd: string; homeDir: string }): string {
@@ -243,6 +257,11 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
         facts.push(plural(entry.toolCount, "tool"));
       }
       if (entry.connectedMs !== undefined) facts.push(`${Math.round(entry.connectedMs)} ms`);
+      if (entry.signIn?.signedIn) {
+        facts.push(
+          `signed in${entry.signIn.account ? ` as ${entry.signIn.account}` : ""} at ${entry.signIn.issuer}`,
+        );
+      }
       if (entry.note) facts.push(entry.note);
       out.push(`  ${entry.glyph} ${entry.name.padEnd(width)}  ${facts.join(" · ")}`);
       if (entry.lastError) {

@@ -1,5 +1,5 @@
 import { errorMessage, plural } from "@mcp-rt/config/util";
-import { McpRtError } from "@mcp-rt/manager";
+import { McpRtError, type SignInStatus } from "@mcp-rt/manager";
 import { explainServer } from "./explain-server.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, indent, type MCPCommandResult, ok } from "./mcp-command-result.js";
@@ -8,7 +8,15 @@ import { buildServerList, formatServerList } from "./mcp-server-list.js";
 /** `/mcp list`: every entry of every config file, joined with what the manager runs. */
 export async function listCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
   const discovery = await ctx.discover();
-  const list = buildServerList(discovery, ctx.manager.getServerStates(), ctx.where);
+  const states = ctx.manager.getServerStates();
+  const signIns = new Map<string, SignInStatus>();
+  await Promise.all(
+    states.map(async ({ name }) => {
+      const status = await ctx.manager.signInStatus(name).catch(() => undefined);
+      if (status) signIns.set(name, status);
+    }),
+  );
+  const list = buildServerList(discovery, states, ctx.where, signIns);
   return ok(formatServerList(list, ctx.where), list);
 }
 

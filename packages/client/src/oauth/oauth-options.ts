@@ -11,11 +11,14 @@ export interface OAuthOptions {
    * Run the browser step when a server needs a sign-in. Without it, such a
    * server fails at once with an `AUTH_REQUIRED` error that `isSignInRequired`
    * recognises (no browser opens at startup); stored tokens are still sent and
-   * refreshed. With it, `connectToServer` signs in and then connects, and a
-   * connection asks for a new sign-in when the server later wants more scope.
+   * refreshed. With `true`, `connectToServer` signs in and then connects, and a
+   * connection asks for a new sign-in when the server later wants more scope
+   * or its sign-in expires. With `"connect"`, only `connectToServer` may sign
+   * in; the connection it returns then behaves as a non-interactive one (a
+   * manager's `login`: a model's tool call never opens a browser).
    * @default false
    */
-  interactive?: boolean;
+  interactive?: boolean | "connect";
   /** Opens the authorization page. @default openInBrowser (the `open` package; prints the URL when it cannot) */
   openUrl?: (url: string) => void | Promise<void>;
   /** Cancels a sign-in under way (also the wait for another sign-in with the same authorization server). */
