@@ -25,7 +25,7 @@ export interface MCPToolCacheOptions {
   readTimeoutMs?: number;
   /** A write or delete slower than this (ms) is given up (it may still land). @default 5000 */
   writeTimeoutMs?: number;
-  /** Where warnings go: a dead or slow store (once), a corrupt entry. @default silent */
+  /** Where warnings go: a dead or slow store (once), a corrupt or refused entry, an unusable key file. @default silent */
   logger?: Logger;
   /**
    * The secret entries are keyed and signed with (HMAC-SHA-256), at least 16
