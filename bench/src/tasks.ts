@@ -98,6 +98,12 @@ export interface ReloadTask {
   homeDir: string;
   cacheDir: string;
   expectTools: number;
+  /**
+   * mcp-rt only: time `/mcp reload` that restarts only what changed
+   * (`session.reload()`) instead of the full restart, with nothing changed
+   * (`none`) or with the first server's args edited (`one`, put back after).
+   */
+  change?: "none" | "one";
 }
 
 /** What a reload measured. */
@@ -112,6 +118,10 @@ export interface ReloadResult {
   registerMs: number;
   tools: number;
   deferred: number;
+  /** With `change`: how many servers the reload restarted or started. */
+  restarted?: number;
+  /** With `change: "one"`: the edited server started alone on a fresh manager, no cache (the cost of one start). */
+  oneStartMs?: number;
 }
 
 /** The store names of the cache scenario. */

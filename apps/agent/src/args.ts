@@ -20,6 +20,8 @@ export interface AgentArgs {
   config: string | undefined;
   /** Approve (and remember) the project's project-level servers at start. */
   trustProject: boolean;
+  /** False with `--no-watch`: edits of the config files are not applied until `/mcp reload`. */
+  watch: boolean;
   /** Ping every connected server this often (ms); one that does not answer is reconnected. Undefined: no pings. */
   healthCheckMs: number | undefined;
   model: ModelKind;
@@ -49,6 +51,7 @@ Options:
   --config <file>        an extra config file { "mcpServers": { … } }, read first
   --no-project-config    do not read project-level config files
   --trust-project        approve this project's project-level servers (remembered)
+  --no-watch             do not follow edits of the config files (apply them with /mcp reload)
   --cache <url>          tool cache: memory:, file:[/dir], redis://host:port
                          (default: file cache in $XDG_CACHE_HOME/mcp-rt or ~/.cache/mcp-rt)
   --health-check <ms>    ping every connected server this often; a hung one is reconnected
@@ -114,6 +117,7 @@ export function parseAgentArgs(
       projectConfig: !(values["no-project-config"] ?? false),
       config: values.config === undefined ? undefined : resolve(cwd, values.config),
       trustProject: values["trust-project"] ?? false,
+      watch: !(values["no-watch"] ?? false),
       healthCheckMs,
       model: model as ModelKind,
       modelName: values["model-name"] ?? env.OPENAI_MODEL ?? "gpt-4o-mini",
@@ -135,6 +139,7 @@ function parse(argv: readonly string[]) {
       config: { type: "string" },
       "no-project-config": { type: "boolean" },
       "trust-project": { type: "boolean" },
+      "no-watch": { type: "boolean" },
       cache: { type: "string" },
       "health-check": { type: "string" },
       auth: { type: "string" },

@@ -32,6 +32,7 @@ export function createConfigFileSource(path: string): CapabilitySource {
     id: source.provider,
     name: source.providerName,
     priority: 1000,
+    paths: () => [path],
     async load() {
       const read = await readConfigFile(path, formatOf(path));
       if (read.status === "missing") {

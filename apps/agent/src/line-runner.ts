@@ -22,17 +22,18 @@ export interface LineRunner {
   run(line: string): Promise<LineOutcome | "cancelled">;
   /** Handles one Ctrl-C. */
   interrupt(): InterruptResult;
-  /** True while a line runs. */
-  readonly busy: boolean;
+  /** The line running now, if any. */
+  readonly running: string | undefined;
 }
 
 /** The agent's {@link LineRunner} over its commands. */
 export function createLineRunner(commands: Commands, output: Output): LineRunner {
   let running: AbortController | undefined;
+  let line: string | undefined;
   let armed = false;
   return {
-    get busy() {
-      return running !== undefined;
+    get running() {
+      return running ? line : undefined;
     },
     interrupt() {
       if (armed) return "exit";
@@ -41,12 +42,13 @@ export function createLineRunner(commands: Commands, output: Output): LineRunner
       running.abort(new DOMException("Cancelled with Ctrl-C", "AbortError"));
       return "cancelled";
     },
-    async run(line) {
+    async run(text) {
       armed = false;
       const controller = new AbortController();
       running = controller;
+      line = text;
       try {
-        return await commands.run(line, controller.signal);
+        return await commands.run(text, controller.signal);
       } catch (error) {
         if (controller.signal.aborted && isAbortError(error)) {
           output.write("error", "Cancelled (the server was told to stop). Ctrl-C again exits.", {

@@ -171,7 +171,7 @@ async function main(argv: string[]): Promise<number> {
     output,
   );
   const manager = started.session.mcpManager;
-  if (manager) followServers({ manager, output, busy: () => runner.busy });
+  if (manager) followServers({ manager, output, running: () => runner.running });
   if (!interactive) return close(await runExec(args.exec, runner, output));
 
   if (terminal) output.write("status", "Type /help for the commands, /quit to leave.", { event: "ready" });

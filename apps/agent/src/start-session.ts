@@ -164,6 +164,8 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
       ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
     },
     logger,
+    // Edits of any config file apply as they happen; each change is one line (server-notices.ts).
+    watch: args.watch,
     // The startup view shows every failure on its server's line, and file problems below.
     logErrors: false,
     onManager: (manager) => {

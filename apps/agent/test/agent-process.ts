@@ -195,6 +195,13 @@ export function liveProcess(child: ChildProcess): LiveProcess {
   };
 }
 
+/** Ends a test's agent if it still runs (SIGKILL), and waits until it has exited. */
+export async function stopAgent(agent: LiveProcess | undefined): Promise<void> {
+  if (!agent || agent.child.exitCode !== null) return;
+  agent.child.kill("SIGKILL");
+  await agent.exited;
+}
+
 /** The `tools available after N ms` of a run's output. */
 export function toolsAvailableMs(output: string): number {
   const match = /tools available after (\d+) ms/.exec(output);

@@ -18,6 +18,7 @@ import {
   type Sandbox,
   startAgent,
   startInTerminal,
+  stopAgent,
   waitForNoProcesses,
 } from "./agent-process.js";
 
@@ -42,10 +43,7 @@ describe("the interactive agent", () => {
     sandbox = await createSandbox();
   });
   afterEach(async () => {
-    if (agent && agent.child.exitCode === null) {
-      agent.child.kill("SIGKILL");
-      await agent.exited;
-    }
+    await stopAgent(agent);
     agent = undefined;
     expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
     await sandbox.cleanup();

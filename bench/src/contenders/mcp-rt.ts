@@ -1,4 +1,6 @@
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { isStdioConfig } from "@mcp-rt/config";
 import {
   type CustomTool,
   createFileStore,
@@ -136,6 +138,7 @@ export async function reload(task: ReloadTask): Promise<ReloadResult> {
   const manager = new MCPManager(task.cwd, { cache });
   const loadOptions: LoadConfigsOptions = { homeDir: task.homeDir, env: { HOME: task.homeDir } };
   const session = new AgentSession({ cwd: task.cwd, mcpManager: manager, loadOptions });
+  if (task.change) return diffReload(task, { cache, manager, session, loadOptions });
   try {
     const first = await manager.discoverAndConnect(loadOptions);
     const configs = first.discovery?.configs ?? {};
@@ -170,5 +173,83 @@ export async function reload(task: ReloadTask): Promise<ReloadResult> {
     };
   } finally {
     await session.dispose();
+  }
+}
+
+/** Where a reload benchmark runs: the manager and session of the worker, its cache and discovery options. */
+interface ReloadWorld {
+  cache: MCPToolCache;
+  manager: MCPManager;
+  session: AgentSession;
+  loadOptions: LoadConfigsOptions;
+}
+
+/**
+ * `/mcp reload` as it is now: `session.reload()`, which discovers again and
+ * restarts only what changed. With `change: "one"` the first server's args are
+ * edited before (and put back after), and the edited server is then started
+ * alone on a fresh manager without a cache: what one start costs.
+ */
+async function diffReload(task: ReloadTask, world: ReloadWorld): Promise<ReloadResult> {
+  const { cache, manager, session, loadOptions } = world;
+  const file = join(task.cwd, ".mcp-rt", "mcp.json");
+  const original = await readFile(file, "utf8");
+  try {
+    const first = await manager.discoverAndConnect(loadOptions);
+    const configs = first.discovery?.configs ?? {};
+    await Promise.all(Object.keys(configs).map((name) => manager.waitForConnection(name)));
+    if ((await waitForCacheEntries(cache, configs, task.cwd)) !== Object.keys(configs).length) {
+      throw new Error("mcp-rt: not every server was cached");
+    }
+    session.syncMCPTools();
+    let edited: [string, MCPServerConfig] | undefined;
+    const [name, config] = Object.entries(configs)[0] ?? [];
+    if (task.change === "one" && name && config && isStdioConfig(config)) {
+      // Another serverInfo name: new args, the same tools.
+      edited = [name, { ...config, args: [...(config.args ?? []), `--name=${name}-edited-${process.pid}`] }];
+      const servers = JSON.parse(original).mcpServers;
+      await writeFile(file, JSON.stringify({ mcpServers: { ...servers, [name]: edited[1] } }));
+    }
+
+    const start = performance.now();
+    const result = await session.reload();
+    const ms = since(start);
+
+    const tools = session.registry.list().length;
+    expectToolCount("mcp-rt", tools, task.expectTools, failures(result.errors));
+    const restarted = result.added.length + result.restarted.length;
+    const expected = task.change === "one" ? 1 : 0;
+    if (restarted !== expected)
+      throw new Error(`mcp-rt: ${restarted} servers restarted, expected ${expected}`);
+    const oneStartMs = edited ? await oneStart(task.cwd, ...edited) : undefined;
+    return {
+      kind: "reload",
+      ms,
+      disconnectMs: 0,
+      connectMs: ms,
+      registerMs: 0,
+      tools,
+      deferred: countDeferred(manager.getTools()),
+      restarted,
+      ...(oneStartMs === undefined ? {} : { oneStartMs }),
+    };
+  } finally {
+    await writeFile(file, original);
+    await session.dispose();
+  }
+}
+
+/** How long `config` takes to start alone: a fresh manager, no cache, until its tools are listed. */
+async function oneStart(cwd: string, name: string, config: MCPServerConfig): Promise<number> {
+  const alone = new MCPManager(cwd, { cache: null });
+  try {
+    const start = performance.now();
+    const result = await alone.connectServers({ [name]: config });
+    const ms = since(start);
+    if (!result.connectedServers.includes(name))
+      throw new Error(`mcp-rt: ${name} did not start alone (${failures(result.errors)})`);
+    return ms;
+  } finally {
+    await alone.close();
   }
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { readSecret } from "./util/read-secret.js";
 import { runCli } from "./cli/run-cli.js";
 import { discoverServers } from "./discover-servers.js";
 import { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 import { builtinSources } from "./sources/builtin-sources.js";
 import { createTrustStore } from "./trust-store.js";
+import { readSecret } from "./util/read-secret.js";
 
 // `mcp-rt-config`: what a default agent session would start in a folder, and why.
 const homeDir = homedir();

@@ -120,6 +120,33 @@ export function capabilitySourceContractTests(it: ContractIt, fixture: Capabilit
     }
   }
 
+  for (const level of fixture.levels) {
+    it(`names its ${level}-level file in paths (when it has paths) before the file exists`, () =>
+      inFolders(async (ctx) => {
+        const source = fixture.source();
+        if (!source.paths) return;
+        const before = await source.paths(ctx);
+        for (const path of before) assert.ok(isAbsolute(path), `paths are absolute: ${path}`);
+        await fixture.writeServer(ctx, "contract", level);
+        const { servers } = await source.load(ctx);
+        for (const server of servers) {
+          assert.ok(
+            before.includes(server.source.path),
+            `${server.source.path} is in ${JSON.stringify(before)}`,
+          );
+        }
+        if (level === "project") {
+          const off = await source.paths({ ...ctx, enableProjectConfig: false });
+          for (const server of servers) {
+            assert.ok(
+              !off.includes(server.source.path),
+              "no project-level file with enableProjectConfig: false",
+            );
+          }
+        }
+      }));
+  }
+
   it("gives the same answer every time it is asked", () =>
     inFolders(async (ctx) => {
       for (const level of fixture.levels) await fixture.writeServer(ctx, `contract-${level}`, level);

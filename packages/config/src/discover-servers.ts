@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { describeValue } from "./describe-value.js";
 import type { ConfigIssue } from "./server-config.js";
 import type { CapabilitySource, DiscoveredServer, DiscoveryContext } from "./types.js";
@@ -9,6 +10,8 @@ export interface DiscoveryOutcome {
   issues: ConfigIssue[];
   /** Names some source turns off everywhere (the native `disabledServers`). */
   disabledServers: Set<string>;
+  /** Every file the sources read or would read: their `paths`, and the files their entries and issues name. */
+  files: Set<string>;
 }
 
 /**
@@ -26,17 +29,38 @@ export async function discoverServers(
     .map((source, index) => ({ source, index }))
     .sort((a, b) => priorityOf(b.source) - priorityOf(a.source) || a.index - b.index)
     .map(({ source }) => source);
-  const results = await Promise.all(ordered.map((source) => loadSafely(source, ctx)));
-  const outcome: DiscoveryOutcome = { servers: [], issues: [], disabledServers: new Set() };
+  const [results, paths] = await Promise.all([
+    Promise.all(ordered.map((source) => loadSafely(source, ctx))),
+    Promise.all(ordered.map((source) => pathsOf(source, ctx))),
+  ]);
+  const outcome: DiscoveryOutcome = {
+    servers: [],
+    issues: [],
+    disabledServers: new Set(),
+    files: new Set(paths.flat()),
+  };
   for (const result of results) {
     outcome.issues.push(...result.issues);
     for (const name of result.disabledServers) outcome.disabledServers.add(name);
+    for (const issue of result.issues) if (isAbsolute(issue.path)) outcome.files.add(issue.path);
     for (const server of result.servers) {
       if (server.source.level === "project" && ctx.enableProjectConfig === false) continue;
       outcome.servers.push(server);
+      outcome.files.add(server.source.path);
     }
   }
   return outcome;
+}
+
+/** A source's `paths`, when it has them; one that throws or answers nonsense names none. */
+async function pathsOf(source: CapabilitySource, ctx: DiscoveryContext): Promise<string[]> {
+  try {
+    const paths: unknown = await source.paths?.(ctx);
+    if (!Array.isArray(paths)) return [];
+    return paths.filter((path): path is string => typeof path === "string" && isAbsolute(path));
+  } catch {
+    return [];
+  }
 }
 
 function priorityOf(source: CapabilitySource): number {

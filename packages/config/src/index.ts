@@ -20,7 +20,7 @@ export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
 export { REDACTED, redactServerConfig, redactUrl } from "./redact.js";
 export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
-export { resolveServerConfig } from "./resolve-server-config.js";
+export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";
 export type {
   ConfigIssue,
   MCPAuthConfig,

@@ -87,9 +87,11 @@ export async function loadAllMCPConfigs(
   const inputs = options.resolveInput ? { resolveInput: memoizeResolveInput(options.resolveInput) } : {};
   const prepared = await Promise.all(enabled.map((server) => prepareServer(server, ctx, inputs)));
   const accepted: AcceptedServer[] = [];
+  const files = discovery.files;
   enabled.forEach((server, i) => {
     const outcome = prepared[i];
     if (outcome === undefined) return;
+    if (outcome.envFile !== undefined) files.add(outcome.envFile);
     if ("issue" in outcome) {
       result.errors.push(outcome.issue);
       return;
@@ -121,6 +123,7 @@ export async function loadAllMCPConfigs(
     setOwn(result.configs, server.name, server.config);
     setOwn(result.sources, server.name, server.discovered.source);
   }
+  result.files = [...files].sort();
   return result;
 }
 

@@ -14,8 +14,11 @@ import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions } from "./t
 import { errorMessage } from "./util/error-message.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
 
-/** A discovered entry turned into a usable config, or the one issue that keeps it from running. */
-export type PreparedServer = { config: MCPServerConfig } | { issue: ConfigIssue };
+/**
+ * A discovered entry turned into a usable config, or the one issue that keeps
+ * it from running; `envFile` is the dotenv file it read or tried to read.
+ */
+export type PreparedServer = ({ config: MCPServerConfig } | { issue: ConfigIssue }) & { envFile?: string };
 
 /**
  * Finishes one entry: expands its placeholders, adds its `envFile`, validates
@@ -66,10 +69,13 @@ export async function prepareServer(
   if (envFile !== undefined && isPlainObject(config) && config.command !== undefined) {
     const loaded = await readEnvFile(envFile);
     if ("error" in loaded) {
-      return issue(
-        "CONFIG_UNREADABLE",
-        `servers${fieldKey(name)}.envFile: cannot read ${envFile} (${loaded.error}); create it or fix the path in ${source.path}`,
-      );
+      return {
+        ...issue(
+          "CONFIG_UNREADABLE",
+          `servers${fieldKey(name)}.envFile: cannot read ${envFile} (${loaded.error}); create it or fix the path in ${source.path}`,
+        ),
+        envFile,
+      };
     }
     if (config.env === undefined || isPlainObject(config.env)) {
       const env: Record<string, unknown> = {};
@@ -79,16 +85,18 @@ export async function prepareServer(
     }
   }
 
+  const read =
+    envFile !== undefined && isPlainObject(config) && config.command !== undefined ? { envFile } : {};
   const problems = findServerConfigProblems(name, config);
   if (problems.length > 0) {
     const messages = problems.map((problem) => formatProblem(name, problem, server.fieldNames));
-    return issue("CONFIG_INVALID", messages.join("; "));
+    return { ...issue("CONFIG_INVALID", messages.join("; ")), ...read };
   }
   const normalized = normalizeServerConfig(config);
   if (normalized === undefined) {
-    return issue("CONFIG_INVALID", `servers${fieldKey(name)}: not a valid server config`);
+    return { ...issue("CONFIG_INVALID", `servers${fieldKey(name)}: not a valid server config`), ...read };
   }
-  return { config: normalized };
+  return { config: normalized, ...read };
 }
 
 function unsetMessage(name: string, path: string, missing: MissingVariable[]): string {

@@ -14,6 +14,8 @@ export interface ResolveServerConfigOptions {
   cwd?: string;
   /** Environment of `!command` values. @default process.env */
   env?: Record<string, string | undefined>;
+  /** Runs `!command` values again instead of using the outputs kept for the process (and keeps the new ones). @default false */
+  fresh?: boolean;
 }
 
 type Field = "env" | "headers" | "auth";
@@ -76,6 +78,25 @@ export async function resolveServerConfig(
   return resolved;
 }
 
+/**
+ * True when {@link resolveServerConfig} may answer differently for the same
+ * config another time: it has a `!command` value (in `env`, `headers` or an
+ * OAuth `clientSecret`) or reads an API key from the auth storage.
+ */
+export function hasRuntimeValues(config: MCPServerConfig): boolean {
+  const values = isStdioConfig(config) ? config.env : config.headers;
+  const secret = config.auth?.type === "oauth" ? config.auth.clientSecret : undefined;
+  return (
+    config.auth?.type === "apikey" ||
+    [...Object.values(values ?? {}), secret].some((value) => isCommand(value))
+  );
+}
+
+/** `!command`, not the literal `!!…`. */
+function isCommand(value: string | undefined): boolean {
+  return value?.startsWith("!") === true && !value.startsWith("!!");
+}
+
 async function resolveValues(
   name: string,
   field: Field,
@@ -84,12 +105,12 @@ async function resolveValues(
 ): Promise<Record<string, string>> {
   const entries = await Promise.all(
     Object.entries(values).map(async ([key, value]): Promise<[string, string]> => {
-      if (value.startsWith("!!")) return [key, value.slice(1)];
-      if (!value.startsWith("!")) return [key, value];
+      if (!isCommand(value)) return [key, value.startsWith("!!") ? value.slice(1) : value];
       const result = await runShellValue(value.slice(1), {
         ...(options.shellTimeoutMs === undefined ? {} : { timeoutMs: options.shellTimeoutMs }),
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
         ...(options.env === undefined ? {} : { env: options.env }),
+        ...(options.fresh ? { fresh: true } : {}),
       });
       if (result.ok) return [key, result.value];
       throw new McpRtError(

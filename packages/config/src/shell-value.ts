@@ -14,6 +14,12 @@ export interface RunShellValueOptions {
   cwd?: string;
   /** Its environment. @default process.env */
   env?: Record<string, string | undefined>;
+  /**
+   * Runs the command even when a result is kept, and keeps the new one: a
+   * reload asks whether the value changed. A run already in flight is still
+   * shared. @default false
+   */
+  fresh?: boolean;
 }
 
 /**
@@ -23,12 +29,14 @@ export interface RunShellValueOptions {
 export type ShellValueResult = { ok: true; value: string } | { ok: false; reason: string };
 
 const cache = new Map<string, Promise<ShellValueResult>>();
+// The runs that finished: a fresh run replaces one of these, and joins one still running.
+const settled = new WeakSet<Promise<ShellValueResult>>();
 
 /**
  * Runs `command` through the shell and returns its trimmed stdout. Successful
- * results are kept for the life of the process; a run already in flight for
- * the same command (and folder) is shared rather than started twice. Failures
- * are not kept, so the next connect tries again.
+ * results are kept for the life of the process (`fresh` runs it again); a run
+ * already in flight for the same command (and folder) is shared rather than
+ * started twice. Failures are not kept, so the next connect tries again.
  */
 export function runShellValue(
   command: string,
@@ -37,9 +45,10 @@ export function runShellValue(
   const cwd = options.cwd ?? process.cwd();
   const key = JSON.stringify([command, cwd]);
   const known = cache.get(key);
-  if (known) return known;
+  if (known && !(options.fresh && settled.has(known))) return known;
   const run = execute(command, cwd, options).then((result) => {
-    if (!result.ok) cache.delete(key);
+    settled.add(run);
+    if (!result.ok && cache.get(key) === run) cache.delete(key);
     return result;
   });
   cache.set(key, run);

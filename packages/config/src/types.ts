@@ -74,6 +74,14 @@ export interface CapabilitySource {
   priority: number;
   /** Reads the source's files. Never throws: problems come back as `issues`. */
   load(ctx: DiscoveryContext): Promise<CapabilitySourceResult>;
+  /**
+   * Every file `load(ctx)` reads or would read if it existed (absolute
+   * paths), so that a session can watch them: one created later counts too.
+   * Without it, a watcher only sees the files the source's entries and
+   * issues name. Project-level files are left out with
+   * `enableProjectConfig: false`.
+   */
+  paths?(ctx: DiscoveryContext): readonly string[] | Promise<readonly string[]>;
 }
 
 /**
@@ -182,6 +190,13 @@ export interface LoadConfigsResult {
    * it asks about.
    */
   needsApproval: Array<{ name: string; source: SourceMeta; config?: MCPServerConfig }>;
+  /**
+   * Every file this load read or would have read had it existed (each
+   * source's `paths`, else the files its entries and issues name, and the
+   * `envFile`s of the servers it prepared), sorted: what a watcher follows.
+   * Optional so that a replacement discovery may leave it out.
+   */
+  files?: string[];
   /**
    * What `trust` was asked about this project: approving `hash` for
    * `projectDir` starts its project-level servers. Absent without `trust`, or

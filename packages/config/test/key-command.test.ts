@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readSecret, type SecretInput } from "../src/util/read-secret.js";
 import { type CliIo, runCli } from "../src/cli/run-cli.js";
 import { createFileAuthStorage } from "../src/file-auth-storage.js";
 import { createTrustStore } from "../src/trust-store.js";
+import { readSecret, type SecretInput } from "../src/util/read-secret.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KEY = "sk-live-do-not-echo-4242";

@@ -87,6 +87,7 @@ describe("loadAllMCPConfigs: the result", () => {
       disabled: [],
       filtered: [],
       needsApproval: [],
+      files: expect.any(Array),
     });
   });
 

@@ -58,11 +58,15 @@ export type { MCPLoadError, MCPLoadProblem } from "./load-problem.js";
 export { toLoadErrors } from "./load-problem.js";
 export type {
   DiscoverAndConnectOptions,
+  DiscoverAndReloadOptions,
   DiscoverFunction,
+  MCPConfigChange,
   MCPConnectionStatus,
   MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
+  MCPReloadOptions,
+  MCPReloadResult,
   MCPServerState,
 } from "./manager-types.js";
 export { MCPManager, STARTUP_TIMEOUT_MS } from "./mcp-manager.js";

@@ -60,7 +60,42 @@ export interface MCPManagerEvents {
   "server:needs-auth": { name: string; error: McpRtError };
   /** The tools of `name` changed: call `getTools()` again. */
   "tools:changed": { name: string };
+  /** A reload (`reload`, `discoverAndReload`) started, stopped or restarted servers: which ones. */
+  "config:changed": MCPConfigChange;
 }
+
+/** What a reload did to each server, by name (each name in one list, in config order). */
+export interface MCPConfigChange {
+  /** New servers: started. */
+  added: string[];
+  /** Servers no longer configured (or turned off): stopped. */
+  removed: string[];
+  /**
+   * Servers started again: their config or the values resolved from it
+   * (`!cmd` outputs, API keys) changed, or `all` / `retryFailed` asked for it.
+   */
+  restarted: string[];
+  /** The rest: not touched (same process; calls in flight finish). */
+  unchanged: string[];
+}
+
+/** What `reload` / `discoverAndReload` return: what changed, and the servers' load result. */
+export interface MCPReloadResult extends MCPLoadResult, MCPConfigChange {}
+
+/** Options of `reload`. */
+export interface MCPReloadOptions {
+  /** Restart every configured server, changed or not (the design document's reload). @default false */
+  all?: boolean;
+  /**
+   * Also start again the unchanged servers that are not running: failed,
+   * given up by the circuit breaker, or dropped (a cause outside the config
+   * may be fixed). Not those waiting for a sign-in. @default false
+   */
+  retryFailed?: boolean;
+}
+
+/** Options of `discoverAndReload`: discovery's own and the reload's. */
+export interface DiscoverAndReloadOptions extends DiscoverAndConnectOptions, MCPReloadOptions {}
 
 /** What `connectServers` / `discoverAndConnect` return. */
 export interface MCPLoadResult {

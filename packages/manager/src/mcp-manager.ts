@@ -15,14 +15,18 @@ import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-probl
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
+  DiscoverAndReloadOptions,
   MCPConnectionStatus,
   MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
+  MCPReloadOptions,
+  MCPReloadResult,
   MCPServerState,
 } from "./manager-types.js";
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
+import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
 import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
@@ -58,6 +62,8 @@ export class MCPManager implements AsyncDisposable {
   readonly #tasks = new TaskGroup();
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
+  /** The last reload: reloads run one at a time, each on what the one before left. */
+  #reloads: Promise<unknown> = Promise.resolve();
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -140,8 +146,7 @@ export class MCPManager implements AsyncDisposable {
     const attempts = new Map<string, Attempt>();
     for (const [name, config] of Object.entries(configs)) {
       const source = sources[name];
-      // Only `enabled: false` skips; anything else (even garbage) goes to validation, which names the problem.
-      const enabled = !(typeof config === "object" && config !== null && config.enabled === false);
+      const enabled = !switchedOff(config);
       const running = this.#table.get(name);
       if (running?.active) {
         if (source) running.source = source;
@@ -199,6 +204,65 @@ export class MCPManager implements AsyncDisposable {
       connectedServers: names.filter((name) => this.#table.status(name) === "connected"),
       problems: cacheProblem ? [cacheProblem, ...serverProblems] : serverProblems,
     };
+  }
+
+  /**
+   * Brings the running servers in line with `configs`, touching only what
+   * changed: a new server is started, one no longer configured (or now
+   * `enabled: false`) is stopped, one whose config changed is restarted, and
+   * the others keep running (same process; calls in flight finish). A config
+   * counts as changed when its fingerprint (the tool cache's: the unresolved
+   * config and its folder) differs, or, for a config with `!cmd` values or an
+   * API key, when resolving it again (the commands run again) gives other
+   * values. The started and restarted servers pass the startup gate as in
+   * `connectServers`. Emits `config:changed` when anything was added, removed
+   * or restarted. Reloads run one at a time.
+   *
+   * @example
+   * ```ts
+   * const { restarted, errors } = await manager.reload(discovery.configs, discovery.sources);
+   * ```
+   */
+  reload(
+    configs: Record<string, MCPServerConfig>,
+    sources: Record<string, SourceMeta> = {},
+    options: MCPReloadOptions = {},
+  ): Promise<MCPReloadResult> {
+    const run = this.#reloads.then(() => this.#reload(configs, sources, options));
+    this.#reloads = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Discovers again (like `discoverAndConnect`) and {@link MCPManager.reload}s
+   * with what it found. A file that cannot be read or parsed (caught
+   * mid-save), an invalid entry or a failed source keeps the servers it
+   * defined running as they are; while a file is broken, servers that would
+   * now wait for project approval keep running too. Never throws for a broken
+   * file or a failed discovery: they come back in `problems` (after a failed
+   * discovery nothing changes).
+   */
+  async discoverAndReload(options: DiscoverAndReloadOptions = {}): Promise<MCPReloadResult> {
+    const { discover = loadAllMCPConfigs, all = false, retryFailed = false, ...loadOptions } = options;
+    let discovery: Awaited<ReturnType<typeof discover>>;
+    try {
+      discovery = await discover(this.#cwd, loadOptions);
+    } catch (error) {
+      const names = this.#table.names();
+      return {
+        added: [],
+        removed: [],
+        restarted: [],
+        unchanged: names,
+        tools: this.getTools(),
+        errors: new Map(),
+        connectedServers: names.filter((name) => this.#table.status(name) === "connected"),
+        problems: [discoveryProblem(error)],
+      };
+    }
+    const { configs, sources } = keepBrokenFiles(discovery, this.#table);
+    const result = await this.reload(configs, sources, { all, retryFailed });
+    return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
   }
 
   /** The current MCP tools of every server: live, or deferred from the cache. */
@@ -347,11 +411,7 @@ export class MCPManager implements AsyncDisposable {
    */
   async disconnectServer(name: string): Promise<void> {
     const record = this.#table.get(name);
-    if (!record) return;
-    const stopped = this.#lifecycle.stop(record);
-    if (stopped.hadTools) this.#catalog.rebuild();
-    this.#announceStopped(name, stopped);
-    await stopped.closed;
+    if (record) await this.#stop(record);
   }
 
   /**
@@ -403,6 +463,47 @@ export class MCPManager implements AsyncDisposable {
       );
     }
     return record;
+  }
+
+  async #reload(
+    configs: Record<string, MCPServerConfig>,
+    sources: Record<string, SourceMeta>,
+    options: MCPReloadOptions,
+  ): Promise<MCPReloadResult> {
+    const plan = await planReload({
+      ...options,
+      table: this.#table,
+      configs,
+      differs: (record, config) => this.#lifecycle.differs(record, config),
+    });
+    const closed = plan.stop.map((record) => this.#stop(record));
+    for (const record of plan.keep) {
+      const source = sources[record.name];
+      if (source) record.source = source;
+    }
+    const { change } = plan;
+    if (change.added.length + change.removed.length + change.restarted.length > 0) {
+      this.#emitter.emit("config:changed", change);
+    }
+    // The old processes close while the new ones start; the reload returns once both are done.
+    const [result] = await Promise.all([this.connectServers(plan.start, sources), ...closed]);
+    const names = Object.keys(configs).filter((name) => !switchedOff(configs[name]));
+    const wanted = new Set(names);
+    return {
+      ...change,
+      tools: this.#catalog.tools.filter((tool) => wanted.has(tool.serverName)),
+      errors: result.errors,
+      connectedServers: names.filter((name) => this.#table.status(name) === "connected"),
+      problems: result.problems,
+    };
+  }
+
+  /** Stops one server: its tools go at once, listeners are told; resolves once what it had open is closed. */
+  #stop(record: ServerRecord): Promise<unknown> {
+    const stopped = this.#lifecycle.stop(record);
+    if (stopped.hadTools) this.#catalog.rebuild();
+    this.#announceStopped(record.name, stopped);
+    return stopped.closed;
   }
 
   #announceStopped(name: string, stopped: { wasActive: boolean; hadTools: boolean }): void {

@@ -30,6 +30,8 @@ export interface OpenConnectionOptions {
   sourcePath?: string | undefined;
   /** OAuth for remote servers: where sign-ins live, and whether a browser sign-in may run. */
   oauth?: OAuthOptions | undefined;
+  /** Told the resolved config before it connects (it holds secrets: keep only a fingerprint). */
+  onResolved?: (resolved: MCPServerConfig) => void;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function openConnection(
     }),
     signal,
   );
+  options.onResolved?.(resolved);
   return connectToServer(name, resolved, {
     signal,
     cwd,

@@ -1,3 +1,4 @@
+import { toolCacheFingerprint } from "@mcp-rt/cache";
 import {
   closeConnection,
   isSignInRequired,
@@ -7,8 +8,15 @@ import {
   type OAuthOptions,
   signOut,
 } from "@mcp-rt/client";
-import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import { abortError, type TaskGroup } from "@mcp-rt/config/util";
+import {
+  type AuthStorage,
+  hasRuntimeValues,
+  type MCPServerConfig,
+  type MCPToolDefinition,
+  McpRtError,
+  resolveServerConfig,
+} from "@mcp-rt/config";
+import { abortError, errorMessage, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
@@ -178,6 +186,32 @@ export class ServerLifecycle {
     }
   }
 
+  /**
+   * Whether `record` runs something other than `config`: another unresolved
+   * config, or (for a config with `!cmd` values or an API key, resolved again
+   * with fresh command runs) other values reaching the server. A value that
+   * cannot be resolved now leaves the server as it is: its next connect says why.
+   */
+  async differs(record: ServerRecord, config: MCPServerConfig): Promise<boolean> {
+    const { cwd, authStorage, options } = this.#parts;
+    if (!record.runs(config, cwd)) return true;
+    const before = record.resolvedFingerprint;
+    if (before === undefined || !hasRuntimeValues(config)) return false;
+    try {
+      const resolved = await resolveServerConfig(record.name, config, {
+        cwd,
+        fresh: true,
+        ...(authStorage ? { authStorage } : {}),
+      });
+      return toolCacheFingerprint(record.name, resolved, cwd) !== before;
+    } catch (error) {
+      options.logger?.debug(
+        `MCP server "${record.name}": its values could not be resolved again (${errorMessage(error)})`,
+      );
+      return false;
+    }
+  }
+
   /** Starts `record` again from scratch (its attempt or connection closed first), e.g. with a new API key. */
   restart(record: ServerRecord): Attempt {
     this.#closeCurrent(record);
@@ -283,6 +317,11 @@ export class ServerLifecycle {
         authStorage: this.#parts.authStorage,
         sourcePath: record.source?.path,
         oauth: this.#oauth(attempt),
+        onResolved: (resolved) => {
+          if (this.#isCurrent(record, attempt)) {
+            record.resolvedFingerprint = toolCacheFingerprint(name, resolved, this.#parts.cwd);
+          }
+        },
       });
       signal.throwIfAborted();
       // Watched from the handshake on, so that a tool change announced during the first list is not lost.
@@ -380,7 +419,10 @@ export class ServerLifecycle {
   #closed(record: ServerRecord, connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
     const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: record.name });
     // A sign-in is the user's to give: no reconnect timer can fix it.
-    if (isSignInRequired(error) && record.connection === connection) return this.signInLost(record, error);
+    if (isSignInRequired(error) && record.connection === connection) {
+      this.signInLost(record, error);
+      return;
+    }
     // A close the client asked for (`expected`) is someone's decision: it is not undone.
     this.#dropped(record, connection, { reason: event.reason, error, reconnect: !event.expected });
   }

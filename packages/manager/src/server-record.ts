@@ -1,3 +1,4 @@
+import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError, type SourceMeta } from "@mcp-rt/config";
 import type { Attempt } from "./attempt.js";
@@ -69,8 +70,16 @@ export class ServerRecord {
   disconnectReason?: string;
   /** Reconnect bookkeeping, from a drop until the server is stopped or connected on purpose. */
   outage?: Outage;
+  /**
+   * The fingerprint of what the current attempt resolved and handed to the
+   * server (env, args, headers after `!cmd` values and API keys), once it did:
+   * a reload compares it to see whether those values changed.
+   */
+  resolvedFingerprint?: string;
   /** The names of `definitions`, for the list they were built from. */
   #toolNames?: { of: readonly MCPToolDefinition[]; names: ReadonlySet<string> };
+  /** The fingerprint of `config`, for the config it was made of. */
+  #fingerprint?: { of: MCPServerConfig; value: string };
 
   constructor(name: string, config: MCPServerConfig) {
     this.name = name;
@@ -113,11 +122,28 @@ export class ServerRecord {
     return this.#toolNames.names;
   }
 
+  /** True once it was started (even if it failed at once): not merely remembered with `enabled: false`. */
+  get started(): boolean {
+    return this.attempt !== undefined || this.phase !== "idle";
+  }
+
+  /**
+   * Whether it runs with `config`, judged as the tool cache keys entries: the
+   * fingerprint of the unresolved config (and, for stdio, its folder).
+   */
+  runs(config: MCPServerConfig, cwd: string): boolean {
+    if (this.#fingerprint?.of !== this.config) {
+      this.#fingerprint = { of: this.config, value: toolCacheFingerprint(this.name, this.config, cwd) };
+    }
+    return this.#fingerprint.value === toolCacheFingerprint(this.name, config, cwd);
+  }
+
   /** A new attempt starts: it is `connecting`. */
   start(attempt: Attempt): void {
     this.attempt = attempt;
     this.config = attempt.config;
     this.phase = "connecting";
+    delete this.resolvedFingerprint;
   }
 
   /** Cached definitions stand in while the server connects; returns whether there are any. */

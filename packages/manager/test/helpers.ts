@@ -4,18 +4,18 @@ import { afterEach, expect } from "vitest";
 import { MCPManager, type MCPManagerEvents, type MCPManagerOptions } from "../src/index.js";
 
 /**
- * Makes managers for the tests of one file (in `process.cwd()`, cache off unless
- * given) and, after each test, disconnects them all and checks that no child
- * process outlived it.
+ * Makes managers for the tests of one file (in `cwd`, by default
+ * `process.cwd()`; cache off unless given) and, after each test, disconnects
+ * them all and checks that no child process outlived it.
  */
-export function useManagers(): (options?: MCPManagerOptions) => MCPManager {
+export function useManagers(): (options?: MCPManagerOptions, cwd?: string) => MCPManager {
   const managers: MCPManager[] = [];
   afterEach(async () => {
     await Promise.all(managers.splice(0).map((manager) => manager.disconnectAll()));
     expect(childProcessesOf(process.pid)).toEqual([]);
   });
-  return (options = {}) => {
-    const manager = new MCPManager(process.cwd(), { cache: null, ...options });
+  return (options = {}, cwd = process.cwd()) => {
+    const manager = new MCPManager(cwd, { cache: null, ...options });
     managers.push(manager);
     return manager;
   };
@@ -32,10 +32,13 @@ export function recordingLogger(): Logger & { lines: Array<{ level: string; mess
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
-/** Records every event of a manager as `"<event> <name>"`. */
+/** The events about one server (their payload has its `name`). */
+type ServerEvent = Exclude<keyof MCPManagerEvents, "config:changed">;
+
+/** Records every server event of a manager as `"<event> <name>"`. */
 export function recordEvents(manager: MCPManager): string[] {
   const seen: string[] = [];
-  const events: Array<keyof MCPManagerEvents> = [
+  const events: ServerEvent[] = [
     "server:connecting",
     "server:connected",
     "server:failed",
@@ -49,7 +52,7 @@ export function recordEvents(manager: MCPManager): string[] {
 }
 
 /** Resolves with the next payload of `event` for server `name`. */
-export function nextEvent<E extends keyof MCPManagerEvents>(
+export function nextEvent<E extends ServerEvent>(
   manager: MCPManager,
   event: E,
   name: string,

@@ -4,11 +4,12 @@ import type {
   LoadConfigsOptions,
   LoadedCustomTool,
   Logger,
-  MCPLoadResult,
   MCPManager,
+  MCPReloadResult,
 } from "@mcp-rt/manager";
 import { McpRtError, toLoadedTool } from "@mcp-rt/manager";
 import { exaApiKeysFrom } from "./exa-rule.js";
+import { LiveConfig } from "./live-config.js";
 import { silentLogger } from "./logger.js";
 import { type NativeExa, NativeExaTools } from "./native-exa.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
@@ -35,6 +36,20 @@ export interface AgentSessionOptions {
   nativeExa?: NativeExa;
   /** The API keys of the Exa servers discovery left out at start, for `nativeExa`. @default [] */
   exaApiKeys?: string[];
+  /**
+   * Watch these files (what discovery read or would read, `files` of its
+   * result) and apply their edits as they happen, as `reload()` does, but
+   * without retrying failed servers. @default none: no watching
+   */
+  watchFiles?: readonly string[];
+  /** How long edits must be quiet before a watched change is applied (ms). @default 200 */
+  watchDebounceMs?: number;
+}
+
+/** Options of {@link AgentSession.reload}. */
+export interface SessionReloadOptions {
+  /** Restart every server, changed or not (`/mcp reload --all`). @default false */
+  all?: boolean;
 }
 
 /**
@@ -63,6 +78,7 @@ export class AgentSession {
   /** Reloads under way: `dispose()` lets them finish before it closes the manager, so none starts a server after. */
   readonly #tasks = new TaskGroup();
   #exa: NativeExaTools | undefined;
+  #live: LiveConfig | undefined;
 
   constructor(options: AgentSessionOptions = {}) {
     this.registry = options.registry ?? createToolRegistry();
@@ -79,6 +95,19 @@ export class AgentSession {
       this.#exa.apply(options.exaApiKeys ?? []);
     }
     if (options.mcpManager) this.#follow(options.mcpManager);
+    if (options.mcpManager && options.watchFiles) {
+      this.#live = new LiveConfig({
+        reload: () => this.#track(this.#reload({ all: false, retryFailed: false })),
+        logger: this.logger,
+        ...(options.watchDebounceMs === undefined ? {} : { debounceMs: options.watchDebounceMs }),
+      });
+      this.#live.follow(options.watchFiles);
+    }
+  }
+
+  /** The folders watched for config changes now; empty when the session does not watch. */
+  get watchedFolders(): string[] {
+    return this.#live?.folders ?? [];
   }
 
   /** The API keys the native Exa tools were made with (empty without `nativeExa`). */
@@ -149,14 +178,21 @@ export class AgentSession {
   }
 
   /**
-   * `/mcp reload`: disconnects every server, discovers and connects again with
-   * this session's own options, then refreshes the tools, the native Exa ones
-   * included (made again with the Exa keys found now).
+   * `/mcp reload`: discovers again with this session's own options and
+   * restarts only what changed (the manager's `discoverAndReload`): new
+   * servers start, removed ones stop, changed ones restart, the others keep
+   * running; servers that failed are tried again too. A file caught mid-save
+   * keeps its servers as they are. Then the tools are refreshed, and the
+   * native Exa ones when the Exa keys changed. `all: true` restarts every
+   * server and makes the native Exa tools again (`/mcp reload --all`).
    */
-  reloadMCP(): Promise<MCPLoadResult> {
-    const reload = this.#reload();
-    this.#tasks.add(reload);
-    return reload;
+  reload(options: SessionReloadOptions = {}): Promise<MCPReloadResult> {
+    return this.#track(this.#reload({ all: options.all ?? false, retryFailed: true }));
+  }
+
+  /** The design document's reload: every server restarted. The same as `reload({ all: true })`. */
+  reloadMCP(): Promise<MCPReloadResult> {
+    return this.reload({ all: true });
   }
 
   /**
@@ -188,6 +224,7 @@ export class AgentSession {
   }
 
   async #dispose(): Promise<void> {
+    this.#live?.close();
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     for (const off of this.#unsubscribe) off();
@@ -199,13 +236,19 @@ export class AgentSession {
     await this.mcpManager?.close();
   }
 
-  async #reload(): Promise<MCPLoadResult> {
+  async #reload(options: { all: boolean; retryFailed: boolean }): Promise<MCPReloadResult> {
     const manager = this.#requireManager();
-    await manager.disconnectAll();
-    const result = await manager.discoverAndConnect(this.loadOptions);
-    this.#exa?.apply(exaApiKeysFrom(result.discovery?.filtered ?? []), { force: true });
+    const result = await manager.discoverAndReload({ ...this.loadOptions, ...options });
+    this.#exa?.apply(exaApiKeysFrom(result.discovery?.filtered ?? []), { force: options.all });
     this.syncMCPTools();
+    if (result.discovery?.files) this.#live?.follow(result.discovery.files);
     return result;
+  }
+
+  /** Work `dispose()` lets finish before it closes the manager. */
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#tasks.add(work);
+    return work;
   }
 
   #follow(manager: MCPManager): void {

@@ -8,6 +8,7 @@ import {
   type DiscoverFunction,
   defaultCacheDir,
   type LoadConfigsOptions,
+  type LoadConfigsResult,
   type Logger,
   loadAllMCPConfigs,
   type MCPLoadError,
@@ -19,7 +20,7 @@ import {
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
 import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
-import { silentLogger } from "./logger.js";
+import { logLoadProblems, silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 
@@ -88,6 +89,16 @@ export interface CreateAgentSessionOptions {
   onConnecting?: (names: string[]) => void;
   /** How long the session lets a burst of tool changes settle before it refreshes. @default 50 */
   refreshDebounceMs?: number;
+  /**
+   * Watch every file discovery reads or would read (user-level and project
+   * files of every client, files not created yet, `envFile`s) and apply
+   * edits as they happen: 200 ms after the last write, only the servers that
+   * changed restart (`session.reload()`'s diff, failed servers left alone). A
+   * file caught mid-save or invalid keeps what runs and is reported once
+   * (path:line:col); a removed file removes its servers. Watchers close on
+   * `dispose()`. @default false
+   */
+  watch?: boolean;
 }
 
 /** What {@link createAgentSession} returns. */
@@ -168,16 +179,15 @@ export async function createAgentSession(
   // The servers a stop closed are gone (processes reaped) before the session is handed out.
   await stopping;
 
-  if (options.logErrors !== false) {
-    for (const problem of result.problems) {
-      const [line] = toLoadErrors([problem]);
-      if (problem.kind === "file" || problem.kind === "cache")
-        logger.warn(`MCP config ${line!.path}: ${line!.error}`);
-      else logger.error(`MCP ${line!.path}: ${line!.error}`);
-    }
-  }
+  if (options.logErrors !== false) logLoadProblems(logger, result.problems);
   const exaApiKeys = exaApiKeysFrom(result.discovery?.filtered ?? []);
-  const session = new AgentSession({ ...sessionOptions, mcpManager: manager, exaApiKeys });
+  const watchFiles = options.watch && !signal?.aborted ? filesOf(result.discovery) : undefined;
+  const session = new AgentSession({
+    ...sessionOptions,
+    mcpManager: manager,
+    exaApiKeys,
+    ...(watchFiles ? { watchFiles } : {}),
+  });
   // From the manager itself: a server may have finished since connect returned.
   session.syncMCPTools();
   return {
@@ -187,6 +197,12 @@ export async function createAgentSession(
     mcpProblems: result.problems,
     exaApiKeys,
   };
+}
+
+/** The files to watch: what discovery read or would read (a replacement discovery may not say: then the files of its servers). */
+function filesOf(discovery: LoadConfigsResult | undefined): readonly string[] {
+  if (!discovery) return [];
+  return discovery.files ?? Object.values(discovery.sources).map((source) => source.path);
 }
 
 /** Discovery as the session runs it: the trust store in the session's home unless told otherwise, and the Exa rule with `nativeExa`. */

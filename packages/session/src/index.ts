@@ -11,10 +11,12 @@ export type {
   LoadConfigsResult,
   LoadedCustomTool,
   Logger,
+  MCPConfigChange,
   MCPLoadError,
   MCPLoadProblem,
   MCPLoadResult,
   MCPManagerOptions,
+  MCPReloadResult,
   MCPServerConfig,
   MCPServerState,
   ProjectTrust,
@@ -34,7 +36,7 @@ export {
   McpRtError,
   toLoadErrors,
 } from "@mcp-rt/manager";
-export type { AgentSessionOptions } from "./agent-session.js";
+export type { AgentSessionOptions, SessionReloadOptions } from "./agent-session.js";
 export { AgentSession } from "./agent-session.js";
 export type { CreateAgentSessionOptions, CreateAgentSessionResult } from "./create-agent-session.js";
 export { createAgentSession, SESSION_MAX_STARTUP_WAIT_MS } from "./create-agent-session.js";

@@ -9,7 +9,7 @@ import { isValidServerName } from "./server-name.js";
 export const USAGE: Readonly<Record<string, string>> = {
   help: "/mcp help",
   list: "/mcp list",
-  reload: "/mcp reload",
+  reload: "/mcp reload [--all]",
   enable: "/mcp enable <name>",
   disable: "/mcp disable <name>",
   add: "/mcp add <name> [--scope user|project] (--url <url> [--transport http|sse] [--header K=V]… | -- <command> [args…]) [--env K=V]…",
@@ -50,7 +50,16 @@ export function parseNameArgs(words: readonly string[]): ArgsResult<string> {
   return checkName(words[0]);
 }
 
-/** No arguments at all (list, reload, trust, untrust, help). */
+/** `/mcp reload`'s one option: `--all` restarts every server. */
+export function parseReloadArgs(words: readonly string[]): ArgsResult<{ all: boolean }> {
+  const [first, second] = words;
+  if (first === undefined) return { ok: true, value: { all: false } };
+  if (first !== "--all")
+    return fail(first.startsWith("-") ? `unknown option "${first}"` : `unexpected "${first}"`);
+  return second === undefined ? { ok: true, value: { all: true } } : fail(`unexpected "${second}"`);
+}
+
+/** No arguments at all (list, trust, untrust, help). */
 export function parseNoArgs(words: readonly string[]): ArgsResult<undefined> {
   return words.length === 0 ? { ok: true, value: undefined } : fail(`unexpected "${words[0]}"`);
 }

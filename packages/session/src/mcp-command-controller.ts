@@ -4,7 +4,14 @@ import { McpRtError } from "@mcp-rt/manager";
 import type { AgentSession } from "./agent-session.js";
 import { splitCommandLine } from "./command-line.js";
 import { keyCommand, loginCommand, logoutCommand } from "./mcp-auth-commands.js";
-import { parseAddArgs, parseNameArgs, parseNoArgs, parseRemoveArgs, USAGE } from "./mcp-command-args.js";
+import {
+  parseAddArgs,
+  parseNameArgs,
+  parseNoArgs,
+  parseReloadArgs,
+  parseRemoveArgs,
+  USAGE,
+} from "./mcp-command-args.js";
 import { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, type MCPCommandResult, ok, usageError } from "./mcp-command-result.js";
 import { addCommand, disableCommand, enableCommand, removeCommand } from "./mcp-config-commands.js";
@@ -35,7 +42,7 @@ export interface MCPCommandControllerOptions {
 const DESCRIPTIONS: Record<string, string> = {
   help: "this help",
   list: "every configured server: status, tools, connect time, last error",
-  reload: "disconnect everything, read the config files again, reconnect",
+  reload: "read the config files again; restart only the servers that changed (--all: every server)",
   enable: "turn a server on (saved in ~/.mcp-rt/mcp.json or .mcp-rt/mcp.json)",
   disable: "turn a server off; other servers keep running",
   add: "add a server to mcp-rt's own config and start it",
@@ -149,14 +156,16 @@ function dispatch(
 ): Promise<MCPCommandResult> {
   switch (sub) {
     case "list":
-    case "reload":
     case "trust":
     case "untrust": {
       const none = parseNoArgs(args);
       if (!none.ok) return Promise.resolve(usageError(sub, none.error));
       if (sub === "list") return listCommand(ctx);
-      if (sub === "reload") return reloadCommand(ctx);
       return sub === "trust" ? trustCommand(ctx) : untrustCommand(ctx);
+    }
+    case "reload": {
+      const parsed = parseReloadArgs(args);
+      return parsed.ok ? reloadCommand(ctx, parsed.value) : Promise.resolve(usageError(sub, parsed.error));
     }
     case "add": {
       const parsed = parseAddArgs(args);

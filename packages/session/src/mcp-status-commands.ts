@@ -20,15 +20,31 @@ export async function listCommand(ctx: MCPCommandContext): Promise<MCPCommandRes
   return ok(formatServerList(list, ctx.where), list);
 }
 
-/** `/mcp reload` with the session's own options: everything is stopped, discovered again and started. */
-export async function reloadCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
+/**
+ * `/mcp reload [--all]` with the session's own options: the config files are
+ * read again and only the servers that changed restart (failed ones are
+ * tried again); `--all` restarts every server.
+ */
+export async function reloadCommand(
+  ctx: MCPCommandContext,
+  options: { all: boolean },
+): Promise<MCPCommandResult> {
   const started = performance.now();
-  const result = await ctx.session.reloadMCP();
+  const result = await ctx.session.reload(options);
   const ms = Math.round(performance.now() - started);
   const states = ctx.manager.getServerStates();
   const pending = states.filter((state) => state.status === "connecting").map((state) => state.name);
+  const { added, removed, restarted, unchanged } = result;
+  const moved = [
+    [restarted, "restarted"],
+    [added, "started"],
+    [removed, "removed"],
+  ] as const;
+  const changes = moved
+    .filter(([names]) => names.length > 0)
+    .map(([names, what]) => `${what} ${names.join(", ")}`);
   const lines = [
-    `Reloaded MCP in ${ms} ms: ${plural(result.connectedServers.length, "server")} connected, ${plural(ctx.manager.getTools().length, "tool")}.`,
+    `Reloaded MCP in ${ms} ms: ${changes.length > 0 ? changes.join("; ") : "nothing changed"}${unchanged.length > 0 ? `; ${unchanged.length} unchanged` : ""}. ${plural(result.connectedServers.length, "server")} connected, ${plural(ctx.manager.getTools().length, "tool")}.`,
   ];
   if (pending.length > 0) lines.push(`◌ still connecting: ${pending.join(", ")} (their tools follow)`);
   for (const [name, error] of result.errors) lines.push(`✗ ${name}: ${error.message}`);
@@ -40,6 +56,10 @@ export async function reloadCommand(ctx: MCPCommandContext): Promise<MCPCommandR
   const waiting = result.discovery?.needsApproval.map((entry) => entry.name) ?? [];
   if (waiting.length > 0) lines.push(`? waiting for project approval: ${waiting.join(", ")} (/mcp trust)`);
   return ok(lines.join("\n"), {
+    added,
+    removed,
+    restarted,
+    unchanged,
     connectedServers: result.connectedServers,
     pending,
     errors: Object.fromEntries([...result.errors].map(([name, error]) => [name, error.message])),

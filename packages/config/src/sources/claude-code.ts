@@ -45,10 +45,12 @@ export function createClaudeCodeSource(): CapabilitySource {
   return {
     ...ID,
     priority: 700,
+    paths: (ctx) =>
+      claudeFiles(ctx)
+        .filter((file) => allowed(file, ctx))
+        .map((file) => file.path),
     async load(ctx) {
-      const configDir = ctx.env.CLAUDE_CONFIG_DIR || ctx.homeDir;
-      const userFile: SourceFile = { path: join(configDir, ".claude.json"), level: "user", format: "json" };
-      const projectFile: SourceFile = { path: join(ctx.cwd, ".mcp.json"), level: "project", format: "json" };
+      const [userFile, projectFile] = claudeFiles(ctx);
       const none: ReadSourceFileResult = { issues: [] };
       const [user, project] = await Promise.all([
         readSourceFile(userFile),
@@ -109,6 +111,15 @@ export function createClaudeCodeSource(): CapabilitySource {
       return mergeResults(results);
     },
   };
+}
+
+/** `~/.claude.json` (or in `$CLAUDE_CONFIG_DIR`) and the project's `.mcp.json`. */
+function claudeFiles(ctx: DiscoveryContext): [user: SourceFile, project: SourceFile] {
+  const configDir = ctx.env.CLAUDE_CONFIG_DIR || ctx.homeDir;
+  return [
+    { path: join(configDir, ".claude.json"), level: "user", format: "json" },
+    { path: join(ctx.cwd, ".mcp.json"), level: "project", format: "json" },
+  ];
 }
 
 // Claude keys `projects` by the folder's absolute path as the OS spelled it;

@@ -145,6 +145,11 @@ export function createFileSource(options: FileSourceOptions): CapabilitySource {
     id: options.id,
     name: options.name,
     priority: options.priority,
+    paths: (ctx) =>
+      options
+        .files(ctx)
+        .filter((file) => allowed(file, ctx))
+        .map((file) => file.path),
     async load(ctx) {
       const files = options.files(ctx).filter((file) => allowed(file, ctx));
       const read = await Promise.all(

@@ -1,0 +1,117 @@
+import type { LoadConfigsResult, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
+import type { MCPConfigChange, MCPReloadOptions } from "./manager-types.js";
+import type { ServerRecord } from "./server-record.js";
+import type { ServerTable } from "./server-table.js";
+
+/** What a reload does: the change it reports, what it stops, what it starts, what it leaves alone. */
+export interface ReloadPlan {
+  change: MCPConfigChange;
+  /** Records to stop: removed, turned off, or to be started again. */
+  stop: ServerRecord[];
+  /** Configs for `connectServers`: added and restarted servers, and `enabled: false` ones to remember. */
+  start: Record<string, MCPServerConfig>;
+  /** Records left as they are. */
+  keep: ServerRecord[];
+}
+
+/** Options of {@link planReload}. */
+export interface PlanReloadOptions extends MCPReloadOptions {
+  table: ServerTable;
+  /** The configs the servers should run with now, by name. */
+  configs: Record<string, MCPServerConfig>;
+  /** Whether a record runs something other than a config (`ServerLifecycle.differs`). */
+  differs(record: ServerRecord, config: MCPServerConfig): Promise<boolean>;
+}
+
+/** True for a config turned off with `enabled: false`; anything else goes on (garbage is reported by validation). */
+export function switchedOff(config: unknown): boolean {
+  return typeof config === "object" && config !== null && (config as { enabled?: unknown }).enabled === false;
+}
+
+/**
+ * Compares the servers that run with the configs they should run with now:
+ * a name the table does not know (or only remembers, turned off) is added;
+ * a known one whose config or resolved values differ is restarted (every one
+ * with `all`, and one that is not running with `retryFailed`); the others are
+ * unchanged; names no longer configured, or now turned off, are removed.
+ */
+export async function planReload(options: PlanReloadOptions): Promise<ReloadPlan> {
+  const { table, configs } = options;
+  const change: MCPConfigChange = { added: [], removed: [], restarted: [], unchanged: [] };
+  const plan = { change, stop: [] as ServerRecord[], keep: [] as ServerRecord[] };
+  // Entries, not assignments: a server may be called `__proto__`.
+  const start: Array<[string, MCPServerConfig]> = [];
+  const entries = Object.entries(configs);
+  const restart = await Promise.all(
+    entries.map(([name, config]) => {
+      const record = table.get(name);
+      if (!record?.started || switchedOff(config)) return false;
+      if (options.all || typeof config !== "object" || config === null) return true;
+      if (options.retryFailed && !record.active && record.phase !== "needs-auth") return true;
+      return options.differs(record, config);
+    }),
+  );
+  entries.forEach(([name, config], i) => {
+    const record = table.get(name);
+    if (switchedOff(config)) {
+      if (record?.started) {
+        plan.stop.push(record);
+        change.removed.push(name);
+      }
+      start.push([name, config]);
+    } else if (!record?.started) {
+      if (record) plan.stop.push(record);
+      start.push([name, config]);
+      change.added.push(name);
+    } else if (restart[i]) {
+      plan.stop.push(record);
+      start.push([name, config]);
+      change.restarted.push(name);
+    } else {
+      plan.keep.push(record);
+      change.unchanged.push(name);
+    }
+  });
+  for (const record of table.records()) {
+    if (Object.hasOwn(configs, record.name)) continue;
+    plan.stop.push(record);
+    if (record.started) change.removed.push(record.name);
+  }
+  return { ...plan, start: Object.fromEntries(start) };
+}
+
+/**
+ * The configs and sources a reload should apply after `discovery`: its own,
+ * except that a server keeps the config it runs with while its file cannot be
+ * read or parsed (caught mid-save, say), while its entry is invalid, or while
+ * its source failed; and, while any file is broken, a server that would now
+ * wait for project approval keeps running too (the trust hash counts the
+ * broken file's entries as gone).
+ */
+export function keepBrokenFiles(
+  discovery: Pick<LoadConfigsResult, "configs" | "sources" | "errors" | "needsApproval">,
+  table: ServerTable,
+): { configs: Record<string, MCPServerConfig>; sources: Record<string, SourceMeta> } {
+  const configs = Object.entries(discovery.configs);
+  const sources = Object.entries(discovery.sources);
+  const brokenFiles = new Set(
+    discovery.errors.filter((issue) => issue.server === undefined).map((i) => i.path),
+  );
+  const invalid = new Set(
+    discovery.errors.flatMap((issue) => (issue.server === undefined ? [] : [issue.server])),
+  );
+  const waiting = new Set(brokenFiles.size > 0 ? discovery.needsApproval.map((entry) => entry.name) : []);
+  for (const record of table.records()) {
+    const { name, source } = record;
+    const held =
+      invalid.has(name) ||
+      waiting.has(name) ||
+      (source !== undefined &&
+        (brokenFiles.has(source.path) || brokenFiles.has(`source:${source.provider}`)));
+    if (!held || !record.started) continue;
+    // Later entries win in `Object.fromEntries`, which also keeps a name like `__proto__` an own key.
+    configs.push([name, record.config]);
+    if (source) sources.push([name, source]);
+  }
+  return { configs: Object.fromEntries(configs), sources: Object.fromEntries(sources) };
+}
