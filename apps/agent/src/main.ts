@@ -82,6 +82,35 @@ async function main(argv: string[]): Promise<number> {
   const problem = checkPaths(args);
   if (problem) return fatal(problem);
 
+  // SIGTERM and SIGHUP (a supervisor, a closed terminal) at any moment: stop the servers, then exit with
+  // 128 + the signal's number. Installed before anything starts: during startup the signal aborts it (the
+  // servers still starting are stopped), after it the session is closed.
+  const startup = new AbortController();
+  let started: StartedSession | undefined;
+  let stopCode: number | undefined;
+  let closing: Promise<number> | undefined;
+  const close = (code: number): Promise<number> => {
+    closing ??= (async () => {
+      const limit = setTimeout(() => process.exit(code), CLOSE_LIMIT_MS);
+      limit.unref();
+      await started?.close();
+      clearTimeout(limit);
+      return code;
+    })();
+    return closing;
+  };
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
+    process.once(signal, () => {
+      stopCode ??= code;
+      // Startup unwinds first (main closes after it); a running session is closed from here.
+      if (started) void close(code).then((exit) => process.exit(exit));
+      else startup.abort();
+    });
+  }
+
   const interactive = args.exec.length === 0;
   const terminal = interactive && !args.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const writer = createPromptWriter(process.stdout);
@@ -113,16 +142,15 @@ async function main(argv: string[]): Promise<number> {
   output.write("status", `mcp-rt agent · model: ${model.description}`, { event: "start", cwd: args.cwd });
 
   // Ctrl-C while servers start: stop them and exit; twice: exit now.
-  const startup = new AbortController();
   const onStartupInterrupt = (): void => {
     if (startup.signal.aborted) process.exit(130);
     output.write("notice", "Ctrl-C: stopping the servers… (Ctrl-C again to quit at once)", {
       event: "interrupt",
     });
+    stopCode ??= 130;
     startup.abort();
   };
   process.on("SIGINT", onStartupInterrupt);
-  let started: StartedSession;
   try {
     started = await startSession({
       args,
@@ -137,24 +165,7 @@ async function main(argv: string[]): Promise<number> {
     starting = false;
     process.off("SIGINT", onStartupInterrupt);
   }
-
-  let closing = false;
-  const close = async (code: number): Promise<number> => {
-    if (closing) return code;
-    closing = true;
-    const limit = setTimeout(() => process.exit(code), CLOSE_LIMIT_MS);
-    limit.unref();
-    await started.close();
-    clearTimeout(limit);
-    return code;
-  };
-  for (const [signal, code] of [
-    ["SIGTERM", 143],
-    ["SIGHUP", 129],
-  ] as const) {
-    process.once(signal, () => void close(code).then((exit) => process.exit(exit)));
-  }
-  if (startup.signal.aborted) return close(130);
+  if (stopCode !== undefined) return close(stopCode);
 
   const runner = createLineRunner(
     createCommands({ session: started.session, mcp: started.mcp, model, output }),

@@ -264,3 +264,14 @@ export function startInTerminal(sandbox: Sandbox, args: string[]): LiveProcess {
   });
   return liveProcess(child);
 }
+
+/** The agent with `args`, its stdio piped (no terminal), for a test that reads its output as it comes. */
+export function startAgent(sandbox: Sandbox, args: string[]): LiveProcess {
+  return liveProcess(
+    spawn(process.execPath, [agentBin, "--cwd", sandbox.project, ...args], {
+      cwd: sandbox.project,
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
+}

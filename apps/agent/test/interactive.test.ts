@@ -1,18 +1,22 @@
-import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fixtureArgs, fixtureServerPath } from "@mcp-rt/testing";
+import {
+  fixtureArgs,
+  fixtureServerPath,
+  readPidFile,
+  sigtermIgnoringServer,
+  waitForProcessExit,
+} from "@mcp-rt/testing";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  agentBin,
   assertBuilt,
   createSandbox,
   hasScript,
   type LiveProcess,
-  liveProcess,
   quote,
   runAgent,
   type Sandbox,
+  startAgent,
   startInTerminal,
   stopAgent,
   waitForNoProcesses,
@@ -118,16 +122,7 @@ describe("the interactive agent", () => {
 
   it("Ctrl-C while servers start stops them and exits at once, before a slow server is up", async () => {
     const config = await fixtureConfig(sandbox, fixtureArgs({ initDelayMs: 20_000 }));
-    agent = liveProcess(
-      spawn(
-        process.execPath,
-        [agentBin, "--cwd", sandbox.project, "--config", config, "--cache", "memory:"],
-        {
-          env: sandbox.env,
-          stdio: ["pipe", "pipe", "pipe"],
-        },
-      ),
-    );
+    agent = startAgent(sandbox, ["--config", config, "--cache", "memory:"]);
     await agent.waitFor(/Connecting to MCP servers: fx/);
     const pressed = performance.now();
     agent.child.kill("SIGINT");
@@ -136,6 +131,28 @@ describe("the interactive agent", () => {
     expect(agent.output()).toContain("Ctrl-C: stopping the servers");
     expect(agent.output()).not.toContain("› ");
   });
+
+  it.each([
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const)(
+    "%s while a slow server starts: the agent stops its servers (grandchildren too) and exits with %i",
+    async (signal, code) => {
+      const pidFile = join(sandbox.root, "pids");
+      // Slow to answer, deaf to SIGTERM and to its stdin closing, with a grandchild: only a group SIGKILL ends it.
+      const server = sigtermIgnoringServer({ initDelayMs: 20_000, spawnGrandchild: true, pidFile });
+      const config = join(sandbox.root, "slow.json");
+      await writeFile(config, JSON.stringify({ mcpServers: { slow: server } }));
+      agent = startAgent(sandbox, ["--config", config, "--cache", "memory:"]);
+      await agent.waitFor(/Connecting to MCP servers: slow/);
+      await expect.poll(() => readPidFile(pidFile).length, { timeout: 10_000 }).toBe(2);
+
+      agent.child.kill(signal);
+
+      expect(await agent.exited).toBe(code);
+      for (const pid of readPidFile(pidFile)) expect(await waitForProcessExit(pid, 5000)).toBe(true);
+    },
+  );
 
   it("reads lines from a pipe: runs them in order, /quit stops, and EOF alone exits cleanly", async () => {
     const config = await fixtureConfig(sandbox, []);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createFileStore, type MCPServerConfig, MCPToolCache, type MCPToolDefinition } from "@mcp-rt/manager";
 import type { CacheStoreId, CacheStoresResult, CacheStoresTask } from "../tasks.js";
 import { since } from "./measure.js";
@@ -19,7 +20,8 @@ export function makeToolDefinitions(count: number): MCPToolDefinition[] {
 const NO_READ_LIMIT_MS = 60_000;
 
 async function openStores(task: CacheStoresTask): Promise<Map<CacheStoreId, MCPToolCache>> {
-  const options = { readTimeoutMs: NO_READ_LIMIT_MS, writeTimeoutMs: NO_READ_LIMIT_MS };
+  // A key of the run: the real ~/.mcp-rt is left alone.
+  const options = { readTimeoutMs: NO_READ_LIMIT_MS, writeTimeoutMs: NO_READ_LIMIT_MS, key: randomBytes(32) };
   const stores = new Map<CacheStoreId, MCPToolCache>([
     ["memory", new MCPToolCache(new Map(), options)],
     ["file", new MCPToolCache(createFileStore(task.fileDir), options)],

@@ -24,8 +24,9 @@ import type {
 } from "../tasks.js";
 import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
+// The key file sits with the entries, so runs share it and none writes the real ~/.mcp-rt.
 function fileCache(dir: string): MCPToolCache {
-  return new MCPToolCache(createFileStore(dir));
+  return new MCPToolCache(createFileStore(dir), { keyFile: join(dir, "cache-key") });
 }
 
 function countDeferred(tools: CustomTool[]): number {

@@ -1,5 +1,6 @@
 import { type MCPToolDefinition, MCPToolDefinitionSchema } from "@mcp-rt/config";
 import { z } from "zod";
+import type { CacheKey } from "./cache-key.js";
 
 /** What a server said about itself in `initialize`, kept next to its tools. */
 export interface CachedServerInfo {
@@ -17,7 +18,10 @@ export interface CachedServerInfo {
 export interface MCPToolCacheEntry {
   /** The cache format version that wrote it. */
   version: number;
-  /** The fingerprint of the server config it belongs to. */
+  /**
+   * The entry's id: an HMAC, under the cache key, of the fingerprint of the
+   * server config it belongs to (`toolCacheFingerprint`); also the last part of its store key.
+   */
   fingerprint: string;
   /** The tool definitions, as `tools/list` returned them. */
   tools: MCPToolDefinition[];
@@ -25,6 +29,8 @@ export interface MCPToolCacheEntry {
   serverInfo?: CachedServerInfo;
   /** When it was written, in ms since the epoch. */
   savedAt: number;
+  /** HMAC-SHA-256 (hex), under the cache key, of every other field: an entry without the right one is refused. */
+  mac: string;
 }
 
 /** zod schema of {@link CachedServerInfo}. */
@@ -41,12 +47,14 @@ export const MCPToolCacheEntrySchema: z.ZodType<MCPToolCacheEntry> = z.object({
   tools: z.array(MCPToolDefinitionSchema),
   serverInfo: CachedServerInfoSchema.optional(),
   savedAt: z.number(),
+  mac: z.string(),
 });
 
 /** Why a stored value was not used. */
 export type EntryRejection =
   | { kind: "other-version"; version: unknown }
   | { kind: "corrupt"; reason: string }
+  | { kind: "refused" }
   | { kind: "expired"; savedAt: number };
 
 /** The result of reading a stored value. */
@@ -63,12 +71,12 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * Checks a value read from the store against the expected fingerprint, the
- * current format version and the TTL. Never throws.
+ * Checks a value read from the store against the current format version, the
+ * cache key (its `mac`), the expected id and the TTL. Never throws.
  */
 export function checkEntry(
   value: unknown,
-  expected: { fingerprint: string; version: number; ttlMs: number; now: number },
+  expected: { fingerprint: string; version: number; key: CacheKey; ttlMs: number; now: number },
 ): EntryCheck {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, rejection: { kind: "corrupt", reason: `expected an object, got ${typeOf(value)}` } };
@@ -77,6 +85,9 @@ export function checkEntry(
   if (typeof version === "number" && version !== expected.version) {
     return { ok: false, rejection: { kind: "other-version", version } };
   }
+  // Checked on the value as stored, before anything of it is trusted (or dropped by the schema).
+  const { mac, ...fields } = value as { mac?: unknown };
+  if (!expected.key.verifies(fields, mac)) return { ok: false, rejection: { kind: "refused" } };
   const parsed = MCPToolCacheEntrySchema.safeParse(value);
   if (!parsed.success)
     return { ok: false, rejection: { kind: "corrupt", reason: describeIssues(parsed.error) } };

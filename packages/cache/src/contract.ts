@@ -1,72 +1,12 @@
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
-import type { MCPHttpServerConfig, MCPStdioServerConfig } from "@mcp-rt/config";
-import {
-  type ProbeStore,
-  probeStore,
-  type RawStore,
-  rawGet,
-  rawSet,
-  recordingLogger,
-  sampleTools,
-} from "./contract-support.js";
+import { randomBytes, randomUUID } from "node:crypto";
+import type { MCPStdioServerConfig } from "@mcp-rt/config";
+import { CacheKey } from "./cache-key.js";
+import { type Case, type ContractIt, http, type MakeStore, sleep, stdio, withCase } from "./contract-case.js";
+import { rawGet, rawSet, sampleTools } from "./contract-support.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
-import { MCPToolCache, type MCPToolCacheOptions } from "./mcp-tool-cache.js";
 
-/** The `it` (or `test`) function of any test runner: vitest, jest, `node:test`. */
-export type ContractIt = (name: string, fn: () => void | Promise<void>) => unknown;
-
-/** Returns a fresh handle on the store under test; entries may outlive it (the cases use unique keys). */
-export type MakeStore = () => RawStore | Promise<RawStore>;
-
-const stdio: MCPStdioServerConfig = {
-  command: "node",
-  args: ["server.js", "--port", "0"],
-  env: { LOG_LEVEL: "debug" },
-};
-const http: MCPHttpServerConfig = { url: "https://mcp.example.com/mcp", headers: { "X-Team": "core" } };
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
-
-/** What one case gets: the store, a probe around it, and a cache factory with a unique namespace. */
-interface Case {
-  store: RawStore;
-  probe: ProbeStore;
-  namespace: string;
-  logger: ReturnType<typeof recordingLogger>;
-  cache(options?: MCPToolCacheOptions & { through?: "store" | "probe" }): MCPToolCache;
-  key(serverName: string, config: MCPStdioServerConfig | MCPHttpServerConfig, cwd?: string): string;
-}
-
-function withCase(makeStore: MakeStore, body: (c: Case) => Promise<void>): () => Promise<void> {
-  return async () => {
-    const store = await makeStore();
-    const probe = probeStore(store);
-    const namespace = `contract-${randomUUID()}`;
-    const logger = recordingLogger();
-    try {
-      await body({
-        store,
-        probe,
-        namespace,
-        logger,
-        // Latency is not under test (but in the slow-store case): a loaded CI
-        // machine must not turn a hit into a timeout miss.
-        cache: ({ through = "store", ...options } = {}) =>
-          new MCPToolCache(through === "probe" ? probe : store, {
-            namespace,
-            logger,
-            readTimeoutMs: 5000,
-            ...options,
-          }),
-        key: (serverName, config, cwd) =>
-          toolCacheKey(namespace, toolCacheFingerprint(serverName, config, cwd)),
-      });
-    } finally {
-      await probe.settled();
-      if (!(store instanceof Map)) await store.disconnect?.();
-    }
-  };
-}
+export type { ContractIt, MakeStore } from "./contract-case.js";
 
 /**
  * The contract of a store behind `MCPToolCache`: run it against your store to
@@ -150,14 +90,16 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     stored.value.version = CACHE_FORMAT_VERSION + 1;
     await rawSet(c.store, key, JSON.stringify(stored));
     assert.equal(await cache.get("github", stdio, "/work/a"), null);
-    const oldFingerprint = toolCacheFingerprint("gitlab", stdio, "/work/a", CACHE_FORMAT_VERSION - 1);
-    const old = {
+    const oldId = new CacheKey(c.secret).entryId(
+      toolCacheFingerprint("gitlab", stdio, "/work/a", CACHE_FORMAT_VERSION - 1),
+    );
+    const old = c.signed({
       version: CACHE_FORMAT_VERSION - 1,
-      fingerprint: oldFingerprint,
+      fingerprint: oldId,
       tools: [],
       savedAt: Date.now(),
-    };
-    await rawSet(c.store, toolCacheKey(c.namespace, oldFingerprint), JSON.stringify({ value: old }));
+    });
+    await rawSet(c.store, toolCacheKey(c.namespace, oldId), JSON.stringify(old));
     assert.equal(await cache.get("gitlab", stdio, "/work/a"), null);
     assert.equal(c.logger.count("warn"), 0, "another version is a miss, not corruption");
   });
@@ -181,12 +123,13 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     const cache = c.cache();
     const key = c.key("github", stdio, "/work/a");
     const entry = { version: CACHE_FORMAT_VERSION, fingerprint: key.split(":").pop(), savedAt: Date.now() };
+    // Signed with the cache's key, so that it is their content that is wrong.
     const corrupt = [
       "{not json",
       JSON.stringify({ value: "a string" }),
-      JSON.stringify({ value: { ...entry, tools: [{ name: "no-schema" }] } }),
-      JSON.stringify({ value: { ...entry, fingerprint: "0".repeat(64), tools: [] } }),
-      JSON.stringify({ value: { ...entry, tools: "nope" } }),
+      JSON.stringify(c.signed({ ...entry, tools: [{ name: "no-schema" }] })),
+      JSON.stringify(c.signed({ ...entry, fingerprint: "0".repeat(64), tools: [] })),
+      JSON.stringify(c.signed({ ...entry, tools: "nope" })),
     ];
     for (const [i, value] of corrupt.entries()) {
       await rawSet(c.store, key, value);
@@ -257,7 +200,56 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     assert.deepEqual(await a.get("github", stdio, "/work/a"), sampleTools(2, "a"));
   });
 
-  test("no secret in clear: the store sees only the fingerprint key and the tools", async (c) => {
+  test("planted entries: nothing written without the cache's key is served", async (c) => {
+    const cache = c.cache();
+    const tools = sampleTools(1, "planted");
+    const fields = { version: CACHE_FORMAT_VERSION, tools, savedAt: Date.now() };
+    // Under the key anyone who knows the config can compute (the unkeyed fingerprint): never read.
+    const predictable = toolCacheFingerprint("github", stdio, "/work/a");
+    await rawSet(
+      c.store,
+      toolCacheKey(c.namespace, predictable),
+      JSON.stringify({ value: { ...fields, fingerprint: predictable, mac: "0".repeat(64) } }),
+    );
+    assert.equal(await cache.get("github", stdio, "/work/a"), null);
+    assert.equal(c.logger.count("warn"), 0, "a key the cache never reads is a plain miss");
+    // Over the real key (seen by listing the store): without the right check, or signed with
+    // another key, or a whole entry of another server copied there: refused and removed.
+    const key = c.key("github", stdio, "/work/a");
+    const id = key.split(":").pop();
+    await c.cache().set("gitlab", stdio, sampleTools(2), "/work/a");
+    const copied = await rawGet(c.store, c.key("gitlab", stdio, "/work/a"));
+    const planted = [
+      JSON.stringify({ value: { ...fields, fingerprint: id } }),
+      JSON.stringify({ value: { ...fields, fingerprint: id, mac: "0".repeat(64) } }),
+      JSON.stringify(c.signed({ ...fields, fingerprint: id }, randomBytes(32).toString("hex"))),
+      copied,
+    ];
+    for (const [i, value] of planted.entries()) {
+      await rawSet(c.store, key, value);
+      assert.equal(await cache.get("github", stdio, "/work/a"), null, `planted entry #${i}`);
+      assert.equal(c.logger.count("warn"), i + 1, `one warning for planted entry #${i}`);
+      assert.equal(await rawGet(c.store, key), undefined, `planted entry #${i} removed`);
+    }
+  });
+
+  test("keys: caches with one key share entries, caches with different keys do not", async (c) => {
+    const other = randomBytes(32).toString("hex");
+    const fleet = [c.cache(), c.cache({ key: c.secret }), c.cache({ key: Buffer.from(c.secret) })];
+    const stranger = c.cache({ key: other });
+    await fleet[0]!.set("github", stdio, sampleTools(2, "fleet"), "/work/a");
+    for (const member of fleet)
+      assert.deepEqual(await member.get("github", stdio, "/work/a"), sampleTools(2, "fleet"));
+    assert.equal(await stranger.get("github", stdio, "/work/a"), null);
+    await stranger.set("github", stdio, sampleTools(2, "stranger"), "/work/a");
+    assert.deepEqual(await stranger.get("github", stdio, "/work/a"), sampleTools(2, "stranger"));
+    assert.deepEqual(await fleet[1]!.get("github", stdio, "/work/a"), sampleTools(2, "fleet"));
+    await stranger.delete("github", stdio, "/work/a");
+    assert.deepEqual(await fleet[2]!.get("github", stdio, "/work/a"), sampleTools(2, "fleet"));
+    assert.equal(c.logger.count("warn"), 0, "other keys' entries are never even read");
+  });
+
+  test("no secret in clear: the store sees only keyed ids and the tools", async (c) => {
     const secret = `sk-${randomUUID()}`;
     const cache = c.cache({ through: "probe" });
     await cache.set("github", { ...stdio, env: { TOKEN: secret } }, sampleTools(1), "/work/a");
@@ -269,6 +261,9 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
         "secret leaked to the store",
       );
       assert.match(write.key, new RegExp(`^${c.namespace}:[0-9a-f]{64}$`));
+      assert.ok(
+        !write.key.includes(toolCacheFingerprint("github", { ...stdio, env: { TOKEN: secret } }, "/work/a")),
+      );
     }
   });
 

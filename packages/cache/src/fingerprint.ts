@@ -4,9 +4,10 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
 
 /**
  * The layout of a cache entry. Part of every fingerprint, so entries written by
- * an mcp-rt with another layout are never read, only left to expire.
+ * an mcp-rt with another layout are never read, only left to expire. 2: keyed
+ * by an HMAC and signed (`mac`).
  */
-export const CACHE_FORMAT_VERSION = 1;
+export const CACHE_FORMAT_VERSION = 2;
 
 /** JSON with object keys sorted at every depth, so equal configs give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -28,9 +29,13 @@ export function serverWorkingFolder(config: MCPServerConfig, cwd: string | undef
 }
 
 /**
- * SHA-256 (hex) over the format version, the server name, the canonical JSON of
- * its unresolved config (less `alwaysLoad`) and, for stdio servers, the folder it runs in. Secrets
- * in the config only ever reach the store through this one-way hash.
+ * What identifies a server's entry: SHA-256 (hex) over the format version, the
+ * server name, the canonical JSON of its config as the caller passes it (less
+ * `alwaysLoad`, which changes nothing of what the server lists) and,
+ * for stdio servers, the folder it runs in. Equal configs give equal
+ * fingerprints, a changed one another. It is not secret (anyone who knows the
+ * config can compute it), so it never reaches the store as it is: the store
+ * key and the entry carry an HMAC of it under the cache key (see `CacheKey`).
  */
 export function toolCacheFingerprint(
   serverName: string,
@@ -44,7 +49,7 @@ export function toolCacheFingerprint(
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
-/** The store key of an entry: the cache's namespace and the fingerprint, nothing else. */
-export function toolCacheKey(namespace: string, fingerprint: string): string {
-  return `${namespace}:${fingerprint}`;
+/** The store key of an entry: the cache's namespace and the entry's id (`CacheKey.entryId`), nothing else. */
+export function toolCacheKey(namespace: string, entryId: string): string {
+  return `${namespace}:${entryId}`;
 }

@@ -9,6 +9,7 @@ import {
   type MCPToolCacheEntry,
   MCPToolCacheEntrySchema,
 } from "./cache-entry.js";
+import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
 import { isUnreadable, type ToolCacheStore, toKeyv } from "./store-keyv.js";
 
@@ -24,7 +25,7 @@ export interface MCPToolCacheOptions {
   readTimeoutMs?: number;
   /** A write or delete slower than this (ms) is given up (it may still land). @default 5000 */
   writeTimeoutMs?: number;
-  /** Where warnings go: a dead or slow store (once), a corrupt entry. @default silent */
+  /** Where warnings go: a dead or slow store (once), a corrupt or refused entry, an unusable key file. @default silent */
   logger?: Logger;
   /**
    * The largest entry written or used, in bytes of JSON (about): a larger list
@@ -32,6 +33,20 @@ export interface MCPToolCacheOptions {
    * with a higher limit) is deleted and read as a miss. @default 10485760 (10 MiB)
    */
   maxEntryBytes?: number;
+  /**
+   * The secret entries are keyed and signed with (HMAC-SHA-256), at least 16
+   * bytes. Give every agent of a fleet that shares a store the same one (e.g.
+   * `openssl rand -hex 32`, from your secret manager) and they share entries;
+   * caches with different keys neither read nor accept each other's.
+   * @default the installation's key from `keyFile`; for a `Map` store, a random key of this process
+   */
+  key?: string | Uint8Array;
+  /**
+   * Where the installation's key lives, created on first use (random, 0600,
+   * in a 0700 folder). Ignored when `key` is given.
+   * @default `~/.mcp-rt/cache-key` (beside the auth store); for a `Map` store, none
+   */
+  keyFile?: string;
 }
 
 /** Nesting deeper than any entry of tool definitions within the tool limits; deeper ones are refused. */
@@ -65,9 +80,12 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  * `maxEntryBytes`, is deleted when it is read, so it costs one miss, not one
  * per start.
  *
- * Entries are keyed by a SHA-256 fingerprint of the server name, its unresolved
- * config and (for stdio servers) the folder it runs in, so a changed config
- * simply misses and no secret is stored in clear.
+ * Entries are keyed by an HMAC, under the cache's key (`key`, else the
+ * installation's), of a fingerprint of the server name, its config and (for
+ * stdio servers) the folder it runs in, so a changed config simply misses, no
+ * secret is stored in clear, and whoever can write to a shared store but does
+ * not hold the key can neither predict a key nor plant an entry: each entry
+ * carries an HMAC of its content, and one without the right one is refused.
  *
  * @example
  * ```ts
@@ -85,6 +103,8 @@ export class MCPToolCache {
   readonly #writeTimeoutMs: number;
   readonly #maxEntryBytes: number;
   readonly #logger: Logger;
+  readonly #keyFile: string | undefined;
+  #key: Promise<CacheKey> | undefined;
   #storeDown = false;
   #slowWarned = false;
   #closed = false;
@@ -93,7 +113,7 @@ export class MCPToolCache {
    * @param store - a `Keyv`, any keyv store adapter (`createFileStore()`,
    *   `createRedisStore()` from `@mcp-rt/cache/redis`, `@keyv/*`), or a `Map`.
    *   @default a new in-memory `Map`
-   * @throws McpRtError `CONFIG_INVALID` for a non-positive TTL, timeout or `maxEntryBytes`.
+   * @throws McpRtError `CONFIG_INVALID` for a non-positive TTL, timeout or `maxEntryBytes`, or a `key` under 16 bytes.
    */
   constructor(store: ToolCacheStore = new Map<string, unknown>(), options: MCPToolCacheOptions = {}) {
     this.#ttlMs = positive("ttlMs", options.ttlMs, 30 * DAY_MS);
@@ -102,6 +122,9 @@ export class MCPToolCache {
     this.#maxEntryBytes = positive("maxEntryBytes", options.maxEntryBytes, 10 * 1024 * 1024);
     this.#namespace = options.namespace ?? "mcp-rt";
     this.#logger = options.logger ?? silent;
+    if (options.key !== undefined) this.#key = Promise.resolve(new CacheKey(options.key));
+    // A Map lives no longer than this process: a key of the process is enough, and no file is made.
+    this.#keyFile = options.keyFile ?? (store instanceof Map ? undefined : defaultCacheKeyPath());
     const { keyv, owned } = toKeyv(store);
     this.#keyv = keyv;
     this.#ownsKeyv = owned;
@@ -122,7 +145,8 @@ export class MCPToolCache {
   ): Promise<MCPToolCacheEntry | null> {
     if (this.#closed) return null;
     try {
-      const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+      const cacheKey = await this.#cacheKey();
+      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
       const key = toolCacheKey(this.#namespace, fingerprint);
       const read = await settleWithin(() => this.#keyv.get<unknown>(key), this.#readTimeoutMs);
       if (read.status === "timeout") {
@@ -132,7 +156,7 @@ export class MCPToolCache {
       if (read.status === "error") {
         // A caller-supplied Keyv throws its deserializer's error for unparsable text.
         if (read.error instanceof SyntaxError)
-          await this.#corrupt(serverName, key, "the stored text is not JSON");
+          await this.#discard(serverName, key, "are unreadable (the stored text is not JSON)");
         else this.#storeFailed(read.error);
         return null;
       }
@@ -140,23 +164,31 @@ export class MCPToolCache {
       if (this.#ownsKeyv || read.value !== undefined) this.#storeWorks();
       if (read.value === undefined || read.value === null) return null;
       if (isUnreadable(read.value)) {
-        await this.#corrupt(serverName, key, "the stored text is not a JSON cache entry");
+        await this.#discard(serverName, key, "are unreadable (the stored text is not a JSON cache entry)");
         return null;
       }
       const tooBig = this.#tooBig(read.value);
       if (tooBig) {
-        await this.#corrupt(serverName, key, tooBig);
+        await this.#discard(serverName, key, `cannot be used (${tooBig})`);
         return null;
       }
       const check = checkEntry(read.value, {
         fingerprint,
         version: CACHE_FORMAT_VERSION,
+        key: cacheKey,
         ttlMs: this.#ttlMs,
         now: Date.now(),
       });
       if (check.ok) return check.entry;
       const { rejection } = check;
-      if (rejection.kind === "corrupt") await this.#corrupt(serverName, key, rejection.reason);
+      if (rejection.kind === "corrupt")
+        await this.#discard(serverName, key, `are unreadable (${rejection.reason})`);
+      else if (rejection.kind === "refused")
+        await this.#discard(
+          serverName,
+          key,
+          "were not written with this cache's key (planted in the store, or written with another key)",
+        );
       else if (rejection.kind === "expired") this.#logger.debug(`tool cache: "${serverName}" entry expired`);
       else this.#logger.debug(`tool cache: "${serverName}" entry has format version ${rejection.version}`);
       return null;
@@ -184,7 +216,8 @@ export class MCPToolCache {
   ): Promise<void> {
     if (this.#closed) return;
     try {
-      const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+      const cacheKey = await this.#cacheKey();
+      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
       const info =
         options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
       if (info?.success === false) {
@@ -198,6 +231,7 @@ export class MCPToolCache {
         tools,
         ...(info?.success ? { serverInfo: info.data } : {}),
         savedAt: Date.now(),
+        mac: "",
       });
       if (!parsed.success) {
         this.#logger.warn(
@@ -206,6 +240,7 @@ export class MCPToolCache {
         return;
       }
       const key = toolCacheKey(this.#namespace, fingerprint);
+      // Measured before signing: signing serialises the entry, which a too-deep one cannot survive.
       const tooBig = this.#tooBig(parsed.data);
       if (tooBig) {
         this.#logger.warn(`Tool cache: not caching the tools of "${serverName}": ${tooBig}.`);
@@ -213,10 +248,10 @@ export class MCPToolCache {
         await this.#deleteKey(key);
         return;
       }
-      const write = await settleWithin(
-        () => this.#keyv.set(key, parsed.data, this.#ttlMs),
-        this.#writeTimeoutMs,
-      );
+      // Signed as stored: after the schema dropped what it does not keep.
+      const { mac: _unsigned, ...fields } = parsed.data;
+      const entry: MCPToolCacheEntry = { ...fields, mac: cacheKey.sign(fields) };
+      const write = await settleWithin(() => this.#keyv.set(key, entry, this.#ttlMs), this.#writeTimeoutMs);
       this.#afterWrite(write, "write");
     } catch (error) {
       this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
@@ -227,7 +262,8 @@ export class MCPToolCache {
   async delete(serverName: string, config: MCPServerConfig, cwd?: string): Promise<void> {
     if (this.#closed) return;
     try {
-      await this.#deleteKey(toolCacheKey(this.#namespace, toolCacheFingerprint(serverName, config, cwd)));
+      const id = (await this.#cacheKey()).entryId(toolCacheFingerprint(serverName, config, cwd));
+      await this.#deleteKey(toolCacheKey(this.#namespace, id));
     } catch (error) {
       this.#logger.warn(`Tool cache: could not delete "${serverName}" (${errorMessage(error)}).`, { error });
     }
@@ -279,11 +315,29 @@ export class MCPToolCache {
   }
 
   // Removes the entry so the next read is a plain miss; waits no longer than a read may take.
-  async #corrupt(serverName: string, key: string, reason: string): Promise<void> {
+  async #discard(serverName: string, key: string, problem: string): Promise<void> {
     this.#logger.warn(
-      `Tool cache: the cached tools of "${serverName}" cannot be used (${reason}); ignoring and removing them.`,
+      `Tool cache: the cached tools of "${serverName}" ${problem}; ignoring and removing them.`,
     );
     await settleWithin(() => this.#keyv.delete(key), this.#readTimeoutMs);
+  }
+
+  #cacheKey(): Promise<CacheKey> {
+    this.#key ??= this.#loadKey();
+    return this.#key;
+  }
+
+  async #loadKey(): Promise<CacheKey> {
+    if (this.#keyFile === undefined) return processCacheKey();
+    try {
+      return await loadCacheKeyFile(this.#keyFile);
+    } catch (error) {
+      this.#logger.warn(
+        `Tool cache: cannot use its key file ${this.#keyFile} (${errorMessage(error)}); cached tools are kept for this process only. Fix or delete the file (a new key is made), or pass \`key\`.`,
+        { error },
+      );
+      return processCacheKey();
+    }
   }
 
   #readTooSlow(serverName: string): void {

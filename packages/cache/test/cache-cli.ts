@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { MCPStdioServerConfig, MCPToolDefinition } from "@mcp-rt/config";
+import { testCacheKey } from "./helpers.js";
 
 /** The server config and working folder `fixtures/cache-cli.mjs` uses: read or write the same entry with them. */
 export const cliConfig: MCPStdioServerConfig = { command: "node", args: ["server.js", "--stdio"] };
@@ -25,14 +26,28 @@ export function assertBuilt(): void {
     throw new Error("packages/cache/dist is missing: run `pnpm --filter @mcp-rt/cache build` first");
 }
 
-/** Runs `cache-cli.mjs` in a child process; kills it after `timeoutMs`. */
-export async function runCli(
-  args: string[],
-  stdin?: MCPToolDefinition[],
-  timeoutMs = 20_000,
-): Promise<CliRun> {
+/** Options of {@link runCli}. */
+export interface CliOptions {
+  /** Tools for `set`, as JSON on stdin. */
+  stdin?: MCPToolDefinition[];
+  /** Killed after this long. @default 20000 */
+  timeoutMs?: number;
+  /** Variables on top of this process's; by default `CACHE_CLI_KEY` is {@link testCacheKey}. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `cache-cli.mjs` in a child process. Its cache uses the key in
+ * `CACHE_CLI_KEY` (the tests' key by default), or, when that is empty, the
+ * installation's key file under `HOME`.
+ */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  const { stdin, timeoutMs = 20_000 } = options;
   const started = Date.now();
-  const child = spawn(process.execPath, [script, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [script, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, CACHE_CLI_KEY: testCacheKey, ...options.env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {

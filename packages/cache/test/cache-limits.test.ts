@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { CACHE_FORMAT_VERSION, createFileStore, MCPToolCache, toolCacheFingerprint } from "@mcp-rt/cache";
 import { McpRtError } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
+import { CacheKey } from "../src/cache-key.js";
 import { recordingLogger, sampleTools, useTempDir } from "./helpers.js";
 
 const config = { command: "node", args: ["server.js"] };
@@ -86,7 +87,8 @@ describe("MCPToolCache bounds its entries (maxEntryBytes)", () => {
     const entryText = `{"version":${CACHE_FORMAT_VERSION},"fingerprint":"${fingerprint}","savedAt":${Date.now()},"tools":[{"name":"deep","inputSchema":${schemaText}}]}`;
     const store = new Map<string, unknown>();
     const logger = recordingLogger();
-    const cache = new MCPToolCache(store, { logger });
+    const key = "a key of this test, long enough";
+    const cache = new MCPToolCache(store, { logger, key });
     const planted = JSON.parse(entryText) as { tools: Parameters<MCPToolCache["set"]>[2] };
     await cache.set("s", config, planted.tools, "/p");
     expect(store.size).toBe(0);
@@ -94,7 +96,7 @@ describe("MCPToolCache bounds its entries (maxEntryBytes)", () => {
       'Tool cache: not caching the tools of "s": the entry nests deeper than 512 levels.',
     );
     // A planted one (as the store keeps entries: Keyv's JSON text).
-    store.set(`mcp-rt:${fingerprint}`, `{"value":${entryText}}`);
+    store.set(`mcp-rt:${new CacheKey(key).entryId(fingerprint)}`, `{"value":${entryText}}`);
     expect(await cache.get("s", config, "/p")).toBeNull();
     expect(store.size).toBe(0);
     expect(() => new MCPToolCache(store, { maxEntryBytes: -1 })).toThrow(McpRtError);

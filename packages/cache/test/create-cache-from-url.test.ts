@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { createCacheFromUrl, createFileStore, MCPToolCache } from "@mcp-rt/cache";
 import { McpRtError } from "@mcp-rt/config";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sampleTools, useTempDir } from "./helpers.js";
+import { sampleTools, testCacheKey, useTempDir } from "./helpers.js";
 
 const config = { url: "https://example.com/mcp" };
 
@@ -27,16 +27,19 @@ describe("createCacheFromUrl", () => {
     ["file:///path", (d: string) => pathToFileURL(d).href],
     ["file:relative", (d: string) => `file:${relative(process.cwd(), d)}`],
   ])("%s writes into that folder", async (_, toUrl) => {
-    const cache = await createCacheFromUrl(toUrl(join(dir(), "my cache")));
+    const cache = await createCacheFromUrl(toUrl(join(dir(), "my cache")), { key: testCacheKey });
     await cache.set("s", config, sampleTools(2));
     expect(await readdir(join(dir(), "my cache"))).toHaveLength(1);
-    const reader = new MCPToolCache(createFileStore(join(dir(), "my cache")), { readTimeoutMs: 5000 });
+    const reader = new MCPToolCache(createFileStore(join(dir(), "my cache")), {
+      readTimeoutMs: 5000,
+      key: testCacheKey,
+    });
     expect(await reader.get("s", config)).toEqual(sampleTools(2));
   });
 
   it("file: alone uses the default folder", async () => {
     vi.stubEnv("XDG_CACHE_HOME", dir());
-    const cache = await createCacheFromUrl("file:");
+    const cache = await createCacheFromUrl("file:", { key: testCacheKey });
     await cache.set("s", config, sampleTools(1));
     expect(await readdir(join(dir(), "mcp-rt"))).toHaveLength(1);
   });

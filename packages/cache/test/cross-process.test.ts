@@ -4,7 +4,7 @@ import { createFileStore, MCPToolCache } from "@mcp-rt/cache";
 import type { MCPToolDefinition } from "@mcp-rt/config";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
-import { recordingLogger, sampleTools, useTempDir } from "./helpers.js";
+import { recordingLogger, sampleTools, testCacheKey, useTempDir } from "./helpers.js";
 
 describe("the file store across processes", () => {
   beforeAll(() => {
@@ -14,11 +14,11 @@ describe("the file store across processes", () => {
 
   it("a cache written by one process is read by another, both ways", async () => {
     const url = pathToFileURL(dir()).href;
-    expect(await runCli([url, "set", "github"], sampleTools(5, "child"))).toMatchObject({
+    expect(await runCli([url, "set", "github"], { stdin: sampleTools(5, "child") })).toMatchObject({
       code: 0,
       stderr: "",
     });
-    const cache = new MCPToolCache(createFileStore(dir()), { readTimeoutMs: 5000 });
+    const cache = new MCPToolCache(createFileStore(dir()), { readTimeoutMs: 5000, key: testCacheKey });
     expect(await cache.get("github", cliConfig, cliCwd)).toEqual(sampleTools(5, "child"));
 
     await cache.set("github", cliConfig, sampleTools(2, "parent"), cliCwd);
@@ -30,8 +30,14 @@ describe("the file store across processes", () => {
   it("two processes writing the same key at once leave one whole, valid entry", async () => {
     const sets: MCPToolDefinition[][] = [sampleTools(300, "a"), sampleTools(300, "b")];
     const logger = recordingLogger();
-    const cache = new MCPToolCache(createFileStore(dir()), { logger, readTimeoutMs: 5000 });
-    const writers = sets.map((tools) => runCli([`file:${dir()}`, "set", "shared", "40"], tools, 60_000));
+    const cache = new MCPToolCache(createFileStore(dir()), {
+      logger,
+      readTimeoutMs: 5000,
+      key: testCacheKey,
+    });
+    const writers = sets.map((tools) =>
+      runCli([`file:${dir()}`, "set", "shared", "40"], { stdin: tools, timeoutMs: 60_000 }),
+    );
     let reading = true;
     const seen: Array<MCPToolDefinition[] | null> = [];
     const reader = (async () => {

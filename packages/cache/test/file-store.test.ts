@@ -7,7 +7,7 @@ import { toolCacheContractTests } from "@mcp-rt/cache/contract";
 import Keyv from "keyv";
 import * as vitest from "vitest";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { recordingLogger, sampleTools, useTempDir } from "./helpers.js";
+import { recordingLogger, sampleTools, testCacheKey, useTempDir } from "./helpers.js";
 
 const config = { command: "node", args: ["server.js"] };
 const root = useTempDir("mcp-rt-file-store-", "file");
@@ -119,7 +119,7 @@ describe("createFileStore", () => {
 
   it("reads a damaged file as missing, and the cache as a miss", async () => {
     const store = createFileStore(join(dir, "damaged"));
-    const cache = new MCPToolCache(store, { readTimeoutMs: 5000 });
+    const cache = new MCPToolCache(store, { readTimeoutMs: 5000, key: testCacheKey });
     await cache.set("s", config, sampleTools(2), "/p");
     const [file] = await readdir(store.path);
     const path = join(store.path, file ?? "");
@@ -143,7 +143,7 @@ describe("createFileStore", () => {
     const store = createFileStore(blocker);
     await expect(store.set("k", "v")).rejects.toThrow();
     const logger = recordingLogger();
-    const cache = new MCPToolCache(createFileStore(join(blocker, "sub")), { logger });
+    const cache = new MCPToolCache(createFileStore(join(blocker, "sub")), { logger, key: testCacheKey });
     await cache.set("s", config, sampleTools(1), "/p");
     await cache.set("s", config, sampleTools(1), "/p");
     expect(await cache.get("s", config, "/p")).toBeNull();

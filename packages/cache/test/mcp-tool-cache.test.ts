@@ -3,7 +3,7 @@ import { CACHE_FORMAT_VERSION, MCPToolCache, toolCacheFingerprint } from "@mcp-r
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
 import { describe, expect, it } from "vitest";
-import { probeStore, recordingLogger, sampleTools } from "./helpers.js";
+import { probeStore, recordingLogger, sampleTools, testCacheKey } from "./helpers.js";
 
 const stdio: MCPServerConfig = { command: "npx", args: ["-y", "server"], env: { B: "2", A: "1" } };
 const http: MCPServerConfig = { url: "https://example.com/mcp" };
@@ -52,16 +52,19 @@ describe("MCPToolCache", () => {
   it("uses a given Keyv as it is, with its own namespace", async () => {
     const map = new Map<string, unknown>();
     const keyv = new Keyv({ store: map, namespace: "agent" });
-    const cache = new MCPToolCache(keyv);
+    const cache = new MCPToolCache(keyv, { key: testCacheKey });
     await cache.set("s", stdio, sampleTools(2), "/p");
     expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(2));
-    expect([...map.keys()]).toEqual([`agent:mcp-rt:${toolCacheFingerprint("s", stdio, "/p")}`]);
+    const [key] = [...map.keys()];
+    expect(key).toMatch(/^agent:mcp-rt:[0-9a-f]{64}$/);
+    // Keyed: not the fingerprint anyone who knows the config can compute.
+    expect(key).not.toContain(toolCacheFingerprint("s", stdio, "/p"));
   });
 
   it("warns once when a given Keyv swallows its store's errors", async () => {
     const probe = probeStore(new Map());
     const logger = recordingLogger();
-    const cache = new MCPToolCache(new Keyv({ store: probe }), { logger });
+    const cache = new MCPToolCache(new Keyv({ store: probe }), { logger, key: testCacheKey });
     probe.mode = "fail";
     await cache.set("s", stdio, sampleTools(1), "/p");
     expect(await cache.get("s", stdio, "/p")).toBeNull();
@@ -76,7 +79,7 @@ describe("MCPToolCache", () => {
   it("does not cache tools that are not valid tool definitions, and says why", async () => {
     const probe = probeStore(new Map());
     const logger = recordingLogger();
-    const cache = new MCPToolCache(probe, { logger });
+    const cache = new MCPToolCache(probe, { logger, key: testCacheKey });
     await cache.set("s", stdio, [{ name: "broken" } as MCPToolDefinition], "/p");
     expect(probe.writes).toEqual([]);
     expect(logger.lines[0]?.message).toMatch(/"s".*tools\.0\.inputSchema/);
@@ -142,7 +145,7 @@ describe("MCPToolCache", () => {
       },
     }) as unknown as KeyvStoreAdapter;
     {
-      await using cache = new MCPToolCache(store);
+      await using cache = new MCPToolCache(store, { key: testCacheKey });
       await cache.set("s", http, sampleTools(1));
       expect(await cache.get("s", http)).toEqual(sampleTools(1));
       await cache.close();

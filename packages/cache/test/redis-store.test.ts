@@ -6,7 +6,7 @@ import { createRedisStore } from "@mcp-rt/cache/redis";
 import { McpRtError } from "@mcp-rt/config";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
-import { recordingLogger, sampleTools } from "./helpers.js";
+import { recordingLogger, sampleTools, testCacheKey } from "./helpers.js";
 import { freePort, type RedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
 
 const missing = redisUnavailable();
@@ -44,7 +44,7 @@ describe("createRedisStore", () => {
     const { port } = silent.address() as AddressInfo;
     const logger = recordingLogger();
     const store = createRedisStore(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 300 });
-    const cache = new MCPToolCache(store, { logger, readTimeoutMs: 5000 });
+    const cache = new MCPToolCache(store, { logger, readTimeoutMs: 5000, key: testCacheKey });
     try {
       expect(await cache.get("s", config, "/p")).toBeNull();
       expect(logger.lines.filter((line) => line.level === "warn").map((line) => line.message)).toEqual([
@@ -86,7 +86,11 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     const own = await startRedisServer();
     cleanup.push(() => own.stop());
     const logger = recordingLogger();
-    const cache = new MCPToolCache(createRedisStore(own.url), { logger, readTimeoutMs: 500 });
+    const cache = new MCPToolCache(createRedisStore(own.url), {
+      logger,
+      readTimeoutMs: 500,
+      key: testCacheKey,
+    });
     cleanup.push(() => cache.close());
     await cache.set("s", config, sampleTools(3), "/p");
     expect(await cache.get("s", config, "/p")).toEqual(sampleTools(3));
@@ -119,7 +123,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     const url = `redis://127.0.0.1:${await freePort()}`;
     const logger = recordingLogger();
     const started = Date.now();
-    const cache = await createCacheFromUrl(url, { logger });
+    const cache = await createCacheFromUrl(url, { logger, key: testCacheKey });
     expect(await cache.get("s", config, "/p")).toBeNull();
     await cache.set("s", config, sampleTools(1), "/p");
     expect(await cache.get("s", config, "/p")).toBeNull();
@@ -135,7 +139,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
   it("lets a process exit on its own after close(), even with Redis down", async () => {
     assertBuilt();
     // Killed (code null) if it does not exit by itself; generous for a loaded machine.
-    const run = await runCli([`redis://127.0.0.1:${await freePort()}`, "get", "s"], undefined, 20_000);
+    const run = await runCli([`redis://127.0.0.1:${await freePort()}`, "get", "s"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("null");
   });
@@ -143,14 +147,18 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
   it("does not keep a process alive while Redis is down, even without close()", async () => {
     assertBuilt();
     const url = `redis://127.0.0.1:${await freePort()}`;
-    const run = await runCli([url, "get", "s", "--no-close"], undefined, 20_000);
+    const run = await runCli([url, "get", "s", "--no-close"]);
     expect(run).toMatchObject({ code: 0, stdout: "null" });
   });
 
   it("fails at once while Redis is down, not after the read or connect timeouts", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const store = createRedisStore(url, { connectTimeoutMs: 20_000 });
-    const cache = new MCPToolCache(store, { readTimeoutMs: 20_000, writeTimeoutMs: 20_000 });
+    const cache = new MCPToolCache(store, {
+      readTimeoutMs: 20_000,
+      writeTimeoutMs: 20_000,
+      key: testCacheKey,
+    });
     cleanup.push(() => cache.close());
     const started = Date.now();
     for (let i = 0; i < 20; i++) {
@@ -162,9 +170,9 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
 
   it("is shared by two processes: one writes, the other reads", async () => {
     assertBuilt();
-    const written = await runCli([redis.url, "set", "shared"], sampleTools(4, "child"));
+    const written = await runCli([redis.url, "set", "shared"], { stdin: sampleTools(4, "child") });
     expect(written).toMatchObject({ code: 0, stderr: "" });
-    const cache = await createCacheFromUrl(redis.url, { readTimeoutMs: 5000 });
+    const cache = await createCacheFromUrl(redis.url, { readTimeoutMs: 5000, key: testCacheKey });
     cleanup.push(() => cache.close());
     expect(await cache.get("shared", cliConfig, cliCwd)).toEqual(sampleTools(4, "child"));
     await cache.set("shared", cliConfig, sampleTools(2, "parent"), cliCwd);

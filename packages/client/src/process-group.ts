@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { ProcessReaper } from "./process-reaper.js";
 
 /** How long to wait between liveness checks while a group shuts down. */
 const POLL_MS = 20;
@@ -13,20 +14,28 @@ const isWindows = process.platform === "win32";
 const EXIT_KILL_GRACE_MS = 500;
 
 /**
- * Live process groups started by this module. If the agent exits without
- * closing its connections, they get SIGTERM on the way out (their stdin closes
- * too), then SIGKILL if they are still running after a short grace, so no
- * server outlives the agent by accident.
+ * Live process groups started by this module, with the grace each gets
+ * between SIGTERM and SIGKILL. If the agent exits without closing its
+ * connections, they get SIGTERM on the way out (their stdin closes too), then
+ * SIGKILL if they are still running after a short grace, so no server outlives
+ * the agent by accident. If the agent dies without running its exit hook
+ * (SIGKILL, a crash), the reaper ends them instead.
  */
-const liveGroups = new Set<number>();
+const liveGroups = new Map<number, number>();
+const reaper = new ProcessReaper(liveGroups);
 let exitHookInstalled = false;
 
-/** Remembers a process group so that it is ended if the agent exits without closing it. */
-export function trackProcessGroup(pgid: number): void {
-  liveGroups.add(pgid);
+/**
+ * Remembers a process group so that it is ended if the agent exits without
+ * closing it (the exit hook) or dies (the reaper, which gives it `killGraceMs`
+ * after SIGTERM).
+ */
+export function trackProcessGroup(pgid: number, killGraceMs: number): void {
+  liveGroups.set(pgid, killGraceMs);
+  reaper.watch(pgid, killGraceMs);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once("exit", () => endProcessGroupsNow([...liveGroups], EXIT_KILL_GRACE_MS));
+  process.once("exit", () => endProcessGroupsNow([...liveGroups.keys()], EXIT_KILL_GRACE_MS));
 }
 
 /**
@@ -47,9 +56,9 @@ function endProcessGroupsNow(groups: number[], graceMs: number): void {
   for (const group of left) signalProcessGroup(group, "SIGKILL");
 }
 
-/** Forgets a process group once it is gone. */
-export function untrackProcessGroup(pgid: number): void {
-  liveGroups.delete(pgid);
+/** Forgets a process group once it is gone; resolves when the reaper has heard of it. */
+export async function untrackProcessGroup(pgid: number): Promise<void> {
+  if (liveGroups.delete(pgid)) await reaper.forget(pgid);
 }
 
 /**
@@ -132,6 +141,6 @@ export async function terminateProcessGroup(pgid: number, killGraceMs: number): 
     signalProcessGroup(pgid, "SIGKILL");
     await waitForProcessGroupExit(pgid, SIGKILL_WAIT_MS);
   } finally {
-    untrackProcessGroup(pgid);
+    await untrackProcessGroup(pgid);
   }
 }

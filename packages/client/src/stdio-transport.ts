@@ -41,6 +41,9 @@ export interface ProcessExit {
   signal: NodeJS.Signals | null;
 }
 
+/** The default of {@link StdioTransportOptions.killGraceMs}. */
+const KILL_GRACE_MS = 2000;
+
 // How long to let stdout/stderr drain after the process exits before reporting the close.
 const DRAIN_MS = 200;
 
@@ -66,6 +69,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
 
   readonly #options: StdioTransportOptions;
   readonly #readBuffer: ReadBuffer;
+  readonly #killGraceMs: number;
   readonly #stderr: StderrBuffer;
   #child: ChildProcess | undefined;
   #exit: ProcessExit | undefined;
@@ -83,6 +87,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
+    this.#killGraceMs = options.killGraceMs ?? KILL_GRACE_MS;
     this.#stderr = createStderrBuffer(options.stderrLimit);
     this.#readBuffer = new ReadBuffer({
       maxBufferSize: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
@@ -180,7 +185,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
       });
       child.once("spawn", () => {
         // A close() that raced the spawn has already ended (and forgotten) the group.
-        if (!this.#closing) trackProcessGroup(child.pid as number);
+        if (!this.#closing) trackProcessGroup(child.pid as number, this.#killGraceMs);
         // Neither the process nor its pipes keep the agent's event loop alive;
         // pending requests do (their timers), idle connections do not.
         child.unref();
@@ -228,7 +233,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
         );
       }
       // Even when the leader has exited, grandchildren may still run in its group.
-      await terminateProcessGroup(pid, this.#options.killGraceMs ?? 2000);
+      await terminateProcessGroup(pid, this.#killGraceMs);
       await firstSettled([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
       child.stdin?.destroy();
       child.stdout?.destroy();

@@ -3,6 +3,7 @@ import {
   childProcessesOf,
   echoServer,
   exitServer,
+  serverProcessesOf,
   sigtermIgnoringServer,
   slowInitServer,
 } from "@mcp-rt/testing";
@@ -19,7 +20,7 @@ describe("concurrency", () => {
     const m = manager();
     // Ends only by SIGKILL, after the stdin and SIGTERM graces: a close that takes seconds.
     await m.connectServers({ stubborn: sigtermIgnoringServer() }, {});
-    expect(childProcessesOf(process.pid)).toHaveLength(1);
+    expect(serverProcessesOf(process.pid)).toHaveLength(1);
     const first = m.disconnectAll();
     await m.disconnectAll();
     expect(childProcessesOf(process.pid)).toEqual([]);
@@ -37,7 +38,7 @@ describe("concurrency", () => {
     }
     expect(m.getTools()).toHaveLength(2);
     // One server process per server, not two.
-    expect(childProcessesOf(process.pid)).toHaveLength(2);
+    expect(serverProcessesOf(process.pid)).toHaveLength(2);
   });
 
   it("connectServers again for a connected server is a no-op that still reports its tools", async () => {
@@ -47,7 +48,7 @@ describe("concurrency", () => {
     const again = await m.connectServers({ s: echoServer() }, {});
     expect(again.tools).toEqual(before);
     expect(m.getTools()[0]).toBe(before[0]);
-    expect(childProcessesOf(process.pid)).toHaveLength(1);
+    expect(serverProcessesOf(process.pid)).toHaveLength(1);
   });
 
   it("disconnectServer while that server is connecting: no process left, no tools resurrected", async () => {
@@ -64,7 +65,7 @@ describe("concurrency", () => {
     expect(m.getTools().map((t) => t.name)).toEqual(["mcp_fast_echo"]);
     expect(m.getConnectionStatus("slow")).toBe("disconnected");
     expect(m.getServerStates().map((s) => s.name)).toEqual(["fast"]);
-    expect(childProcessesOf(process.pid)).toHaveLength(1);
+    expect(serverProcessesOf(process.pid)).toHaveLength(1);
   });
 
   it("disconnectAll during startup: everything cleared, late connections closed at once", async () => {
@@ -112,7 +113,7 @@ describe("concurrency", () => {
     {
       await using m = new MCPManager(cwd, { cache: null });
       await m.connectServers({ s: echoServer() }, {});
-      expect(childProcessesOf(process.pid)).toHaveLength(1);
+      expect(serverProcessesOf(process.pid)).toHaveLength(1);
     }
     expect(childProcessesOf(process.pid)).toEqual([]);
   });

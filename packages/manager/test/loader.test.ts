@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { childProcessesOf, echoServer, exitServer } from "@mcp-rt/testing";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type DiscoverAndLoadResult,
   discoverAndLoadMCPTools,
@@ -193,10 +193,12 @@ describe("a cache the manager opens from a URL", () => {
       await expect.poll(() => output.join(""), { timeout: 10_000 }).toContain("Ready to accept connections");
 
       await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
+      // The cache makes its key in ~/.mcp-rt: the test's home, not the real one.
+      vi.stubEnv("HOME", home);
       const result = await discoverAndLoadMCPTools(project, {
         discovery: { homeDir: home, env: {} },
         manager: { cache: `redis://127.0.0.1:${port}` },
-      });
+      }).finally(() => vi.unstubAllEnvs());
       expect(result.errors).toEqual([]);
       expect(clients(port)).toBe(2);
       await result.manager.close();

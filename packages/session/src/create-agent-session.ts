@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { errorMessage } from "@mcp-rt/config/util";
 import {
+  createFileStore,
   createTrustStore,
   type DiscoverFunction,
   defaultCacheDir,
@@ -14,6 +15,7 @@ import {
   type MCPLoadProblem,
   MCPManager,
   type MCPManagerOptions,
+  MCPToolCache,
   toLoadErrors,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
@@ -46,8 +48,9 @@ export interface CreateAgentSessionOptions {
    * `resultCharLimit`, `authStorage`, `openUrl`…). The session's defaults:
    * `maxStartupWaitMs` 5000, `logger` the session's, `authStorage` the file
    * store `<homeDir>/.mcp-rt/auth.json` (API keys and sign-ins), and `cache`
-   * the file store in the session's home when `discovery.homeDir` or
-   * `discovery.env` is set (else the manager's default).
+   * the file store in the session's home, with the cache key in
+   * `<homeDir>/.mcp-rt/`, when `discovery.homeDir` or `discovery.env` is set
+   * (else the manager's default).
    */
   manager?: MCPManagerOptions;
   /** Replaces `loadAllMCPConfigs` at start (tests inject one that fails). */
@@ -234,10 +237,15 @@ function sessionManagerOptions(options: CreateAgentSessionOptions, logger: Logge
   const { homeDir, env } = options.discovery ?? {};
   // Credentials live in the session's home: API keys and sign-ins survive restarts.
   const authStorage = pathToFileURL(join(homeDir ?? homedir(), ".mcp-rt", "auth.json")).href;
-  // A session given its own home or environment keeps its cache there, not in the real home.
+  // A session given its own home or environment keeps its cache, and the cache's key, there, not in the real home.
   const ownCache =
     given.cache === undefined && (homeDir !== undefined || env !== undefined)
-      ? { cache: pathToFileURL(defaultCacheDir(env ?? process.env, homeDir)).href }
+      ? {
+          cache: new MCPToolCache(createFileStore(defaultCacheDir(env ?? process.env, homeDir)), {
+            logger,
+            keyFile: join(homeDir ?? homedir(), ".mcp-rt", "cache-key"),
+          }),
+        }
       : {};
   return { maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS, logger, authStorage, ...ownCache, ...given };
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { childProcessesOf, echoServer, isProcessAlive } from "@mcp-rt/testing";
+import { echoServer, isProcessAlive, serverProcessesOf } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
 import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
@@ -24,7 +24,7 @@ describe("/mcp trust", () => {
     const test = await mcp.handle("/mcp test proj");
     expect(test.ok).toBe(false);
     expect(test.text).toMatch(/waits for project approval/);
-    expect(childProcessesOf(process.pid)).toHaveLength(1);
+    expect(serverProcessesOf(process.pid)).toHaveLength(1);
     const trusted = await mcp.handle("/mcp trust");
     expect(trusted.ok, trusted.text).toBe(true);
     expect(trusted.text).toMatch(/● proj: connected/);

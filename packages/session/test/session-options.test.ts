@@ -1,5 +1,8 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { echoServer, isProcessAlive, slowInitServer } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createAgentSession } from "../src/create-agent-session.js";
 import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
 
 let world: World;
@@ -43,6 +46,23 @@ describe("createAgentSession's manager options", () => {
     } finally {
       if (isProcessAlive(pid)) process.kill(pid, "SIGCONT");
     }
+  });
+});
+
+describe("createAgentSession's own cache", () => {
+  it("with a home of its own, keeps its cache and the cache's key in that home", async () => {
+    world.env.XDG_CACHE_HOME = join(world.home, ".cache");
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const { session } = await createAgentSession({
+      cwd: world.cwd,
+      logger: world.logger,
+      discovery: { homeDir: world.home, env: world.env },
+    });
+    world.sessions.push(session);
+    expect(activeMCPNames(session)).toEqual(["mcp_alpha_echo"]);
+    await session.dispose();
+    expect(await readdir(join(world.home, ".cache", "mcp-rt"))).toHaveLength(1);
+    expect((await stat(join(world.home, ".mcp-rt", "cache-key"))).mode & 0o777).toBe(0o600);
   });
 });
 

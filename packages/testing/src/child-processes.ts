@@ -73,6 +73,33 @@ export function childProcessesOf(pid: number): number[] {
   return found.sort((a, b) => a - b);
 }
 
+/** The argument an mcp-rt reaper runs under (`/bin/sh -c <script> mcp-rt-reaper`). */
+const REAPER_NAME = "mcp-rt-reaper";
+
+function commandLineOf(pid: number): string[] {
+  try {
+    if (hasProc()) return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+    return execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" })
+      .trim()
+      .split(/\s+/);
+  } catch {
+    return []; // exited meanwhile
+  }
+}
+
+/**
+ * {@link childProcessesOf} without the reaper: the one small watchdog an
+ * mcp-rt host runs beside its stdio servers while any is open (see
+ * `@mcp-rt/client`). What a test that counts the servers it started wants.
+ *
+ * @example
+ * await manager.connectServers({ a: echoServer(), b: echoServer() });
+ * expect(serverProcessesOf(process.pid)).toHaveLength(2);
+ */
+export function serverProcessesOf(pid: number): number[] {
+  return childProcessesOf(pid).filter((child) => commandLineOf(child).at(-1) !== REAPER_NAME);
+}
+
 /** True while `pid` names a running (not zombie) process. */
 export function isProcessAlive(pid: number): boolean {
   // 0 and negative numbers address process groups, not one process.

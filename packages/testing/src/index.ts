@@ -1,6 +1,11 @@
 export type { BrowserStandIn, BrowserStandInOptions } from "./browser-stand-in.js";
 export { createBrowserStandIn } from "./browser-stand-in.js";
-export { childProcessesOf, isProcessAlive, waitForProcessExit } from "./child-processes.js";
+export {
+  childProcessesOf,
+  isProcessAlive,
+  serverProcessesOf,
+  waitForProcessExit,
+} from "./child-processes.js";
 export type {
   FixtureCommandLine,
   FixtureOptions,

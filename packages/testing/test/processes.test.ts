@@ -11,6 +11,7 @@ import {
   isProcessAlive,
   readPidFile,
   readPidFileEntries,
+  serverProcessesOf,
   sigtermIgnoringServer,
   waitForProcessExit,
 } from "../src/index.js";
@@ -140,6 +141,17 @@ describe("process utilities", () => {
     await once(child, "exit");
     expect(await waitForProcessExit(grandchild)).toBe(true);
     expect(childProcessesOf(process.pid)).toEqual([]);
+  });
+
+  it("serverProcessesOf leaves out an mcp-rt reaper and nothing else", async () => {
+    const reaper = spawn("/bin/sh", ["-c", "read line", "mcp-rt-reaper"], {
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    const server = spawn("/bin/sh", ["-c", "read line", "server"], { stdio: ["pipe", "ignore", "ignore"] });
+    children.push(reaper, server);
+    await Promise.all([once(reaper, "spawn"), once(server, "spawn")]);
+    expect(childProcessesOf(process.pid)).toEqual([reaper.pid!, server.pid!].sort((a, b) => a - b));
+    expect(serverProcessesOf(process.pid)).toEqual([server.pid!]);
   });
 
   it("isProcessAlive is true for this process and false for one that exited", async () => {
