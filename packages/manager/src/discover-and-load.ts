@@ -7,7 +7,10 @@ import type { MCPTool } from "./mcp-tool.js";
 
 /** Options of {@link discoverAndLoadMCPTools}: discovery's and the manager's, each in its own bag. */
 export interface DiscoverAndLoadOptions {
-  /** How servers are found: project config, trust, home, environment, sources… */
+  /**
+   * How servers are found: project config, trust, home, environment, sources…
+   * Without `trust`, no project is approved: its servers wait in `needsApproval`.
+   */
   discovery?: LoadConfigsOptions;
   /** How the manager runs them: cache (an `MCPToolCache` or a store URL), startup gate, reconnect, logger… */
   manager?: MCPManagerOptions;
@@ -40,7 +43,9 @@ export function toLoadedTool(tool: MCPTool): LoadedCustomTool {
  * new {@link MCPManager} and returns their tools. Never throws for a broken
  * file or server: a discovery failure gives no tools and one error with path
  * `.mcp.json`; file issues come back with the file's path; server failures
- * with path `mcp:<server>`.
+ * with path `mcp:<server>`. Project-level servers (the project's own files)
+ * do not start unless `discovery.trust` approves the project (a
+ * `createTrustStore()`) or is `"all"`: they wait in `discovery.needsApproval`.
  *
  * @example
  * ```ts

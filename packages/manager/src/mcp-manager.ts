@@ -117,7 +117,9 @@ export class MCPManager implements AsyncDisposable {
 
   /**
    * Discovers the server configs of `cwd` (`loadAllMCPConfigs`, or
-   * `options.discover`) and connects them. Never throws for a broken file,
+   * `options.discover`) and connects them. Project-level servers start only
+   * when `options.trust` approves the project (or is `"all"`); otherwise they
+   * wait in `discovery.needsApproval`. Never throws for a broken file,
    * server or discovery: those come back in `problems` (a discovery that
    * threw is one problem of kind `discovery`, and nothing is connected).
    */

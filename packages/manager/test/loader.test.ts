@@ -42,7 +42,8 @@ async function load(
 ): Promise<DiscoverAndLoadResult> {
   const result = await discoverAndLoadMCPTools(project, {
     ...options,
-    discovery: { homeDir: home, env: {}, ...options.discovery },
+    // These loads are about the project's files, not about approving them.
+    discovery: { homeDir: home, env: {}, trust: "all", ...options.discovery },
     manager: { cache: null, ...options.manager },
   });
   loaded.push(result);
@@ -145,7 +146,7 @@ describe("discoverAndLoadMCPTools", () => {
     await writeFile(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: echoServer() } }));
     expect(discoverMCPServers).toBe(discoverAndLoadMCPTools);
     const result = await discoverMCPServers(project, {
-      discovery: { homeDir: home, env: {} },
+      discovery: { homeDir: home, env: {}, trust: "all" },
       manager: { cache: null },
     });
     loaded.push(result);
@@ -196,7 +197,7 @@ describe("a cache the manager opens from a URL", () => {
       // The cache makes its key in ~/.mcp-rt: the test's home, not the real one.
       vi.stubEnv("HOME", home);
       const result = await discoverAndLoadMCPTools(project, {
-        discovery: { homeDir: home, env: {} },
+        discovery: { homeDir: home, env: {}, trust: "all" },
         manager: { cache: `redis://127.0.0.1:${port}` },
       }).finally(() => vi.unstubAllEnvs());
       expect(result.errors).toEqual([]);

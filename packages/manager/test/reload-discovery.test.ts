@@ -21,7 +21,8 @@ beforeEach(() => {
   mkdirSync(join(cwd, ".mcp-rt"), { recursive: true });
   mkdirSync(homeDir);
   file = join(cwd, ".mcp-rt", "mcp.json");
-  discovery = { homeDir, env: {} };
+  // Reloads of the project's own files, trusted on purpose (one test brings its own store).
+  discovery = { homeDir, env: {}, trust: "all" };
 });
 
 const writeServers = (servers: Record<string, unknown>, path = file) =>
