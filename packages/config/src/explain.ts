@@ -1,6 +1,7 @@
 // Internal: the `mcp-rt-config` CLI's inventory and explain logic, shared with
 // mcp-rt's own packages (the session's `/mcp explain`). No semver promise.
 
+export { approvalSummary, whatItRuns } from "./cli/approval-summary.js";
 export type { ExplainContext, ExplainJson, ExplainJsonEntry } from "./cli/explain-command.js";
 export { entriesOf, explainJson, formatExplain, knownNames } from "./cli/explain-command.js";
 export type {

@@ -32,6 +32,20 @@ describe("mcp-rt-config trust / untrust", () => {
     expect(fx.statuses().lint).toEqual(["claude-code:needs approval"]);
   });
 
+  it("shows the env file it approves and what it changes in the user's servers", async () => {
+    await writeAt(fx.project, ".cursor/mcp.json", {
+      mcpServers: { api: { command: "api-mcp", envFile: ".env" } },
+    });
+    await writeAt(fx.project, ".env", "API_KEY=from-env-file\n");
+    const before = fx.cli("explain", "api");
+    expect(before.stdout).toContain("env file: .env (not read until the project is approved)");
+    const trust = fx.cli("trust");
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain("api reads the env file .env");
+    expect(trust.stdout).toMatch(/your docs \(~\/\.cursor\/mcp\.json\): \.mcp\.json would replace it/);
+    expect(trust.stdout).not.toContain("from-env-file");
+  });
+
   it("has nothing to approve in a folder without project servers", async () => {
     await rm(join(fx.project, ".mcp.json"));
     const { code, stdout } = fx.cli("trust");

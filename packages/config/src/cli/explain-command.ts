@@ -1,6 +1,7 @@
 import { redactServerConfig } from "../redact.js";
 import type { ProjectChange } from "../types.js";
 import { displayPath } from "../util/display-path.js";
+import { changeWords } from "./approval-summary.js";
 import { type EntryJson, entryJson } from "./entry-json.js";
 import { formatTable } from "./format.js";
 import {
@@ -90,14 +91,8 @@ export function explainJson(
 }
 
 /** What a project not approved yet would change about a user's entry, as a sentence. */
-export function pendingChangeText(change: ProjectChange, context: ExplainContext | ReasonContext): string {
-  const what = {
-    replace: "would replace it with its own entry of the same name",
-    disable: "would turn it off",
-    enable: "would turn it on",
-    pin: "would pin it (alwaysLoad)",
-  }[change.change];
-  return `the project's ${displayPath(change.path, context)} ${what}; that waits until the project is approved (\`${context.trustCommand}\`)`;
+export function pendingChangeText(change: ProjectChange, context: ReasonContext): string {
+  return `the project's ${displayPath(change.path, context)} ${changeWords(change.change)}; that waits until the project is approved (\`${context.trustCommand}\`)`;
 }
 
 /** `explain` as text: where the name is defined, then each entry's config, problems and status. */

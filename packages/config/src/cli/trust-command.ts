@@ -1,8 +1,8 @@
-import { redactServerConfig } from "../redact.js";
 import { resolveProjectDir } from "../trust-store.js";
 import type { LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
 import { displayPath } from "../util/display-path.js";
 import { plural } from "../util/plural.js";
+import { approvalSummary, whatItRuns } from "./approval-summary.js";
 import { formatTable } from "./format.js";
 import { transportOf } from "./server-inventory.js";
 
@@ -38,21 +38,34 @@ export async function trustCommand(
   const servers = question.approved
     ? Object.entries(result.sources)
         .filter(([, source]) => source.level === "project")
-        .map(([name, source]) => ({ name, source, config: result.configs[name] }))
+        .map(([name, source]) => ({
+          name,
+          source,
+          config: result.configs[name],
+          envFile: result.envFiles?.[name],
+        }))
     : result.needsApproval;
   if (!question.approved) await io.trust.approve(question.projectDir, question.hash);
   const context = { cwd, homeDir: io.homeDir };
-  const rows = servers.map((entry) => {
-    const config = redactServerConfig(entry.config ?? {}) as Record<string, unknown>;
-    const what =
-      typeof config.command === "string"
-        ? [config.command, ...(Array.isArray(config.args) ? config.args : [])].join(" ")
-        : String(config.url ?? "");
-    return [entry.name, transportOf(config) ?? "-", displayPath(entry.source.path, context), what];
-  });
-  const table = formatTable(["NAME", "TRANSPORT", "FILE", "RUNS"], rows)
-    .split("\n")
-    .map((line) => `  ${line}`)
+  const rows = servers.map((entry) => [
+    entry.name,
+    transportOf(entry.config) ?? "-",
+    displayPath(entry.source.path, context),
+    whatItRuns(entry.config),
+  ]);
+  const extra = [
+    ...servers.flatMap((entry) =>
+      entry.envFile === undefined
+        ? []
+        : [`${entry.name} reads the env file ${displayPath(entry.envFile, context)}`],
+    ),
+    ...approvalSummary({ needsApproval: [], pendingChanges: result.pendingChanges }, context),
+  ];
+  const table = [
+    ...formatTable(["NAME", "TRANSPORT", "FILE", "RUNS"], rows).split("\n"),
+    ...(extra.length > 0 ? ["", ...extra] : []),
+  ]
+    .map((line) => (line === "" ? line : `  ${line}`))
     .join("\n");
   const head = question.approved
     ? `The ${plural(rows.length, "project-level server")} of ${project} ${rows.length === 1 ? "was" : "were"} already approved:`
