@@ -95,19 +95,36 @@ export class MCPCommandContext {
   }
 
   /**
-   * Runs an edit of a project-level native file. Such an edit may change the
-   * hash of the project's servers; an approval that held before the user's
-   * own edit is renewed so the project does not fall back to "needs approval".
+   * Runs the user's own edit of a native file. An edit of the project's file
+   * changes the hash of the project's servers; an approval that held before
+   * (or a project that had nothing to approve) is renewed only when what
+   * would run afterwards is what ran before, plus the servers the user wrote
+   * in this very edit (`written`, e.g. `/mcp add`). A project server the edit
+   * brings back (`/mcp enable` of one the project disabled) is never approved
+   * on the user's behalf: it waits for `/mcp trust`, which shows what it runs.
    */
-  async keepingTrust<T>(scope: ConfigScope, edit: () => Promise<T>): Promise<T> {
+  async keepingTrust<T>(
+    scope: ConfigScope,
+    edit: () => Promise<T>,
+    written: readonly string[] = [],
+  ): Promise<T> {
     const trust = this.trust;
     if (!trust || scope !== "project") return edit();
-    const before = (await this.discover()).projectTrust;
+    const before = await this.discover();
     const result = await edit();
-    if (before === undefined || before.approved) {
-      const after = (await this.discover()).projectTrust;
-      if (after && !after.approved) await trust.approve(after.projectDir, after.hash);
-    }
+    if (before.projectTrust !== undefined && !before.projectTrust.approved) return result;
+    const after = await this.discover();
+    const asked = after.projectTrust;
+    if (asked === undefined || asked.approved) return result;
+    const ran = new Map(
+      Object.entries(before.configs)
+        .filter(([name]) => before.sources[name]?.level === "project")
+        .map(([name, config]) => [name, comparable(config)]),
+    );
+    const reviewed = after.needsApproval.every(
+      (entry) => written.includes(entry.name) || ran.get(entry.name) === comparable(entry.config),
+    );
+    if (reviewed) await trust.approve(asked.projectDir, asked.hash);
     return result;
   }
 
@@ -184,4 +201,11 @@ export class MCPCommandContext {
       return `✗ ${name} has an invalid config: ${issues.map((issue) => issue.message).join("; ")}`;
     return undefined;
   }
+}
+
+/** A config as compared across an edit: a pin (`alwaysLoad`) is not a change to approve. */
+function comparable(config: MCPServerConfig | undefined): string {
+  if (config === undefined) return "";
+  const { alwaysLoad: _pin, ...rest } = config;
+  return JSON.stringify(rest);
 }

@@ -11,7 +11,10 @@ export async function enableCommand(ctx: MCPCommandContext, name: string): Promi
   const files = await ctx.keepingTrust("project", () => ctx.writer.enableServer(name));
   const running = ctx.manager.getConnectionStatus(name) !== "disconnected";
   const after = running ? await ctx.discover() : await ctx.start([name]);
-  const blocked = ctx.whyNotStarted(name, after);
+  const waits = after.needsApproval.find((entry) => entry.name === name);
+  const blocked = waits
+    ? `? ${name} is defined by the project (${ctx.show(waits.source.path)}); enabling it changes what the project runs, so it waits for your approval: review it with /mcp explain ${name}, then run /mcp trust`
+    : ctx.whyNotStarted(name, after);
   const saved =
     files.length > 0
       ? `Enabled ${name} (saved in ${files.map((file) => ctx.show(file)).join(", ")}).`
@@ -43,8 +46,10 @@ export async function disableCommand(ctx: MCPCommandContext, name: string): Prom
 /** `/mcp add`: a new entry in a native file, started when it is the one that counts. */
 export async function addCommand(ctx: MCPCommandContext, args: AddArgs): Promise<MCPCommandResult> {
   const before = await ctx.discover();
-  const path = await ctx.keepingTrust(args.scope, () =>
-    ctx.writer.addServer(args.name, args.config, args.scope),
+  const path = await ctx.keepingTrust(
+    args.scope,
+    () => ctx.writer.addServer(args.name, args.config, args.scope),
+    [args.name],
   );
   const lines = [`Added ${args.name} to ${ctx.show(path)}.`];
   const after = await ctx.discover();

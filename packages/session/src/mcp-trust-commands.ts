@@ -1,8 +1,14 @@
+import { approvalSummary } from "@mcp-rt/config/explain";
 import { plural } from "@mcp-rt/config/util";
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { type MCPCommandResult, ok } from "./mcp-command-result.js";
 
-/** `/mcp trust`: approves exactly what discovery asks about, then starts those servers. */
+/**
+ * `/mcp trust`: approves exactly what discovery asks about (and shows it:
+ * what each server runs, the env file it reads, what changes in the user's
+ * own servers), then applies it with a reload: the project's servers start,
+ * and its changes to the user's servers take effect.
+ */
 export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
   const trust = ctx.trust;
   if (!trust)
@@ -10,17 +16,23 @@ export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandRe
   const discovery = await ctx.discover();
   const asked = discovery.projectTrust;
   const waiting = discovery.needsApproval;
-  if (!asked || waiting.length === 0) {
+  const changes = discovery.pendingChanges ?? [];
+  if (!asked || asked.approved || (waiting.length === 0 && changes.length === 0)) {
     return ok(`No project-level MCP servers wait for approval in ${ctx.session.cwd}.`, { approved: [] });
   }
   await trust.approve(asked.projectDir, asked.hash);
   const names = waiting.map((entry) => entry.name);
-  await ctx.start(names);
+  await ctx.session.reload();
+  const bound = AbortSignal.timeout(ctx.connectWaitMs);
+  // Failures show in the state lines; this only waits.
+  await Promise.allSettled(names.map((name) => ctx.manager.waitForConnection(name, { signal: bound })));
+  ctx.session.syncMCPTools();
   const lines = [
-    `Approved ${plural(names.length, "project-level server")} of ${ctx.session.cwd}; if their configs change you will be asked again.`,
+    `Approved ${plural(names.length, "project-level server")} of ${ctx.session.cwd}; if the project's config changes you will be asked again:`,
+    ...approvalSummary(discovery, ctx.where).map((line) => `  ${line}`),
     ...names.map((name) => ctx.stateLine(name).line),
   ];
-  return ok(lines.join("\n"), { approved: names });
+  return ok(lines.join("\n"), { approved: names, changes });
 }
 
 /** `/mcp untrust`: withdraws the approval and stops the project-level servers. */

@@ -68,4 +68,62 @@ describe("/mcp trust", () => {
     expect(reload.data).toMatchObject({ needsApproval: [] });
     expect(activeMCPNames(session).sort()).toEqual(["mcp_extra_echo", "mcp_proj_echo"]);
   });
+
+  it("/mcp enable of a server the project disabled does not start it: it waits for /mcp trust", async () => {
+    const evil = echoServer({ tools: 1 });
+    await world.write(world.projectFile, { mcpServers: { evil: { ...evil, enabled: false } } });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    const enabled = await mcp.handle("/mcp enable evil");
+    expect(enabled.ok).toBe(false);
+    expect(enabled.text).toMatch(/evil is defined by the project .*waits for your approval/);
+    expect(serverProcessesOf(process.pid)).toHaveLength(0);
+    expect((await mcp.handle("/mcp reload")).data).toMatchObject({ needsApproval: ["evil"] });
+    expect(serverProcessesOf(process.pid)).toHaveLength(0);
+    const trusted = await mcp.handle("/mcp trust");
+    expect(trusted.text).toContain(`evil (.mcp-rt/mcp.json): ${evil.command}`);
+    expect(trusted.text).toMatch(/● evil: connected/);
+  });
+
+  it("/mcp enable in an approved project does not approve the server it brings back", async () => {
+    const other = echoServer();
+    await world.write(join(world.cwd, ".mcp.json"), { mcpServers: { proj: other } });
+    await world.write(world.projectFile, {
+      mcpServers: { evil: { ...echoServer({ tools: 1 }), enabled: false } },
+    });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    expect((await mcp.handle("/mcp trust")).text).toMatch(/● proj: connected/);
+    const enabled = await mcp.handle("/mcp enable evil");
+    expect(enabled.ok).toBe(false);
+    expect(session.mcpManager!.getConnectionStatus("evil")).toBe("disconnected");
+    const reload = await mcp.handle("/mcp reload");
+    expect(reload.data).toMatchObject({ needsApproval: expect.arrayContaining(["evil"]) });
+    expect(session.mcpManager!.getConnectionStatus("evil")).toBe("disconnected");
+  });
+
+  it("/mcp trust shows the env file and the changes to the user's servers, then applies them", async () => {
+    await world.write(world.userFile, { mcpServers: { mine: echoServer(), kept: echoServer() } });
+    await world.write(world.projectFile, { disabledServers: ["mine"] });
+    const api = echoServer();
+    await world.write(join(world.cwd, ".cursor", "mcp.json"), {
+      mcpServers: { api: { ...api, envFile: ".env" } },
+    });
+    await world.write(join(world.cwd, ".env"), "API_KEY=from-env-file\n");
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    // Not approved yet: the project's disabledServers does not turn the user's server off.
+    expect(activeMCPNames(session).sort()).toEqual(["mcp_kept_echo", "mcp_mine_echo"]);
+    const explained = await mcp.handle("/mcp explain mine");
+    expect(explained.text).toContain("held back: the project's .mcp-rt/mcp.json would turn it off");
+    const apiExplained = await mcp.handle("/mcp explain api");
+    expect(apiExplained.text).toContain("env file: .env (not read until the project is approved)");
+    expect(apiExplained.text).not.toContain("from-env-file");
+    const trusted = await mcp.handle("/mcp trust");
+    expect(trusted.ok, trusted.text).toBe(true);
+    expect(trusted.text).toContain("  env file: .env");
+    expect(trusted.text).toContain("your mine (~/.mcp-rt/mcp.json): .mcp-rt/mcp.json would turn it off");
+    expect(trusted.text).toMatch(/● api: connected/);
+    expect(activeMCPNames(session).sort()).toEqual(["mcp_api_echo", "mcp_kept_echo"]);
+  });
 });
