@@ -1,7 +1,8 @@
-import { isAbsolute } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
 import { describeValue } from "./describe-value.js";
 import type { ConfigIssue } from "./server-config.js";
-import type { CapabilitySource, DiscoveredServer, DiscoveryContext } from "./types.js";
+import type { CapabilitySource, DiscoveredServer, DiscoveryContext, LoadConfigsOptions } from "./types.js";
 import { errorMessage } from "./util/error-message.js";
 
 /** Every entry of every source, highest precedence first, and what went wrong reading them. */
@@ -14,6 +15,17 @@ export interface DiscoveryOutcome {
   files: Set<string>;
   /** Names some source marks `alwaysLoad` everywhere (the native `alwaysLoadServers`). */
   alwaysLoadServers: Set<string>;
+}
+
+/** The discovery context `loadAllMCPConfigs(cwd, options)` reads with. */
+export function discoveryContext(cwd: string, options: LoadConfigsOptions = {}): DiscoveryContext {
+  return {
+    cwd: resolve(cwd),
+    homeDir: options.homeDir ?? homedir(),
+    env: options.env ?? process.env,
+    platform: options.platform ?? process.platform,
+    enableProjectConfig: options.enableProjectConfig !== false,
+  };
 }
 
 /**
