@@ -19,7 +19,7 @@ export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
 export type { RedactOptions } from "./redact.js";
-export { redactServerConfig } from "./redact.js";
+export { redactConfigText, redactServerConfig } from "./redact.js";
 export { REDACTED, redactText, redactUrl } from "./redact-text.js";
 export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
 export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";

@@ -1,5 +1,5 @@
 import { referencedVariables } from "./interpolate.js";
-import { isSecretName, REDACTED, redactText, redactTokens, redactUrl } from "./redact-text.js";
+import { isSecretName, isTokenLike, REDACTED, redactText, redactTokens, redactUrl } from "./redact-text.js";
 
 // A `${…}` placeholder: a value holding one is a template, not a secret.
 const PLACEHOLDER = /\$\{[^}]*\}/;
@@ -135,8 +135,8 @@ function templateStrings(template: unknown): string[] {
 /**
  * The secret values of a config, as {@link redactServerConfig} would hide
  * them: `env` and `headers` values (numbers too, as a message would print
- * them), URL credentials and token-like parameters, token-like flag values,
- * `auth.clientSecret`.
+ * them), URL credentials, token-like parameters and path segments, token-like
+ * flag values, secret-named header arguments, `auth.clientSecret`.
  * Used to scrub them from text that quotes a config, such as a validation
  * message. Values shorter than 6 characters are left out: hiding them would
  * blank out ordinary words; so are templates holding a `${…}` placeholder,
@@ -166,6 +166,8 @@ export function secretValues(config: unknown): string[] {
       if (name && isSecretName(name)) add(value);
     const userinfo = /\b[a-z][a-z0-9+.-]*:\/\/([^/@\s]+)@/i.exec(text)?.[1];
     if (userinfo) for (const part of [userinfo, ...userinfo.split(":")]) add(part);
+    // Path segments and parameter values that look like tokens, as redactUrl hides them.
+    for (const word of text.split(/[/?&#=@:;,\s"']+/)) if (isTokenLike(word)) add(word);
   }
   if (Array.isArray(config.args)) {
     const args = config.args;
@@ -218,4 +220,20 @@ export function scrubSecrets(
   for (const [secret, shown] of [...all].sort(([a], [b]) => b.length - a.length))
     out = out.replaceAll(secret, shown);
   return out;
+}
+
+/**
+ * `text` (an error message, a log line) with the secrets of `config` hidden,
+ * as {@link redactServerConfig} hides them in the config itself, and whatever
+ * `redactText` recognises (URL credentials and path tokens, token shapes):
+ * what a server or the network answered may quote them.
+ *
+ * @example
+ * ```ts
+ * redactConfigText('header "Bearer abc-123-def" refused', { url: "https://h/mcp", headers: { Authorization: "Bearer abc-123-def" } });
+ * // → 'header "***" refused'
+ * ```
+ */
+export function redactConfigText(text: string, config: unknown): string {
+  return redactText(scrubSecrets(text, secretValues(config)));
 }
