@@ -38,9 +38,10 @@ export function isSecretName(name: string): boolean {
 /**
  * True for a word that looks like a credential on its own: a known token shape
  * (`ghp_…`, `github_pat_…`, `sk-…`, `xox[abprs]-…`, a JWT…), a UUID, 32+ hex
- * digits, or a long random-looking word (20+ characters mixing upper case,
- * lower case and digits; or 32+ characters with digits), as the secret path
- * segments of Zapier and Composio URLs are.
+ * digits, or a long random-looking word (20+ base64 characters mixing upper
+ * case, lower case and digits; or 32+ characters of `[A-Za-z0-9_-]` with at
+ * least 4 digits), as the secret path segments of Zapier and Composio URLs are.
+ * Free text keeps such words (they may be request ids); URLs do not.
  */
 export function isTokenLike(word: string): boolean {
   if (TOKEN_SHAPES.some((shape) => new RegExp(`^(?:${shape.source})$`).test(word))) return true;
