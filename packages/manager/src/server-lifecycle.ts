@@ -324,6 +324,8 @@ export class ServerLifecycle {
     // The attempts of one `connectServers` call are all started before this first await ends.
     await attempt.cached;
     while (this.#reads.size > 0) await Promise.all(this.#reads);
+    // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Resolve, connect, watch, list: one attempt, which commits or fails. */
