@@ -1,4 +1,4 @@
-import { type MCPServerConnection, readSignInStatus, type SignInStatus } from "@mcp-rt/client";
+import type { MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import {
   type AuthStorage,
   isStdioConfig,
@@ -10,6 +10,7 @@ import {
 } from "@mcp-rt/config";
 import { abortError, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
+import { loadClient } from "./client-module.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
@@ -23,6 +24,7 @@ import type {
   MCPReloadOptions,
   MCPReloadResult,
   MCPServerState,
+  MCPStartupMode,
 } from "./manager-types.js";
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
@@ -31,7 +33,7 @@ import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
-import { passStartupGate } from "./startup-gate.js";
+import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
 
 /** The startup gate of the design document (ms). */
@@ -61,6 +63,7 @@ export class MCPManager implements AsyncDisposable {
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #tasks = new TaskGroup();
   readonly #limits: ServerLimits;
+  readonly #startupMode: MCPStartupMode;
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
   /** The last reload: reloads run one at a time, each on what the one before left. */
@@ -68,12 +71,13 @@ export class MCPManager implements AsyncDisposable {
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
-   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check or limit value out of range.
+   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check, limit or `startupMode` value out of range.
    */
   constructor(cwd: string, options: MCPManagerOptions = {}) {
     this.#cwd = cwd;
     this.#options = options;
     const limits = resolveServerLimits(options);
+    this.#startupMode = resolveStartupMode(options.startupMode);
     this.#limits = limits;
     this.#cache = new ManagerCache(options.cache, options.logger);
     this.#ownsAuthStorage = typeof options.authStorage === "string";
@@ -181,6 +185,7 @@ export class MCPManager implements AsyncDisposable {
     await passStartupGate([...attempts.values()], {
       startupTimeoutMs: this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS,
       maxStartupWaitMs: this.#options.maxStartupWaitMs,
+      mode: this.#startupMode,
       defer: (attempt, cached) => this.#lifecycle.defer(attempt, cached),
     });
 
@@ -409,7 +414,7 @@ export class MCPManager implements AsyncDisposable {
     const record = this.#table.get(name);
     const storage = this.#authStorage;
     if (!record || !storage) return undefined;
-    return readSignInStatus(record.config, storage);
+    return (await loadClient()).readSignInStatus(record.config, storage);
   }
 
   /**

@@ -1,6 +1,8 @@
-import { callTool, isSignInRequired, type MCPProgress, type MCPServerConnection } from "@mcp-rt/client";
+import type { MCPProgress, MCPServerConnection } from "@mcp-rt/client";
+import { isSignInRequired } from "@mcp-rt/client/light";
 import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
+import { client } from "./client-module.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
 import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 
@@ -138,7 +140,7 @@ export class MCPTool implements CustomTool {
       );
     }
     try {
-      const raw = await callTool(live.connection, tool, params ?? {}, {
+      const raw = await client().callTool(live.connection, tool, params ?? {}, {
         ...(signal ? { signal } : {}),
         ...(onUpdate
           ? { onProgress: (progress: MCPProgress) => onUpdate(this.#progressUpdate(progress)) }

@@ -1,14 +1,11 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
-import {
-  closeConnection,
-  isSignInRequired,
-  listTools,
-  type MCPConnectionCloseEvent,
-  type MCPServerConnection,
-  type OAuthOptions,
-  signOut,
-  type ToolLimitBreach,
+import type {
+  MCPConnectionCloseEvent,
+  MCPServerConnection,
+  OAuthOptions,
+  ToolLimitBreach,
 } from "@mcp-rt/client";
+import { isSignInRequired } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
   hasRuntimeValues,
@@ -19,6 +16,7 @@ import {
 } from "@mcp-rt/config";
 import { abortError, errorMessage, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
+import { client, loadClient } from "./client-module.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
 import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
@@ -81,6 +79,8 @@ export class ServerLifecycle {
   readonly #reconnects: ReconnectScheduler | null;
   /** `null` without `healthCheckIntervalMs`. */
   readonly #health: HealthMonitor | null;
+  /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
+  readonly #reads = new Set<Promise<unknown>>();
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
@@ -113,7 +113,7 @@ export class ServerLifecycle {
       delete record.outage;
       emitter.emit("server:connecting", { name: record.name });
     }
-    return new Attempt({
+    const attempt = new Attempt({
       name: record.name,
       config,
       cache: reconnect ? null : cache.get(),
@@ -126,6 +126,10 @@ export class ServerLifecycle {
         return this.#pipeline(record, attempt);
       },
     });
+    const read = attempt.cached;
+    this.#reads.add(read);
+    void read.then(() => this.#reads.delete(read));
+    return attempt;
   }
 
   /**
@@ -231,7 +235,7 @@ export class ServerLifecycle {
    * whether a sign-in was stored.
    */
   async signOut(record: ServerRecord, storage: AuthStorage): Promise<boolean> {
-    const found = await signOut(record.config, storage);
+    const found = await (await loadClient()).signOut(record.config, storage);
     this.#closeCurrent(record);
     this.fail(
       record,
@@ -258,7 +262,7 @@ export class ServerLifecycle {
     record.quiet();
     record.attempt?.controller.abort(removedError(record.name));
     const closed = Promise.allSettled([
-      record.connection && closeConnection(record.connection),
+      record.connection && client().closeConnection(record.connection),
       record.attempt?.done,
     ]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
@@ -300,7 +304,7 @@ export class ServerLifecycle {
     record.quiet();
     delete record.connection;
     if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
-    if (connection) this.#parts.tasks.add(closeConnection(connection));
+    if (connection) this.#parts.tasks.add(client().closeConnection(connection));
     if (attempt) this.#parts.tasks.add(attempt.done);
   }
 
@@ -308,6 +312,20 @@ export class ServerLifecycle {
     return (
       this.#parts.table.holds(record) && record.attempt === attempt && !attempt.controller.signal.aborted
     );
+  }
+
+  /**
+   * Waits until the cache reads of every attempt started so far are done. The
+   * SDK and the transports (`@mcp-rt/client`) are loaded only then: on a warm
+   * start the cached tools are handed over first, and the module load (longer
+   * than the rest of the start path) overlaps with the servers starting.
+   */
+  async #afterCacheReads(attempt: Attempt): Promise<void> {
+    // The attempts of one `connectServers` call are all started before this first await ends.
+    await attempt.cached;
+    while (this.#reads.size > 0) await Promise.all(this.#reads);
+    // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Resolve, connect, watch, list: one attempt, which commits or fails. */
@@ -318,6 +336,7 @@ export class ServerLifecycle {
     let connection: MCPServerConnection | undefined;
     let watch: ConnectionWatch | undefined;
     try {
+      await this.#afterCacheReads(attempt);
       connection = await openConnection(name, attempt.config, {
         cwd: this.#parts.cwd,
         signal,
@@ -337,7 +356,7 @@ export class ServerLifecycle {
       record.watch = watch;
       record.phase = "listing";
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
-      const serverTools = await listTools(connection, {
+      const serverTools = await client().listTools(connection, {
         ...this.#listOptions(record),
         signal,
         timeout: remaining,
@@ -350,7 +369,10 @@ export class ServerLifecycle {
       // Nothing started for an attempt that failed or was called off may outlive it.
       watch?.stop();
       if (record.watch === watch) delete record.watch;
-      if (connection) await closeConnection(connection).catch(() => {});
+      if (connection)
+        await client()
+          .closeConnection(connection)
+          .catch(() => {});
       const thrown = startError(name, error, signal, connection);
       const failure = McpRtError.isInstance(thrown) ? thrown : removedError(name);
       if (this.#isCurrent(record, attempt)) {
@@ -424,7 +446,7 @@ export class ServerLifecycle {
    * exactly this server's slice, if the connection is still its live one.
    */
   async #relist(record: ServerRecord, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
-    const serverTools = await listTools(connection, { ...this.#listOptions(record), signal });
+    const serverTools = await client().listTools(connection, { ...this.#listOptions(record), signal });
     if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
     record.relisted(serverTools);
     this.#parts.catalog.rebuild();
@@ -473,7 +495,7 @@ export class ServerLifecycle {
     const reconnect = drop.reconnect && this.#reconnects !== null;
     record.drop(drop.reason, drop.error, reconnect);
     // Reaps what is left of the server (its process group) even though it went away on its own.
-    tasks.add(closeConnection(connection));
+    tasks.add(client().closeConnection(connection));
     // A drop before `connectServers` returned is reported in its `errors` instead; a server
     // that keeps dying while it is being reconnected is logged once, when the breaker opens.
     const message = this.dropError(record).message;
