@@ -13,6 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DEEP_SCHEMA_MARKER } from "./deep-schema.js";
+import { addFixtureContent } from "./fixture-content.js";
 import { type FixtureOptions, TERMINAL_ESCAPES } from "./fixture-options.js";
 
 /** What the MCP side of the fixture needs from the process around it. */
@@ -65,7 +66,11 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
   const mcp = new McpServer(
     { name: `${options.name ?? "mcp-rt-fixture"}${escapes}`, version: "1.0.0" },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: {
+        tools: { listChanged: true },
+        // Declared without handlers: every resources/* and prompts/* request gets -32601.
+        ...(options.contentNotFound ? { resources: {}, prompts: {} } : {}),
+      },
       ...(escapes ? { instructions: `Read me.${escapes}` } : {}),
     },
   );
@@ -225,6 +230,10 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       },
     );
   }
+
+  addFixtureContent(mcp, options, (name, description, shape, handler) =>
+    addTool(name, description, shape, handler),
+  );
 
   if (options.crashAfterInit) {
     // A moment's delay lets the initialize response out first even when a
