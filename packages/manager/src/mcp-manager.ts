@@ -1,4 +1,14 @@
-import { type MCPServerConnection, readSignInStatus, type SignInStatus } from "@mcp-rt/client";
+import {
+  getPrompt,
+  type MCPPromptResult,
+  type MCPResourceContents,
+  type MCPServerConnection,
+  readResource,
+  readSignInStatus,
+  type SignInStatus,
+  subscribeResource,
+  unsubscribeResource,
+} from "@mcp-rt/client";
 import {
   type AuthStorage,
   isStdioConfig,
@@ -27,6 +37,13 @@ import type {
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
+import {
+  type ContentList,
+  collectContent,
+  type MCPPrompt,
+  type MCPResource,
+  type MCPResourceTemplate,
+} from "./server-content.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
@@ -275,6 +292,75 @@ export class MCPManager implements AsyncDisposable {
     return [...this.#catalog.tools];
   }
 
+  /**
+   * Every server's resources (`resources/list`): live, or from the cache
+   * while a server is deferred. A server without the capability has none.
+   */
+  getResources(): MCPResource[] {
+    return collectContent(this.#table.records(), "resources");
+  }
+
+  /** Every server's resource templates (`resources/templates/list`), live or cached. */
+  getResourceTemplates(): MCPResourceTemplate[] {
+    return collectContent(this.#table.records(), "resourceTemplates");
+  }
+
+  /** Every server's prompts (`prompts/list`), live or cached. */
+  getPrompts(): MCPPrompt[] {
+    return collectContent(this.#table.records(), "prompts");
+  }
+
+  /**
+   * Reads a resource of `server` (`resources/read`; any URI, listed or made
+   * from a template). A server still connecting (deferred) is waited for,
+   * like a deferred tool. Rejects with an `McpRtError` (`UNKNOWN_SERVER`,
+   * `NOT_CONNECTED`, `PROTOCOL_ERROR` for a URI the server does not know,
+   * `LIMIT_EXCEEDED` past `maxMessageBytes`, …), or an `AbortError`.
+   */
+  async readResource(
+    server: string,
+    uri: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MCPResourceContents> {
+    const connection = await this.waitForConnection(server, options);
+    return readResource(connection, uri, options.signal ? { signal: options.signal } : {});
+  }
+
+  /**
+   * Gets a prompt of `server` with its arguments (`prompts/get`): the
+   * messages to put into the conversation. Waits for a deferred server;
+   * rejects like {@link MCPManager.readResource}.
+   */
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MCPPromptResult> {
+    const connection = await this.waitForConnection(server, options);
+    return getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
+  }
+
+  /**
+   * Follows a resource: the server sends `notifications/resources/updated`,
+   * which the manager emits as `resource:updated`. Kept across reconnects
+   * (subscribed again). Rejects with `PROTOCOL_ERROR` for a server without
+   * `resources.subscribe`.
+   */
+  async subscribeResource(server: string, uri: string): Promise<void> {
+    const connection = await this.waitForConnection(server);
+    await subscribeResource(connection, uri);
+    this.#table.get(server)?.subscriptions.add(uri);
+  }
+
+  /** Stops following a resource (see {@link MCPManager.subscribeResource}). */
+  async unsubscribeResource(server: string, uri: string): Promise<void> {
+    const record = this.#table.get(server);
+    record?.subscriptions.delete(uri);
+    const connection = await this.waitForConnection(server);
+    await unsubscribeResource(connection, uri);
+  }
+
   /** Which server and original tool an exposed name stands for. */
   getToolOwner(exposedName: string): ToolOwner | undefined {
     return this.#catalog.owner(exposedName);
@@ -516,10 +602,14 @@ export class MCPManager implements AsyncDisposable {
     return stopped.closed;
   }
 
-  #announceStopped(name: string, stopped: { wasActive: boolean; hadTools: boolean }): void {
+  #announceStopped(
+    name: string,
+    stopped: { wasActive: boolean; hadTools: boolean; hadContent: ContentList[] },
+  ): void {
     if (stopped.wasActive)
       this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
     if (stopped.hadTools) this.#emitter.emit("tools:changed", { name });
+    for (const list of stopped.hadContent) this.#emitter.emit(`${list}:changed`, { name });
   }
 
   /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */

@@ -1,6 +1,7 @@
 import {
   closeConnection,
   connectToServer,
+  type ElicitationHandler,
   listTools,
   type MCPServerConnection,
   type OAuthOptions,
@@ -35,6 +36,8 @@ export interface OpenConnectionOptions {
   oauth?: OAuthOptions | undefined;
   /** Told the resolved config before it connects (it holds secrets: keep only a fingerprint). */
   onResolved?: (resolved: MCPServerConfig) => void;
+  /** Answers the server's elicitations; see `MCPManagerOptions.onElicitation`. */
+  onElicitation?: ElicitationHandler | undefined;
 }
 
 /**
@@ -63,6 +66,7 @@ export async function openConnection(
     ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
     ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
     ...(options.oauth ? { oauth: options.oauth } : {}),
+    ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
   });
 }
 
