@@ -8,6 +8,7 @@ type AddTool = (
   description: string,
   shape: z.ZodRawShape,
   handler: (args: Record<string, unknown>) => CallToolResult,
+  outputSchema?: { type: "object"; [key: string]: unknown },
 ) => void;
 
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
@@ -67,6 +68,16 @@ export function addFixtureContent(mcp: McpServer, options: FixtureOptions, addTo
       addNote(String(name), `The note ${String(name)}.`);
       return text(`added resource ${String(name)}`);
     },
+  );
+  addTool(
+    `${prefix}structured`,
+    "Returns structuredContent `{ count }`: a number when `valid`, else a string, against its outputSchema.",
+    { valid: z.boolean().default(true) },
+    ({ valid }) => {
+      const structuredContent = { count: valid === false ? "three" : 3 };
+      return { content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent };
+    },
+    { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
   );
   addTool(
     `${prefix}add_prompt`,

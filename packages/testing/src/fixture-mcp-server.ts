@@ -83,6 +83,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     shape: z.ZodRawShape,
     handler: ToolHandler,
     listedSchema?: Tool["inputSchema"],
+    outputSchema?: Tool["outputSchema"],
   ): void => {
     const description =
       options.descriptionChars === undefined ? text : padded(text, options.descriptionChars);
@@ -95,7 +96,13 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       (args: Record<string, unknown>, extra) => handler(args, extra),
     );
     listed.set(name, {
-      definition: { name, description, inputSchema: inputSchema as Tool["inputSchema"] },
+      // Listed, not registered: the SDK server would refuse to send a result that does not match it.
+      definition: {
+        name,
+        description,
+        inputSchema: inputSchema as Tool["inputSchema"],
+        ...(outputSchema ? { outputSchema } : {}),
+      },
       registered,
     });
   };
@@ -231,8 +238,8 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     );
   }
 
-  addFixtureContent(mcp, options, (name, description, shape, handler) =>
-    addTool(name, description, shape, handler),
+  addFixtureContent(mcp, options, (name, description, shape, handler, outputSchema) =>
+    addTool(name, description, shape, handler, undefined, outputSchema),
   );
 
   if (options.crashAfterInit) {

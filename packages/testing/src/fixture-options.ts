@@ -74,7 +74,8 @@ export interface FixtureOptions {
    * Resources (`fixture://notes/<name>`, one binary `fixture://blob`), a
    * template `fixture://notes/{name}` and a prompt `greet {who}`, with tools
    * `add_resource {name}` and `add_prompt {name}` that send the list_changed
-   * notifications (`--content`). @default false
+   * notifications, and `structured {valid}` whose structuredContent matches
+   * its outputSchema or not (`--content`). @default false
    */
   content?: boolean;
   /** Declares `resources` and `prompts` but answers their methods with -32601 (`--content-not-found`). @default false */
