@@ -18,8 +18,9 @@ import {
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { abortError, TaskGroup } from "@mcp-rt/config/util";
+import { abortError, errorMessage, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
+import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
@@ -50,6 +51,7 @@ import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
 import { passStartupGate } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
+import { toolErrorResult, toToolResult } from "./tool-result.js";
 
 /** The startup gate of the design document (ms). */
 export const STARTUP_TIMEOUT_MS = 250;
@@ -324,6 +326,32 @@ export class MCPManager implements AsyncDisposable {
   ): Promise<MCPResourceContents> {
     const connection = await this.waitForConnection(server, options);
     return readResource(connection, uri, options.signal ? { signal: options.signal } : {});
+  }
+
+  /**
+   * Reads a resource as a tool result: what a model (a resource tool) or an
+   * `@server:uri` attachment gets. Text is inline, binary content a note
+   * with its size and MIME type, and the whole goes through the same budget
+   * as tool results (`resultCharLimit`). A failure is `MCP error: …`
+   * content; only an abort rejects.
+   */
+  async readResourceResult(
+    server: string,
+    uri: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolResult> {
+    const context = { serverName: server, mcpToolName: "resources/read" };
+    try {
+      const read = await this.readResource(server, uri, options);
+      const content = read.contents.map((resource) => ({ type: "resource", resource }));
+      return toToolResult({ content }, context, {
+        resultCharLimit: this.#limits.resultCharLimit,
+        resultMediaByteLimit: this.#limits.resultMediaByteLimit,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return toolErrorResult(errorMessage(error), context);
+    }
   }
 
   /**

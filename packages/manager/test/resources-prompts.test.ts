@@ -119,6 +119,28 @@ describe("resources and prompts beside the tools", () => {
     expect(error.code).toBe("LIMIT_EXCEEDED");
   });
 
+  it("reads a resource as a tool result: text inline, binary as a note, within resultCharLimit", async () => {
+    const m = manager({ resultCharLimit: 1000 });
+    await m.connectServers({ content: contentServer(), huge: fixtureServer({ hugeResource: 50_000 }) }, {});
+    const note = await m.readResourceResult("content", "fixture://notes/first");
+    expect(note.content).toEqual([
+      { type: "text", text: "[resource fixture://notes/first (text/plain)]\nThe first note." },
+    ]);
+    const blob = await m.readResourceResult("content", "fixture://blob");
+    expect(blob.content).toEqual([
+      { type: "text", text: "[resource fixture://blob (image/png)] binary, 12 B" },
+    ]);
+    const huge = await m.readResourceResult("huge", "fixture://huge");
+    const text = huge.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+    expect(text.length).toBeLessThan(1300);
+    expect(text).toMatch(/cut|truncated|characters/i);
+    const missing = await m.readResourceResult("content", "other://x");
+    expect(missing).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^MCP error: /) }],
+    });
+  });
+
   it("rejects reads of unknown servers and URIs with an McpRtError", async () => {
     const m = manager();
     await m.connectServers({ content: contentServer() }, {});
