@@ -43,6 +43,17 @@ export {
   MCPToolDefinitionSchema,
   SourceMetaSchema,
 } from "./server-config.js";
+export type {
+  MCPPromptArgument,
+  MCPPromptDefinition,
+  MCPResourceDefinition,
+  MCPResourceTemplateDefinition,
+} from "./server-content.js";
+export {
+  MCPPromptDefinitionSchema,
+  MCPResourceDefinitionSchema,
+  MCPResourceTemplateDefinitionSchema,
+} from "./server-content.js";
 export { builtinSources } from "./sources/builtin-sources.js";
 export { createClaudeCodeSource } from "./sources/claude-code.js";
 export { createClaudeDesktopSource } from "./sources/claude-desktop.js";
