@@ -14,7 +14,7 @@ export type {
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
 export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
-export type { TrustHashEntry } from "./project-trust-hash.js";
+export type { TrustHashEntry, TrustHashEnvFile, TrustHashExtras } from "./project-trust-hash.js";
 export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
@@ -74,6 +74,8 @@ export type {
   LoadConfigsOptions,
   LoadConfigsResult,
   Logger,
+  ProjectChange,
+  ProjectSetting,
   ProjectTrust,
   ProjectTrustQuestion,
   ReserveServer,
