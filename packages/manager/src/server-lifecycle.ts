@@ -432,11 +432,13 @@ export class ServerLifecycle {
   #resubscribe(record: ServerRecord, connection: MCPServerConnection): void {
     for (const uri of record.subscriptions) {
       this.#parts.tasks.add(
-        client().subscribeResource(connection, uri).catch((error: unknown) =>
-          this.#parts.options.logger?.debug(
-            `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
+        client()
+          .subscribeResource(connection, uri)
+          .catch((error: unknown) =>
+            this.#parts.options.logger?.debug(
+              `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
+            ),
           ),
-        ),
       );
     }
   }
