@@ -23,7 +23,6 @@ export type {
   SignInStatus,
   ToolLimits,
 } from "@mcp-rt/client";
-export { applyElicitationDefaults, checkElicitationContent } from "@mcp-rt/client";
 export type {
   AuthStorage,
   CapabilitySource,

@@ -30,9 +30,7 @@ export type {
   ToolResult,
 } from "@mcp-rt/manager";
 export {
-  applyElicitationDefaults,
   builtinSources,
-  checkElicitationContent,
   createAuthStorage,
   createCacheFromUrl,
   createFileStore,
