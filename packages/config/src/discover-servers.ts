@@ -1,7 +1,14 @@
-import { isAbsolute } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
 import { describeValue } from "./describe-value.js";
 import type { ConfigIssue } from "./server-config.js";
-import type { CapabilitySource, DiscoveredServer, DiscoveryContext, ProjectSetting } from "./types.js";
+import type {
+  CapabilitySource,
+  DiscoveredServer,
+  DiscoveryContext,
+  LoadConfigsOptions,
+  ProjectSetting,
+} from "./types.js";
 import { errorMessage } from "./util/error-message.js";
 
 /** Every entry of every source, highest precedence first, and what went wrong reading them. */
@@ -16,6 +23,17 @@ export interface DiscoveryOutcome {
   alwaysLoadServers: Set<string>;
   /** What the sources report of the project files' settings (empty with `enableProjectConfig: false`). */
   projectSettings: ProjectSetting[];
+}
+
+/** The discovery context `loadAllMCPConfigs(cwd, options)` reads with. */
+export function discoveryContext(cwd: string, options: LoadConfigsOptions = {}): DiscoveryContext {
+  return {
+    cwd: resolve(cwd),
+    homeDir: options.homeDir ?? homedir(),
+    env: options.env ?? process.env,
+    platform: options.platform ?? process.platform,
+    enableProjectConfig: options.enableProjectConfig !== false,
+  };
 }
 
 /**

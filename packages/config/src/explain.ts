@@ -2,6 +2,7 @@
 // mcp-rt's own packages (the session's `/mcp explain`). No semver promise.
 
 export { approvalSummary, whatItRuns } from "./cli/approval-summary.js";
+export { discoverEntries } from "./cli/discover-entries.js";
 export type { ExplainContext, ExplainJson, ExplainJsonEntry } from "./cli/explain-command.js";
 export { entriesOf, explainJson, formatExplain, knownNames } from "./cli/explain-command.js";
 export type {

@@ -1,7 +1,5 @@
-import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { setOwn } from "./describe-value.js";
-import { discoverServers } from "./discover-servers.js";
+import { discoverServers, discoveryContext } from "./discover-servers.js";
 import { memoizeResolveInput } from "./interpolate.js";
 import { askProjectTrust, projectChanges, projectEnvFiles } from "./project-trust.js";
 import { type SettledServers, settleServers } from "./settle-servers.js";
@@ -35,13 +33,7 @@ export async function loadAllMCPConfigs(
   cwd: string,
   options: LoadConfigsOptions = {},
 ): Promise<LoadConfigsResult> {
-  const ctx: DiscoveryContext = {
-    cwd: resolve(cwd),
-    homeDir: options.homeDir ?? homedir(),
-    env: options.env ?? process.env,
-    platform: options.platform ?? process.platform,
-    enableProjectConfig: options.enableProjectConfig !== false,
-  };
+  const ctx: DiscoveryContext = discoveryContext(cwd, options);
   const sources = options.sources ?? builtinSources;
   // Each VS Code input is asked once per load, however many entries use it.
   const settleOptions = {

@@ -6,6 +6,7 @@ import {
   type MissingInput,
   type MissingVariable,
 } from "./interpolate.js";
+import { expansionReferences, scrubSecrets } from "./redact.js";
 import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
 import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions } from "./types.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
@@ -124,7 +125,9 @@ export async function prepareServer(
   const problems = findServerConfigProblems(name, config);
   if (problems.length > 0) {
     const messages = problems.map((problem) => formatProblem(name, problem, server.fieldNames));
-    return { ...issue("CONFIG_INVALID", messages.join("; ")), ...read };
+    // A message may quote a value an expansion made (a bad `url`): show the reference instead.
+    const references = expansionReferences(server.config, { env: ctx.env });
+    return { ...issue("CONFIG_INVALID", scrubSecrets(messages.join("; "), [], references)), ...read };
   }
   const normalized = normalizeServerConfig(config);
   if (normalized === undefined) {

@@ -191,6 +191,8 @@ export const CLI_SECRETS = {
   URL_TOKEN: "url-secret-789",
   EXA_KEY: "exa-secret-000",
   BAD_URL_TOKEN: "bad-url-secret-111",
+  /** In the environment as `OPAQUE_ARG`: a secret with no telling name or shape. */
+  OPAQUE: "plain-opaque-222",
 } as const;
 
 /** One run of the bin. */
@@ -258,6 +260,7 @@ export function useCliFixture(): CliFixture {
         HOME: home,
         XDG_CONFIG_HOME: join(home, ".config"),
         GH_TOKEN: CLI_SECRETS.GH_TOKEN,
+        OPAQUE_ARG: CLI_SECRETS.OPAQUE,
       },
       timeout: 20_000,
     });

@@ -1,4 +1,4 @@
-import { approvalSummary } from "@mcp-rt/config/explain";
+import { approvalSummary, discoverEntries } from "@mcp-rt/config/explain";
 import { plural } from "@mcp-rt/config/util";
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { type MCPCommandResult, ok } from "./mcp-command-result.js";
@@ -20,6 +20,7 @@ export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandRe
   if (!asked || asked.approved || (waiting.length === 0 && changes.length === 0)) {
     return ok(`No project-level MCP servers wait for approval in ${ctx.session.cwd}.`, { approved: [] });
   }
+  const written = await discoverEntries(ctx.session.cwd, ctx.session.loadOptions).catch(() => []);
   await trust.approve(asked.projectDir, asked.hash);
   const names = waiting.map((entry) => entry.name);
   await ctx.session.reload();
@@ -29,7 +30,7 @@ export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandRe
   ctx.session.syncMCPTools();
   const lines = [
     `Approved ${plural(names.length, "project-level server")} of ${ctx.session.cwd}; if the project's config changes you will be asked again:`,
-    ...approvalSummary(discovery, ctx.where).map((line) => `  ${line}`),
+    ...approvalSummary(discovery, ctx.where, written).map((line) => `  ${line}`),
     ...names.map((name) => ctx.stateLine(name).line),
   ];
   return ok(lines.join("\n"), { approved: names, changes });

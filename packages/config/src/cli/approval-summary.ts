@@ -1,10 +1,15 @@
 import { redactServerConfig } from "../redact.js";
-import type { LoadConfigsResult, ProjectChange } from "../types.js";
+import type { SourceMeta } from "../server-config.js";
+import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
 import { displayPath, type PathContext } from "../util/display-path.js";
 
-/** What a server would run, secrets as `***`: its command line, or its URL. */
-export function whatItRuns(config: unknown): string {
-  const shown = redactServerConfig(config ?? {}) as Record<string, unknown>;
+/**
+ * What a server would run, secrets hidden: its command line, or its URL.
+ * With its entry as written (`template`), a value that came from an
+ * expansion is shown as written there.
+ */
+export function whatItRuns(config: unknown, template?: unknown): string {
+  const shown = redactServerConfig(config ?? {}, { template }) as Record<string, unknown>;
   if (typeof shown.command === "string") {
     return [shown.command, ...(Array.isArray(shown.args) ? shown.args : [])].join(" ");
   }
@@ -30,10 +35,14 @@ export function changeWords(change: ProjectChange["change"]): string {
 export function approvalSummary(
   result: Pick<LoadConfigsResult, "needsApproval" | "pendingChanges">,
   context: PathContext,
+  discovered: readonly DiscoveredServer[] = [],
 ): string[] {
   const lines: string[] = [];
   for (const entry of result.needsApproval) {
-    lines.push(`${entry.name} (${displayPath(entry.source.path, context)}): ${whatItRuns(entry.config)}`);
+    const template = templateOf(entry, discovered);
+    lines.push(
+      `${entry.name} (${displayPath(entry.source.path, context)}): ${whatItRuns(entry.config, template)}`,
+    );
     if (entry.envFile !== undefined) lines.push(`  env file: ${displayPath(entry.envFile, context)}`);
   }
   for (const change of result.pendingChanges ?? []) {
@@ -42,4 +51,17 @@ export function approvalSummary(
     );
   }
   return lines;
+}
+
+/** The entry as written that `entry` came from, if it is among `discovered`. */
+export function templateOf(
+  entry: { name: string; source: SourceMeta },
+  discovered: readonly DiscoveredServer[],
+): unknown {
+  return discovered.find(
+    (found) =>
+      found.name === entry.name &&
+      found.source.path === entry.source.path &&
+      found.source.provider === entry.source.provider,
+  )?.config;
 }

@@ -16,7 +16,8 @@ import { commandFields, type ReasonContext, statusReason } from "./status-reason
 export interface ExplainJsonEntry extends EntryJson {
   /**
    * The config after `${…}` expansion when `configExpanded`, else as its file
-   * has it; secrets are `***` unless `--show-secrets`. Null when unknown.
+   * has it; secrets are `***` unless `--show-secrets`, and so a value an
+   * expansion changed is shown as the file writes it (`${TOKEN}`). Null when unknown.
    */
   config: unknown;
   configExpanded: boolean;
@@ -61,9 +62,26 @@ function overallStatus(entries: readonly InventoryEntry[]): ServerStatus {
   return (entries.find((entry) => entry.winner) ?? entries[0])?.status ?? "invalid";
 }
 
-function shownConfig(entry: InventoryEntry, showSecrets: boolean): unknown {
+function shownConfig(
+  entry: InventoryEntry,
+  context: ExplainContext,
+  scrub: (text: string) => string,
+): unknown {
   if (entry.config === undefined) return null;
-  return showSecrets ? entry.config : redactServerConfig(entry.config);
+  if (context.showSecrets) return entry.config;
+  const redacted = redactServerConfig(
+    entry.config,
+    entry.template === undefined ? {} : { template: entry.template },
+  );
+  return mapStrings(redacted, scrub);
+}
+
+// Every string in a JSON-like value passed through `fn`, so secrets that got in from the environment are hidden too.
+function mapStrings(value: unknown, fn: (text: string) => string): unknown {
+  if (typeof value === "string") return fn(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, fn)]));
 }
 
 /** The `explain --json` document for the entries of one name. */
@@ -72,7 +90,7 @@ export function explainJson(
   entries: readonly InventoryEntry[],
   context: ExplainContext,
 ): ExplainJson {
-  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries);
+  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries, context.env);
   return {
     version: 1,
     cwd: context.cwd,
@@ -81,7 +99,7 @@ export function explainJson(
     secretsShown: context.showSecrets,
     entries: entries.map((entry) => ({
       ...entryJson(entry, context, scrub),
-      config: shownConfig(entry, context.showSecrets),
+      config: shownConfig(entry, context, scrub),
       configExpanded: entry.configExpanded,
       commands: commandFields(entry.config),
       envFile: entry.envFile ?? null,
@@ -101,7 +119,7 @@ export function formatExplain(
   entries: readonly InventoryEntry[],
   context: ExplainContext,
 ): string {
-  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries);
+  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries, context.env);
   const out: string[] = [
     `Server "${name}": ${overallStatus(entries)}`,
     "",
@@ -132,9 +150,11 @@ export function formatExplain(
       out.push("  config: not available");
     } else {
       const label = entry.configExpanded ? "config (variables expanded)" : "config (as its file has it)";
-      const secrets = context.showSecrets ? "secrets shown" : "secrets as ***, --show-secrets to reveal";
+      const secrets = context.showSecrets
+        ? "secrets shown"
+        : "secrets as *** and variables as written, --show-secrets to reveal";
       out.push(`  ${label}, ${secrets}:`);
-      const json = JSON.stringify(shownConfig(entry, context.showSecrets), null, 2);
+      const json = JSON.stringify(shownConfig(entry, context, scrub), null, 2);
       out.push(...json.split("\n").map((line) => `    ${line}`));
     }
     const commands = commandFields(entry.config);

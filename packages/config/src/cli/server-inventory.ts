@@ -1,4 +1,5 @@
-import { scrubSecrets, secretValues } from "../redact.js";
+import { expansionReferences, scrubSecrets, secretValues } from "../redact.js";
+import { redactText } from "../redact-text.js";
 import type { ConfigIssue, SourceMeta } from "../server-config.js";
 import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
 
@@ -21,6 +22,11 @@ export interface InventoryEntry {
   config: unknown;
   /** True when `config` is the loader's expanded, validated config (active, needs approval). */
   configExpanded: boolean;
+  /**
+   * The entry as its file has it, placeholders not expanded, when known: what
+   * an expanded `config` is shown as where an expansion changed it.
+   */
+  template?: unknown;
   /** True for the one entry per name that the loader kept. */
   winner: boolean;
   /** For `shadowed`: the source whose entry of the same name wins. */
@@ -95,6 +101,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     config: { value: unknown; expanded: boolean },
     shadowedBy?: SourceMeta,
   ): void => {
+    const template = config.expanded ? findRaw(name, source, source.path) : config.value;
     entries.push({
       name,
       status,
@@ -103,6 +110,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       transport: transportOf(config.value),
       config: config.value,
       configExpanded: config.expanded,
+      ...(template === undefined ? {} : { template }),
       winner: status !== "shadowed",
       shadowedBy,
       issues: [],
@@ -179,6 +187,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       transport: transportOf(found?.config),
       config: found?.config,
       configExpanded: false,
+      ...(found === undefined ? {} : { template: found.config }),
       winner: false,
       shadowedBy: undefined,
       issues: [issue.message],
@@ -209,9 +218,23 @@ function compare(a: string, b: string): number {
 
 /**
  * A function that hides, in any text, the secret values of the given entries'
- * configs (validation messages quote the values they reject).
+ * configs (validation messages quote the values they reject), and whatever
+ * `redactText` recognises (URL credentials, token shapes); what `env` gave
+ * their placeholders, and the values of its secret-named variables, are
+ * shown as the reference (`${NAME}`).
  */
-export function secretScrubber(entries: readonly InventoryEntry[]): (text: string) => string {
+export function secretScrubber(
+  entries: readonly InventoryEntry[],
+  env?: Record<string, string | undefined>,
+): (text: string) => string {
   const secrets = [...new Set(entries.flatMap((entry) => secretValues(entry.config)))];
-  return (text) => scrubSecrets(text, secrets);
+  const references = new Map<string, string>();
+  for (const entry of entries) {
+    const options = {
+      ...(entry.template === undefined ? {} : { template: entry.template }),
+      ...(env ? { env } : {}),
+    };
+    for (const [value, shown] of expansionReferences(entry.config, options)) references.set(value, shown);
+  }
+  return (text) => redactText(scrubSecrets(text, secrets, references));
 }

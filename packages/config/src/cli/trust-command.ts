@@ -1,14 +1,16 @@
 import { resolveProjectDir } from "../trust-store.js";
-import type { LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
+import type { DiscoveredServer, LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
 import { displayPath } from "../util/display-path.js";
 import { plural } from "../util/plural.js";
-import { approvalSummary, whatItRuns } from "./approval-summary.js";
+import { approvalSummary, templateOf, whatItRuns } from "./approval-summary.js";
 import { formatTable } from "./format.js";
 import { transportOf } from "./server-inventory.js";
 
 /** What `trust` and `untrust` need from the outside world. */
 export interface TrustCommandIo {
   load(cwd: string, options: LoadConfigsOptions): Promise<LoadConfigsResult>;
+  /** The entries as written, so a value a `${…}` expansion changed is shown as written. */
+  discover?(cwd: string, options: LoadConfigsOptions): Promise<DiscoveredServer[]>;
   trust: ProjectTrust;
   homeDir: string;
 }
@@ -29,7 +31,10 @@ export async function trustCommand(
   options: LoadConfigsOptions,
   io: TrustCommandIo,
 ): Promise<CommandOutcome> {
-  const result = await io.load(cwd, { ...options, trust: io.trust });
+  const [result, discovered] = await Promise.all([
+    io.load(cwd, { ...options, trust: io.trust }),
+    io.discover ? io.discover(cwd, options).catch(() => []) : Promise.resolve([]),
+  ]);
   const project = await resolveProjectDir(cwd);
   const question = result.projectTrust;
   if (!question) {
@@ -51,7 +56,7 @@ export async function trustCommand(
     entry.name,
     transportOf(entry.config) ?? "-",
     displayPath(entry.source.path, context),
-    whatItRuns(entry.config),
+    whatItRuns(entry.config, templateOf(entry, discovered)),
   ]);
   const extra = [
     ...servers.flatMap((entry) =>
