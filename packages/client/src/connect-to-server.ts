@@ -255,6 +255,7 @@ function createConnection(
   const connection = new ServerConnection({
     name,
     config: options.unresolvedConfig ?? config,
+    resolvedConfig: config,
     client,
     transport,
     sourcePath: options.sourcePath,

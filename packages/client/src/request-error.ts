@@ -62,7 +62,7 @@ export function notConnectedError(
  * carries no credential (`withoutSecrets`).
  */
 export function toRequestError(failure: RequestFailure): Error {
-  return withoutSecrets(describeRequestError(failure), failure.connection.config);
+  return withoutSecrets(describeRequestError(failure), failure.internals.resolvedConfig);
 }
 
 function describeRequestError(failure: RequestFailure): Error {

@@ -64,11 +64,12 @@ describe("request errors never print the config's secrets", () => {
         },
       });
       const url = `${front.origin}${new URL(fixture.config.url).pathname}`;
-      const connection = await connect("keyed", {
-        type: "http",
-        url,
-        headers: { "X-Api-Key": "key-abc-123456" },
-      });
+      // As the manager connects: the key came from a `!command`, the connection reports the config unresolved.
+      const connection = await connect(
+        "keyed",
+        { type: "http", url, headers: { "X-Api-Key": "key-abc-123456" } },
+        { unresolvedConfig: { type: "http", url, headers: { "X-Api-Key": "!op read op://k" } } },
+      );
       const error = (await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e)) as Error;
       expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR" });
       expect(error.message).toContain("bad key ***");
