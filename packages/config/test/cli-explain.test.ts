@@ -27,16 +27,19 @@ describe("mcp-rt-config explain", () => {
     expect(fx.cli("explain", "docs", "--show-secrets").stdout).toContain(URL_TOKEN);
   });
 
-  it("shows every source of a name, the winner first, and why the other is shadowed", () => {
+  it("shows every source of a name; a project entry waiting for approval does not shadow the user's", () => {
     const json = JSON.parse(fx.cli("explain", "docs", "--json").stdout) as ExplainJson;
-    expect(json.status).toBe("needs approval");
+    expect(json.status).toBe("active");
     expect(json.entries.map((e) => [e.provider, e.status, e.winner])).toEqual([
+      ["cursor", "active", true],
       ["claude-code", "needs approval", true],
-      ["cursor", "shadowed", false],
     ]);
-    expect(json.entries[1]?.config).toEqual({ url: "https://docs.example/mcp?token=***&lang=en" });
+    expect(json.entries[0]?.config).toEqual({ url: "https://docs.example/mcp?token=***&lang=en" });
+    expect(json.entries[0]?.pendingChange).toMatch(/^the project's \.mcp\.json would replace it/);
     const text = fx.cli("explain", "docs").stdout;
-    expect(text).toContain("Claude Code (.mcp.json) defines the same name with higher priority");
+    expect(text).toContain(
+      "held back: the project's .mcp.json would replace it with its own entry of the same name; that waits until the project is approved (`mcp-rt-config trust`)",
+    );
   });
 
   it("hides secrets quoted by validation messages of invalid entries", () => {

@@ -32,7 +32,11 @@ export interface FixtureTree {
   writeHome(relative: string, content: string | object): Promise<string>;
   /** Writes a file under the project folder (creating folders); returns its path. */
   writeProject(relative: string, content: string | object): Promise<string>;
-  /** `loadAllMCPConfigs(project)` with this home, an empty environment and Linux, unless overridden. */
+  /**
+   * `loadAllMCPConfigs(project)` with this home, an empty environment, Linux
+   * and `trust: "all"` (these loads are about reading files; project trust
+   * has tests of its own), unless overridden.
+   */
   load(options?: LoadConfigsOptions): Promise<LoadConfigsResult>;
 }
 
@@ -62,7 +66,7 @@ export function useFixtureTrees(): () => Promise<FixtureTree> {
       writeHome: (relative, content) => writeAt(home, relative, content),
       writeProject: (relative, content) => writeAt(project, relative, content),
       load: (options = {}) =>
-        loadAllMCPConfigs(project, { homeDir: home, env: {}, platform: "linux", ...options }),
+        loadAllMCPConfigs(project, { homeDir: home, env: {}, platform: "linux", trust: "all", ...options }),
     };
   };
 }

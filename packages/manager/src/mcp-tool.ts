@@ -1,6 +1,8 @@
-import { callTool, isSignInRequired, type MCPProgress, type MCPServerConnection } from "@mcp-rt/client";
-import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
+import type { MCPProgress, MCPServerConnection } from "@mcp-rt/client";
+import { isSignInRequired } from "@mcp-rt/client/light";
+import type { MCPToolDefinition, SourceMeta, ToolAnnotations } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
+import { client } from "./client-module.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
 import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 
@@ -60,6 +62,15 @@ export class MCPTool implements CustomTool {
   readonly label: string;
   /** The server's description of the tool (or its title). */
   readonly description: string;
+  /** The tool's display name (`title`, else `annotations.title`), when the server gives one. */
+  readonly title?: string;
+  /**
+   * The server's hints about the tool (`readOnlyHint`, `destructiveHint`,
+   * `idempotentHint`, `openWorldHint`), as it listed them. They are hints
+   * from the server, not guarantees: a UI may show them, and must not rely
+   * on them to skip a confirmation for an untrusted server.
+   */
+  readonly annotations?: ToolAnnotations;
   /** The tool's `inputSchema`. */
   readonly parameters: object;
   /** The server's config name. */
@@ -78,6 +89,9 @@ export class MCPTool implements CustomTool {
     this.label = `${options.serverName}/${options.definition.name}`;
     this.description = options.definition.description ?? options.definition.title ?? "";
     this.parameters = options.definition.inputSchema;
+    const title = options.definition.title ?? options.definition.annotations?.title;
+    if (typeof title === "string") this.title = title;
+    if (options.definition.annotations) this.annotations = options.definition.annotations;
     if (options.source) this.source = options.source;
   }
 
@@ -138,17 +152,20 @@ export class MCPTool implements CustomTool {
       );
     }
     try {
-      const raw = await callTool(live.connection, tool, params ?? {}, {
+      const raw = await client().callTool(live.connection, tool, params ?? {}, {
         ...(signal ? { signal } : {}),
         ...(onUpdate
           ? { onProgress: (progress: MCPProgress) => onUpdate(this.#progressUpdate(progress)) }
           : {}),
       });
       const { resultCharLimit, resultMediaByteLimit } = this.#host;
-      return toToolResult(raw, this.#context, {
+      const result = toToolResult(raw, this.#context, {
         resultCharLimit,
         ...(resultMediaByteLimit === undefined ? {} : { resultMediaByteLimit }),
       });
+      const mismatch = client().checkStructuredContent(this.definition.outputSchema, raw);
+      if (mismatch !== undefined) result.details.structuredContentError = mismatch;
+      return result;
     } catch (error) {
       if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
       if (isSignInRequired(error)) this.#host.signInRequired(this.serverName, error);

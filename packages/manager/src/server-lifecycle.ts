@@ -1,14 +1,11 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
-import {
-  closeConnection,
-  isSignInRequired,
-  listTools,
-  type MCPConnectionCloseEvent,
-  type MCPServerConnection,
-  type OAuthOptions,
-  signOut,
-  type ToolLimitBreach,
+import type {
+  MCPConnectionCloseEvent,
+  MCPServerConnection,
+  OAuthOptions,
+  ToolLimitBreach,
 } from "@mcp-rt/client";
+import { isSignInRequired } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
   hasRuntimeValues,
@@ -19,6 +16,7 @@ import {
 } from "@mcp-rt/config";
 import { abortError, errorMessage, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
+import { client, loadClient } from "./client-module.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
 import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
@@ -27,6 +25,7 @@ import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
+import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import type { ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
@@ -81,6 +80,8 @@ export class ServerLifecycle {
   readonly #reconnects: ReconnectScheduler | null;
   /** `null` without `healthCheckIntervalMs`. */
   readonly #health: HealthMonitor | null;
+  /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
+  readonly #reads = new Set<Promise<unknown>>();
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
@@ -113,7 +114,7 @@ export class ServerLifecycle {
       delete record.outage;
       emitter.emit("server:connecting", { name: record.name });
     }
-    return new Attempt({
+    const attempt = new Attempt({
       name: record.name,
       config,
       cache: reconnect ? null : cache.get(),
@@ -126,6 +127,10 @@ export class ServerLifecycle {
         return this.#pipeline(record, attempt);
       },
     });
+    const read = attempt.cached;
+    this.#reads.add(read);
+    void read.then(() => this.#reads.delete(read));
+    return attempt;
   }
 
   /**
@@ -138,6 +143,8 @@ export class ServerLifecycle {
     if (this.#parts.catalog.defer(record, cached)) {
       this.#parts.emitter.emit("tools:changed", { name: record.name });
     }
+    const entry = attempt.cachedEntry;
+    if (entry) this.#announceContent(record, record.deferContent(entry));
     return true;
   }
 
@@ -149,11 +156,13 @@ export class ServerLifecycle {
   fail(record: ServerRecord, error: McpRtError, attempt?: Attempt): void {
     const { catalog, emitter, options } = this.#parts;
     const signIn = isSignInRequired(error);
+    const hadContent = record.setContent(NO_CONTENT);
     const hadTools = record.fail(error, signIn ? "needs-auth" : "failed");
     if (hadTools) catalog.rebuild();
     if (signIn) emitter.emit("server:needs-auth", { name: record.name, error });
     else emitter.emit("server:failed", { name: record.name, error });
     if (hadTools) emitter.emit("tools:changed", { name: record.name });
+    this.#announceContent(record, hadContent);
     // A failure the caller already received in `errors` is not logged again.
     if (attempt?.returned) {
       options.logger?.warn(
@@ -231,7 +240,7 @@ export class ServerLifecycle {
    * whether a sign-in was stored.
    */
   async signOut(record: ServerRecord, storage: AuthStorage): Promise<boolean> {
-    const found = await signOut(record.config, storage);
+    const found = await (await loadClient()).signOut(record.config, storage);
     this.#closeCurrent(record);
     this.fail(
       record,
@@ -250,20 +259,26 @@ export class ServerLifecycle {
    * here (the caller does it once for many). `closed` settles once what it
    * had open is closed.
    */
-  stop(record: ServerRecord): { wasActive: boolean; hadTools: boolean; closed: Promise<unknown> } {
+  stop(record: ServerRecord): {
+    wasActive: boolean;
+    hadTools: boolean;
+    hadContent: ContentList[];
+    closed: Promise<unknown>;
+  } {
     const { table, tasks } = this.#parts;
     const wasActive = record.active;
     const hadTools = record.definitions.length > 0;
+    const hadContent = record.setContent(NO_CONTENT);
     if (table.holds(record)) table.forget(record.name);
     record.quiet();
     record.attempt?.controller.abort(removedError(record.name));
     const closed = Promise.allSettled([
-      record.connection && closeConnection(record.connection),
+      record.connection && client().closeConnection(record.connection),
       record.attempt?.done,
     ]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
     tasks.add(closed);
-    return { wasActive, hadTools, closed };
+    return { wasActive, hadTools, hadContent, closed };
   }
 
   /** Every server was stopped: no ping timer is left (reconnect timers went with their records). */
@@ -300,7 +315,7 @@ export class ServerLifecycle {
     record.quiet();
     delete record.connection;
     if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
-    if (connection) this.#parts.tasks.add(closeConnection(connection));
+    if (connection) this.#parts.tasks.add(client().closeConnection(connection));
     if (attempt) this.#parts.tasks.add(attempt.done);
   }
 
@@ -308,6 +323,20 @@ export class ServerLifecycle {
     return (
       this.#parts.table.holds(record) && record.attempt === attempt && !attempt.controller.signal.aborted
     );
+  }
+
+  /**
+   * Waits until the cache reads of every attempt started so far are done. The
+   * SDK and the transports (`@mcp-rt/client`) are loaded only then: on a warm
+   * start the cached tools are handed over first, and the module load (longer
+   * than the rest of the start path) overlaps with the servers starting.
+   */
+  async #afterCacheReads(attempt: Attempt): Promise<void> {
+    // The attempts of one `connectServers` call are all started before this first await ends.
+    await attempt.cached;
+    while (this.#reads.size > 0) await Promise.all(this.#reads);
+    // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Resolve, connect, watch, list: one attempt, which commits or fails. */
@@ -318,6 +347,7 @@ export class ServerLifecycle {
     let connection: MCPServerConnection | undefined;
     let watch: ConnectionWatch | undefined;
     try {
+      await this.#afterCacheReads(attempt);
       connection = await openConnection(name, attempt.config, {
         cwd: this.#parts.cwd,
         signal,
@@ -325,6 +355,7 @@ export class ServerLifecycle {
         sourcePath: record.source?.path,
         maxMessageBytes: this.#parts.limits.maxMessageBytes,
         oauth: this.#oauth(attempt),
+        onElicitation: this.#parts.options.onElicitation,
         onResolved: (resolved) => {
           if (this.#isCurrent(record, attempt)) {
             record.resolvedFingerprint = toolCacheFingerprint(name, resolved, this.#parts.cwd);
@@ -337,20 +368,23 @@ export class ServerLifecycle {
       record.watch = watch;
       record.phase = "listing";
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
-      const serverTools = await listTools(connection, {
-        ...this.#listOptions(record),
-        signal,
-        timeout: remaining,
-      });
+      // Resources and prompts are listed beside the tools; a failure there never fails the server.
+      const [serverTools, content] = await Promise.all([
+        client().listTools(connection, { ...this.#listOptions(record), signal, timeout: remaining }),
+        listServerContent(connection, { ...this.#contentOptions(record), signal, timeout: remaining }),
+      ]);
       signal.throwIfAborted();
       if (!this.#isCurrent(record, attempt)) throw removedError(name);
-      this.#commit(record, attempt, connection, serverTools);
+      this.#commit(record, attempt, connection, serverTools, content);
       return connection;
     } catch (error) {
       // Nothing started for an attempt that failed or was called off may outlive it.
       watch?.stop();
       if (record.watch === watch) delete record.watch;
-      if (connection) await closeConnection(connection).catch(() => {});
+      if (connection)
+        await client()
+          .closeConnection(connection)
+          .catch(() => {});
       const thrown = startError(name, error, signal, connection);
       const failure = McpRtError.isInstance(thrown) ? thrown : removedError(name);
       if (this.#isCurrent(record, attempt)) {
@@ -372,17 +406,73 @@ export class ServerLifecycle {
     attempt: Attempt,
     connection: MCPServerConnection,
     serverTools: MCPToolDefinition[],
+    content: Partial<ServerContent>,
   ): void {
     const { catalog, emitter } = this.#parts;
     const ms = Math.round(performance.now() - attempt.startedAt);
     record.connect(connection, serverTools, ms);
+    const contentChanged = record.setContent({ ...NO_CONTENT, ...content });
     if (this.#reconnects) this.#reconnects.connected(record);
     this.#health?.start();
     catalog.rebuild();
     emitter.emit("server:connected", { name: record.name, ms, toolCount: record.definitions.length });
     emitter.emit("tools:changed", { name: record.name });
-    this.#writeCache(record, connection, serverTools);
+    this.#announceContent(record, contentChanged);
+    this.#writeCache(record, connection);
+    this.#resubscribe(record, connection);
     record.watch?.activate();
+  }
+
+  /** Tells listeners which of a server's lists changed. */
+  #announceContent(record: ServerRecord, changed: readonly ContentList[]): void {
+    for (const list of changed) this.#parts.emitter.emit(`${list}:changed`, { name: record.name });
+  }
+
+  /** After a reconnect, the resources subscribed to before are subscribed to again (best effort). */
+  #resubscribe(record: ServerRecord, connection: MCPServerConnection): void {
+    for (const uri of record.subscriptions) {
+      this.#parts.tasks.add(
+        client()
+          .subscribeResource(connection, uri)
+          .catch((error: unknown) =>
+            this.#parts.options.logger?.debug(
+              `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
+            ),
+          ),
+      );
+    }
+  }
+
+  /** The limits of a resource or prompt list, and where what they cut is logged (once per server). */
+  #contentOptions(record: ServerRecord): Parameters<typeof listServerContent>[1] {
+    const { toolLimits } = this.#parts.limits;
+    const { logger } = this.#parts.options;
+    return {
+      maxItems: toolLimits.maxTools,
+      maxDescriptionLength: toolLimits.maxDescriptionLength,
+      logger,
+      onLimit: (message) => {
+        if (record.firstTime(message)) logger?.warn(message);
+      },
+    };
+  }
+
+  /** `notifications/resources|prompts/list_changed`: lists that again, if the connection is still the live one. */
+  async #relistContent(
+    record: ServerRecord,
+    connection: MCPServerConnection,
+    list: ContentList,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const content = await listServerContent(connection, {
+      ...this.#contentOptions(record),
+      signal,
+      only: list,
+    });
+    if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
+    const changed = record.setContent(content);
+    this.#announceContent(record, changed);
+    if (changed.length > 0) this.#writeCache(record, connection);
   }
 
   /** Follows a new connection: its close, its errors, `list_changed` (rate-limited, logged once when it had to be). */
@@ -394,6 +484,8 @@ export class ServerLifecycle {
       onClose: (event) => this.#closed(record, connection, event),
       onError: (error) => logger?.debug(`MCP server "${record.name}" reported an error`, error),
       relist: (signal) => this.#relist(record, connection, signal),
+      relistContent: (list, signal) => this.#relistContent(record, connection, list, signal),
+      onResourceUpdated: (uri) => this.#parts.emitter.emit("resource:updated", { name: record.name, uri }),
       logger,
       minRelistIntervalMs,
       // A few quick changes are normal; a server still at it after three intervals is storming.
@@ -424,12 +516,12 @@ export class ServerLifecycle {
    * exactly this server's slice, if the connection is still its live one.
    */
   async #relist(record: ServerRecord, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
-    const serverTools = await listTools(connection, { ...this.#listOptions(record), signal });
+    const serverTools = await client().listTools(connection, { ...this.#listOptions(record), signal });
     if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
     record.relisted(serverTools);
     this.#parts.catalog.rebuild();
     this.#parts.emitter.emit("tools:changed", { name: record.name });
-    this.#writeCache(record, connection, serverTools);
+    this.#writeCache(record, connection);
   }
 
   /**
@@ -438,14 +530,21 @@ export class ServerLifecycle {
    * 12 ms for 5000 tools) are not in the way of a `connectServers` about to
    * return; `disconnectAll` still waits for it.
    */
-  #writeCache(record: ServerRecord, connection: MCPServerConnection, serverTools: MCPToolDefinition[]): void {
+  #writeCache(record: ServerRecord, connection: MCPServerConnection): void {
     const { cache, cwd, tasks } = this.#parts;
-    const { name, config } = record;
+    const { name, config, content, instructions } = record;
+    const serverTools = [...record.listedTools];
     const { serverInfo } = connection;
     const write = cache.get().then(async (open) => {
       if (!open) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
-      await open.set(name, config, serverTools, cwd, { serverInfo });
+      await open.set(name, config, serverTools, cwd, {
+        serverInfo,
+        resources: [...content.resources],
+        resourceTemplates: [...content.resourceTemplates],
+        prompts: [...content.prompts],
+        ...(instructions === undefined ? {} : { instructions }),
+      });
     });
     tasks.add(write);
   }
@@ -473,7 +572,7 @@ export class ServerLifecycle {
     const reconnect = drop.reconnect && this.#reconnects !== null;
     record.drop(drop.reason, drop.error, reconnect);
     // Reaps what is left of the server (its process group) even though it went away on its own.
-    tasks.add(closeConnection(connection));
+    tasks.add(client().closeConnection(connection));
     // A drop before `connectServers` returned is reported in its `errors` instead; a server
     // that keeps dying while it is being reconnected is logged once, when the breaker opens.
     const message = this.dropError(record).message;

@@ -23,6 +23,10 @@ export const USAGE: Readonly<Record<string, string>> = {
   key: "/mcp key <name>",
   pin: "/mcp pin <name>",
   unpin: "/mcp unpin <name>",
+  resources: "/mcp resources [server]",
+  read: "/mcp read <server> <uri>",
+  prompts: "/mcp prompts",
+  prompt: "/prompt <server> <name> [json arguments]",
 };
 
 /** Either a value or a message saying what is wrong with the input. */

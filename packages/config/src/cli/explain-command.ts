@@ -1,4 +1,5 @@
 import { redactServerConfig } from "../redact.js";
+import type { ProjectChange } from "../types.js";
 import { displayPath } from "../util/display-path.js";
 import { type EntryJson, entryJson } from "./entry-json.js";
 import { formatTable } from "./format.js";
@@ -21,6 +22,10 @@ export interface ExplainJsonEntry extends EntryJson {
   configExpanded: boolean;
   /** `env.X` / `headers.Y` whose value is a `!command`, run at connect time (not by explain). */
   commands: string[];
+  /** The env file it reads (absolute), or null. */
+  envFile: string | null;
+  /** What a project not approved yet would change about this entry, in words, or null. */
+  pendingChange: string | null;
 }
 
 /** The whole output of `mcp-rt-config explain <name> --json`. Fields are only ever added. */
@@ -96,8 +101,21 @@ export function explainJson(
       config: shownConfig(entry, context, scrub),
       configExpanded: entry.configExpanded,
       commands: commandFields(entry.config),
+      envFile: entry.envFile ?? null,
+      pendingChange: entry.pendingChange ? pendingChangeText(entry.pendingChange, context) : null,
     })),
   };
+}
+
+/** What a project not approved yet would change about a user's entry, as a sentence. */
+export function pendingChangeText(change: ProjectChange, context: ExplainContext | ReasonContext): string {
+  const what = {
+    replace: "would replace it with its own entry of the same name",
+    disable: "would turn it off",
+    enable: "would turn it on",
+    pin: "would pin it (alwaysLoad)",
+  }[change.change];
+  return `the project's ${displayPath(change.path, context)} ${what}; that waits until the project is approved (\`${context.trustCommand}\`)`;
 }
 
 /** `explain` as text: where the name is defined, then each entry's config, problems and status. */
@@ -127,7 +145,12 @@ export function formatExplain(
     const where = [entry.source?.providerName, displayPath(entry.path, context)].filter(Boolean).join(", ");
     out.push("", `${where}: ${entry.status}`);
     if (entry.status !== "invalid") out.push(`  why: ${scrub(statusReason(entry, context))}`);
+    if (entry.pendingChange) out.push(`  held back: ${pendingChangeText(entry.pendingChange, context)}`);
     if (entry.transport) out.push(`  transport: ${entry.transport}`);
+    if (entry.envFile !== undefined) {
+      const unread = entry.status === "needs approval" ? " (not read until the project is approved)" : "";
+      out.push(`  env file: ${displayPath(entry.envFile, context)}${unread}`);
+    }
     if (entry.config === undefined) {
       out.push("  config: not available");
     } else {

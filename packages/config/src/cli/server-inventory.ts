@@ -1,7 +1,7 @@
 import { expansionReferences, scrubSecrets, secretValues } from "../redact.js";
 import { redactText } from "../redact-text.js";
 import type { ConfigIssue, SourceMeta } from "../server-config.js";
-import type { DiscoveredServer, LoadConfigsResult } from "../types.js";
+import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
 
 /** Why a server entry will, or will not, start. */
 export type ServerStatus = "active" | "disabled" | "filtered" | "shadowed" | "needs approval" | "invalid";
@@ -41,6 +41,10 @@ export interface InventoryEntry {
   disabledBy?: string;
   /** For `filtered`: the reason the loader's `reserve` rule gave. */
   filteredBy?: string;
+  /** The env file it reads (or, waiting for approval, would read). */
+  envFile?: string;
+  /** What a project not approved yet would change about this (user's) entry. */
+  pendingChange?: ProjectChange;
 }
 
 /** What `list` and `explain` print: every entry of every name, plus file-level problems. */
@@ -118,9 +122,14 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     expanded: false,
   });
   const loaded = (config: unknown) => ({ value: config, expanded: true });
+  const last = (): InventoryEntry | undefined => entries.at(-1);
   for (const [name, config] of Object.entries(result.configs)) {
     const source = result.sources[name];
-    if (source) add(name, "active", source, loaded(config));
+    if (!source) continue;
+    add(name, "active", source, loaded(config));
+    const envFile = result.envFiles?.[name];
+    const added = last();
+    if (envFile !== undefined && added !== undefined) added.envFile = envFile;
   }
   for (const entry of result.needsApproval) {
     const config = entry.config;
@@ -130,6 +139,8 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       entry.source,
       config === undefined ? raw(entry.name, entry.source) : loaded(config),
     );
+    const added = last();
+    if (entry.envFile !== undefined && added !== undefined) added.envFile = entry.envFile;
   }
   for (const entry of result.disabled) {
     add(entry.name, "disabled", entry.source, raw(entry.name, entry.source));
@@ -144,6 +155,16 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
   }
   for (const entry of result.shadowed) {
     add(entry.name, "shadowed", entry.source, raw(entry.name, entry.source), entry.by);
+  }
+
+  for (const change of result.pendingChanges ?? []) {
+    const changed = entries.find(
+      (entry) =>
+        entry.name === change.name &&
+        entry.path === change.source.path &&
+        (entry.status === "active" || entry.status === "disabled"),
+    );
+    if (changed !== undefined) changed.pendingChange = change;
   }
 
   const fileIssues: ConfigIssue[] = [];
