@@ -268,6 +268,7 @@ function createConnection(
   const connection = new ServerConnection({
     name,
     config: options.unresolvedConfig ?? config,
+    resolvedConfig: config,
     client,
     transport,
     sourcePath: options.sourcePath,
