@@ -21,6 +21,8 @@ export interface BenchSizes {
   reload: RunCounts & { servers: number; toolsPerServer: number };
   bigList: RunCounts & { tools: number; pageSize: number; langchainRuns: number };
   cacheStores: RunCounts & { tools: number };
+  /** The example agent's process, warm cache, against a bare `node -e 0`. */
+  agentStart: RunCounts;
 }
 
 /**
@@ -46,6 +48,7 @@ export const FULL: BenchSizes = {
   reload: { servers: 20, toolsPerServer: 4, warmup: 1, runs: 5 },
   bigList: { tools: 5000, pageSize: 100, warmup: 1, runs: 7, langchainRuns: 3 },
   cacheStores: { tools: 5000, warmup: 2, runs: 15 },
+  agentStart: { warmup: 2, runs: 11 },
 };
 
 /** Every scenario at a tiny size, every contender once or twice: checks the harness, not the numbers. */
@@ -66,4 +69,5 @@ export const QUICK: BenchSizes = {
   reload: { servers: 2, toolsPerServer: 1, warmup: 0, runs: 1 },
   bigList: { tools: 300, pageSize: 100, warmup: 0, runs: 1, langchainRuns: 1 },
   cacheStores: { tools: 200, warmup: 0, runs: 2 },
+  agentStart: { warmup: 0, runs: 1 },
 };

@@ -14,6 +14,7 @@ interface ContenderModule {
 async function loadContender(id: ContenderId): Promise<ContenderModule> {
   switch (id) {
     case "mcp-rt":
+    case "mcp-rt-cache-first":
       return import("./contenders/mcp-rt.js");
     case "raw-sdk":
       return import("./contenders/raw-sdk.js");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CapabilitySource, DiscoveredServer, MCPServerConfig } from "@mcp-rt/session";
-import { slowInitServer } from "@mcp-rt/testing";
+import { slowInitServer } from "@mcp-rt/testing/fixtures";
 
 /** How long the demo's slow server takes to answer `initialize`: well past the 250 ms gate. */
 export const DEMO_SLOW_INIT_MS = 1500;

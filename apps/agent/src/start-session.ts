@@ -112,7 +112,9 @@ function foundNothing(result: LoadConfigsResult): boolean {
  *    source instead;
  * 2. manager: `createAgentSession` makes it with the tool cache (`--cache`,
  *    opened by {@link openToolCache}) and hands it over (`onManager`) before any server connects, so the startup
- *    view follows every server; then it connects them all behind the 250 ms gate;
+ *    view follows every server; then it connects them all, returning as soon as
+ *    each server is up or has cached tools (`startupMode: "cache-first"`, never
+ *    later than the 250 ms gate);
  * 3. session: the tools go into the session's registry and follow late
  *    servers; the `/mcp` controller works on the same sources and trust.
  */
@@ -164,6 +166,8 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     manager: {
       cache,
       authStorage,
+      // A warm start hands the cached tools over at once; live ones replace them as servers come up.
+      startupMode: "cache-first",
       ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
       ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
     },

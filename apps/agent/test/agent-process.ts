@@ -131,10 +131,11 @@ export interface AgentRun {
 export function runAgent(
   args: string[],
   sandbox: Sandbox,
-  options: { stdin?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { stdin?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<AgentRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [agentBin, "--cwd", sandbox.project, ...args], {
+    const nodeArgs = options.nodeArgs ?? [];
+    const child = spawn(process.execPath, [...nodeArgs, agentBin, "--cwd", sandbox.project, ...args], {
       cwd: sandbox.project,
       env: { ...sandbox.env, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

@@ -74,6 +74,8 @@ export const callOverhead: Scenario = {
       baseline: "raw-sdk",
     });
     const ms = (id: string) => summarize(outcomes.get(id)?.results.map((result) => result.ms) ?? []);
+    const cpu = (id: string) =>
+      summarize(outcomes.get(id)?.results.map((result) => (result.cpuMs * 1000) / result.calls) ?? []);
     return {
       number: 3,
       title: `Call overhead: ${size.calls} sequential \`echo\` calls over stdio`,
@@ -84,6 +86,12 @@ export const callOverhead: Scenario = {
       tables: [total, perCall, cpuPerCall],
       targets: [
         ratioAtMost({ target: "mcp-rt ≤ 1.05 × raw SDK", of: ms("mcp-rt"), to: ms("raw-sdk"), limit: 1.05 }),
+        ratioAtMost({
+          target: "mcp-rt host CPU per call ≤ 1.10 × raw SDK",
+          of: cpu("mcp-rt"),
+          to: cpu("raw-sdk"),
+          limit: 1.1,
+        }),
       ],
       notes: [
         "LangChain is not run here: the issue compares call overhead against the raw client only.",

@@ -1,4 +1,5 @@
 import type { Scenario } from "../scenario.js";
+import { agentStart } from "./agent-start.js";
 import { bigToolList } from "./big-tool-list.js";
 import { cacheStores } from "./cache-stores.js";
 import { callOverhead } from "./call-overhead.js";
@@ -18,4 +19,5 @@ export const SCENARIOS: readonly Scenario[] = [
   bigToolList,
   cacheStores,
   toolSearch,
+  agentStart,
 ];

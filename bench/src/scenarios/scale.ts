@@ -5,6 +5,7 @@ import {
   type MetricUnit,
   medianAtMost,
   metricTable,
+  ratioAtMost,
   type Scenario,
   type ScenarioReport,
   type TargetVerdict,
@@ -42,6 +43,7 @@ export const scale: Scenario = {
     const left = table("processes left right after closing", "processes", (result) => result.processesLeft);
 
     const mcpRt = outcomes.get("mcp-rt")!.results;
+    const raw = outcomes.get("raw-sdk")!.results;
     const leftMax = summarize(mcpRt.map((result) => result.processesLeft))?.max;
     const leftTarget: TargetVerdict =
       leftMax === undefined
@@ -67,6 +69,18 @@ export const scale: Scenario = {
           unit: "ms",
         }),
         leftTarget,
+        ratioAtMost({
+          target: "mcp-rt connect + list ≤ 1.10 × raw SDK",
+          of: summarize(mcpRt.map((result) => result.ms)),
+          to: summarize(raw.map((result) => result.ms)),
+          limit: 1.1,
+        }),
+        ratioAtMost({
+          target: "mcp-rt peak RSS ≤ 1.15 × raw SDK",
+          of: summarize(mcpRt.map((result) => result.peakRssMB)),
+          to: summarize(raw.map((result) => result.peakRssMB)),
+          limit: 1.15,
+        }),
       ],
       notes: [
         "LangChain is not run here: it connects servers one after another, and the issue's targets are mcp-rt's own.",

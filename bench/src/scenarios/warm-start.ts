@@ -31,6 +31,7 @@ export const warmStart: Scenario = {
 
     const outcomes = await runStartups(context, { kind: "startup", servers, cwd, cacheDir, expectTools }, [
       { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
+      { id: "mcp-rt-cache-first", warmup: size.warmup, runs: size.runs },
       { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
       { id: "langchain", warmup: 0, runs: size.langchainRuns, timeoutMs: size.langchainTimeoutMs },
     ]);
@@ -51,6 +52,7 @@ export const warmStart: Scenario = {
       baseline: "raw-sdk",
     });
     const mcpRt = outcomes.get("mcp-rt")!;
+    const cacheFirst = outcomes.get("mcp-rt-cache-first")!;
     const missed = mcpRt.results.filter((result) => result.deferred < expectTools).length;
     const deferred = summarize(mcpRt.results.map((result) => result.deferred));
     const limit = STARTUP_TIMEOUT_MS + 30;
@@ -59,15 +61,21 @@ export const warmStart: Scenario = {
       title: `Warm start: ${size.servers} stdio servers, each ${size.initDelayMs} ms slow to initialize, cache warm`,
       setup: [
         `${size.servers} \`slowInitServer(${size.initDelayMs})\` fixtures with ${toolsPerFixture(size.toolsPerServer)} tools each (${expectTools} tools); each run in a fresh process; the clock starts at the call that begins connecting (\`connectServers\`, the first \`client.connect\`, \`getTools()\`) and stops when every tool is in hand.`,
-        `mcp-rt: \`MCPManager.connectServers\` with its file-store tool cache primed by an earlier, untimed run, then \`AgentSession.refreshMCPTools\` puts the tools into the agent's registry; tools of servers still starting are deferred tools from the cache, usable at once (a call waits for its server).`,
+        `mcp-rt: \`MCPManager.connectServers\` with its file-store tool cache primed by an earlier, untimed run, then \`AgentSession.refreshMCPTools\` puts the tools into the agent's registry; tools of servers still starting are deferred tools from the cache, usable at once (a call waits for its server). Twice: with the default \`startupMode: "gate"\` (the design document: it returns at the gate) and with \`"cache-first"\` (it returns once every server has a cache entry; the example agent's mode).`,
         `raw SDK: \`Client\` + \`StdioClientTransport\` per server, \`Promise.all\`, every \`tools/list\` page. LangChain: \`new MultiServerMCPClient(…).getTools()\`.`,
       ],
       tables: [time, stall],
       targets: [
         medianAtMost({
-          target: `mcp-rt ≤ gate + 30 ms (gate = ${STARTUP_TIMEOUT_MS} ms)`,
+          target: `mcp-rt, gate mode ≤ gate + 30 ms (gate = ${STARTUP_TIMEOUT_MS} ms)`,
           summary: summarize(mcpRt.results.map((result) => result.ms)),
           limit,
+          unit: "ms",
+        }),
+        medianAtMost({
+          target: 'mcp-rt, `startupMode: "cache-first"` ≤ 50 ms',
+          summary: summarize(cacheFirst.results.map((result) => result.ms)),
+          limit: 50,
           unit: "ms",
         }),
       ],
@@ -78,7 +86,9 @@ export const warmStart: Scenario = {
             ]
           : []),
         ...(deferred
-          ? [`mcp-rt: a median of ${deferred.median} of ${expectTools} tools came from the cache (deferred).`]
+          ? [
+              `mcp-rt: a median of ${deferred.median} of ${expectTools} tools came from the cache (deferred) in gate mode, ${summarize(cacheFirst.results.map((result) => result.deferred))?.median ?? "none"} in cache-first mode.`,
+            ]
           : []),
         `LangChain connects its servers one after another, so it ran ${size.langchainRuns} time(s) without warm-up (bounded at ${Math.round(size.langchainTimeoutMs / 1000)} s per run), against ${size.warmup} + ${size.runs} for the others.`,
       ],

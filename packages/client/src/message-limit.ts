@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, type JSONRPCMessage, McpError } from "@modelcontextprotocol/sdk/types.js";
 
-/** `maxMessageBytes` when none is given: the SDK's own stdio limit, 10 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES: number = 10 * 1024 * 1024;
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./max-message-bytes.js";
+
+export { DEFAULT_MAX_MESSAGE_BYTES };
 
 // Marks the errors this module makes, so that no server can pass its own off as one.
 const MARK = randomUUID();

@@ -77,7 +77,7 @@ describe("resources and prompts of server-everything", () => {
     expect(checkStructuredContent({ type: "object", required: ["nope"] }, result)).toMatch(
       /structuredContent does not match the tool's output schema: .*nope/,
     );
-    expect(checkStructuredContent(schema, { content: [] })).toBe(
+    expect(checkStructuredContent(schema, { isError: false })).toBe(
       "the tool has an output schema but returned no structuredContent",
     );
   });

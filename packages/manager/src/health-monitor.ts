@@ -1,6 +1,7 @@
-import { type MCPServerConnection, ping } from "@mcp-rt/client";
+import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
+import { client } from "./client-module.js";
 
 /** Health checks when a manager has them on: how often, and how long a ping may take. */
 export interface HealthCheckSettings {
@@ -87,7 +88,8 @@ export class HealthMonitor {
     for (const connection of connections) {
       if (this.#inFlight.has(connection) || connection.closed) continue;
       this.#inFlight.add(connection);
-      ping(connection, { signal, timeout: this.#options.timeoutMs })
+      client()
+        .ping(connection, { signal, timeout: this.#options.timeoutMs })
         .catch((error: unknown) => {
           if (signal.aborted || connection.closed || answered(error)) return;
           this.#options.onUnhealthy(connection, unhealthyError(connection, error, this.#options.timeoutMs));

@@ -78,6 +78,7 @@ export type {
   MCPReloadOptions,
   MCPReloadResult,
   MCPServerState,
+  MCPStartupMode,
 } from "./manager-types.js";
 export { MCPManager, STARTUP_TIMEOUT_MS } from "./mcp-manager.js";
 export { MCPTool } from "./mcp-tool.js";

@@ -138,6 +138,9 @@ export interface MCPLoadResult {
   discovery?: LoadConfigsResult;
 }
 
+/** When `connectServers` returns: see `MCPManagerOptions.startupMode`. */
+export type MCPStartupMode = "gate" | "cache-first";
+
 /** Options of `MCPManager`. */
 export interface MCPManagerOptions {
   /**
@@ -151,6 +154,17 @@ export interface MCPManagerOptions {
   cache?: MCPToolCache | string | null;
   /** The startup gate: how long `connectServers` waits before it uses the cache. @default 250 */
   startupTimeoutMs?: number;
+  /**
+   * When `connectServers` returns. `"gate"` (the design document): once every
+   * server settled, or after `startupTimeoutMs`, with deferred tools from the
+   * cache for those still pending. `"cache-first"`: as soon as every server
+   * has settled or has a valid cache entry, and never later than the gate; a
+   * fully warm start waits for no timer, and live tools replace the deferred
+   * ones (`tools:changed`) as servers come up. Servers without a cache entry
+   * are waited for in both modes.
+   * @default "gate"
+   */
+  startupMode?: MCPStartupMode;
   /**
    * How long `connectServers` waits for pending servers without a cache entry.
    * After it, such a server stays `connecting` and its tools arrive through

@@ -1,14 +1,4 @@
-import {
-  getPrompt,
-  type MCPPromptResult,
-  type MCPResourceContents,
-  type MCPServerConnection,
-  readResource,
-  readSignInStatus,
-  type SignInStatus,
-  subscribeResource,
-  unsubscribeResource,
-} from "@mcp-rt/client";
+import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import {
   type AuthStorage,
   isStdioConfig,
@@ -20,6 +10,7 @@ import {
 } from "@mcp-rt/config";
 import { abortError, errorMessage, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
+import { client, loadClient } from "./client-module.js";
 import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
@@ -34,6 +25,7 @@ import type {
   MCPReloadOptions,
   MCPReloadResult,
   MCPServerState,
+  MCPStartupMode,
 } from "./manager-types.js";
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
@@ -49,7 +41,7 @@ import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
-import { passStartupGate } from "./startup-gate.js";
+import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
 import { toolErrorResult, toToolResult } from "./tool-result.js";
 
@@ -80,6 +72,7 @@ export class MCPManager implements AsyncDisposable {
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #tasks = new TaskGroup();
   readonly #limits: ServerLimits;
+  readonly #startupMode: MCPStartupMode;
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
   /** The last reload: reloads run one at a time, each on what the one before left. */
@@ -87,12 +80,13 @@ export class MCPManager implements AsyncDisposable {
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
-   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check or limit value out of range.
+   * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check, limit or `startupMode` value out of range.
    */
   constructor(cwd: string, options: MCPManagerOptions = {}) {
     this.#cwd = cwd;
     this.#options = options;
     const limits = resolveServerLimits(options);
+    this.#startupMode = resolveStartupMode(options.startupMode);
     this.#limits = limits;
     this.#cache = new ManagerCache(options.cache, options.logger);
     this.#ownsAuthStorage = typeof options.authStorage === "string";
@@ -200,6 +194,7 @@ export class MCPManager implements AsyncDisposable {
     await passStartupGate([...attempts.values()], {
       startupTimeoutMs: this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS,
       maxStartupWaitMs: this.#options.maxStartupWaitMs,
+      mode: this.#startupMode,
       defer: (attempt, cached) => this.#lifecycle.defer(attempt, cached),
     });
 
@@ -325,7 +320,7 @@ export class MCPManager implements AsyncDisposable {
     options: { signal?: AbortSignal } = {},
   ): Promise<MCPResourceContents> {
     const connection = await this.waitForConnection(server, options);
-    return readResource(connection, uri, options.signal ? { signal: options.signal } : {});
+    return client().readResource(connection, uri, options.signal ? { signal: options.signal } : {});
   }
 
   /**
@@ -366,7 +361,7 @@ export class MCPManager implements AsyncDisposable {
     options: { signal?: AbortSignal } = {},
   ): Promise<MCPPromptResult> {
     const connection = await this.waitForConnection(server, options);
-    return getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
+    return client().getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
   }
 
   /**
@@ -377,7 +372,7 @@ export class MCPManager implements AsyncDisposable {
    */
   async subscribeResource(server: string, uri: string): Promise<void> {
     const connection = await this.waitForConnection(server);
-    await subscribeResource(connection, uri);
+    await client().subscribeResource(connection, uri);
     this.#table.get(server)?.subscriptions.add(uri);
   }
 
@@ -386,7 +381,7 @@ export class MCPManager implements AsyncDisposable {
     const record = this.#table.get(server);
     record?.subscriptions.delete(uri);
     const connection = await this.waitForConnection(server);
-    await unsubscribeResource(connection, uri);
+    await client().unsubscribeResource(connection, uri);
   }
 
   /** Which server and original tool an exposed name stands for. */
@@ -523,7 +518,7 @@ export class MCPManager implements AsyncDisposable {
     const record = this.#table.get(name);
     const storage = this.#authStorage;
     if (!record || !storage) return undefined;
-    return readSignInStatus(record.config, storage);
+    return (await loadClient()).readSignInStatus(record.config, storage);
   }
 
   /**

@@ -1,12 +1,8 @@
-import {
-  callTool,
-  checkStructuredContent,
-  isSignInRequired,
-  type MCPProgress,
-  type MCPServerConnection,
-} from "@mcp-rt/client";
+import type { MCPProgress, MCPServerConnection } from "@mcp-rt/client";
+import { isSignInRequired } from "@mcp-rt/client/light";
 import type { MCPToolDefinition, SourceMeta, ToolAnnotations } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
+import { client } from "./client-module.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
 import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 
@@ -156,7 +152,7 @@ export class MCPTool implements CustomTool {
       );
     }
     try {
-      const raw = await callTool(live.connection, tool, params ?? {}, {
+      const raw = await client().callTool(live.connection, tool, params ?? {}, {
         ...(signal ? { signal } : {}),
         ...(onUpdate
           ? { onProgress: (progress: MCPProgress) => onUpdate(this.#progressUpdate(progress)) }
@@ -167,7 +163,7 @@ export class MCPTool implements CustomTool {
         resultCharLimit,
         ...(resultMediaByteLimit === undefined ? {} : { resultMediaByteLimit }),
       });
-      const mismatch = checkStructuredContent(this.definition.outputSchema, raw);
+      const mismatch = client().checkStructuredContent(this.definition.outputSchema, raw);
       if (mismatch !== undefined) result.details.structuredContentError = mismatch;
       return result;
     } catch (error) {

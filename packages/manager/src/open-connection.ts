@@ -1,12 +1,4 @@
-import {
-  closeConnection,
-  connectToServer,
-  type ElicitationHandler,
-  listTools,
-  type MCPServerConnection,
-  type OAuthOptions,
-  type ToolLimits,
-} from "@mcp-rt/client";
+import type { ElicitationHandler, MCPServerConnection, OAuthOptions, ToolLimits } from "@mcp-rt/client";
 import {
   type AuthStorage,
   type MCPServerConfig,
@@ -16,6 +8,7 @@ import {
 } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import { abortable } from "./abortable.js";
+import { client, loadClient } from "./client-module.js";
 
 /** A server's connect + `tools/list` limit when its config sets no `timeout`. */
 export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
@@ -59,6 +52,7 @@ export async function openConnection(
     signal,
   );
   options.onResolved?.(resolved);
+  const { connectToServer } = await abortable(loadClient(), signal);
   return connectToServer(name, resolved, {
     signal,
     cwd,
@@ -116,7 +110,7 @@ export async function probeServer(
   let connection: MCPServerConnection | undefined;
   try {
     connection = await openConnection(name, { ...config, timeout: timeoutMs }, options);
-    const tools = await listTools(connection, {
+    const tools = await client().listTools(connection, {
       signal,
       timeout: timeoutMs,
       ...(options.toolLimits ? { limits: options.toolLimits } : {}),
@@ -141,6 +135,9 @@ export async function probeServer(
     }
     throw failure;
   } finally {
-    if (connection) await closeConnection(connection).catch(() => {});
+    if (connection)
+      await client()
+        .closeConnection(connection)
+        .catch(() => {});
   }
 }

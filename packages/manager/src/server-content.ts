@@ -1,10 +1,4 @@
-import {
-  type ListContentOptions,
-  listPrompts,
-  listResources,
-  listResourceTemplates,
-  type MCPServerConnection,
-} from "@mcp-rt/client";
+import type { ListContentOptions, MCPServerConnection } from "@mcp-rt/client";
 import type {
   Logger,
   MCPPromptDefinition,
@@ -12,6 +6,7 @@ import type {
   MCPResourceTemplateDefinition,
 } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
+import { client } from "./client-module.js";
 
 /** A server's resource, as `getResources()` returns it: the server's definition and its config name. */
 export interface MCPResource extends MCPResourceDefinition {
@@ -91,17 +86,17 @@ export async function listServerContent(
   const lists: Array<Promise<void>> = [];
   if (only !== "prompts") {
     lists.push(
-      safely("resources", listResources(connection, listOptions)).then((items) => {
+      safely("resources", client().listResources(connection, listOptions)).then((items) => {
         content.resources = items;
       }),
-      safely("resource templates", listResourceTemplates(connection, listOptions)).then((items) => {
+      safely("resource templates", client().listResourceTemplates(connection, listOptions)).then((items) => {
         content.resourceTemplates = items;
       }),
     );
   }
   if (only !== "resources") {
     lists.push(
-      safely("prompts", listPrompts(connection, listOptions)).then((items) => {
+      safely("prompts", client().listPrompts(connection, listOptions)).then((items) => {
         content.prompts = items;
       }),
     );

@@ -1,15 +1,11 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
-import {
-  closeConnection,
-  isSignInRequired,
-  listTools,
-  type MCPConnectionCloseEvent,
-  type MCPServerConnection,
-  type OAuthOptions,
-  signOut,
-  subscribeResource,
-  type ToolLimitBreach,
+import type {
+  MCPConnectionCloseEvent,
+  MCPServerConnection,
+  OAuthOptions,
+  ToolLimitBreach,
 } from "@mcp-rt/client";
+import { isSignInRequired } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
   hasRuntimeValues,
@@ -20,6 +16,7 @@ import {
 } from "@mcp-rt/config";
 import { abortError, errorMessage, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
+import { client, loadClient } from "./client-module.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
 import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
@@ -83,6 +80,8 @@ export class ServerLifecycle {
   readonly #reconnects: ReconnectScheduler | null;
   /** `null` without `healthCheckIntervalMs`. */
   readonly #health: HealthMonitor | null;
+  /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
+  readonly #reads = new Set<Promise<unknown>>();
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
@@ -115,7 +114,7 @@ export class ServerLifecycle {
       delete record.outage;
       emitter.emit("server:connecting", { name: record.name });
     }
-    return new Attempt({
+    const attempt = new Attempt({
       name: record.name,
       config,
       cache: reconnect ? null : cache.get(),
@@ -128,6 +127,10 @@ export class ServerLifecycle {
         return this.#pipeline(record, attempt);
       },
     });
+    const read = attempt.cached;
+    this.#reads.add(read);
+    void read.then(() => this.#reads.delete(read));
+    return attempt;
   }
 
   /**
@@ -237,7 +240,7 @@ export class ServerLifecycle {
    * whether a sign-in was stored.
    */
   async signOut(record: ServerRecord, storage: AuthStorage): Promise<boolean> {
-    const found = await signOut(record.config, storage);
+    const found = await (await loadClient()).signOut(record.config, storage);
     this.#closeCurrent(record);
     this.fail(
       record,
@@ -270,7 +273,7 @@ export class ServerLifecycle {
     record.quiet();
     record.attempt?.controller.abort(removedError(record.name));
     const closed = Promise.allSettled([
-      record.connection && closeConnection(record.connection),
+      record.connection && client().closeConnection(record.connection),
       record.attempt?.done,
     ]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
@@ -312,7 +315,7 @@ export class ServerLifecycle {
     record.quiet();
     delete record.connection;
     if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
-    if (connection) this.#parts.tasks.add(closeConnection(connection));
+    if (connection) this.#parts.tasks.add(client().closeConnection(connection));
     if (attempt) this.#parts.tasks.add(attempt.done);
   }
 
@@ -320,6 +323,20 @@ export class ServerLifecycle {
     return (
       this.#parts.table.holds(record) && record.attempt === attempt && !attempt.controller.signal.aborted
     );
+  }
+
+  /**
+   * Waits until the cache reads of every attempt started so far are done. The
+   * SDK and the transports (`@mcp-rt/client`) are loaded only then: on a warm
+   * start the cached tools are handed over first, and the module load (longer
+   * than the rest of the start path) overlaps with the servers starting.
+   */
+  async #afterCacheReads(attempt: Attempt): Promise<void> {
+    // The attempts of one `connectServers` call are all started before this first await ends.
+    await attempt.cached;
+    while (this.#reads.size > 0) await Promise.all(this.#reads);
+    // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Resolve, connect, watch, list: one attempt, which commits or fails. */
@@ -330,6 +347,7 @@ export class ServerLifecycle {
     let connection: MCPServerConnection | undefined;
     let watch: ConnectionWatch | undefined;
     try {
+      await this.#afterCacheReads(attempt);
       connection = await openConnection(name, attempt.config, {
         cwd: this.#parts.cwd,
         signal,
@@ -352,7 +370,7 @@ export class ServerLifecycle {
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
       // Resources and prompts are listed beside the tools; a failure there never fails the server.
       const [serverTools, content] = await Promise.all([
-        listTools(connection, { ...this.#listOptions(record), signal, timeout: remaining }),
+        client().listTools(connection, { ...this.#listOptions(record), signal, timeout: remaining }),
         listServerContent(connection, { ...this.#contentOptions(record), signal, timeout: remaining }),
       ]);
       signal.throwIfAborted();
@@ -363,7 +381,10 @@ export class ServerLifecycle {
       // Nothing started for an attempt that failed or was called off may outlive it.
       watch?.stop();
       if (record.watch === watch) delete record.watch;
-      if (connection) await closeConnection(connection).catch(() => {});
+      if (connection)
+        await client()
+          .closeConnection(connection)
+          .catch(() => {});
       const thrown = startError(name, error, signal, connection);
       const failure = McpRtError.isInstance(thrown) ? thrown : removedError(name);
       if (this.#isCurrent(record, attempt)) {
@@ -411,11 +432,13 @@ export class ServerLifecycle {
   #resubscribe(record: ServerRecord, connection: MCPServerConnection): void {
     for (const uri of record.subscriptions) {
       this.#parts.tasks.add(
-        subscribeResource(connection, uri).catch((error: unknown) =>
-          this.#parts.options.logger?.debug(
-            `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
+        client()
+          .subscribeResource(connection, uri)
+          .catch((error: unknown) =>
+            this.#parts.options.logger?.debug(
+              `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
+            ),
           ),
-        ),
       );
     }
   }
@@ -493,7 +516,7 @@ export class ServerLifecycle {
    * exactly this server's slice, if the connection is still its live one.
    */
   async #relist(record: ServerRecord, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
-    const serverTools = await listTools(connection, { ...this.#listOptions(record), signal });
+    const serverTools = await client().listTools(connection, { ...this.#listOptions(record), signal });
     if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
     record.relisted(serverTools);
     this.#parts.catalog.rebuild();
@@ -549,7 +572,7 @@ export class ServerLifecycle {
     const reconnect = drop.reconnect && this.#reconnects !== null;
     record.drop(drop.reason, drop.error, reconnect);
     // Reaps what is left of the server (its process group) even though it went away on its own.
-    tasks.add(closeConnection(connection));
+    tasks.add(client().closeConnection(connection));
     // A drop before `connectServers` returned is reported in its `errors` instead; a server
     // that keeps dying while it is being reconnected is logged once, when the breaker opens.
     const message = this.dropError(record).message;

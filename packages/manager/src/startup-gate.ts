@@ -1,7 +1,8 @@
-import { holdLaunches } from "@mcp-rt/client";
-import type { MCPToolDefinition } from "@mcp-rt/config";
+import { holdLaunches } from "@mcp-rt/client/light";
+import { type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { delay } from "./abortable.js";
 import type { Attempt } from "./attempt.js";
+import type { MCPStartupMode } from "./manager-types.js";
 
 /** Options of {@link passStartupGate}. */
 export interface StartupGateOptions {
@@ -9,6 +10,8 @@ export interface StartupGateOptions {
   startupTimeoutMs: number;
   /** How long to wait, after that, for pending attempts without a cache entry. `undefined`: until they settle. */
   maxStartupWaitMs: number | undefined;
+  /** `"cache-first"` passes as soon as every attempt settled or has a cache entry (never later than the gate). */
+  mode: MCPStartupMode;
   /** Offers a pending attempt's cached tools; returns false when it did not use them (then it is waited for). */
   defer(attempt: Attempt, cached: MCPToolDefinition[]): boolean;
 }
@@ -16,15 +19,27 @@ export interface StartupGateOptions {
 /** How long before the startup gate no new stdio server is launched. */
 export const LAUNCH_HOLD_MS = 80;
 
-/** Resolves once every attempt settled, or after `ms` (never, for `undefined`), whichever comes first. */
-async function settledWithin(attempts: readonly Attempt[], ms: number | undefined): Promise<void> {
+const settled = (attempt: Attempt): Promise<unknown> => attempt.done.catch(() => undefined);
+
+/** Settles once the attempt settled or its cache read found an entry, whichever is first. */
+function settledOrCached(attempt: Attempt): Promise<unknown> {
+  return Promise.race([settled(attempt), attempt.cached.then((cached) => cached ?? settled(attempt))]);
+}
+
+/** Resolves once `ready` settled for every attempt, or after `ms` (never, for `undefined`), whichever comes first. */
+async function readyWithin(
+  attempts: readonly Attempt[],
+  ms: number | undefined,
+  ready: (attempt: Attempt) => Promise<unknown> = settled,
+): Promise<void> {
   const stop = new AbortController();
-  await Promise.race([Promise.allSettled(attempts.map((attempt) => attempt.done)), delay(ms, stop.signal)]);
+  await Promise.race([Promise.all(attempts.map(ready)), delay(ms, stop.signal)]);
   stop.abort();
 }
 
 /**
- * The startup gate (docs/architecture.md): waits until every attempt settled or
+ * The startup gate (docs/architecture.md): waits until every attempt settled
+ * (in `"cache-first"` mode: settled or found in the cache) or
  * `startupTimeoutMs` passed, whichever is first. Then each attempt still
  * pending is deferred with its cached tools (read while it connected, so the
  * gate never waits on the cache), and those without a cache entry are waited
@@ -46,7 +61,11 @@ export async function passStartupGate(
       : undefined;
   const waitFor: Attempt[] = [];
   try {
-    await settledWithin(attempts, options.startupTimeoutMs);
+    await readyWithin(
+      attempts,
+      options.startupTimeoutMs,
+      options.mode === "cache-first" ? settledOrCached : settled,
+    );
     // Still held while a late cache read is awaited: a launch now would delay the return.
     for (const attempt of attempts) {
       if (attempt.outcome) continue;
@@ -58,5 +77,15 @@ export async function passStartupGate(
     clearTimeout(holdTimer);
     release?.();
   }
-  if (waitFor.length > 0) await settledWithin(waitFor, options.maxStartupWaitMs);
+  if (waitFor.length > 0) await readyWithin(waitFor, options.maxStartupWaitMs);
+}
+
+/** The `startupMode` option, checked. @throws McpRtError `CONFIG_INVALID` naming the option for another value. */
+export function resolveStartupMode(mode: MCPStartupMode | undefined): MCPStartupMode {
+  if (mode === undefined) return "gate";
+  if (mode === "gate" || mode === "cache-first") return mode;
+  throw new McpRtError(
+    "CONFIG_INVALID",
+    `MCPManager option startupMode: expected "gate" or "cache-first", got ${JSON.stringify(mode)}`,
+  );
 }

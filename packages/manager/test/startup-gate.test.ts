@@ -9,7 +9,7 @@ import {
   slowInitServer,
 } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { DeferredMCPTool, MCPTool } from "../src/index.js";
+import { DeferredMCPTool, type MCPManagerOptions, type MCPStartupMode, MCPTool } from "../src/index.js";
 import {
   echoDefinition as echoDef,
   nextEvent,
@@ -21,9 +21,14 @@ import {
 
 const cwd = process.cwd();
 
-const manager = useManagers();
+const managers = useManagers();
 
-describe("connectServers: the failure modes of the README", () => {
+// Every test of the gate holds in both startup modes.
+const modes: MCPStartupMode[] = ["gate", "cache-first"];
+
+describe.each(modes)("%s: connectServers: the failure modes of the README", (startupMode) => {
+  const manager = (options: MCPManagerOptions = {}) => managers({ startupMode, ...options });
+
   it("returns live tools of a fast server, named mcp_<server>_<tool>, that call through", async () => {
     const m = manager();
     const result = await m.connectServers({ fast: echoServer() }, {});

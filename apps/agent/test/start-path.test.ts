@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, createSandbox, runAgent, type Sandbox, waitForNoProcesses } from "./agent-process.js";
+
+const moduleLog = fileURLToPath(new URL("fixtures/module-log.mjs", import.meta.url));
+
+/** The MCP SDK, its transports and schemas, and the client package that wraps them. */
+const isClientModule = (specifier: string): boolean =>
+  specifier.includes("@modelcontextprotocol/sdk") ||
+  specifier === "@mcp-rt/client" ||
+  /\/packages\/client\/dist\/index\.js$/.test(specifier);
+
+describe("the start path of a warm start", () => {
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    assertBuilt();
+    sandbox = await createSandbox();
+  });
+  afterAll(async () => {
+    expect(await waitForNoProcesses(sandbox.marker)).toEqual([]);
+    await sandbox.cleanup();
+  });
+
+  it("hands the cached tools over before any module of the MCP SDK is loaded; the SDK loads after", async () => {
+    // The first start fills the cache.
+    const first = await runAgent(["--demo", "--exec", "/quit"], sandbox);
+    expect(first.code).toBe(0);
+
+    const log = join(sandbox.root, "modules");
+    const call = '/call mcp_everything_echo {"message":"after the handoff"}';
+    const run = await runAgent(["--demo", "--json", "--exec", call], sandbox, {
+      nodeArgs: ["--import", moduleLog],
+      env: { MODULE_LOG_FILE: log },
+    });
+    expect(run.code).toBe(0);
+    const ready = run.stdout.split("\n").find((line) => line.includes('"event":"ready"'));
+    expect(JSON.parse(ready!)).toMatchObject({ toolCount: 40 });
+
+    const atReady: string[] = JSON.parse(readFileSync(`${log}.ready.json`, "utf8"));
+    const atExit: string[] = JSON.parse(readFileSync(`${log}.exit.json`, "utf8"));
+    // The start path itself was recorded: the session, the manager and the cache.
+    expect(atReady.some((url) => url.includes("/packages/manager/dist/mcp-manager.js"))).toBe(true);
+    expect(atReady.some((url) => url.includes("/packages/cache/dist/mcp-tool-cache.js"))).toBe(true);
+    expect(atReady.filter(isClientModule)).toEqual([]);
+    // The call waited for its server, started after the handoff through the client and the SDK.
+    expect(run.stdout).toContain("Echo: after the handoff");
+    expect(atExit.some(isClientModule)).toBe(true);
+  });
+});

@@ -1,0 +1,162 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { alternate, type ContenderPlan } from "../alternate.js";
+import { medianAtMost, metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
+import { summarize } from "../stats.js";
+
+/** The example agent, as `pnpm build` leaves it. */
+const AGENT_MAIN = fileURLToPath(new URL("../../../apps/agent/dist/main.js", import.meta.url));
+
+/** The demo's servers and their tools: what a warm start must have in hand. */
+const DEMO_TOOLS = 40;
+
+/** One process, timed from `spawn` on. */
+interface ProcessRun {
+  /** Until the agent printed its `ready` event (tools in hand); a bare `node` has none: until it exited. */
+  readyMs: number;
+  totalMs: number;
+  /** The agent: from the `ready` line to the exit (`/quit`, closing the servers). */
+  shutdownMs: number;
+  /** Tools that came from the cache. */
+  deferred: number;
+}
+
+interface Sandbox {
+  project: string;
+  cacheUrl: string;
+  env: NodeJS.ProcessEnv;
+}
+
+function timeProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let ready: { ms: number; line: string } | undefined;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (ready) return;
+      const line = stdout.split("\n").find((text) => text.includes('"event":"ready"'));
+      if (line && stdout.includes(`${line}\n`)) ready = { ms: performance.now() - started, line };
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const totalMs = performance.now() - started;
+      if (code !== 0) return reject(new Error(`exit code ${code}: ${stderr.trim() || stdout.trim()}`));
+      if (!ready) return resolve({ readyMs: totalMs, totalMs, shutdownMs: 0, deferred: 0 });
+      const event = JSON.parse(ready.line) as {
+        toolCount: number;
+        servers: Array<{ deferred: boolean; toolCount: number }>;
+      };
+      if (event.toolCount !== DEMO_TOOLS) {
+        return reject(new Error(`the agent had ${event.toolCount} tools in hand, not ${DEMO_TOOLS}`));
+      }
+      const deferred = event.servers
+        .filter((server) => server.deferred)
+        .reduce((sum, s) => sum + s.toolCount, 0);
+      resolve({ readyMs: ready.ms, totalMs, shutdownMs: totalMs - ready.ms, deferred });
+    });
+  });
+}
+
+async function sandbox(dir: string): Promise<Sandbox> {
+  const [home, cache, tmp, project] = ["home", "cache", "tmp", "project"].map((name) => join(dir, name));
+  await Promise.all([home, cache, tmp, project].map((folder) => mkdir(folder!, { recursive: true })));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: cache, TMPDIR: tmp };
+  for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "XDG_CONFIG_HOME"]) delete env[name];
+  return { project: project!, cacheUrl: `file:${cache}`, env };
+}
+
+/** 9. The example agent's process on a warm cache, timed from outside against a bare `node`. */
+export const agentStart: Scenario = {
+  number: 9,
+  id: "agent-start",
+  title: "Example agent process, warm start",
+  async run(context): Promise<ScenarioReport> {
+    const size = context.sizes.agentStart;
+    if (!existsSync(AGENT_MAIN)) throw new Error(`${AGENT_MAIN} is missing: run "pnpm build" first`);
+    const box = await sandbox(await context.tempDir("agent-start"));
+    const agentArgs = [
+      AGENT_MAIN,
+      "--demo",
+      "--json",
+      "--cwd",
+      box.project,
+      "--cache",
+      box.cacheUrl,
+      "--exec",
+      "/quit",
+    ];
+    context.log("priming the agent's tool cache with one untimed start");
+    const primed = await timeProcess(agentArgs, box.env, box.project);
+    if (primed.deferred !== 0) throw new Error("the cache was not empty before priming");
+
+    const plans: ContenderPlan<ProcessRun>[] = [
+      { id: "agent", ...size, run: () => timeProcess(agentArgs, box.env, box.project) },
+      { id: "node", ...size, run: () => timeProcess(["-e", "0"], box.env, box.project) },
+    ];
+    const outcomes = await alternate(plans, context.onRun);
+    const labels = { agent: "example agent (`--demo --exec /quit`)", node: "bare `node -e 0`" };
+    const pick = (id: string, value: (run: ProcessRun) => number) =>
+      summarize(outcomes.get(id)?.results.map(value) ?? []);
+    const ready = metricTable({
+      metric: "from spawn until the tools are in hand (the agent's `ready` line; bare node: its exit)",
+      unit: "ms",
+      outcomes,
+      labels,
+      pick: (run) => run.readyMs,
+      baseline: "node",
+    });
+    const whole = metricTable({
+      metric: "whole process, spawn to exit",
+      unit: "ms",
+      outcomes,
+      labels,
+      pick: (run) => run.totalMs,
+      baseline: "node",
+    });
+    const shutdown = metricTable({
+      metric: "of which `/quit` and the servers' shutdown (the `ready` line to the exit)",
+      unit: "ms",
+      outcomes: new Map([["agent", outcomes.get("agent")!]]),
+      labels,
+      pick: (run) => run.shutdownMs,
+    });
+    const deferred = pick("agent", (run) => run.deferred);
+    return {
+      number: 9,
+      title: "Example agent process: warm start of the demo, timed from outside",
+      setup: [
+        `\`node apps/agent/dist/main.js --demo --json --exec /quit\` (the demo's four servers, ${DEMO_TOOLS} tools; \`startupMode: "cache-first"\`) in a private home, cache and temp folder, its cache primed by one untimed start; against \`node -e 0\`, taking turns. The clock starts at \`spawn\` and includes Node's own start and every module the agent loads.`,
+      ],
+      tables: [ready, whole, shutdown],
+      targets: [
+        medianAtMost({
+          target: "example agent: tools in hand ≤ 150 ms after spawn",
+          summary: pick("agent", (run) => run.readyMs),
+          limit: 150,
+          unit: "ms",
+        }),
+        ratioAtMost({
+          target: "example agent: whole process minus the servers' shutdown ≤ 2 × bare `node -e 0`",
+          of: pick("agent", (run) => run.totalMs - run.shutdownMs),
+          to: pick("node", (run) => run.totalMs),
+          limit: 2,
+        }),
+      ],
+      notes: [
+        ...(deferred
+          ? [`A median of ${deferred.median} of ${DEMO_TOOLS} tools came from the cache (deferred).`]
+          : []),
+        "The servers keep starting after the `ready` line; `/quit` stops them, which is the shutdown row.",
+      ],
+    };
+  },
+};
