@@ -8,6 +8,7 @@ import {
   openInBrowser,
 } from "@mcp-rt/session";
 import type { Output } from "./output.js";
+import { terminalSafe } from "./terminal-text.js";
 import { isAbortError } from "./tool-runner.js";
 
 /** What the agent does when a server asks the user for input (`--elicitation`). */
@@ -126,7 +127,8 @@ async function fillForm(
   const required = new Set(schema.required ?? []);
   for (const [name, field] of Object.entries(schema.properties ?? {})) {
     for (;;) {
-      const text = (await asker.ask(question(name, field, required.has(name)))).trim();
+      // The form is the server's text: shown only through terminalSafe, like everything a server wrote.
+      const text = (await asker.ask(terminalSafe(question(name, field, required.has(name))))).trim();
       if (text === "") {
         if (field.default !== undefined) {
           content[name] = field.default;
