@@ -38,6 +38,28 @@ export const HELP: string = `Commands:
   /quit                  disconnect every server and exit (also Ctrl-D, or Ctrl-C twice)
 Anything else goes to the model. Ctrl-C cancels a running tool call or model turn.`;
 
+/**
+ * What the model gets for a prompt: each message's text (an embedded
+ * resource's text under its URI); a message of another role than the user's
+ * says whose it is.
+ */
+function promptText(data: unknown): string {
+  const messages =
+    (data as { messages?: Array<{ role: string; content: Record<string, unknown> }> }).messages ?? [];
+  return messages
+    .map(({ role, content }) => {
+      const resource = content.resource as { uri?: string; text?: string } | undefined;
+      const body =
+        content.type === "text"
+          ? String(content.text ?? "")
+          : resource
+            ? `[resource ${resource.uri ?? ""}]${resource.text === undefined ? "" : `\n${resource.text}`}`
+            : `[${String(content.type)}]`;
+      return role === "user" ? body : `[${role}] ${body}`;
+    })
+    .join("\n\n");
+}
+
 /** Finds a tool by its exposed name, or by its `server/tool` label. */
 function findTool(tools: CustomTool[], name: string): CustomTool | undefined {
   return tools.find((tool) => tool.name === name) ?? tools.find((tool) => tool.label === name);
@@ -107,8 +129,7 @@ export function createCommands(options: CommandsOptions): Commands {
           });
           if (!result.ok) return "failed";
           // The prompt's messages are the user's turn: they go into the conversation.
-          const text = result.text.split("\n").slice(1).join("\n");
-          return (await respond(text, signal)) ? "ok" : "failed";
+          return (await respond(promptText(result.data), signal)) ? "ok" : "failed";
         }
         case "/mcp": {
           const result = await mcp.handle(trimmed, { signal });

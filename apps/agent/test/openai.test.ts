@@ -170,8 +170,11 @@ describe("--model openai against a local OpenAI-compatible server", () => {
     expect(result.stdout).toContain("Final answer: Echo: first tool | The sum of 2 and 3 is 5.");
   });
 
-  it("attaches @server:uri resources to the user's message", async () => {
-    const result = await run(["summarise @everything:demo://resource/dynamic/text/1 please"]);
+  it("attaches @server:uri resources to the user's message; /prompt sends the prompt's messages", async () => {
+    const result = await run([
+      "summarise @everything:demo://resource/dynamic/text/1 please",
+      '/prompt everything args-prompt {"city": "Lisbon"}',
+    ]);
     expect(result.code).toBe(0);
     const user = requests[0]!.body.messages.at(-1);
     expect(user?.role).toBe("user");
@@ -179,6 +182,10 @@ describe("--model openai against a local OpenAI-compatible server", () => {
       /^summarise @everything:demo:\/\/resource\/dynamic\/text\/1 please\n\n<attachment server="everything" uri="demo:\/\/resource\/dynamic\/text\/1">\n\[resource demo:\/\/resource\/dynamic\/text\/1 \(text\/plain\)\]\n/,
     );
     expect(result.stdout).toMatch(/@everything:demo:\/\/resource\/dynamic\/text\/1 attached/);
+    const prompted = requests.find(
+      (request) => request.body.messages.at(-1)?.content === "What's weather in Lisbon?",
+    );
+    expect(prompted?.body.messages.at(-1)?.role).toBe("user");
   });
 
   it("stops a model that never answers at the step limit, reports a refused key, and keeps the conversation usable", async () => {
