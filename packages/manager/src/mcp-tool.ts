@@ -1,4 +1,4 @@
-import type { MCPProgress, MCPServerConnection } from "@mcp-rt/client";
+import type { CallToolOptions, MCPProgress, MCPServerConnection } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
@@ -71,6 +71,8 @@ export class MCPTool implements CustomTool {
   /** Where the server's config came from. */
   readonly source?: SourceMeta;
   readonly #host: MCPToolHost;
+  /** Where results and errors say they came from: made once, read by every call. */
+  readonly #context: ToolResultContext;
 
   constructor(options: MCPToolOptions) {
     this.#host = options.host;
@@ -81,6 +83,12 @@ export class MCPTool implements CustomTool {
     this.description = options.definition.description ?? options.definition.title ?? "";
     this.parameters = options.definition.inputSchema;
     if (options.source) this.source = options.source;
+    const { source } = options;
+    this.#context = {
+      serverName: this.serverName,
+      mcpToolName: this.definition.name,
+      ...(source ? { provider: source.provider, providerName: source.providerName } : {}),
+    };
   }
 
   /** Calls the tool. Only an abort rejects; every other failure is `MCP error: …` content. */
@@ -91,15 +99,6 @@ export class MCPTool implements CustomTool {
     onUpdate?: (partial: ToolResult) => void,
   ): Promise<ToolResult> {
     return this.#call(params, signal, onUpdate);
-  }
-
-  /** Where results and errors say they came from. */
-  get #context(): ToolResultContext {
-    return {
-      serverName: this.serverName,
-      mcpToolName: this.definition.name,
-      ...(this.source ? { provider: this.source.provider, providerName: this.source.providerName } : {}),
-    };
   }
 
   /** Waits for the server; an error becomes `MCP error: …` content, an abort rejects. */
@@ -140,17 +139,11 @@ export class MCPTool implements CustomTool {
       );
     }
     try {
-      const raw = await client().callTool(live.connection, tool, params ?? {}, {
-        ...(signal ? { signal } : {}),
-        ...(onUpdate
-          ? { onProgress: (progress: MCPProgress) => onUpdate(this.#progressUpdate(progress)) }
-          : {}),
-      });
-      const { resultCharLimit, resultMediaByteLimit } = this.#host;
-      return toToolResult(raw, this.#context, {
-        resultCharLimit,
-        ...(resultMediaByteLimit === undefined ? {} : { resultMediaByteLimit }),
-      });
+      const options: CallToolOptions = {};
+      if (signal) options.signal = signal;
+      if (onUpdate) options.onProgress = (progress) => onUpdate(this.#progressUpdate(progress));
+      const raw = await client().callTool(live.connection, tool, params ?? {}, options);
+      return toToolResult(raw, this.#context, this.#host);
     } catch (error) {
       if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
       if (isSignInRequired(error)) this.#host.signInRequired(this.serverName, error);
