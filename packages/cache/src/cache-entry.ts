@@ -1,4 +1,13 @@
-import { type MCPToolDefinition, MCPToolDefinitionSchema } from "@mcp-rt/config";
+import {
+  type MCPPromptDefinition,
+  MCPPromptDefinitionSchema,
+  type MCPResourceDefinition,
+  MCPResourceDefinitionSchema,
+  type MCPResourceTemplateDefinition,
+  MCPResourceTemplateDefinitionSchema,
+  type MCPToolDefinition,
+  MCPToolDefinitionSchema,
+} from "@mcp-rt/config";
 import { z } from "zod";
 import type { CacheKey } from "./cache-key.js";
 
@@ -27,6 +36,14 @@ export interface MCPToolCacheEntry {
   tools: MCPToolDefinition[];
   /** The server's `serverInfo`, when the writer passed it. */
   serverInfo?: CachedServerInfo;
+  /** The server's resources (`resources/list`), when the writer passed them. */
+  resources?: MCPResourceDefinition[];
+  /** The server's resource templates, when the writer passed them. */
+  resourceTemplates?: MCPResourceTemplateDefinition[];
+  /** The server's prompts (`prompts/list`), when the writer passed them. */
+  prompts?: MCPPromptDefinition[];
+  /** The server's `instructions` from `initialize`, when the writer passed them. */
+  instructions?: string;
   /** When it was written, in ms since the epoch. */
   savedAt: number;
   /** HMAC-SHA-256 (hex), under the cache key, of every other field: an entry without the right one is refused. */
@@ -46,6 +63,10 @@ export const MCPToolCacheEntrySchema: z.ZodType<MCPToolCacheEntry> = z.object({
   fingerprint: z.string().min(1),
   tools: z.array(MCPToolDefinitionSchema),
   serverInfo: CachedServerInfoSchema.optional(),
+  resources: z.array(MCPResourceDefinitionSchema).optional(),
+  resourceTemplates: z.array(MCPResourceTemplateDefinitionSchema).optional(),
+  prompts: z.array(MCPPromptDefinitionSchema).optional(),
+  instructions: z.string().optional(),
   savedAt: z.number(),
   mac: z.string(),
 });

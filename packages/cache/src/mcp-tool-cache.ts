@@ -1,4 +1,12 @@
-import { type Logger, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import {
+  type Logger,
+  type MCPPromptDefinition,
+  type MCPResourceDefinition,
+  type MCPResourceTemplateDefinition,
+  type MCPServerConfig,
+  type MCPToolDefinition,
+  McpRtError,
+} from "@mcp-rt/config";
 import { errorMessage, measureJson, type Settled, settleWithin } from "@mcp-rt/config/util";
 import type { Keyv } from "keyv";
 import {
@@ -56,6 +64,14 @@ const MAX_ENTRY_DEPTH = 512;
 export interface MCPToolCacheSetOptions {
   /** The server's `serverInfo` from `initialize`, returned by {@link MCPToolCache.getEntry}. */
   serverInfo?: CachedServerInfo;
+  /** The server's resources, kept beside its tools (same key) and returned by {@link MCPToolCache.getEntry}. */
+  resources?: MCPResourceDefinition[];
+  /** The server's resource templates, kept like `resources`. */
+  resourceTemplates?: MCPResourceTemplateDefinition[];
+  /** The server's prompts, kept like `resources`. */
+  prompts?: MCPPromptDefinition[];
+  /** The server's `instructions`, kept like `resources`. */
+  instructions?: string;
 }
 
 const ignore = (): void => {};
@@ -137,7 +153,7 @@ export class MCPToolCache {
     return (await this.getEntry(serverName, config, cwd))?.tools ?? null;
   }
 
-  /** Like {@link MCPToolCache.get}, with the `serverInfo` and write time kept next to the tools. */
+  /** Like {@link MCPToolCache.get}, with what was kept next to the tools (`serverInfo`, resources, prompts, instructions) and the write time. */
   async getEntry(
     serverName: string,
     config: MCPServerConfig,
@@ -230,6 +246,10 @@ export class MCPToolCache {
         fingerprint,
         tools,
         ...(info?.success ? { serverInfo: info.data } : {}),
+        ...(options.resources ? { resources: options.resources } : {}),
+        ...(options.resourceTemplates ? { resourceTemplates: options.resourceTemplates } : {}),
+        ...(options.prompts ? { prompts: options.prompts } : {}),
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         savedAt: Date.now(),
         mac: "",
       });

@@ -96,6 +96,22 @@ describe("MCPToolCache", () => {
     expect(entry?.version).toBe(CACHE_FORMAT_VERSION);
   });
 
+  it("keeps a server's resources, templates, prompts and instructions beside its tools", async () => {
+    const cache = new MCPToolCache();
+    const content = {
+      resources: [{ uri: "demo://a", name: "a", mimeType: "text/plain", size: 3 }],
+      resourceTemplates: [{ uriTemplate: "demo://{id}", name: "by id" }],
+      prompts: [{ name: "greet", arguments: [{ name: "who", required: true }] }],
+      instructions: "Use the notes first.",
+    };
+    await cache.set("s", stdio, sampleTools(1), "/p", content);
+    expect(await cache.getEntry("s", stdio, "/p")).toMatchObject({ tools: sampleTools(1), ...content });
+    await cache.set("s", stdio, sampleTools(1), "/p");
+    const plain = await cache.getEntry("s", stdio, "/p");
+    expect(plain?.resources).toBeUndefined();
+    expect(plain?.prompts).toBeUndefined();
+  });
+
   it("still caches the tools when serverInfo is malformed", async () => {
     const cache = new MCPToolCache();
     await cache.set("s", stdio, sampleTools(1), "/p", { serverInfo: { name: 42 } as never });

@@ -1,8 +1,9 @@
-import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, CallToolResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
+import { checkAgainstSchema } from "./schema-check.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 
 /** Per-call limit used when neither the call nor the config sets one, in ms. */
@@ -29,6 +30,8 @@ export interface CallToolOptions {
  * in the result; the promise rejects only when the call itself fails:
  * `AbortError` on abort, `McpRtError` with `REQUEST_TIMEOUT`,
  * `TRANSPORT_CLOSED`, `TOOL_NOT_FOUND` or `PROTOCOL_ERROR` otherwise.
+ * `structuredContent` is returned as sent, checked or not: see
+ * {@link checkStructuredContent}.
  */
 export async function callTool(
   connection: MCPServerConnection,
@@ -54,9 +57,14 @@ export async function callTool(
   // abort listener it adds, and a caller may reuse one signal for many calls.
   const linked = options.signal ? linkSignal(options.signal) : undefined;
   try {
-    const result = await internals.client.callTool(
-      { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
-      undefined,
+    // A plain request: the SDK's callTool throws away a result whose structuredContent does not
+    // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
+    const result = await internals.client.request(
+      {
+        method: "tools/call",
+        params: { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
+      },
+      CallToolResultSchema,
       {
         timeout: timerMs(timeoutMs),
         resetTimeoutOnProgress: true,
@@ -88,4 +96,23 @@ export async function callTool(
   } finally {
     linked?.unlink();
   }
+}
+
+/**
+ * Whether a result's `structuredContent` fits the tool's `outputSchema`:
+ * `undefined` when it does (or the tool has no schema, or the result is an
+ * error), else what is wrong, for the caller to report next to the content.
+ */
+export function checkStructuredContent(
+  outputSchema: Record<string, unknown> | undefined,
+  result: { structuredContent?: unknown; isError?: unknown },
+): string | undefined {
+  if (!outputSchema || result.isError === true) return undefined;
+  if (result.structuredContent === undefined) {
+    return "the tool has an output schema but returned no structuredContent";
+  }
+  const problem = checkAgainstSchema(outputSchema, result.structuredContent);
+  return problem === undefined
+    ? undefined
+    : `structuredContent does not match the tool's output schema: ${problem}`;
 }

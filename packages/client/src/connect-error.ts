@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { isStdioConfig, type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
@@ -29,8 +29,24 @@ export interface ConnectFailure {
   fallbackFrom?: { kind: "stdio" | "http" | "sse"; status: number } | undefined;
 }
 
-/** Turns whatever `Client.connect` threw into an `McpRtError` a user can act on. */
+/**
+ * Turns whatever `Client.connect` threw into an `McpRtError` a user can act
+ * on, its message without the config's secrets, URL credentials or token
+ * shapes (`redactConfigText`): what the server or the network answered may quote them.
+ */
 export function toConnectError(failure: ConnectFailure): McpRtError {
+  const error = describeConnectError(failure);
+  const message = redactConfigText(error.message, failure.config);
+  if (message === error.message) return error;
+  return new McpRtError(error.code, message, {
+    cause: error.cause,
+    ...(error.server === undefined ? {} : { server: error.server }),
+    ...(error.stderrTail === undefined ? {} : { stderrTail: error.stderrTail }),
+    ...(error.details === undefined ? {} : { details: error.details }),
+  });
+}
+
+function describeConnectError(failure: ConnectFailure): McpRtError {
   const { name, config, error, transport, sourcePath } = failure;
   const stderrTail = transport.stderrTail() || undefined;
   const where = inConfig(sourcePath);

@@ -5,13 +5,18 @@ import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config"
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
+  ElicitRequestSchema,
   ListRootsRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport, transportKinds } from "./create-transport.js";
+import { answerElicitation, type ElicitationHandler } from "./elicitation.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
@@ -73,6 +78,14 @@ export interface ConnectOptions {
    * `interactive: true` the browser sign-in runs first (outside `timeout`).
    */
   oauth?: OAuthOptions;
+  /**
+   * Answers the server's `elicitation/create` requests (a form to fill in,
+   * or a URL to open). Only with a handler does the client declare the
+   * `elicitation` capability (`{ form: {}, url: {} }`); the schema's
+   * defaults are applied to an accepted form, and content that does not
+   * fit the requested schema is refused instead of sent.
+   */
+  onElicitation?: ElicitationHandler;
 }
 
 /**
@@ -250,7 +263,7 @@ function createConnection(
   options: ConnectOptions,
 ): ServerConnection {
   const client = new Client(options.clientInfo ?? { name: "mcp-rt", version }, {
-    capabilities: { roots: {} },
+    capabilities: options.onElicitation ? { roots: {}, elicitation: { form: {}, url: {} } } : { roots: {} },
   });
   const connection = new ServerConnection({
     name,
@@ -262,6 +275,23 @@ function createConnection(
   client.onclose = () => connection.handleClose();
   client.onerror = (error) => connection.handleError(error);
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => connection.handleToolsChanged());
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    connection.handleListChanged("resources"),
+  );
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+    connection.handleListChanged("prompts"),
+  );
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+    connection.handleResourceUpdated(notification.params.uri),
+  );
+  const onElicitation = options.onElicitation;
+  if (onElicitation) {
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (request, extra) =>
+        answerElicitation(name, request.params as never, onElicitation, extra.signal) as never,
+    );
+  }
   client.setRequestHandler(ListRootsRequestSchema, () => ({
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd }],
   }));

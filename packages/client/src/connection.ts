@@ -56,6 +56,10 @@ export interface MCPServerConnection {
   onError(listener: (error: McpRtError) => void): () => void;
   /** Calls `listener` when the server sends `notifications/tools/list_changed`. Returns an unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
+  /** Calls `listener` on `notifications/resources/list_changed` (`"resources"`) and `notifications/prompts/list_changed` (`"prompts"`). Returns an unsubscribe function. */
+  onListChanged(listener: (list: "resources" | "prompts") => void): () => void;
+  /** Calls `listener` with the URI of each `notifications/resources/updated` (see `subscribeResource`). Returns an unsubscribe function. */
+  onResourceUpdated(listener: (uri: string) => void): () => void;
 }
 
 /** What the package's own functions reach behind a connection; never exported. */

@@ -1,5 +1,11 @@
 import { isAbsolute, resolve } from "node:path";
-import { isStdioConfig, type MCPHttpServerConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import {
+  isStdioConfig,
+  type MCPHttpServerConfig,
+  type MCPServerConfig,
+  McpRtError,
+  redactUrl,
+} from "@mcp-rt/config";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createServerEnv } from "./child-env.js";
@@ -130,7 +136,7 @@ function remoteUrl(name: string, config: MCPHttpServerConfig, sourcePath: string
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
     throw new McpRtError(
       "CONFIG_INVALID",
-      `MCP server "${name}" has an invalid "url": ${JSON.stringify(config.url)} is not an http:// or https:// URL (fix "url" ${inConfig(sourcePath)})`,
+      `MCP server "${name}" has an invalid "url": ${JSON.stringify(redactUrl(String(config.url)))} is not an http:// or https:// URL (fix "url" ${inConfig(sourcePath)})`,
       { server: name },
     );
   }

@@ -1,6 +1,6 @@
 export type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 export type { CallToolOptions, MCPProgress } from "./call-tool.js";
-export { callTool, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
+export { callTool, checkStructuredContent, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
 export type { ServerEnvOptions } from "./child-env.js";
 export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
 export type { ClientTransport } from "./client-transport.js";
@@ -13,7 +13,17 @@ export type {
   MCPServerConnection,
   MCPServerInfo,
 } from "./connection.js";
+export type {
+  ElicitationHandler,
+  MCPElicitationField,
+  MCPElicitationRequest,
+  MCPElicitationResult,
+  MCPElicitationSchema,
+} from "./elicitation.js";
+export { applyElicitationDefaults, checkElicitationContent } from "./elicitation.js";
 export { holdLaunches } from "./launch-turn.js";
+export type { ListContentOptions } from "./list-server-content.js";
+export { listPrompts, listResources, listResourceTemplates } from "./list-server-content.js";
 export type { ListToolsOptions } from "./list-tools.js";
 export { listTools, MAX_TOOL_PAGES } from "./list-tools.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
@@ -30,6 +40,9 @@ export { ping } from "./ping.js";
 export type { HttpFailure } from "./remote-fetch.js";
 export type { RemoteTransportOptions } from "./remote-transport.js";
 export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";
+export type { MCPPromptResult, MCPResourceContents } from "./resource-requests.js";
+export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
+export type { ServerRequestOptions } from "./server-request.js";
 export type { ProcessExit, StdioTransportOptions } from "./stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";

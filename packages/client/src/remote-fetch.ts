@@ -1,3 +1,4 @@
+import { redactUrl } from "@mcp-rt/config";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { boundResponse, requestIdsOf } from "./bounded-body.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
@@ -68,9 +69,9 @@ export function displayUrl(url: URL | string): string {
   try {
     const copy = new URL(url);
     copy.username = copy.password = copy.search = copy.hash = "";
-    return copy.href;
+    return redactUrl(copy.href);
   } catch {
-    return String(url);
+    return redactUrl(String(url));
   }
 }
 

@@ -32,6 +32,8 @@ export class ServerConnection implements MCPServerConnection {
   readonly #closeListeners = new Set<(event: MCPConnectionCloseEvent) => void>();
   readonly #errorListeners = new Set<(error: McpRtError) => void>();
   readonly #toolsListeners = new Set<() => void>();
+  readonly #listListeners = new Set<(list: "resources" | "prompts") => void>();
+  readonly #updateListeners = new Set<(uri: string) => void>();
   #closeEvent: MCPConnectionCloseEvent | undefined;
   #closing: Promise<void> | undefined;
 
@@ -104,6 +106,26 @@ export class ServerConnection implements MCPServerConnection {
   onToolsChanged(listener: () => void): () => void {
     this.#toolsListeners.add(listener);
     return () => this.#toolsListeners.delete(listener);
+  }
+
+  onListChanged(listener: (list: "resources" | "prompts") => void): () => void {
+    this.#listListeners.add(listener);
+    return () => this.#listListeners.delete(listener);
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.#updateListeners.add(listener);
+    return () => this.#updateListeners.delete(listener);
+  }
+
+  /** Wired to `notifications/resources/list_changed` and `notifications/prompts/list_changed`. */
+  handleListChanged(list: "resources" | "prompts"): void {
+    for (const listener of [...this.#listListeners]) safely(() => listener(list));
+  }
+
+  /** Wired to `notifications/resources/updated`. */
+  handleResourceUpdated(uri: string): void {
+    for (const listener of [...this.#updateListeners]) safely(() => listener(uri));
   }
 
   /** Wired to the SDK client's `onclose`. */

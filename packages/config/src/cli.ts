@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { discoverEntries } from "./cli/discover-entries.js";
 import { runCli } from "./cli/run-cli.js";
-import { discoverServers } from "./discover-servers.js";
 import { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
-import { builtinSources } from "./sources/builtin-sources.js";
 import { createTrustStore } from "./trust-store.js";
 import { readSecret } from "./util/read-secret.js";
 
@@ -16,16 +14,7 @@ const exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   homeDir,
   load: (cwd, options) => loadAllMCPConfigs(cwd, { homeDir, ...options }),
-  discover: async (cwd, options) => {
-    const outcome = await discoverServers(builtinSources, {
-      cwd: resolve(cwd),
-      homeDir,
-      env: process.env,
-      platform: process.platform,
-      enableProjectConfig: options.enableProjectConfig !== false,
-    });
-    return outcome.servers;
-  },
+  discover: (cwd, options) => discoverEntries(cwd, { homeDir, ...options }),
   trust: createTrustStore(),
   readSecret: (prompt) => readSecret(process.stdin, process.stderr, prompt),
 });

@@ -1,7 +1,14 @@
-import { isAbsolute } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
 import { describeValue } from "./describe-value.js";
 import type { ConfigIssue } from "./server-config.js";
-import type { CapabilitySource, DiscoveredServer, DiscoveryContext } from "./types.js";
+import type {
+  CapabilitySource,
+  DiscoveredServer,
+  DiscoveryContext,
+  LoadConfigsOptions,
+  ProjectSetting,
+} from "./types.js";
 import { errorMessage } from "./util/error-message.js";
 
 /** Every entry of every source, highest precedence first, and what went wrong reading them. */
@@ -14,6 +21,19 @@ export interface DiscoveryOutcome {
   files: Set<string>;
   /** Names some source marks `alwaysLoad` everywhere (the native `alwaysLoadServers`). */
   alwaysLoadServers: Set<string>;
+  /** What the sources report of the project files' settings (empty with `enableProjectConfig: false`). */
+  projectSettings: ProjectSetting[];
+}
+
+/** The discovery context `loadAllMCPConfigs(cwd, options)` reads with. */
+export function discoveryContext(cwd: string, options: LoadConfigsOptions = {}): DiscoveryContext {
+  return {
+    cwd: resolve(cwd),
+    homeDir: options.homeDir ?? homedir(),
+    env: options.env ?? process.env,
+    platform: options.platform ?? process.platform,
+    enableProjectConfig: options.enableProjectConfig !== false,
+  };
 }
 
 /**
@@ -41,8 +61,10 @@ export async function discoverServers(
     disabledServers: new Set(),
     files: new Set(paths.flat()),
     alwaysLoadServers: new Set(),
+    projectSettings: [],
   };
   for (const result of results) {
+    if (ctx.enableProjectConfig !== false) outcome.projectSettings.push(...result.projectSettings);
     outcome.issues.push(...result.issues);
     for (const name of result.disabledServers) outcome.disabledServers.add(name);
     for (const issue of result.issues) if (isAbsolute(issue.path)) outcome.files.add(issue.path);
@@ -74,13 +96,14 @@ function priorityOf(source: CapabilitySource): number {
 async function loadSafely(
   source: CapabilitySource,
   ctx: DiscoveryContext,
-): Promise<Omit<DiscoveryOutcome, "disabledServers" | "alwaysLoadServers" | "files"> & NameLists> {
+): Promise<Omit<DiscoveryOutcome, keyof NameLists | "files"> & NameLists> {
   const label = `source:${String(source.id)}`;
   const fail = (message: string) => ({
     servers: [],
     issues: [{ path: label, code: "CONFIG_UNREADABLE" as const, message }],
     disabledServers: [],
     alwaysLoadServers: [],
+    projectSettings: [],
   });
   let result: unknown;
   try {
@@ -113,12 +136,19 @@ async function loadSafely(
     issues,
     disabledServers: namesIn(result.disabledServers),
     alwaysLoadServers: namesIn(result.alwaysLoadServers),
+    projectSettings: Array.isArray(result.projectSettings)
+      ? result.projectSettings.filter(
+          (setting): setting is ProjectSetting =>
+            isObject(setting) && typeof setting.path === "string" && typeof setting.key === "string",
+        )
+      : [],
   };
 }
 
 interface NameLists {
   disabledServers: string[];
   alwaysLoadServers: string[];
+  projectSettings: ProjectSetting[];
 }
 
 function namesIn(list: unknown): string[] {

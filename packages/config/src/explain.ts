@@ -1,6 +1,7 @@
 // Internal: the `mcp-rt-config` CLI's inventory and explain logic, shared with
 // mcp-rt's own packages (the session's `/mcp explain`). No semver promise.
 
+export { discoverEntries } from "./cli/discover-entries.js";
 export type { ExplainContext, ExplainJson, ExplainJsonEntry } from "./cli/explain-command.js";
 export { entriesOf, explainJson, formatExplain, knownNames } from "./cli/explain-command.js";
 export type {

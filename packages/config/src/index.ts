@@ -14,11 +14,13 @@ export type {
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
 export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
-export type { TrustHashEntry } from "./project-trust-hash.js";
+export type { TrustHashEntry, TrustHashEnvFile, TrustHashExtras } from "./project-trust-hash.js";
 export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
-export { REDACTED, redactServerConfig, redactUrl } from "./redact.js";
+export type { RedactOptions } from "./redact.js";
+export { redactConfigText, redactServerConfig } from "./redact.js";
+export { REDACTED, redactText, redactUrl } from "./redact-text.js";
 export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
 export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";
 export type {
@@ -41,6 +43,17 @@ export {
   MCPToolDefinitionSchema,
   SourceMetaSchema,
 } from "./server-config.js";
+export type {
+  MCPPromptArgument,
+  MCPPromptDefinition,
+  MCPResourceDefinition,
+  MCPResourceTemplateDefinition,
+} from "./server-content.js";
+export {
+  MCPPromptDefinitionSchema,
+  MCPResourceDefinitionSchema,
+  MCPResourceTemplateDefinitionSchema,
+} from "./server-content.js";
 export { builtinSources } from "./sources/builtin-sources.js";
 export { createClaudeCodeSource } from "./sources/claude-code.js";
 export { createClaudeDesktopSource } from "./sources/claude-desktop.js";
@@ -61,6 +74,8 @@ export type {
   LoadConfigsOptions,
   LoadConfigsResult,
   Logger,
+  ProjectChange,
+  ProjectSetting,
   ProjectTrust,
   ProjectTrustQuestion,
   ReserveServer,

@@ -174,6 +174,21 @@ export async function interpolateString(
   };
 }
 
+/**
+ * The environment variables a string refers to, in any provider's syntax
+ * (`${VAR}`, `${VAR:-default}`, `${env:VAR}`, `$VAR`), once each: what an
+ * expansion of it may have copied from the environment.
+ */
+export function referencedVariables(template: string): string[] {
+  const names = new Set<string>();
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    const groups = match.groups as PlaceholderGroups | undefined;
+    const name = groups?.envName ?? groups?.name ?? groups?.bare;
+    if (name !== undefined) names.add(name);
+  }
+  return [...names];
+}
+
 function pathSeparator(options: InterpolationOptions): string {
   return (options.platform ?? process.platform) === "win32" ? "\\" : "/";
 }

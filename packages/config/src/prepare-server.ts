@@ -1,39 +1,41 @@
-import { resolve } from "node:path";
-import { parseEnv } from "node:util";
 import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
+import { envFileOutside, expandEnvFilePath, readEnvFile } from "./env-file.js";
 import {
   type InterpolationOptions,
   interpolateServerConfig,
-  interpolateString,
   type MissingInput,
   type MissingVariable,
 } from "./interpolate.js";
-import { readTextFile } from "./read-text-file.js";
+import { expansionReferences, scrubSecrets } from "./redact.js";
 import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
 import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions } from "./types.js";
-import { errorMessage } from "./util/error-message.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
 
 /**
  * A discovered entry turned into a usable config, or the one issue that keeps
- * it from running; `envFile` is the dotenv file it read or tried to read.
+ * it from running; `envFile` is the dotenv file it read, tried to read, or
+ * (when told not to read it) would read.
  */
 export type PreparedServer = ({ config: MCPServerConfig } | { issue: ConfigIssue }) & { envFile?: string };
 
-/**
- * Finishes one entry: expands its placeholders, adds its `envFile`, validates
- * it and strips fields that do not apply to its transport.
- */
-export async function prepareServer(
+/** Options of {@link prepareServer}. */
+export interface PrepareServerOptions extends Pick<LoadConfigsOptions, "resolveInput"> {
+  /**
+   * True when the entry's `envFile` (absolute) must not be read now: a file
+   * inside a project not approved yet. A project-level entry then comes back
+   * without the file's variables (it waits for approval anyway); a
+   * user-level entry becomes an issue. @default never
+   */
+  envFileHeld?: (path: string) => Promise<boolean>;
+}
+
+/** How the loader expands one entry's placeholders. */
+export function interpolationOf(
   server: DiscoveredServer,
   ctx: DiscoveryContext,
-  options: Pick<LoadConfigsOptions, "resolveInput">,
-): Promise<PreparedServer> {
-  const { name, source } = server;
-  const issue = (code: ConfigIssue["code"], message: string): PreparedServer => ({
-    issue: { path: source.path, server: name, code, message },
-  });
-  const interpolation: InterpolationOptions = {
+  options: Pick<LoadConfigsOptions, "resolveInput"> = {},
+): InterpolationOptions {
+  return {
     syntax: server.interpolation?.syntax ?? "posix",
     env: ctx.env,
     cwd: ctx.cwd,
@@ -42,20 +44,31 @@ export async function prepareServer(
     ...(server.interpolation?.inputs ? { inputs: server.interpolation.inputs } : {}),
     ...(options.resolveInput ? { resolveInput: options.resolveInput } : {}),
   };
+}
+
+/**
+ * Finishes one entry: expands its placeholders, adds its `envFile` (only one
+ * inside the project, or the home for a user-level entry), validates it and
+ * strips fields that do not apply to its transport.
+ */
+export async function prepareServer(
+  server: DiscoveredServer,
+  ctx: DiscoveryContext,
+  options: PrepareServerOptions,
+): Promise<PreparedServer> {
+  const { name, source } = server;
+  const issue = (code: ConfigIssue["code"], message: string): PreparedServer => ({
+    issue: { path: source.path, server: name, code, message },
+  });
+  const interpolation = interpolationOf(server, ctx, options);
 
   const expanded = await interpolateServerConfig(server.config, interpolation);
   const missing = [...expanded.missing];
   let envFile: string | undefined;
   if (server.envFile !== undefined) {
-    const path = await interpolateString(server.envFile, interpolation);
-    for (const variable of path.missing) {
-      missing.push({
-        variable,
-        field: "envFile",
-        placeholder: path.written?.[variable] ?? `\${${variable}}`,
-      });
-    }
-    envFile = resolve(ctx.cwd, path.value);
+    const path = await expandEnvFilePath(server.envFile, ctx, interpolation);
+    missing.push(...path.missing);
+    envFile = path.path;
   }
   if (missing.length > 0) return issue("VAR_UNSET", unsetMessage(name, source.path, missing));
   if (expanded.missingInputs !== undefined) {
@@ -66,7 +79,30 @@ export async function prepareServer(
   }
 
   let config = expanded.config;
-  if (envFile !== undefined && isPlainObject(config) && config.command !== undefined) {
+  const usesEnvFile = envFile !== undefined && isPlainObject(config) && config.command !== undefined;
+  if (envFile !== undefined && usesEnvFile) {
+    const outside = await envFileOutside(envFile, source.level, ctx);
+    if (outside !== undefined) {
+      return {
+        ...issue(
+          "CONFIG_INVALID",
+          `servers${fieldKey(name)}.envFile: ${outside}; fix the path in ${source.path}`,
+        ),
+        envFile,
+      };
+    }
+  }
+  const held = envFile !== undefined && usesEnvFile && (await options.envFileHeld?.(envFile)) === true;
+  if (held && source.level === "user") {
+    return {
+      ...issue(
+        "CONFIG_INVALID",
+        `servers${fieldKey(name)}.envFile: ${envFile} is inside the project folder, whose MCP config is not approved yet, so it is not read; approve the project, or keep the file outside it (in ${source.path})`,
+      ),
+      envFile,
+    };
+  }
+  if (envFile !== undefined && usesEnvFile && !held && isPlainObject(config)) {
     const loaded = await readEnvFile(envFile);
     if ("error" in loaded) {
       return {
@@ -85,12 +121,13 @@ export async function prepareServer(
     }
   }
 
-  const read =
-    envFile !== undefined && isPlainObject(config) && config.command !== undefined ? { envFile } : {};
+  const read = envFile !== undefined && usesEnvFile ? { envFile } : {};
   const problems = findServerConfigProblems(name, config);
   if (problems.length > 0) {
     const messages = problems.map((problem) => formatProblem(name, problem, server.fieldNames));
-    return { ...issue("CONFIG_INVALID", messages.join("; ")), ...read };
+    // A message may quote a value an expansion made (a bad `url`): show the reference instead.
+    const references = expansionReferences(server.config, { env: ctx.env });
+    return { ...issue("CONFIG_INVALID", scrubSecrets(messages.join("; "), [], references)), ...read };
   }
   const normalized = normalizeServerConfig(config);
   if (normalized === undefined) {
@@ -124,18 +161,4 @@ function unansweredMessage(name: string, path: string, missing: MissingInput[], 
   return canAsk
     ? `servers${fieldKey(name)}: ${subject} got no answer (${uses}, in ${path}); answer when asked, or put the value in the config instead of the placeholder`
     : `servers${fieldKey(name)}: ${subject} cannot be asked for (${uses}, in ${path}): no resolveInput was given to loadAllMCPConfigs; pass one, or put the value in the config instead of the placeholder`;
-}
-
-async function readEnvFile(path: string): Promise<{ values: Record<string, string> } | { error: string }> {
-  const read = await readTextFile(path);
-  if (read.status === "missing") return { error: "it does not exist" };
-  if (read.status === "error") return { error: `it ${read.problem.replace(/;.*$/, "")}` };
-  try {
-    const values = parseEnv(read.text);
-    const clean: Record<string, string> = {};
-    for (const [key, value] of Object.entries(values)) if (value !== undefined) setOwn(clean, key, value);
-    return { values: clean };
-  } catch (error) {
-    return { error: errorMessage(error) };
-  }
 }

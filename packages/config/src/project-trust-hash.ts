@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SourceMeta } from "./server-config.js";
+import type { ProjectSetting } from "./types.js";
 
 /**
  * JSON with object keys sorted at every depth, so two configs that differ only
@@ -30,11 +31,31 @@ export interface TrustHashEntry {
   envFile?: string;
 }
 
+/** An env file inside the project that an approval covers, by the digest of its bytes. */
+export interface TrustHashEnvFile {
+  server: string;
+  provider: string;
+  /** The file, absolute. */
+  path: string;
+  /** SHA-256 (hex) of its bytes, or `missing`. */
+  digest: string;
+}
+
+/** What else a project's approval covers besides its server entries. */
+export interface TrustHashExtras {
+  /** The project files' settings that change which servers run (`disabledServers`, `mcp.excluded`…). */
+  settings?: readonly ProjectSetting[];
+  /** The env files inside the project that entries read, project-level or not. */
+  envFiles?: readonly TrustHashEnvFile[];
+}
+
 /**
  * The hash a project's approval is keyed by (project trust): SHA-256 (hex) of the
  * canonical, key-sorted JSON of the project-level entries among `servers`
  * (provider, name and config as written in the project's files, before `${…}`
- * expansion). So any change to a project file's servers asks again, while a
+ * expansion), plus the project files' settings and the digests of the env
+ * files inside the project that entries read (`extras`). So any change to a
+ * project file's servers, settings or env files asks again, while a
  * rotated token in the user's environment, the user's own files, and session
  * options such as a `reserve` rule do not. `loadAllMCPConfigs` and the
  * `mcp-rt-config trust` command both use it.
@@ -45,7 +66,7 @@ export interface TrustHashEntry {
  * await trust.approve(projectDir, hash);
  * ```
  */
-export function hashProjectServers(servers: readonly TrustHashEntry[]): string {
+export function hashProjectServers(servers: readonly TrustHashEntry[], extras: TrustHashExtras = {}): string {
   const entries = servers
     .filter((server) => server.source.level === "project")
     .map((server) =>
@@ -54,7 +75,15 @@ export function hashProjectServers(servers: readonly TrustHashEntry[]): string {
         : ([server.source.provider, server.name, server.config, server.envFile] as const),
     )
     .sort(([p1, n1], [p2, n2]) => (p1 === p2 ? compare(n1, n2) : compare(p1, p2)));
-  return createHash("sha256").update(canonicalJson(entries)).digest("hex");
+  const settings = [...(extras.settings ?? [])]
+    .map((setting) => [setting.path, setting.key, setting.value] as const)
+    .sort(([p1, k1], [p2, k2]) => (p1 === p2 ? compare(k1, k2) : compare(p1, p2)));
+  const envFiles = [...(extras.envFiles ?? [])]
+    .map((file) => [file.provider, file.server, file.path, file.digest] as const)
+    .sort((a, b) => compare(a.join("\0"), b.join("\0")));
+  // Without extras the hash is the entries' alone, so approvals made before extras counted still hold.
+  const hashed = settings.length === 0 && envFiles.length === 0 ? entries : { entries, settings, envFiles };
+  return createHash("sha256").update(canonicalJson(hashed)).digest("hex");
 }
 
 function compare(a: string, b: string): number {

@@ -1,120 +1,148 @@
-/** What a hidden secret is shown as. */
-export const REDACTED = "***";
-
-// Query parameters and CLI flags whose values are credentials.
-const SECRET_NAME =
-  /(^|[^a-z])(token|key|apikey|api[-_]?key|access[-_]?token|secret|password|passwd|pwd|auth|authorization|credential|credentials|signature|sig|session)([^a-z]|$)|(token|key|secret|password|credential|auth)$/i;
-
-// `?name=value` / `&name=value` (or a bare `name=value`) in text that does not parse as a URL.
-const QUERY_PARAM = /(^|[?&;\s])([^=&#\s"?;]+)=([^&#\s"]*)/g;
+import { referencedVariables } from "./interpolate.js";
+import { isSecretName, isTokenLike, REDACTED, redactText, redactTokens, redactUrl } from "./redact-text.js";
 
 // A `${…}` placeholder: a value holding one is a template, not a secret.
 const PLACEHOLDER = /\$\{[^}]*\}/;
 
-/** True for a query parameter or flag name whose value is likely a credential. */
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
+// `--flag=value` and a lone `--flag`.
+const FLAG_VALUE = /^(--?[A-Za-z][\w-]*)=(.*)$/s;
+const FLAG = /^--?[A-Za-z][\w-]*$/;
+// A header as one argument (`--header "Authorization: Bearer …"`, the mcp-remote form).
+const HEADER_ARG = /^([A-Za-z][\w-]*)(\s*:\s*)(.+)$/s;
+
+/** Options of {@link redactServerConfig} and {@link secretValues}. */
+export interface RedactOptions {
+  /**
+   * The same config as its file has it, placeholders not expanded. A value
+   * that an expansion changed is shown as the file writes it (`${TOKEN}`,
+   * `Bearer ${env:TOKEN}`), never as what it expanded to.
+   */
+  template?: unknown;
+  /**
+   * The environment the config was expanded with ({@link expansionReferences} only).
+   */
+  env?: Record<string, string | undefined>;
 }
 
-/**
- * A URL with its credentials hidden: `user:pass@` and the values of token-like
- * query parameters (`token`, `key`, `apikey`, `api_key`, `access_token`,
- * `secret`, `password`, `auth`…) become `***`. A string that is not a URL is
- * returned with any `scheme://user:pass@` part hidden.
- */
-export function redactUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return url
-      .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, `$1${REDACTED}@`)
-      .replace(QUERY_PARAM, (whole, lead: string, name: string) =>
-        isSecretName(name) ? `${lead}${name}=${REDACTED}` : whole,
-      );
-  }
-  if (parsed.username) parsed.username = REDACTED;
-  if (parsed.password) parsed.password = REDACTED;
-  let changed = parsed.username !== "" || parsed.password !== "";
-  for (const name of new Set(parsed.searchParams.keys())) {
-    if (isSecretName(name)) {
-      parsed.searchParams.set(name, REDACTED);
-      changed = true;
-    }
-  }
-  // Untouched URLs keep their exact spelling (URL would normalise them).
-  return changed ? parsed.toString() : url;
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** A value from `env` or `headers` as shown: `!command` values keep their `!`, so a reader knows one runs. */
+/** What is shown of a string: the template when an expansion changed it, else the value. */
+function provenance(value: string, template: unknown): string {
+  return typeof template === "string" && template !== value ? template : value;
+}
+
+/** A value from `env` or `headers` as shown: only a reference (`${TOKEN}`) is shown; `!command` values keep their `!`. */
 function redactValue(value: string): string {
+  if (PLACEHOLDER.test(value)) return redactTokens(value);
   return value.startsWith("!") && !value.startsWith("!!") ? `!${REDACTED}` : REDACTED;
 }
 
-function redactArgs(args: readonly unknown[]): unknown[] {
-  return args.map((arg, index) => {
-    if (typeof arg !== "string") return REDACTED;
-    const previous = index > 0 ? args[index - 1] : undefined;
-    const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/.exec(arg);
-    if (flag && isSecretName(flag[1]!.replace(/^-+/, ""))) return `${flag[1]}=${REDACTED}`;
-    if (
-      typeof previous === "string" &&
-      /^--?[A-Za-z][\w-]*$/.test(previous) &&
-      isSecretName(previous.replace(/^-+/, ""))
-    ) {
-      return REDACTED;
-    }
-    return /^[a-z][a-z0-9+.-]*:\/\/|[?&]/i.test(arg) ? redactUrl(arg) : arg;
-  });
+function redactArg(arg: string, previous: unknown): string {
+  if (PLACEHOLDER.test(arg) && !/[=:]/.test(arg)) return arg;
+  const flag = FLAG_VALUE.exec(arg);
+  if (flag && isSecretName(flag[1]!) && !PLACEHOLDER.test(flag[2]!)) return `${flag[1]}=${REDACTED}`;
+  if (typeof previous === "string" && FLAG.test(previous) && isSecretName(previous)) return REDACTED;
+  const header = HEADER_ARG.exec(arg);
+  if (header && isSecretName(header[1]!) && !header[3]!.startsWith("//") && !PLACEHOLDER.test(header[3]!)) {
+    return `${header[1]}${header[2]}${REDACTED}`;
+  }
+  return redactText(arg);
+}
+
+function redactArgs(args: readonly unknown[], template: unknown): unknown[] {
+  const written = Array.isArray(template) && template.length === args.length ? template : [];
+  const shown = args.map((arg, index) => (typeof arg === "string" ? provenance(arg, written[index]) : arg));
+  return shown.map((arg, index) => (typeof arg === "string" ? redactArg(arg, shown[index - 1]) : REDACTED));
 }
 
 /**
- * A copy of a server config safe to print: every `env` and `headers` value,
- * URL credentials and token-like query parameters, the values of token-like
- * flags in `args` (`--api-key=…`, `--token …`) and `auth.clientSecret` become `***`.
+ * A copy of a server config safe to print. `env` and `headers` values,
+ * `auth.clientSecret` and the values of token-like flags in `args`
+ * (`--api-key=…`, `--token …`), of secret-named `NAME=value` arguments
+ * (docker's `-e GITHUB_PERSONAL_ACCESS_TOKEN=…`) and of secret-named header
+ * arguments (`Authorization: …`) become `***`; URLs lose their credentials,
+ * token-like query parameters and token-like path segments (see `redactUrl`);
+ * known token shapes (`Bearer …`, `ghp_…`, `sk-…`, JWTs…) are hidden anywhere.
+ * A value that is a reference is shown: `${TOKEN}` stays `${TOKEN}`. With a
+ * `template`, a value that came from an expansion is shown as written there.
  * Works on unvalidated input too: an `env` or `headers` of the wrong shape is
  * hidden whole, and so is an `args` item that is not a string.
+ *
+ * @example
+ * ```ts
+ * redactServerConfig({ command: "npx", args: ["mcp-remote", "--header", "Authorization: Bearer abc"] });
+ * // → { command: "npx", args: ["mcp-remote", "--header", "Authorization: ***"] }
+ * ```
  */
-export function redactServerConfig<T>(config: T): T {
-  if (config === null || typeof config !== "object" || Array.isArray(config)) return config;
-  const copy: Record<string, unknown> = { ...(config as Record<string, unknown>) };
+export function redactServerConfig<T>(config: T, options: RedactOptions = {}): T {
+  if (!isRecord(config)) return config;
+  const template = isRecord(options.template) ? options.template : {};
+  const copy: Record<string, unknown> = { ...config };
   for (const field of ["env", "headers"] as const) {
     const values = copy[field];
     if (values === undefined) continue;
-    if (values && typeof values === "object" && !Array.isArray(values)) {
+    if (isRecord(values)) {
+      const written = isRecord(template[field]) ? template[field] : {};
       copy[field] = Object.fromEntries(
         Object.entries(values).map(([key, value]) => [
           key,
-          typeof value === "string" ? redactValue(value) : REDACTED,
+          typeof value === "string" ? redactValue(provenance(value, written[key])) : REDACTED,
         ]),
       );
     } else {
       copy[field] = Array.isArray(values) ? values.map(() => REDACTED) : REDACTED;
     }
   }
-  if (typeof copy.url === "string") copy.url = redactUrl(copy.url);
-  if (Array.isArray(copy.args)) copy.args = redactArgs(copy.args);
+  for (const field of ["command", "cwd"] as const) {
+    const value = copy[field];
+    if (typeof value === "string") copy[field] = redactText(provenance(value, template[field]));
+  }
+  if (typeof copy.url === "string") copy.url = redactUrl(provenance(copy.url, template.url));
+  if (Array.isArray(copy.args)) copy.args = redactArgs(copy.args, template.args);
   const auth = copy.auth;
-  if (auth && typeof auth === "object" && !Array.isArray(auth) && "clientSecret" in auth) {
-    const secret = (auth as { clientSecret?: unknown }).clientSecret;
-    copy.auth = { ...auth, clientSecret: typeof secret === "string" ? redactValue(secret) : REDACTED };
+  if (isRecord(auth)) {
+    const written = isRecord(template.auth) ? template.auth : {};
+    const shown: Record<string, unknown> = { ...auth };
+    for (const key of ["clientId", "scope", "clientMetadataUrl"] as const) {
+      const value = auth[key];
+      if (typeof value === "string") shown[key] = redactText(provenance(value, written[key]));
+    }
+    if ("clientSecret" in auth) {
+      const secret = auth.clientSecret;
+      shown.clientSecret =
+        typeof secret === "string" ? redactValue(provenance(secret, written.clientSecret)) : REDACTED;
+    }
+    copy.auth = shown;
   }
   return copy as T;
+}
+
+/** Every string of a config that may hold what an expansion put there. */
+function templateStrings(template: unknown): string[] {
+  if (!isRecord(template)) return [];
+  const out: string[] = [];
+  const add = (value: unknown): void => {
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) value.forEach(add);
+    else if (isRecord(value)) Object.values(value).forEach(add);
+  };
+  for (const field of ["command", "args", "env", "url", "headers", "cwd", "auth"]) add(template[field]);
+  return out;
 }
 
 /**
  * The secret values of a config, as {@link redactServerConfig} would hide
  * them: `env` and `headers` values (numbers too, as a message would print
- * them), URL credentials and token-like parameters, token-like flag values,
- * `auth.clientSecret`.
+ * them), URL credentials, token-like parameters and path segments, token-like
+ * flag values, secret-named header arguments, `auth.clientSecret`.
  * Used to scrub them from text that quotes a config, such as a validation
  * message. Values shorter than 6 characters are left out: hiding them would
  * blank out ordinary words; so are templates holding a `${…}` placeholder,
  * which messages quote to say what is unset.
  */
 export function secretValues(config: unknown): string[] {
-  if (config === null || typeof config !== "object" || Array.isArray(config)) return [];
-  const record = config as Record<string, unknown>;
   const found = new Set<string>();
   const add = (value: unknown): void => {
     if (typeof value === "number" || typeof value === "boolean") value = String(value);
@@ -124,44 +152,88 @@ export function secretValues(config: unknown): string[] {
     const token = /^\S+\s+(\S{6,})$/.exec(value)?.[1];
     if (token) found.add(token);
   };
+  if (!isRecord(config)) return [...found];
   for (const field of ["env", "headers"] as const) {
-    const values = record[field];
+    const values = config[field];
     if (values && typeof values === "object") Object.values(values).forEach(add);
     else add(values);
   }
-  const auth = record.auth;
-  if (auth && typeof auth === "object" && !Array.isArray(auth))
-    add((auth as { clientSecret?: unknown }).clientSecret);
-  const texts = [record.url, ...(Array.isArray(record.args) ? record.args : [])];
+  if (isRecord(config.auth)) add(config.auth.clientSecret);
+  const texts = [config.url, ...(Array.isArray(config.args) ? config.args : [])];
   for (const text of texts) {
     if (typeof text !== "string") continue;
-    for (const [, , name, value] of text.matchAll(QUERY_PARAM)) if (name && isSecretName(name)) add(value);
+    for (const [, , name, value] of text.matchAll(/(^|[?&;\s])([^=&#\s"?;]+)=([^&#\s"]*)/g))
+      if (name && isSecretName(name)) add(value);
     const userinfo = /\b[a-z][a-z0-9+.-]*:\/\/([^/@\s]+)@/i.exec(text)?.[1];
     if (userinfo) for (const part of [userinfo, ...userinfo.split(":")]) add(part);
+    // Path segments and parameter values that look like tokens, as redactUrl hides them.
+    for (const word of text.split(/[/?&#=@:;,\s"']+/)) if (isTokenLike(word)) add(word);
   }
-  if (Array.isArray(record.args)) {
-    const args = record.args;
+  if (Array.isArray(config.args)) {
+    const args = config.args;
     args.forEach((arg, index) => {
       if (typeof arg !== "string") return;
-      const flag = /^(--?[A-Za-z][\w-]*)=(.*)$/.exec(arg);
-      if (flag && isSecretName(flag[1]!.replace(/^-+/, ""))) add(flag[2]);
+      const flag = FLAG_VALUE.exec(arg);
+      if (flag && isSecretName(flag[1]!)) add(flag[2]);
       const previous = args[index - 1];
-      if (
-        typeof previous === "string" &&
-        /^--?[A-Za-z][\w-]*$/.test(previous) &&
-        isSecretName(previous.replace(/^-+/, ""))
-      ) {
-        add(arg);
-      }
+      if (typeof previous === "string" && FLAG.test(previous) && isSecretName(previous)) add(arg);
+      const header = HEADER_ARG.exec(arg);
+      if (header && isSecretName(header[1]!) && !header[3]!.startsWith("//")) add(header[3]);
     });
   }
   return [...found];
 }
 
-/** `text` with every one of `secrets` replaced by `***`, longest first. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
+/**
+ * What an expansion with `env` may have copied into a config, each value with
+ * the reference to show instead: the values of the variables the config (or
+ * its `template`) refers to, and of every variable with a secret-like name,
+ * as `${NAME}`. Values shorter than 6 characters are left out.
+ */
+export function expansionReferences(config: unknown, options: RedactOptions): Map<string, string> {
+  const references = new Map<string, string>();
+  const env = options.env;
+  if (!env) return references;
+  const texts = [...templateStrings(config), ...templateStrings(options.template)];
+  const names = new Set(texts.flatMap(referencedVariables));
+  for (const name of Object.keys(env)) if (isSecretName(name)) names.add(name);
+  for (const name of names) {
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (value !== undefined && value.length >= 6 && !references.has(value))
+      references.set(value, `\${${name}}`);
+  }
+  return references;
+}
+
+/**
+ * `text` with every one of `secrets` replaced by `***`, and every key of
+ * `references` by its value (`${NAME}`), longest first.
+ */
+export function scrubSecrets(
+  text: string,
+  secrets: readonly string[],
+  references: ReadonlyMap<string, string> = new Map(),
+): string {
+  const all = new Map<string, string>(references);
+  for (const secret of secrets) all.set(secret, REDACTED);
   let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
-    out = out.replaceAll(secret, REDACTED);
+  for (const [secret, shown] of [...all].sort(([a], [b]) => b.length - a.length))
+    out = out.replaceAll(secret, shown);
   return out;
+}
+
+/**
+ * `text` (an error message, a log line) with the secrets of `config` hidden,
+ * as {@link redactServerConfig} hides them in the config itself, and whatever
+ * `redactText` recognises (URL credentials and path tokens, token shapes):
+ * what a server or the network answered may quote them.
+ *
+ * @example
+ * ```ts
+ * redactConfigText('header "Bearer abc-123-def" refused', { url: "https://h/mcp", headers: { Authorization: "Bearer abc-123-def" } });
+ * // → 'header "***" refused'
+ * ```
+ */
+export function redactConfigText(text: string, config: unknown): string {
+  return redactText(scrubSecrets(text, secretValues(config)));
 }

@@ -67,6 +67,23 @@ export interface CapabilitySourceResult {
    * native file's `alwaysLoadServers`, written by `/mcp pin`).
    */
   alwaysLoadServers?: string[];
+  /**
+   * Settings of project-level files, outside the server map, that change
+   * which servers run (the native `disabledServers`, Gemini's
+   * `mcp.excluded`…), as written: project trust's hash covers them, so a
+   * project that edits them is asked about again.
+   */
+  projectSettings?: ProjectSetting[];
+}
+
+/** One project-level setting a source reports (see `CapabilitySourceResult.projectSettings`). */
+export interface ProjectSetting {
+  /** The file it is in. */
+  path: string;
+  /** Where in the file, e.g. `disabledServers` or `mcp.excluded`. */
+  key: string;
+  /** The value as written. */
+  value: unknown;
 }
 
 /** A place server configs come from: one per client whose files mcp-rt reads (`builtinSources` lists them). */
@@ -166,9 +183,12 @@ export interface LoadConfigsOptions {
   sources?: CapabilitySource[];
   /**
    * Project trust: project-level servers start only once the user approved
-   * the project's set of them (`createTrustStore()`); the others come back in
-   * `needsApproval`. `"all"` trusts every project server on purpose (the
-   * design document's behaviour). @default "all"
+   * the project's set of them in this store (`createTrustStore()`); until
+   * then they come back in `needsApproval`, and the project's files change
+   * nothing the user configured. Without a store nothing is approved: a
+   * cloned repository runs nothing on its own. `"all"` trusts every project
+   * on purpose (the design document's behaviour).
+   * @default none: project-level servers wait in `needsApproval`
    */
   trust?: ProjectTrust | "all";
   /** Answers VS Code `${input:id}` placeholders. */
@@ -194,7 +214,22 @@ export interface LoadConfigsResult {
    * the config they would start with (after expansion), so a UI can show what
    * it asks about.
    */
-  needsApproval: Array<{ name: string; source: SourceMeta; config?: MCPServerConfig }>;
+  needsApproval: Array<{
+    name: string;
+    source: SourceMeta;
+    config?: MCPServerConfig;
+    /** The env file it would read (not read before approval: `config` lacks its variables). */
+    envFile?: string;
+  }>;
+  /**
+   * What the project's files would change in the servers the user
+   * configured once the project is approved (a same-name entry replacing
+   * one, a setting turning one off or on). Absent when there is nothing, or
+   * when the changes already apply.
+   */
+  pendingChanges?: ProjectChange[];
+  /** The env file each server of `configs` read, by name. Absent when none did. */
+  envFiles?: Record<string, string>;
   /**
    * Every file this load read or would have read had it existed (each
    * source's `paths`, else the files its entries and issues name, and the
@@ -204,17 +239,34 @@ export interface LoadConfigsResult {
   files?: string[];
   /**
    * What `trust` was asked about this project: approving `hash` for
-   * `projectDir` starts its project-level servers. Absent without `trust`, or
-   * when the project has no project-level server to start.
+   * `projectDir` starts its project-level servers and applies its changes.
+   * Absent with `trust: "all"`, with `enableProjectConfig: false`, or when
+   * the project's files define and change nothing.
    */
   projectTrust?: ProjectTrustQuestion;
+}
+
+/** A change a not yet approved project's files would make to a server the user configured. */
+export interface ProjectChange {
+  /** The user's server. */
+  name: string;
+  /**
+   * `replace`: a project entry of the same name would take its place;
+   * `disable` / `enable`: the project would turn it off / on; `pin`: it
+   * would mark it `alwaysLoad`.
+   */
+  change: "replace" | "disable" | "enable" | "pin";
+  /** The user's entry. */
+  source: SourceMeta;
+  /** The project file that makes the change. */
+  path: string;
 }
 
 /** The approval question `loadAllMCPConfigs` put to a `ProjectTrust`. */
 export interface ProjectTrustQuestion {
   /** The project folder, as passed to `isApproved`. */
   projectDir: string;
-  /** `hashProjectServers` of the project's entries as written. */
+  /** `hashProjectServers` of the project's entries as written, its settings and env files. */
   hash: string;
   /** The answer. */
   approved: boolean;

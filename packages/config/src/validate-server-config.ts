@@ -1,5 +1,5 @@
 import { describeKind, describeValue, fieldKey, isPlainObject } from "./describe-value.js";
-import { redactUrl } from "./redact.js";
+import { redactUrl } from "./redact-text.js";
 import {
   ENV_NAME,
   MCPHttpServerConfigSchema,

@@ -5,7 +5,7 @@ import { CLI_SECRETS, useCliFixture, writeAt } from "./helpers.js";
 
 // The built bin, run as a user runs it, over a fixture home and project.
 const fx = useCliFixture();
-const { GH_TOKEN, PROJECT_KEY, URL_TOKEN, BAD_URL_TOKEN } = CLI_SECRETS;
+const { GH_TOKEN, PROJECT_KEY, URL_TOKEN, BAD_URL_TOKEN, OPAQUE } = CLI_SECRETS;
 
 describe("mcp-rt-config explain", () => {
   it("hides every secret unless --show-secrets", () => {
@@ -21,22 +21,25 @@ describe("mcp-rt-config explain", () => {
       expect(json).not.toContain(URL_TOKEN);
     }
     const github = fx.cli("explain", "github").stdout;
-    expect(github).toContain('"Authorization": "***"');
+    expect(github).toContain('"Authorization": "Bearer ${env:GH_TOKEN}"');
     expect(fx.cli("explain", "github", "--show-secrets").stdout).toContain(`Bearer ${GH_TOKEN}`);
     expect(fx.cli("explain", "lint", "--show-secrets").stdout).toContain(PROJECT_KEY);
     expect(fx.cli("explain", "docs", "--show-secrets").stdout).toContain(URL_TOKEN);
   });
 
-  it("shows every source of a name, the winner first, and why the other is shadowed", () => {
+  it("shows every source of a name; a project entry waiting for approval does not shadow the user's", () => {
     const json = JSON.parse(fx.cli("explain", "docs", "--json").stdout) as ExplainJson;
-    expect(json.status).toBe("needs approval");
+    expect(json.status).toBe("active");
     expect(json.entries.map((e) => [e.provider, e.status, e.winner])).toEqual([
+      ["cursor", "active", true],
       ["claude-code", "needs approval", true],
-      ["cursor", "shadowed", false],
     ]);
-    expect(json.entries[1]?.config).toEqual({ url: "https://docs.example/mcp?token=***&lang=en" });
+    expect(json.entries[0]?.config).toEqual({ url: "https://docs.example/mcp?token=***&lang=en" });
+    expect(json.entries[0]?.pendingChange).toMatch(/^the project's \.mcp\.json would replace it/);
     const text = fx.cli("explain", "docs").stdout;
-    expect(text).toContain("Claude Code (.mcp.json) defines the same name with higher priority");
+    expect(text).toContain(
+      "held back: the project's .mcp.json would replace it with its own entry of the same name; that waits until the project is approved (`mcp-rt-config trust`)",
+    );
   });
 
   it("hides secrets quoted by validation messages of invalid entries", () => {
@@ -76,6 +79,54 @@ describe("mcp-rt-config explain", () => {
     }
     expect(fx.cli("explain", "unset").stdout).toContain("${NOT_SET_ANYWHERE} in headers.Authorization");
     expect(fx.cli("explain", "envobj", "--show-secrets").stdout).toContain("s3cret-envobj");
+  });
+
+  it("shows what came from a variable as the variable, in args too (mcp-remote and docker forms)", async () => {
+    const literalPat = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    const zapier = "ZjNmYTk0ZDItM2Q1Ny00YjQ2LWE2NjAtOTBkMmQ5NzFmYzQ3OjE4ZGJkY2Vk";
+    await writeAt(fx.project, ".mcp.json", {
+      mcpServers: {
+        remote: {
+          command: "npx",
+          args: ["mcp-remote", "https://h.example/mcp", "--header", "Authorization: Bearer ${GH_TOKEN}"],
+        },
+        docker: {
+          command: "docker",
+          args: [
+            "run",
+            "-e",
+            "GITHUB_PERSONAL_ACCESS_TOKEN=${GH_TOKEN}",
+            "-e",
+            `OTHER_TOKEN=${literalPat}`,
+            "img",
+          ],
+        },
+        opaque: { command: "tool", args: ["--mode", "${OPAQUE_ARG}"], cwd: "${OPAQUE_ARG}" },
+        zapier: { url: `https://mcp.zapier.com/api/mcp/s/${zapier}/mcp` },
+        badvar: { url: "${OPAQUE_ARG}" },
+      },
+    });
+    const outputs: string[] = [fx.cli("list").stdout, fx.cli("list", "--json").stdout];
+    for (const name of ["remote", "docker", "opaque", "zapier", "badvar"])
+      outputs.push(fx.cli("explain", name).stdout, fx.cli("explain", name, "--json").stdout);
+    for (const out of outputs) {
+      expect(out).not.toContain(GH_TOKEN);
+      expect(out).not.toContain(OPAQUE);
+      expect(out).not.toContain(literalPat);
+      expect(out).not.toContain(zapier);
+    }
+    const remote = JSON.parse(fx.cli("explain", "remote", "--json").stdout) as ExplainJson;
+    expect(remote.entries[0]?.config).toMatchObject({
+      args: ["mcp-remote", "https://h.example/mcp", "--header", "Authorization: Bearer ${GH_TOKEN}"],
+    });
+    const docker = JSON.parse(fx.cli("explain", "docker", "--json").stdout) as ExplainJson;
+    expect(docker.entries[0]?.config).toMatchObject({
+      args: ["run", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=${GH_TOKEN}", "-e", "OTHER_TOKEN=***", "img"],
+    });
+    expect(fx.cli("explain", "opaque").stdout).toContain('"${OPAQUE_ARG}"');
+    expect(fx.cli("explain", "zapier").stdout).toContain("https://mcp.zapier.com/api/mcp/s/***/mcp");
+    expect(fx.cli("explain", "badvar").stdout).toMatch(/problems:\n\s+- .*url.*\$\{OPAQUE_ARG\}/);
+    expect(fx.cli("explain", "docker", "--show-secrets").stdout).toContain(GH_TOKEN);
   });
 
   it("explains disabled and invalid servers", () => {

@@ -19,7 +19,8 @@ describe("mcp-rt-config list", () => {
     expect(stdout).toMatch(/^github\s+http\s+Cursor\s+user\s+~\/\.cursor\/mcp\.json\s+active$/m);
     expect(stdout).toMatch(/^lint\s+stdio\s+Claude Code\s+project\s+\.mcp\.json\s+needs approval$/m);
     expect(stdout).toMatch(/^docs\s+stdio\s+Claude Code\s+project\s+\.mcp\.json\s+needs approval$/m);
-    expect(stdout).toMatch(/^docs\s+http\s+Cursor\s+user\s+~\/\.cursor\/mcp\.json\s+shadowed$/m);
+    // Until the project is approved, its entry does not shadow the user's.
+    expect(stdout).toMatch(/^docs\s+http\s+Cursor\s+user\s+~\/\.cursor\/mcp\.json\s+active$/m);
     expect(stdout).toMatch(/^old\s+stdio\s+Cursor\s+user\s+~\/\.cursor\/mcp\.json\s+disabled$/m);
     expect(stdout).toMatch(/^broken\s+\S+\s+Claude Code\s+project\s+\.mcp\.json\s+invalid$/m);
     expect(stdout).toContain("mcp-rt-config trust");

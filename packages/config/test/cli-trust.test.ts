@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in fixture configs are part of what is tested
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,6 +31,23 @@ describe("mcp-rt-config trust / untrust", () => {
     expect(untrust.code).toBe(0);
     expect(untrust.stdout).toContain("no longer approved");
     expect(fx.statuses().lint).toEqual(["claude-code:needs approval"]);
+  });
+
+  it("shows args that came from a variable as the variable", async () => {
+    await writeAt(fx.project, ".mcp.json", {
+      mcpServers: {
+        remote: {
+          command: "npx",
+          args: ["mcp-remote", "https://h.example/mcp", "--header", "Authorization: Bearer ${GH_TOKEN}"],
+        },
+        plain: { command: "tool", args: ["${OPAQUE_ARG}"] },
+      },
+    });
+    const trust = fx.cli("trust");
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).not.toContain(CLI_SECRETS.GH_TOKEN);
+    expect(trust.stdout).not.toContain(CLI_SECRETS.OPAQUE);
+    expect(trust.stdout).toContain("Authorization: Bearer ${GH_TOKEN}");
   });
 
   it("has nothing to approve in a folder without project servers", async () => {

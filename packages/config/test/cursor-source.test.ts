@@ -57,7 +57,8 @@ describe("Cursor source", () => {
   it("makes a server whose envFile is missing an error, and loads the others", async () => {
     const tree = await fixture();
     const file = await tree.writeHome(".cursor/mcp.json", {
-      mcpServers: { a: { command: "a", envFile: "/nonexistent/.env" }, b: { command: "b" } },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's own placeholder
+      mcpServers: { a: { command: "a", envFile: "${userHome}/nonexistent/.env" }, b: { command: "b" } },
     });
     const result = await tree.load();
     expect(Object.keys(result.configs)).toEqual(["b"]);
@@ -65,7 +66,7 @@ describe("Cursor source", () => {
       expect.objectContaining({ path: file, server: "a", code: "CONFIG_UNREADABLE" }),
     ]);
     expect(result.errors[0]?.message).toMatch(
-      /^servers\.a\.envFile: cannot read \/nonexistent\/\.env \(it does not exist\); create it or fix the path in /,
+      /^servers\.a\.envFile: cannot read \S+\/home\/nonexistent\/\.env \(it does not exist\); create it or fix the path in /,
     );
   });
 });

@@ -32,7 +32,11 @@ export interface FixtureTree {
   writeHome(relative: string, content: string | object): Promise<string>;
   /** Writes a file under the project folder (creating folders); returns its path. */
   writeProject(relative: string, content: string | object): Promise<string>;
-  /** `loadAllMCPConfigs(project)` with this home, an empty environment and Linux, unless overridden. */
+  /**
+   * `loadAllMCPConfigs(project)` with this home, an empty environment, Linux
+   * and `trust: "all"` (these loads are about reading files; project trust
+   * has tests of its own), unless overridden.
+   */
   load(options?: LoadConfigsOptions): Promise<LoadConfigsResult>;
 }
 
@@ -62,7 +66,7 @@ export function useFixtureTrees(): () => Promise<FixtureTree> {
       writeHome: (relative, content) => writeAt(home, relative, content),
       writeProject: (relative, content) => writeAt(project, relative, content),
       load: (options = {}) =>
-        loadAllMCPConfigs(project, { homeDir: home, env: {}, platform: "linux", ...options }),
+        loadAllMCPConfigs(project, { homeDir: home, env: {}, platform: "linux", trust: "all", ...options }),
     };
   };
 }
@@ -187,6 +191,8 @@ export const CLI_SECRETS = {
   URL_TOKEN: "url-secret-789",
   EXA_KEY: "exa-secret-000",
   BAD_URL_TOKEN: "bad-url-secret-111",
+  /** In the environment as `OPAQUE_ARG`: a secret with no telling name or shape. */
+  OPAQUE: "plain-opaque-222",
 } as const;
 
 /** One run of the bin. */
@@ -254,6 +260,7 @@ export function useCliFixture(): CliFixture {
         HOME: home,
         XDG_CONFIG_HOME: join(home, ".config"),
         GH_TOKEN: CLI_SECRETS.GH_TOKEN,
+        OPAQUE_ARG: CLI_SECRETS.OPAQUE,
       },
       timeout: 20_000,
     });

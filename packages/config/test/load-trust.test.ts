@@ -24,9 +24,21 @@ async function setup(): Promise<{
 }
 
 describe("loadAllMCPConfigs with project trust", () => {
-  it("trusts everything without the option", async () => {
+  it("holds project servers back without the option: no store approves nothing", async () => {
     const { tree } = await setup();
-    const result = await tree.load();
+    const result = await tree.load({ trust: undefined });
+    expect(Object.keys(result.configs)).toEqual(["mine"]);
+    expect(result.needsApproval.map((e) => e.name).sort()).toEqual(["docs", "lint"]);
+    expect(result.projectTrust).toEqual({
+      projectDir: tree.project,
+      hash: expect.any(String),
+      approved: false,
+    });
+  });
+
+  it('trusts everything with trust: "all"', async () => {
+    const { tree } = await setup();
+    const result = await tree.load({ trust: "all" });
     expect(Object.keys(result.configs).sort()).toEqual(["docs", "lint", "mine"]);
     expect(result.needsApproval).toEqual([]);
     expect(result.projectTrust).toBeUndefined();
@@ -104,8 +116,11 @@ describe("loadAllMCPConfigs with project trust", () => {
     const filtered = await tree.load({ trust: a, reserve });
     await tree.load({ trust: b });
     expect(a.asked).toEqual(b.asked);
-    expect(filtered.filtered.map((e) => e.name)).toEqual(["search"]);
+    // Not approved: the project's held-back server is in neither list, so its keys reach no one.
+    expect(filtered.filtered).toEqual([]);
     expect(filtered.needsApproval.map((e) => e.name)).not.toContain("search");
+    const approved = await tree.load({ trust: recordingTrust(true), reserve });
+    expect(approved.filtered.map((e) => e.name)).toEqual(["search"]);
   });
 
   it("does not ask when no project server would start", async () => {

@@ -28,7 +28,7 @@ describe("the README quick start", () => {
     const { exitCode, stdout, stderr, leftBehind } = await run();
     expect({ exitCode, leftBehind }).toEqual({ exitCode: 0, leftBehind: false });
     expect(stdout.split("\n")).toEqual([
-      "github from Claude Code { command: 'npx', args: [ '-y', 'github-mcp' ] }",
+      "github from Claude Code needs approval",
       `github is defined again in ${join(project, ".mcp.json")}`,
       "",
     ]);

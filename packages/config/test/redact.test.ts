@@ -1,13 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in config values are part of what is tested
 import { describe, expect, it } from "vitest";
-import {
-  isSecretName,
-  REDACTED,
-  redactServerConfig,
-  redactUrl,
-  scrubSecrets,
-  secretValues,
-} from "../src/redact.js";
+import { expansionReferences, redactServerConfig, scrubSecrets, secretValues } from "../src/redact.js";
+import { isSecretName, REDACTED, redactUrl } from "../src/redact-text.js";
 
 describe("redactUrl", () => {
   it("hides user:pass@ and token-like query parameters, keeps the rest", () => {
@@ -151,5 +145,101 @@ describe("redaction of configs of the wrong shape", () => {
     expect(secrets).toContain("real-secret");
     expect(secrets).toContain("whole-header-secret");
     expect(secrets.some((secret) => secret.includes("${"))).toBe(false);
+  });
+});
+
+describe("redaction by provenance", () => {
+  const GHP = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+  const env = { TOKEN: "tok-9f8e7d6c5b4a", GITHUB_TOKEN: GHP, OPAQUE: "plain-words-value", HOME: "/home/u" };
+
+  it("shows the mcp-remote header argument as its file writes it, or hides a literal one", () => {
+    const template = {
+      command: "npx",
+      args: ["mcp-remote", "https://h/mcp", "--header", "Authorization: Bearer ${TOKEN}"],
+    };
+    const expanded = {
+      ...template,
+      args: ["mcp-remote", "https://h/mcp", "--header", `Authorization: Bearer ${env.TOKEN}`],
+    };
+    expect(redactServerConfig(expanded, { template }).args).toEqual(template.args);
+    // Without the template the header name still gives it away.
+    expect(redactServerConfig(expanded).args?.[3]).toBe(`Authorization: ${REDACTED}`);
+    expect(redactServerConfig({ command: "npx", args: ["--header", "X-Api-Key: abc"] }).args).toEqual([
+      "--header",
+      `X-Api-Key: ${REDACTED}`,
+    ]);
+  });
+
+  it("shows docker's -e NAME=value from a variable as written, and hides a literal token", () => {
+    const template = {
+      command: "docker",
+      args: [
+        "run",
+        "-e",
+        "GITHUB_PERSONAL_ACCESS_TOKEN=${GITHUB_TOKEN}",
+        "-e",
+        "LOG=${OPAQUE}",
+        "ghcr.io/github/github-mcp-server",
+      ],
+    };
+    const expanded = {
+      ...template,
+      args: [
+        "run",
+        "-e",
+        `GITHUB_PERSONAL_ACCESS_TOKEN=${GHP}`,
+        "-e",
+        `LOG=${env.OPAQUE}`,
+        "ghcr.io/github/github-mcp-server",
+      ],
+    };
+    expect(redactServerConfig(expanded, { template }).args).toEqual(template.args);
+    const literal = redactServerConfig({
+      command: "docker",
+      args: ["run", "-e", `GITHUB_PERSONAL_ACCESS_TOKEN=${GHP}`],
+    });
+    expect(literal.args).toEqual(["run", "-e", `GITHUB_PERSONAL_ACCESS_TOKEN=${REDACTED}`]);
+    expect(redactServerConfig({ command: "x", args: ["--key-file", "k", GHP] }).args).toEqual([
+      "--key-file",
+      REDACTED,
+      REDACTED,
+    ]);
+  });
+
+  it("shows env, header, url and auth values that came from a variable as references, literals as ***", () => {
+    const template = {
+      url: "https://h/${OPAQUE}/mcp?x=${TOKEN}",
+      headers: { Authorization: "Bearer ${env:TOKEN}", "X-Team": "core" },
+      auth: { type: "oauth", clientId: "${OPAQUE}", clientSecret: "${TOKEN}" },
+    };
+    const expanded = {
+      url: `https://h/${env.OPAQUE}/mcp?x=${env.TOKEN}`,
+      headers: { Authorization: `Bearer ${env.TOKEN}`, "X-Team": "core" },
+      auth: { type: "oauth", clientId: env.OPAQUE, clientSecret: env.TOKEN },
+    };
+    const out = redactServerConfig(expanded, { template });
+    expect(out).toEqual({
+      url: template.url,
+      headers: { Authorization: "Bearer ${env:TOKEN}", "X-Team": REDACTED },
+      auth: template.auth,
+    });
+    expect(JSON.stringify(out)).not.toMatch(/tok-9f8e|plain-words/);
+  });
+
+  it("finds what an expansion copied from the environment, as the reference to show", () => {
+    const config = { command: "x", args: ["--dir", "${HOME}/data", "${OPAQUE}"], env: { A: "1" } };
+    const references = expansionReferences(config, { env });
+    expect([...references]).toEqual(
+      expect.arrayContaining([
+        ["/home/u", "${HOME}"],
+        [env.OPAQUE, "${OPAQUE}"],
+        [env.TOKEN, "${TOKEN}"],
+        [GHP, "${GITHUB_TOKEN}"],
+      ]),
+    );
+    const message = `args[2]: got "${env.OPAQUE}" in /home/u/data, token ${GHP}, secret sec-in-flag`;
+    expect(scrubSecrets(message, ["sec-in-flag"], references)).toBe(
+      'args[2]: got "${OPAQUE}" in ${HOME}/data, token ${GITHUB_TOKEN}, secret ***',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { MCPToolCache } from "@mcp-rt/cache";
+import type { MCPToolCache, MCPToolCacheEntry } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError } from "@mcp-rt/config/util";
@@ -37,6 +37,8 @@ export class Attempt {
   readonly cached: Promise<MCPToolDefinition[] | null>;
   /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
   readonly done: Promise<MCPServerConnection>;
+  /** The whole cache entry once `cached` resolved (resources, prompts, instructions beside the tools); `null` on a miss. */
+  cachedEntry: MCPToolCacheEntry | null = null;
   /** Set once `done` settled. */
   outcome?: { ok: true } | { ok: false; error: McpRtError };
   /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
@@ -56,7 +58,13 @@ export class Attempt {
     // The cache never throws by contract; a miss is the only safe reading of anything else.
     const { cache, name, config, cwd } = options;
     this.cached = cache
-      ? cache.then((open) => open?.get(name, config, cwd) ?? null).catch(() => null)
+      ? cache
+          .then((open) => open?.getEntry(name, config, cwd) ?? null)
+          .catch(() => null)
+          .then((entry) => {
+            this.cachedEntry = entry;
+            return entry?.tools ?? null;
+          })
       : Promise.resolve(null);
     this.done = options.run(this);
     this.done.then(

@@ -2,6 +2,7 @@ import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/clien
 import type { Logger, McpRtError } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import { type CoalescedTask, createCoalescedTask } from "./coalesced-task.js";
+import type { ContentList } from "./server-content.js";
 
 /** Options of {@link ConnectionWatch}. */
 export interface ConnectionWatchOptions {
@@ -19,6 +20,10 @@ export interface ConnectionWatchOptions {
   minRelistIntervalMs?: number;
   /** A re-list had to wait for `minRelistIntervalMs` (the server announces changes faster), the `inARow`th in a row. */
   onThrottle?: (inARow: number) => void;
+  /** Lists the server's resources (and templates) or prompts again after their `list_changed`, coalesced like tools. */
+  relistContent(list: ContentList, signal: AbortSignal): Promise<void>;
+  /** The server says a subscribed resource changed. */
+  onResourceUpdated(uri: string): void;
 }
 
 /**
@@ -32,9 +37,11 @@ export interface ConnectionWatchOptions {
 export class ConnectionWatch {
   readonly #controller = new AbortController();
   readonly #relist: CoalescedTask;
+  readonly #relistContent: Record<ContentList, CoalescedTask>;
   readonly #unsubscribe: Array<() => void>;
   #active = false;
   #missed = false;
+  readonly #missedContent = new Set<ContentList>();
 
   constructor(options: ConnectionWatchOptions) {
     const { signal } = this.#controller;
@@ -54,11 +61,27 @@ export class ConnectionWatch {
         ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
       },
     );
+    const contentTask = (list: ContentList): CoalescedTask =>
+      createCoalescedTask(
+        () => (signal.aborted ? Promise.resolve() : options.relistContent(list, signal)),
+        (error) => {
+          if (signal.aborted || options.connection.closed) return;
+          options.logger?.warn(
+            `MCP server "${options.connection.name}" announced new ${list}, but listing them failed; keeping the previous ones: ${errorMessage(error)}`,
+          );
+        },
+        { minIntervalMs: options.minRelistIntervalMs ?? 0, signal },
+      );
+    this.#relistContent = { resources: contentTask("resources"), prompts: contentTask("prompts") };
     const { connection } = options;
     this.#unsubscribe = [
       connection.onClose((event) => options.onClose(event)),
       connection.onError((error) => options.onError(error)),
       connection.onToolsChanged(() => this.#toolsChanged()),
+      connection.onListChanged((list) => this.#contentChanged(list)),
+      connection.onResourceUpdated((uri) => {
+        if (!signal.aborted) options.onResourceUpdated(uri);
+      }),
     ];
   }
 
@@ -69,6 +92,8 @@ export class ConnectionWatch {
       this.#missed = false;
       this.#relist.trigger();
     }
+    for (const list of this.#missedContent) this.#relistContent[list].trigger();
+    this.#missedContent.clear();
   }
 
   /** Stops following the connection; a re-list in flight is aborted and its result dropped. */
@@ -79,8 +104,18 @@ export class ConnectionWatch {
   }
 
   /** Settles once no re-list is in flight or queued. */
-  idle(): Promise<void> {
-    return this.#relist.idle();
+  async idle(): Promise<void> {
+    await Promise.all([
+      this.#relist.idle(),
+      this.#relistContent.resources.idle(),
+      this.#relistContent.prompts.idle(),
+    ]);
+  }
+
+  #contentChanged(list: ContentList): void {
+    if (this.#controller.signal.aborted) return;
+    if (this.#active) this.#relistContent[list].trigger();
+    else this.#missedContent.add(list);
   }
 
   #toolsChanged(): void {

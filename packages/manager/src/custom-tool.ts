@@ -17,6 +17,12 @@ export interface ToolResultDetails {
   provider?: string;
   /** The config source's display name, when known. */
   providerName?: string;
+  /**
+   * Set when the tool has an `outputSchema` and its `structuredContent` does
+   * not match it (or is missing): what is wrong. The content is delivered all
+   * the same; the mismatch is the server's, reported here for UIs and logs.
+   */
+  structuredContentError?: string;
 }
 
 /** What a tool call returns. */

@@ -9,7 +9,14 @@ export {
   MCPToolCache,
 } from "@mcp-rt/cache";
 export type {
+  ElicitationHandler,
   MCPConnectionCloseEvent,
+  MCPElicitationField,
+  MCPElicitationRequest,
+  MCPElicitationResult,
+  MCPElicitationSchema,
+  MCPPromptResult,
+  MCPResourceContents,
   MCPServerCapabilities,
   MCPServerConnection,
   MCPServerInfo,
@@ -27,6 +34,7 @@ export type {
   Logger,
   MCPAuthConfig,
   MCPHttpServerConfig,
+  MCPPromptArgument,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
@@ -77,6 +85,7 @@ export type { ServerProbe } from "./open-connection.js";
 export { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 export type { ReconnectOptions } from "./reconnect-policy.js";
 export { DEFAULT_RECONNECT_OPTIONS } from "./reconnect-policy.js";
+export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server-content.js";
 export type { ToolOwner } from "./tool-catalog.js";
 export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tool-name.js";
 export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";

@@ -1,5 +1,5 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
-import type { ToolLimits } from "@mcp-rt/client";
+import type { ElicitationHandler, ToolLimits } from "@mcp-rt/client";
 import type {
   AuthStorage,
   LoadConfigsOptions,
@@ -35,6 +35,16 @@ export interface MCPServerState {
   toolCount: number;
   /** True while its tools come from the cache and the server is not up yet. */
   deferred: boolean;
+  /** Resources and resource templates it offers (live or cached), when it has any. */
+  resourceCount?: number;
+  /** Prompts it offers (live or cached), when it has any. */
+  promptCount?: number;
+  /**
+   * The server's `instructions` from `initialize`: its own words on how to
+   * use it, for the agent's system prompt (see `session.instructions()`).
+   * Cut at 2048 characters with a note. Live, or from the cache.
+   */
+  instructions?: string;
   /**
    * True when its config says `alwaysLoad` (or the native file's
    * `alwaysLoadServers` names it): a session's tool search always gives the
@@ -67,6 +77,12 @@ export interface MCPManagerEvents {
   "server:needs-auth": { name: string; error: McpRtError };
   /** The tools of `name` changed: call `getTools()` again. */
   "tools:changed": { name: string };
+  /** The resources or resource templates of `name` changed (listed, relisted after `list_changed`, cached, or gone): call `getResources()` again. */
+  "resources:changed": { name: string };
+  /** The prompts of `name` changed: call `getPrompts()` again. */
+  "prompts:changed": { name: string };
+  /** Server `name` says the resource `uri` changed (`notifications/resources/updated`, after `subscribeResource`). */
+  "resource:updated": { name: string; uri: string };
   /** A reload (`reload`, `discoverAndReload`) started, stopped or restarted servers: which ones. */
   "config:changed": MCPConfigChange;
 }
@@ -221,6 +237,16 @@ export interface MCPManagerOptions {
   healthCheckIntervalMs?: number;
   /** How long a server may take to answer a health-check ping (ms). @default the smaller of healthCheckIntervalMs and 10000 */
   healthCheckTimeoutMs?: number;
+  /**
+   * Answers servers that ask the user for input (`elicitation/create`): a
+   * form (`requestedSchema`) or a URL to open. The request names the server
+   * that asks; `signal` aborts when the server cancels it. Only with a
+   * handler is the `elicitation` capability declared (servers then may
+   * ask); defaults from the schema are applied to an accepted form, and
+   * content that does not fit the schema is never sent.
+   * @default none: servers cannot ask
+   */
+  onElicitation?: ElicitationHandler;
 }
 
 /** How servers are discovered: `loadAllMCPConfigs`, or a replacement (tests inject one that throws). */

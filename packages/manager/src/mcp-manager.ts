@@ -1,4 +1,4 @@
-import type { MCPServerConnection, SignInStatus } from "@mcp-rt/client";
+import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import {
   type AuthStorage,
   isStdioConfig,
@@ -8,9 +8,10 @@ import {
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { abortError, TaskGroup } from "@mcp-rt/config/util";
+import { abortError, errorMessage, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
-import { loadClient } from "./client-module.js";
+import { client, loadClient } from "./client-module.js";
+import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
@@ -29,12 +30,20 @@ import type {
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
+import {
+  type ContentList,
+  collectContent,
+  type MCPPrompt,
+  type MCPResource,
+  type MCPResourceTemplate,
+} from "./server-content.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
 import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
+import { toolErrorResult, toToolResult } from "./tool-result.js";
 
 /** The startup gate of the design document (ms). */
 export const STARTUP_TIMEOUT_MS = 250;
@@ -280,6 +289,101 @@ export class MCPManager implements AsyncDisposable {
     return [...this.#catalog.tools];
   }
 
+  /**
+   * Every server's resources (`resources/list`): live, or from the cache
+   * while a server is deferred. A server without the capability has none.
+   */
+  getResources(): MCPResource[] {
+    return collectContent(this.#table.records(), "resources");
+  }
+
+  /** Every server's resource templates (`resources/templates/list`), live or cached. */
+  getResourceTemplates(): MCPResourceTemplate[] {
+    return collectContent(this.#table.records(), "resourceTemplates");
+  }
+
+  /** Every server's prompts (`prompts/list`), live or cached. */
+  getPrompts(): MCPPrompt[] {
+    return collectContent(this.#table.records(), "prompts");
+  }
+
+  /**
+   * Reads a resource of `server` (`resources/read`; any URI, listed or made
+   * from a template). A server still connecting (deferred) is waited for,
+   * like a deferred tool. Rejects with an `McpRtError` (`UNKNOWN_SERVER`,
+   * `NOT_CONNECTED`, `PROTOCOL_ERROR` for a URI the server does not know,
+   * `LIMIT_EXCEEDED` past `maxMessageBytes`, …), or an `AbortError`.
+   */
+  async readResource(
+    server: string,
+    uri: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MCPResourceContents> {
+    const connection = await this.waitForConnection(server, options);
+    return client().readResource(connection, uri, options.signal ? { signal: options.signal } : {});
+  }
+
+  /**
+   * Reads a resource as a tool result: what a model (a resource tool) or an
+   * `@server:uri` attachment gets. Text is inline, binary content a note
+   * with its size and MIME type, and the whole goes through the same budget
+   * as tool results (`resultCharLimit`). A failure is `MCP error: …`
+   * content; only an abort rejects.
+   */
+  async readResourceResult(
+    server: string,
+    uri: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolResult> {
+    const context = { serverName: server, mcpToolName: "resources/read" };
+    try {
+      const read = await this.readResource(server, uri, options);
+      const content = read.contents.map((resource) => ({ type: "resource", resource }));
+      return toToolResult({ content }, context, {
+        resultCharLimit: this.#limits.resultCharLimit,
+        resultMediaByteLimit: this.#limits.resultMediaByteLimit,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return toolErrorResult(errorMessage(error), context);
+    }
+  }
+
+  /**
+   * Gets a prompt of `server` with its arguments (`prompts/get`): the
+   * messages to put into the conversation. Waits for a deferred server;
+   * rejects like {@link MCPManager.readResource}.
+   */
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<MCPPromptResult> {
+    const connection = await this.waitForConnection(server, options);
+    return client().getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
+  }
+
+  /**
+   * Follows a resource: the server sends `notifications/resources/updated`,
+   * which the manager emits as `resource:updated`. Kept across reconnects
+   * (subscribed again). Rejects with `PROTOCOL_ERROR` for a server without
+   * `resources.subscribe`.
+   */
+  async subscribeResource(server: string, uri: string): Promise<void> {
+    const connection = await this.waitForConnection(server);
+    await client().subscribeResource(connection, uri);
+    this.#table.get(server)?.subscriptions.add(uri);
+  }
+
+  /** Stops following a resource (see {@link MCPManager.subscribeResource}). */
+  async unsubscribeResource(server: string, uri: string): Promise<void> {
+    const record = this.#table.get(server);
+    record?.subscriptions.delete(uri);
+    const connection = await this.waitForConnection(server);
+    await client().unsubscribeResource(connection, uri);
+  }
+
   /** Which server and original tool an exposed name stands for. */
   getToolOwner(exposedName: string): ToolOwner | undefined {
     return this.#catalog.owner(exposedName);
@@ -521,10 +625,14 @@ export class MCPManager implements AsyncDisposable {
     return stopped.closed;
   }
 
-  #announceStopped(name: string, stopped: { wasActive: boolean; hadTools: boolean }): void {
+  #announceStopped(
+    name: string,
+    stopped: { wasActive: boolean; hadTools: boolean; hadContent: ContentList[] },
+  ): void {
     if (stopped.wasActive)
       this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
     if (stopped.hadTools) this.#emitter.emit("tools:changed", { name });
+    for (const list of stopped.hadContent) this.#emitter.emit(`${list}:changed`, { name });
   }
 
   /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */

@@ -1,6 +1,6 @@
 import type { CallToolOptions, MCPProgress, MCPServerConnection } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
-import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
+import type { MCPToolDefinition, SourceMeta, ToolAnnotations } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
 import { client } from "./client-module.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
@@ -62,6 +62,15 @@ export class MCPTool implements CustomTool {
   readonly label: string;
   /** The server's description of the tool (or its title). */
   readonly description: string;
+  /** The tool's display name (`title`, else `annotations.title`), when the server gives one. */
+  readonly title?: string;
+  /**
+   * The server's hints about the tool (`readOnlyHint`, `destructiveHint`,
+   * `idempotentHint`, `openWorldHint`), as it listed them. They are hints
+   * from the server, not guarantees: a UI may show them, and must not rely
+   * on them to skip a confirmation for an untrusted server.
+   */
+  readonly annotations?: ToolAnnotations;
   /** The tool's `inputSchema`. */
   readonly parameters: object;
   /** The server's config name. */
@@ -82,6 +91,9 @@ export class MCPTool implements CustomTool {
     this.label = `${options.serverName}/${options.definition.name}`;
     this.description = options.definition.description ?? options.definition.title ?? "";
     this.parameters = options.definition.inputSchema;
+    const title = options.definition.title ?? options.definition.annotations?.title;
+    if (typeof title === "string") this.title = title;
+    if (options.definition.annotations) this.annotations = options.definition.annotations;
     if (options.source) this.source = options.source;
     const { source } = options;
     this.#context = {
@@ -143,7 +155,10 @@ export class MCPTool implements CustomTool {
       if (signal) options.signal = signal;
       if (onUpdate) options.onProgress = (progress) => onUpdate(this.#progressUpdate(progress));
       const raw = await client().callTool(live.connection, tool, params ?? {}, options);
-      return toToolResult(raw, this.#context, this.#host);
+      const result = toToolResult(raw, this.#context, this.#host);
+      const mismatch = client().checkStructuredContent(this.definition.outputSchema, raw);
+      if (mismatch !== undefined) result.details.structuredContentError = mismatch;
+      return result;
     } catch (error) {
       if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);
       if (isSignInRequired(error)) this.#host.signInRequired(this.serverName, error);

@@ -1,4 +1,4 @@
-import type { MCPServerConnection, OAuthOptions, ToolLimits } from "@mcp-rt/client";
+import type { ElicitationHandler, MCPServerConnection, OAuthOptions, ToolLimits } from "@mcp-rt/client";
 import {
   type AuthStorage,
   type MCPServerConfig,
@@ -29,6 +29,8 @@ export interface OpenConnectionOptions {
   oauth?: OAuthOptions | undefined;
   /** Told the resolved config before it connects (it holds secrets: keep only a fingerprint). */
   onResolved?: (resolved: MCPServerConfig) => void;
+  /** Answers the server's elicitations; see `MCPManagerOptions.onElicitation`. */
+  onElicitation?: ElicitationHandler | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function openConnection(
     ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
     ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
     ...(options.oauth ? { oauth: options.oauth } : {}),
+    ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
   });
 }
 

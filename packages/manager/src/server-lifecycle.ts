@@ -25,6 +25,7 @@ import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
+import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import type { ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
@@ -142,6 +143,8 @@ export class ServerLifecycle {
     if (this.#parts.catalog.defer(record, cached)) {
       this.#parts.emitter.emit("tools:changed", { name: record.name });
     }
+    const entry = attempt.cachedEntry;
+    if (entry) this.#announceContent(record, record.deferContent(entry));
     return true;
   }
 
@@ -153,11 +156,13 @@ export class ServerLifecycle {
   fail(record: ServerRecord, error: McpRtError, attempt?: Attempt): void {
     const { catalog, emitter, options } = this.#parts;
     const signIn = isSignInRequired(error);
+    const hadContent = record.setContent(NO_CONTENT);
     const hadTools = record.fail(error, signIn ? "needs-auth" : "failed");
     if (hadTools) catalog.rebuild();
     if (signIn) emitter.emit("server:needs-auth", { name: record.name, error });
     else emitter.emit("server:failed", { name: record.name, error });
     if (hadTools) emitter.emit("tools:changed", { name: record.name });
+    this.#announceContent(record, hadContent);
     // A failure the caller already received in `errors` is not logged again.
     if (attempt?.returned) {
       options.logger?.warn(
@@ -254,10 +259,16 @@ export class ServerLifecycle {
    * here (the caller does it once for many). `closed` settles once what it
    * had open is closed.
    */
-  stop(record: ServerRecord): { wasActive: boolean; hadTools: boolean; closed: Promise<unknown> } {
+  stop(record: ServerRecord): {
+    wasActive: boolean;
+    hadTools: boolean;
+    hadContent: ContentList[];
+    closed: Promise<unknown>;
+  } {
     const { table, tasks } = this.#parts;
     const wasActive = record.active;
     const hadTools = record.definitions.length > 0;
+    const hadContent = record.setContent(NO_CONTENT);
     if (table.holds(record)) table.forget(record.name);
     record.quiet();
     record.attempt?.controller.abort(removedError(record.name));
@@ -267,7 +278,7 @@ export class ServerLifecycle {
     ]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
     tasks.add(closed);
-    return { wasActive, hadTools, closed };
+    return { wasActive, hadTools, hadContent, closed };
   }
 
   /** Every server was stopped: no ping timer is left (reconnect timers went with their records). */
@@ -344,6 +355,7 @@ export class ServerLifecycle {
         sourcePath: record.source?.path,
         maxMessageBytes: this.#parts.limits.maxMessageBytes,
         oauth: this.#oauth(attempt),
+        onElicitation: this.#parts.options.onElicitation,
         onResolved: (resolved) => {
           if (this.#isCurrent(record, attempt)) {
             record.resolvedFingerprint = toolCacheFingerprint(name, resolved, this.#parts.cwd);
@@ -356,14 +368,14 @@ export class ServerLifecycle {
       record.watch = watch;
       record.phase = "listing";
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
-      const serverTools = await client().listTools(connection, {
-        ...this.#listOptions(record),
-        signal,
-        timeout: remaining,
-      });
+      // Resources and prompts are listed beside the tools; a failure there never fails the server.
+      const [serverTools, content] = await Promise.all([
+        client().listTools(connection, { ...this.#listOptions(record), signal, timeout: remaining }),
+        listServerContent(connection, { ...this.#contentOptions(record), signal, timeout: remaining }),
+      ]);
       signal.throwIfAborted();
       if (!this.#isCurrent(record, attempt)) throw removedError(name);
-      this.#commit(record, attempt, connection, serverTools);
+      this.#commit(record, attempt, connection, serverTools, content);
       return connection;
     } catch (error) {
       // Nothing started for an attempt that failed or was called off may outlive it.
@@ -394,17 +406,73 @@ export class ServerLifecycle {
     attempt: Attempt,
     connection: MCPServerConnection,
     serverTools: MCPToolDefinition[],
+    content: Partial<ServerContent>,
   ): void {
     const { catalog, emitter } = this.#parts;
     const ms = Math.round(performance.now() - attempt.startedAt);
     record.connect(connection, serverTools, ms);
+    const contentChanged = record.setContent({ ...NO_CONTENT, ...content });
     if (this.#reconnects) this.#reconnects.connected(record);
     this.#health?.start();
     catalog.rebuild();
     emitter.emit("server:connected", { name: record.name, ms, toolCount: record.definitions.length });
     emitter.emit("tools:changed", { name: record.name });
-    this.#writeCache(record, connection, serverTools);
+    this.#announceContent(record, contentChanged);
+    this.#writeCache(record, connection);
+    this.#resubscribe(record, connection);
     record.watch?.activate();
+  }
+
+  /** Tells listeners which of a server's lists changed. */
+  #announceContent(record: ServerRecord, changed: readonly ContentList[]): void {
+    for (const list of changed) this.#parts.emitter.emit(`${list}:changed`, { name: record.name });
+  }
+
+  /** After a reconnect, the resources subscribed to before are subscribed to again (best effort). */
+  #resubscribe(record: ServerRecord, connection: MCPServerConnection): void {
+    for (const uri of record.subscriptions) {
+      this.#parts.tasks.add(
+        client()
+          .subscribeResource(connection, uri)
+          .catch((error: unknown) =>
+            this.#parts.options.logger?.debug(
+              `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
+            ),
+          ),
+      );
+    }
+  }
+
+  /** The limits of a resource or prompt list, and where what they cut is logged (once per server). */
+  #contentOptions(record: ServerRecord): Parameters<typeof listServerContent>[1] {
+    const { toolLimits } = this.#parts.limits;
+    const { logger } = this.#parts.options;
+    return {
+      maxItems: toolLimits.maxTools,
+      maxDescriptionLength: toolLimits.maxDescriptionLength,
+      logger,
+      onLimit: (message) => {
+        if (record.firstTime(message)) logger?.warn(message);
+      },
+    };
+  }
+
+  /** `notifications/resources|prompts/list_changed`: lists that again, if the connection is still the live one. */
+  async #relistContent(
+    record: ServerRecord,
+    connection: MCPServerConnection,
+    list: ContentList,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const content = await listServerContent(connection, {
+      ...this.#contentOptions(record),
+      signal,
+      only: list,
+    });
+    if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
+    const changed = record.setContent(content);
+    this.#announceContent(record, changed);
+    if (changed.length > 0) this.#writeCache(record, connection);
   }
 
   /** Follows a new connection: its close, its errors, `list_changed` (rate-limited, logged once when it had to be). */
@@ -416,6 +484,8 @@ export class ServerLifecycle {
       onClose: (event) => this.#closed(record, connection, event),
       onError: (error) => logger?.debug(`MCP server "${record.name}" reported an error`, error),
       relist: (signal) => this.#relist(record, connection, signal),
+      relistContent: (list, signal) => this.#relistContent(record, connection, list, signal),
+      onResourceUpdated: (uri) => this.#parts.emitter.emit("resource:updated", { name: record.name, uri }),
       logger,
       minRelistIntervalMs,
       // A few quick changes are normal; a server still at it after three intervals is storming.
@@ -451,7 +521,7 @@ export class ServerLifecycle {
     record.relisted(serverTools);
     this.#parts.catalog.rebuild();
     this.#parts.emitter.emit("tools:changed", { name: record.name });
-    this.#writeCache(record, connection, serverTools);
+    this.#writeCache(record, connection);
   }
 
   /**
@@ -460,14 +530,21 @@ export class ServerLifecycle {
    * 12 ms for 5000 tools) are not in the way of a `connectServers` about to
    * return; `disconnectAll` still waits for it.
    */
-  #writeCache(record: ServerRecord, connection: MCPServerConnection, serverTools: MCPToolDefinition[]): void {
+  #writeCache(record: ServerRecord, connection: MCPServerConnection): void {
     const { cache, cwd, tasks } = this.#parts;
-    const { name, config } = record;
+    const { name, config, content, instructions } = record;
+    const serverTools = [...record.listedTools];
     const { serverInfo } = connection;
     const write = cache.get().then(async (open) => {
       if (!open) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
-      await open.set(name, config, serverTools, cwd, { serverInfo });
+      await open.set(name, config, serverTools, cwd, {
+        serverInfo,
+        resources: [...content.resources],
+        resourceTemplates: [...content.resourceTemplates],
+        prompts: [...content.prompts],
+        ...(instructions === undefined ? {} : { instructions }),
+      });
     });
     tasks.add(write);
   }

@@ -5,6 +5,7 @@ import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { MCPConnectionStatus, MCPServerState } from "./manager-types.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
+import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { filterServerTools } from "./tool-filter.js";
 
 /**
@@ -60,8 +61,16 @@ export class ServerRecord {
   watch?: ConnectionWatch;
   /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
   definitions: MCPToolDefinition[] = [];
+  /** The server's full, unfiltered tool list as last listed live: what the cache keeps. */
+  listedTools: readonly MCPToolDefinition[] = [];
   /** True while the definitions come from the cache. */
   deferred = false;
+  /** Its resources, resource templates and prompts: live, or from the cache while `deferred`. */
+  content: ServerContent = NO_CONTENT;
+  /** Its `instructions` from `initialize` (capped at 2048 characters, with a note when cut): live or cached. */
+  instructions?: string;
+  /** The URIs subscribed to with `subscribeResource`: subscribed again after a reconnect. */
+  readonly subscriptions: Set<string> = new Set();
   /** How long the last successful connect + list took (ms). */
   connectedMs?: number;
   /** The last failure or drop. */
@@ -162,6 +171,12 @@ export class ServerRecord {
     return this.definitions.length > 0;
   }
 
+  /** Cached resources, prompts and instructions stand in too; returns the lists that changed. */
+  deferContent(cached: Partial<ServerContent> & { instructions?: string | undefined }): ContentList[] {
+    this.#setInstructions(cached.instructions);
+    return this.setContent(cached);
+  }
+
   /** Connected and listed: the live definitions replace whatever stood in (the live list wins). */
   connect(
     connection: MCPServerConnection,
@@ -172,11 +187,39 @@ export class ServerRecord {
     this.connection = connection;
     this.connectedMs = connectedMs;
     this.relisted(serverTools);
+    this.#setInstructions(connection.instructions);
     delete this.disconnectReason;
+  }
+
+  /**
+   * New resources (and templates) or prompts replace the ones it has, list
+   * by list (a list not given stays); returns the lists that changed.
+   */
+  setContent(next: Partial<ServerContent>): ContentList[] {
+    const before = this.content;
+    const content: ServerContent = { ...before, ...next };
+    this.content = content;
+    const changed: ContentList[] = [];
+    const differ = (a: readonly unknown[], b: readonly unknown[]): boolean =>
+      a !== b && (a.length !== b.length || JSON.stringify(a) !== JSON.stringify(b));
+    if (
+      differ(before.resources, content.resources) ||
+      differ(before.resourceTemplates, content.resourceTemplates)
+    )
+      changed.push("resources");
+    if (differ(before.prompts, content.prompts)) changed.push("prompts");
+    return changed;
+  }
+
+  #setInstructions(text: string | undefined): void {
+    const capped = capInstructions(text);
+    if (capped === undefined) delete this.instructions;
+    else this.instructions = capped;
   }
 
   /** The server's tools were listed again: they replace the exposed ones. */
   relisted(serverTools: readonly MCPToolDefinition[]): void {
+    this.listedTools = serverTools;
     this.definitions = filterServerTools(serverTools, this.config);
     this.deferred = false;
   }
@@ -191,6 +234,7 @@ export class ServerRecord {
     this.lastError = error;
     this.definitions = [];
     this.deferred = false;
+    delete this.instructions;
     return hadTools;
   }
 
@@ -259,6 +303,11 @@ export class ServerRecord {
       toolCount: this.definitions.length,
       deferred: this.deferred,
     };
+    const { resources, resourceTemplates, prompts } = this.content;
+    if (resources.length + resourceTemplates.length > 0)
+      state.resourceCount = resources.length + resourceTemplates.length;
+    if (prompts.length > 0) state.promptCount = prompts.length;
+    if (this.instructions !== undefined) state.instructions = this.instructions;
     if (this.source) state.source = this.source;
     // The config of a record may be anything a caller passed (validation names the problem).
     if ((this.config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;

@@ -13,6 +13,8 @@ import { LiveConfig } from "./live-config.js";
 import { silentLogger } from "./logger.js";
 import { DEFAULT_MAX_LOADED_TOOLS, ModelTools } from "./model-tools.js";
 import { type NativeExa, NativeExaTools } from "./native-exa.js";
+import { type AttachedLine, attachResources } from "./resource-attachments.js";
+import { ResourceTools } from "./resource-tools.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 import { DEFAULT_TOOL_SEARCH, ToolSearch, type ToolSearchMode } from "./tool-search.js";
@@ -55,6 +57,11 @@ export interface AgentSessionOptions {
   toolSearch?: ToolSearchMode;
   /** How many searched-for tools a conversation keeps loaded (least recently used leave first). @default 20 */
   maxLoadedTools?: number;
+  /**
+   * Give the model `mcp_list_resources` and `mcp_read_resource` while some
+   * server has resources (see {@link ResourceTools}). @default true
+   */
+  resourceTools?: boolean;
 }
 
 /** Options of {@link AgentSession.reload}. */
@@ -93,6 +100,8 @@ export class AgentSession {
   #exa: NativeExaTools | undefined;
   #live: LiveConfig | undefined;
   readonly #maxLoadedTools: number;
+  readonly #resourceToolsOn: boolean;
+  #resourceTools: ResourceTools | undefined;
 
   constructor(options: AgentSessionOptions = {}) {
     this.registry = options.registry ?? createToolRegistry();
@@ -102,6 +111,7 @@ export class AgentSession {
     this.#debounceMs = options.refreshDebounceMs ?? 50;
     this.toolSearch = new ToolSearch(this, options.toolSearch ?? DEFAULT_TOOL_SEARCH);
     this.#maxLoadedTools = options.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS;
+    this.#resourceToolsOn = options.resourceTools ?? true;
     if (options.nativeExa) {
       this.#exa = new NativeExaTools({
         registry: this.registry,
@@ -144,6 +154,35 @@ export class AgentSession {
   /** Whether `dispose()` has been called. */
   get disposed(): boolean {
     return this.#disposed !== undefined;
+  }
+
+  /**
+   * The servers' own instructions (from `initialize`), each labelled with
+   * its server, for the agent's system prompt; `""` when none sent any.
+   * Each is cut at 2048 characters (with a note); a deferred server's come
+   * from the cache.
+   */
+  instructions(): string {
+    const states = this.mcpManager?.getServerStates() ?? [];
+    return states
+      .filter((state) => state.instructions !== undefined)
+      .map(
+        (state) =>
+          `Instructions from MCP server "${state.name}" (the server's own words about its tools):\n${state.instructions}`,
+      )
+      .join("\n\n");
+  }
+
+  /**
+   * Reads the resources a prompt line names as `@<server>:<uri>` and appends
+   * them to it, each in an `<attachment>` block: text inline, binary content
+   * as a note with its size and type, a failure as `MCP error: …`. A line
+   * without such words comes back as it is.
+   */
+  attachResources(line: string, options: { signal?: AbortSignal } = {}): Promise<AttachedLine> {
+    const manager = this.mcpManager;
+    if (!manager || this.disposed) return Promise.resolve({ text: line, attachments: [] });
+    return attachResources(manager, line, options);
   }
 
   /** The MCP tools this session registered, in order. */
@@ -273,6 +312,7 @@ export class AgentSession {
     this.#unsubscribe = [];
     for (const wrapper of this.#wrappers.values()) this.registry.remove(wrapper);
     this.#wrappers = new Map();
+    this.#resourceTools?.remove();
     this.#exa?.remove();
     await this.#tasks.idle();
     await this.mcpManager?.close();
@@ -302,6 +342,16 @@ export class AgentSession {
       manager.on("tools:changed", schedule),
       manager.on("server:disconnected", schedule),
     );
+    if (this.#resourceToolsOn) {
+      const tools = new ResourceTools({ registry: this.registry, manager, logger: this.logger });
+      this.#resourceTools = tools;
+      tools.sync();
+      this.#unsubscribe.push(
+        manager.on("resources:changed", () => {
+          if (!this.disposed) tools.sync();
+        }),
+      );
+    }
   }
 
   #schedule(): void {

@@ -109,6 +109,8 @@ export interface CreateAgentSessionOptions {
   toolSearch?: ToolSearchMode;
   /** How many searched-for tools a conversation keeps loaded (least recently used leave first). @default 20 */
   maxLoadedTools?: number;
+  /** Give the model `mcp_list_resources` and `mcp_read_resource` while some server has resources. @default true */
+  resourceTools?: boolean;
 }
 
 /** What {@link createAgentSession} returns. */
@@ -162,6 +164,7 @@ export async function createAgentSession(
     ...(options.refreshDebounceMs === undefined ? {} : { refreshDebounceMs: options.refreshDebounceMs }),
     ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch }),
     ...(options.maxLoadedTools === undefined ? {} : { maxLoadedTools: options.maxLoadedTools }),
+    ...(options.resourceTools === undefined ? {} : { resourceTools: options.resourceTools }),
     ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
   };
 

@@ -1,5 +1,6 @@
 import {
   buildInventory,
+  discoverEntries,
   type ExplainJson,
   entriesOf,
   explainJson,
@@ -24,14 +25,19 @@ export type ExplainServerResult =
 
 /**
  * Explains where a server is defined and why it does or does not start, with
- * `@mcp-rt/config`'s own explain logic (secrets shown as `***`).
+ * `@mcp-rt/config`'s own explain logic: secrets shown as `***`, and values
+ * that came from a `${VAR}` expansion as the `${VAR}` their file writes.
  */
 export async function explainServer(
   name: string,
   options: ExplainServerOptions,
 ): Promise<ExplainServerResult> {
-  const result = await loadAllMCPConfigs(options.cwd, options.loadOptions);
-  const inventory = buildInventory(result);
+  const [result, discovered] = await Promise.all([
+    loadAllMCPConfigs(options.cwd, options.loadOptions),
+    // The entries as written: a value a `${…}` expansion changed is shown as written.
+    discoverEntries(options.cwd, options.loadOptions).catch(() => []),
+  ]);
+  const inventory = buildInventory(result, { discovered });
   const entries = entriesOf(inventory, name);
   if (!entries) return { found: false, known: knownNames(inventory) };
   const context = {
@@ -42,6 +48,7 @@ export async function explainServer(
       [EXA_REASON]: "an Exa server, left out because the session uses its native Exa tool instead",
     },
     showSecrets: false,
+    env: options.loadOptions.env ?? process.env,
   };
   return {
     found: true,

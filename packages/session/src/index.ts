@@ -12,11 +12,16 @@ export type {
   LoadedCustomTool,
   Logger,
   MCPConfigChange,
+  MCPElicitationRequest,
+  MCPElicitationResult,
+  MCPElicitationSchema,
   MCPLoadError,
   MCPLoadProblem,
   MCPLoadResult,
   MCPManagerOptions,
+  MCPPrompt,
   MCPReloadResult,
+  MCPResource,
   MCPServerConfig,
   MCPServerState,
   ProjectTrust,
@@ -59,6 +64,8 @@ export type {
 } from "./native-config-writer.js";
 export { createNativeConfigWriter } from "./native-config-writer.js";
 export type { NativeExa } from "./native-exa.js";
+export type { AttachedLine, ResourceAttachment } from "./resource-attachments.js";
+export { LIST_RESOURCES_NAME, READ_RESOURCE_NAME, ResourceTools } from "./resource-tools.js";
 export { isValidServerName, SERVER_NAME_PATTERN } from "./server-name.js";
 export { SessionMCPTool } from "./session-mcp-tool.js";
 export type { ToolRegistry } from "./tool-registry.js";

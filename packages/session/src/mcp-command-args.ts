@@ -23,6 +23,10 @@ export const USAGE: Readonly<Record<string, string>> = {
   key: "/mcp key <name>",
   pin: "/mcp pin <name>",
   unpin: "/mcp unpin <name>",
+  resources: "/mcp resources [server]",
+  read: "/mcp read <server> <uri>",
+  prompts: "/mcp prompts",
+  prompt: "/prompt <server> <name> [json arguments]",
 };
 
 /** Either a value or a message saying what is wrong with the input. */
@@ -95,9 +99,9 @@ export function parseAddArgs(words: readonly string[]): ArgsResult<AddArgs> {
   const scope = parseScope(values.scope);
   if (!scope.ok) return scope;
   const env = parsePairs(values.env ?? []);
-  if (!env.ok) return fail(`--env expects K=V, got "${env.bad}"`);
+  if (!env.ok) return fail(`--env expects K=V, got ${unpaired(env.bad)}`);
   const headers = parsePairs(values.header ?? []);
-  if (!headers.ok) return fail(`--header expects K=V, got "${headers.bad}"`);
+  if (!headers.ok) return fail(`--header expects K=V, got ${unpaired(headers.bad)}`);
 
   const hasCommand = terminator !== Number.POSITIVE_INFINITY;
   if (values.url !== undefined && hasCommand) return fail("give either --url or -- <command>, not both");
@@ -125,6 +129,13 @@ export function parseAddArgs(words: readonly string[]): ArgsResult<AddArgs> {
   if (args.length > 0) config.args = args;
   if (values.env !== undefined) config.env = env.value;
   return { ok: true, value: { ...common, config } };
+}
+
+// What a malformed K=V was, without its text: it is likely a secret (`Authorization: Bearer …`).
+function unpaired(pair: string): string {
+  if (pair.startsWith("=")) return 'no name before "="';
+  const name = /^([A-Za-z_][\w-]*)\s*:/.exec(pair)?.[1];
+  return name === undefined ? 'no "="' : `"${name}: …" (write ${name}=…)`;
 }
 
 function parseAdd(words: readonly string[]) {

@@ -15,6 +15,7 @@ import {
 import { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, type MCPCommandResult, ok, usageError } from "./mcp-command-result.js";
 import { addCommand, disableCommand, enableCommand, removeCommand } from "./mcp-config-commands.js";
+import { promptCommand, promptsCommand, readCommand, resourcesCommand } from "./mcp-content-commands.js";
 import { pinCommand } from "./mcp-pin-commands.js";
 import { explainCommand, listCommand, reloadCommand, testCommand } from "./mcp-status-commands.js";
 import { trustCommand, untrustCommand } from "./mcp-trust-commands.js";
@@ -57,6 +58,10 @@ const DESCRIPTIONS: Record<string, string> = {
   key: "store a server's API key (typed without echo) and start it",
   pin: "always give the model this server's tools, even with tool search on (saved)",
   unpin: "let its tools go through tool search again (saved)",
+  resources: "the servers' resources and resource templates (or one server's)",
+  read: "read one resource, as the model would get it",
+  prompts: "the servers' prompts and their arguments",
+  prompt: "get a server's prompt and put its messages into the conversation",
 };
 
 const HELP_TEXT = [
@@ -95,7 +100,9 @@ export class MCPCommandController {
 
   /**
    * Runs one command line, `/mcp <subcommand> …` (the `/mcp` prefix is
-   * optional). `signal` cancels a command that waits for the user (`/mcp login`).
+   * optional), or `/prompt <server> <name> [json arguments]` (the same as
+   * `/mcp prompt …`). `signal` cancels a command that waits for the user
+   * (`/mcp login`) or for a server.
    */
   handle(line: string, options: { signal?: AbortSignal } = {}): Promise<MCPCommandResult> {
     const run = this.#queue.then(() => this.#handle(line, options.signal));
@@ -113,6 +120,7 @@ export class MCPCommandController {
       };
     const words = split.words;
     if (words[0] === "/mcp" || words[0] === "mcp") words.shift();
+    if (words[0] === "/prompt") words[0] = "prompt";
     const [sub = "list", ...args] = words;
     if (!Object.hasOwn(USAGE, sub)) {
       return {
@@ -140,12 +148,43 @@ export class MCPCommandController {
         connectWaitMs: this.#connectWaitMs,
         testTimeoutMs: this.#testTimeoutMs,
       });
+      if (sub === "resources" || sub === "read" || sub === "prompts" || sub === "prompt") {
+        return await contentCommand(ctx, sub, args, line, signal);
+      }
       return await dispatch(ctx, sub, args, { signal, readSecret: this.#readSecret });
     } catch (error) {
       const code = McpRtError.isInstance(error) ? error.code : "ERROR";
       return failure(code, errorMessage(error));
     }
   }
+}
+
+/** The resource and prompt commands; `/prompt` takes the rest of the raw line as its JSON arguments. */
+async function contentCommand(
+  ctx: MCPCommandContext,
+  sub: "resources" | "read" | "prompts" | "prompt",
+  args: string[],
+  line: string,
+  signal: AbortSignal | undefined,
+): Promise<MCPCommandResult> {
+  if (sub === "prompts") {
+    const none = parseNoArgs(args);
+    return none.ok ? promptsCommand(ctx) : usageError(sub, none.error);
+  }
+  if (sub === "resources") {
+    if (args.length > 1) return usageError(sub, `unexpected "${args[1]}"`);
+    return resourcesCommand(ctx, args[0]);
+  }
+  if (sub === "read") {
+    const [server, uri, extra] = args;
+    if (server === undefined || uri === undefined) return usageError(sub, "give a server and a URI");
+    if (extra !== undefined) return usageError(sub, `unexpected "${extra}"`);
+    return readCommand(ctx, server, uri, signal);
+  }
+  // The JSON arguments are taken from the raw line: the shell-like split would eat their quotes.
+  const match = /^\s*(?:\/?mcp\s+)?\/?prompt\s+(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(line);
+  if (!match) return usageError(sub, "give a server and a prompt name");
+  return promptCommand(ctx, match[1] ?? "", match[2] ?? "", match[3] ?? "", signal);
 }
 
 function dispatch(

@@ -1,3 +1,4 @@
+import { redactServerConfig } from "@mcp-rt/config";
 import type { AddArgs, RemoveArgs } from "./mcp-command-args.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, type MCPCommandResult, ok, usageError } from "./mcp-command-result.js";
@@ -40,7 +41,10 @@ export async function disableCommand(ctx: MCPCommandContext, name: string): Prom
   return ok(text, { name, file, stopped: wasRunning });
 }
 
-/** `/mcp add`: a new entry in a native file, started when it is the one that counts. */
+/**
+ * `/mcp add`: a new entry in a native file, started when it is the one that
+ * counts. The result's `config` is redacted: header and env values are `***`.
+ */
 export async function addCommand(ctx: MCPCommandContext, args: AddArgs): Promise<MCPCommandResult> {
   const before = await ctx.discover();
   const path = await ctx.keepingTrust(args.scope, () =>
@@ -59,14 +63,19 @@ export async function addCommand(ctx: MCPCommandContext, args: AddArgs): Promise
     await ctx.start([args.name]);
     const { line, state } = ctx.stateLine(args.name);
     lines.push(line);
-    return ok(lines.join("\n"), { name: args.name, path, config: args.config, state });
+    return ok(lines.join("\n"), { name: args.name, path, config: redactServerConfig(args.config), state });
   }
   const shadow = after.shadowed.find((entry) => entry.name === args.name && entry.source.path === path);
   const blocked = shadow
     ? `– not started: ${shadow.by.providerName} (${ctx.show(shadow.by.path)}) defines ${args.name} with higher priority`
     : ctx.whyNotStarted(args.name, after);
   if (blocked) lines.push(blocked);
-  return ok(lines.join("\n"), { name: args.name, path, config: args.config, state: undefined });
+  return ok(lines.join("\n"), {
+    name: args.name,
+    path,
+    config: redactServerConfig(args.config),
+    state: undefined,
+  });
 }
 
 /** `/mcp remove`: only entries of the native files; other clients' files are never edited. */

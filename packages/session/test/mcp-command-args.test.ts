@@ -71,7 +71,7 @@ describe("parseAddArgs", () => {
     ["a --url https://x.test --env A=1", /--env applies to a command/],
     ["a --transport http -- node", /--transport applies to --url/],
     ["a --header A=1 -- node", /--header applies to --url/],
-    ["a --env NOEQUALS -- node", /--env expects K=V, got "NOEQUALS"/],
+    ["a --env NOEQUALS -- node", /--env expects K=V, got no "="/],
     ["a --url https://x.test --header =v", /--header expects K=V/],
     ["a --scope global -- node", /--scope must be "user" or "project"/],
     ["a --", /missing the command/],
@@ -83,6 +83,21 @@ describe("parseAddArgs", () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(message);
   });
+});
+
+it("does not echo a malformed header, which is likely a credential", () => {
+  const result = parseAddArgs([
+    "a",
+    "--url",
+    "https://x.test",
+    "--header",
+    "Authorization: Bearer s3cret-hdr",
+  ]);
+  expect(result).toEqual({
+    ok: false,
+    error: expect.stringContaining('--header expects K=V, got "Authorization: …" (write Authorization=…)'),
+  });
+  expect(JSON.stringify(result)).not.toContain("s3cret-hdr");
 });
 
 describe("parseRemoveArgs and parseNameArgs", () => {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in fixture configs are part of what is tested
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { echoServer, exitServer, isProcessAlive } from "@mcp-rt/testing";
@@ -155,6 +156,17 @@ describe("/mcp add and remove", () => {
     expect(await mode(world.projectFile)).toBe(0o600);
     expect(await mode(join(world.cwd, ".mcp-rt"))).toBe(0o700);
 
+    const secret = await mcp.handle(
+      "/mcp add keyed --url http://127.0.0.1:9/mcp --header Authorization=Bearer_s3cret-add-1 --header X-Team=core",
+    );
+    expect(secret.ok, secret.text).toBe(true);
+    expect(JSON.stringify(secret.data)).not.toContain("s3cret-add-1");
+    expect(secret.text).not.toContain("s3cret-add-1");
+    expect(secret.data).toMatchObject({ config: { headers: { Authorization: "***", "X-Team": "***" } } });
+    expect(await world.read(world.userFile)).toMatchObject({
+      mcpServers: { keyed: { headers: { Authorization: "Bearer_s3cret-add-1" } } },
+    });
+
     const refused = await mcp.handle("/mcp remove theirs");
     expect(refused.ok).toBe(false);
     expect(refused.text).toMatch(/never edits other clients' files.*\/mcp disable theirs/);
@@ -239,5 +251,36 @@ describe("/mcp list, test and explain", () => {
     expect(result.text).not.toContain("s3cret-value");
     expect(result.text).toMatch(/Now: ● alpha: connected/);
     expect(result.data).toMatchObject({ name: "alpha", status: "active" });
+  });
+
+  it("explain shows args that came from a variable as the variable (mcp-remote and docker forms)", async () => {
+    const token = "tok-session-secret-1";
+    const literal = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    world.env.TOKEN = token;
+    const missing = "mcp-rt-no-such-command";
+    await world.write(world.userFile, {
+      mcpServers: {
+        remote: {
+          command: missing,
+          args: ["mcp-remote", "https://h.test/mcp", "--header", "Authorization: Bearer ${TOKEN}"],
+        },
+        docker: {
+          command: missing,
+          args: ["run", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=${TOKEN}", "-e", `PAT=${literal}`],
+        },
+      },
+    });
+    const { session } = await world.start();
+    const mcp = new MCPCommandController(session);
+    const remote = await mcp.handle("/mcp explain remote");
+    const docker = await mcp.handle("/mcp explain docker");
+    for (const result of [remote, docker]) {
+      expect(result.ok, result.text).toBe(true);
+      expect(result.text + JSON.stringify(result.data)).not.toContain(token);
+      expect(result.text + JSON.stringify(result.data)).not.toContain(literal);
+    }
+    expect(remote.text).toContain('"Authorization: Bearer ${TOKEN}"');
+    expect(docker.text).toContain('"GITHUB_PERSONAL_ACCESS_TOKEN=${TOKEN}"');
+    expect(docker.text).toContain('"PAT=***"');
   });
 });

@@ -13,6 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DEEP_SCHEMA_MARKER } from "./deep-schema.js";
+import { addFixtureContent } from "./fixture-content.js";
 import { type FixtureOptions, TERMINAL_ESCAPES } from "./fixture-options.js";
 
 /** What the MCP side of the fixture needs from the process around it. */
@@ -65,7 +66,11 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
   const mcp = new McpServer(
     { name: `${options.name ?? "mcp-rt-fixture"}${escapes}`, version: "1.0.0" },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: {
+        tools: { listChanged: true },
+        // Declared without handlers: every resources/* and prompts/* request gets -32601.
+        ...(options.contentNotFound ? { resources: {}, prompts: {} } : {}),
+      },
       ...(escapes ? { instructions: `Read me.${escapes}` } : {}),
     },
   );
@@ -78,6 +83,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     shape: z.ZodRawShape,
     handler: ToolHandler,
     listedSchema?: Tool["inputSchema"],
+    outputSchema?: Tool["outputSchema"],
   ): void => {
     const description =
       options.descriptionChars === undefined ? text : padded(text, options.descriptionChars);
@@ -90,7 +96,13 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       (args: Record<string, unknown>, extra) => handler(args, extra),
     );
     listed.set(name, {
-      definition: { name, description, inputSchema: inputSchema as Tool["inputSchema"] },
+      // Listed, not registered: the SDK server would refuse to send a result that does not match it.
+      definition: {
+        name,
+        description,
+        inputSchema: inputSchema as Tool["inputSchema"],
+        ...(outputSchema ? { outputSchema } : {}),
+      },
       registered,
     });
   };
@@ -225,6 +237,10 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       },
     );
   }
+
+  addFixtureContent(mcp, options, (name, description, shape, handler, outputSchema) =>
+    addTool(name, description, shape, handler, undefined, outputSchema),
+  );
 
   if (options.crashAfterInit) {
     // A moment's delay lets the initialize response out first even when a

@@ -70,6 +70,18 @@ export interface FixtureOptions {
   escapes?: boolean;
   /** Hostile: send `notifications/tools/list_changed` after answering every `tools/list`, forever (`--list-changed-storm`). @default false */
   listChangedStorm?: boolean;
+  /**
+   * Resources (`fixture://notes/<name>`, one binary `fixture://blob`), a
+   * template `fixture://notes/{name}` and a prompt `greet {who}`, with tools
+   * `add_resource {name}` and `add_prompt {name}` that send the list_changed
+   * notifications, and `structured {valid}` whose structuredContent matches
+   * its outputSchema or not (`--content`). @default false
+   */
+  content?: boolean;
+  /** Declares `resources` and `prompts` but answers their methods with -32601 (`--content-not-found`). @default false */
+  contentNotFound?: boolean;
+  /** A text resource `fixture://huge` of this many bytes (`--huge-resource`); implies the `resources` capability. */
+  hugeResource?: number;
 }
 
 /**
@@ -118,6 +130,9 @@ const commandLineSchema = z
     "long-tool-name": count.max(10_000_000).optional(),
     escapes: z.boolean().optional(),
     "list-changed-storm": z.boolean().optional(),
+    content: z.boolean().optional(),
+    "content-not-found": z.boolean().optional(),
+    "huge-resource": count.max(256 * 1024 * 1024).optional(),
     http: z.boolean().optional(),
     sse: z.boolean().optional(),
     port: count.max(65535).optional(),
@@ -136,6 +151,7 @@ const stringFlags = [
   "description-chars",
   "schema-depth",
   "long-tool-name",
+  "huge-resource",
   "port",
 ] as const;
 const booleanFlags = [
@@ -153,6 +169,8 @@ const booleanFlags = [
   "spawn-grandchild",
   "escapes",
   "list-changed-storm",
+  "content",
+  "content-not-found",
   "http",
   "sse",
 ] as const;
@@ -197,6 +215,9 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   value("long-tool-name", options.longToolName);
   flag("escapes", options.escapes);
   flag("list-changed-storm", options.listChangedStorm);
+  flag("content", options.content);
+  flag("content-not-found", options.contentNotFound);
+  value("huge-resource", options.hugeResource);
   return args;
 }
 
@@ -258,6 +279,9 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       longToolName: v["long-tool-name"],
       escapes: v.escapes,
       listChangedStorm: v["list-changed-storm"],
+      content: v.content,
+      contentNotFound: v["content-not-found"],
+      hugeResource: v["huge-resource"],
     },
   };
 }

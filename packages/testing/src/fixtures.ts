@@ -107,3 +107,8 @@ export function sigtermIgnoringServer(options: FixtureOptions = {}): MCPStdioSer
 export function grandchildServer(pidFile: string, options: FixtureOptions = {}): MCPStdioServerConfig {
   return fixtureServer({ ...options, spawnGrandchild: true, pidFile });
 }
+
+/** Has resources, a template and a prompt, and `add_resource` / `add_prompt` tools that send list_changed. */
+export function contentServer(options: FixtureOptions = {}): MCPStdioServerConfig {
+  return fixtureServer({ ...options, content: true });
+}

@@ -13,6 +13,7 @@ export type {
 } from "./fixture-options.js";
 export { fixtureArgs, parseFixtureCommandLine, TERMINAL_ESCAPES } from "./fixture-options.js";
 export {
+  contentServer,
   crashAfterInitServer,
   crashOnCallServer,
   echoServer,

@@ -37,6 +37,11 @@ const scenarios = {
     if (!focal) throw new Error("no json_schema_2020_12_tool listed");
     await callTool(connection, "json_schema_echo", { schema: focal.inputSchema });
   },
+  "elicitation-sep1034-client-defaults": async (connection) => {
+    // The user accepts without filling anything in: the client must send the schema's defaults.
+    const result = await callTool(connection, "test_client_elicitation_defaults", {});
+    if (result.isError) throw new Error(`test_client_elicitation_defaults failed: ${JSON.stringify(result)}`);
+  },
   default: async (connection, tools) => {
     // The auth scenarios protect tools/call (some with a scope of its own: a step-up).
     if (tools[0]) await callTool(connection, tools[0].name, {});
@@ -61,6 +66,8 @@ const connection = await connectToServer("conformance", config, {
     signInTimeoutMs: 10_000,
     clientMetadataUrl: CLIENT_METADATA_URL,
   },
+  // Every form is accepted as it comes: fields left out get the schema's defaults.
+  onElicitation: () => ({ action: "accept", content: {} }),
 });
 let failed = false;
 try {

@@ -1,4 +1,5 @@
 import { redactServerConfig } from "../redact.js";
+import type { ProjectChange } from "../types.js";
 import { displayPath } from "../util/display-path.js";
 import { type EntryJson, entryJson } from "./entry-json.js";
 import { formatTable } from "./format.js";
@@ -14,12 +15,17 @@ import { commandFields, type ReasonContext, statusReason } from "./status-reason
 export interface ExplainJsonEntry extends EntryJson {
   /**
    * The config after `${…}` expansion when `configExpanded`, else as its file
-   * has it; secrets are `***` unless `--show-secrets`. Null when unknown.
+   * has it; secrets are `***` unless `--show-secrets`, and so a value an
+   * expansion changed is shown as the file writes it (`${TOKEN}`). Null when unknown.
    */
   config: unknown;
   configExpanded: boolean;
   /** `env.X` / `headers.Y` whose value is a `!command`, run at connect time (not by explain). */
   commands: string[];
+  /** The env file it reads (absolute), or null. */
+  envFile: string | null;
+  /** What a project not approved yet would change about this entry, in words, or null. */
+  pendingChange: string | null;
 }
 
 /** The whole output of `mcp-rt-config explain <name> --json`. Fields are only ever added. */
@@ -55,9 +61,26 @@ function overallStatus(entries: readonly InventoryEntry[]): ServerStatus {
   return (entries.find((entry) => entry.winner) ?? entries[0])?.status ?? "invalid";
 }
 
-function shownConfig(entry: InventoryEntry, showSecrets: boolean): unknown {
+function shownConfig(
+  entry: InventoryEntry,
+  context: ExplainContext,
+  scrub: (text: string) => string,
+): unknown {
   if (entry.config === undefined) return null;
-  return showSecrets ? entry.config : redactServerConfig(entry.config);
+  if (context.showSecrets) return entry.config;
+  const redacted = redactServerConfig(
+    entry.config,
+    entry.template === undefined ? {} : { template: entry.template },
+  );
+  return mapStrings(redacted, scrub);
+}
+
+// Every string in a JSON-like value passed through `fn`, so secrets that got in from the environment are hidden too.
+function mapStrings(value: unknown, fn: (text: string) => string): unknown {
+  if (typeof value === "string") return fn(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, fn)]));
 }
 
 /** The `explain --json` document for the entries of one name. */
@@ -66,7 +89,7 @@ export function explainJson(
   entries: readonly InventoryEntry[],
   context: ExplainContext,
 ): ExplainJson {
-  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries);
+  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries, context.env);
   return {
     version: 1,
     cwd: context.cwd,
@@ -75,11 +98,24 @@ export function explainJson(
     secretsShown: context.showSecrets,
     entries: entries.map((entry) => ({
       ...entryJson(entry, context, scrub),
-      config: shownConfig(entry, context.showSecrets),
+      config: shownConfig(entry, context, scrub),
       configExpanded: entry.configExpanded,
       commands: commandFields(entry.config),
+      envFile: entry.envFile ?? null,
+      pendingChange: entry.pendingChange ? pendingChangeText(entry.pendingChange, context) : null,
     })),
   };
+}
+
+/** What a project not approved yet would change about a user's entry, as a sentence. */
+export function pendingChangeText(change: ProjectChange, context: ExplainContext | ReasonContext): string {
+  const what = {
+    replace: "would replace it with its own entry of the same name",
+    disable: "would turn it off",
+    enable: "would turn it on",
+    pin: "would pin it (alwaysLoad)",
+  }[change.change];
+  return `the project's ${displayPath(change.path, context)} ${what}; that waits until the project is approved (\`${context.trustCommand}\`)`;
 }
 
 /** `explain` as text: where the name is defined, then each entry's config, problems and status. */
@@ -88,7 +124,7 @@ export function formatExplain(
   entries: readonly InventoryEntry[],
   context: ExplainContext,
 ): string {
-  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries);
+  const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries, context.env);
   const out: string[] = [
     `Server "${name}": ${overallStatus(entries)}`,
     "",
@@ -109,14 +145,21 @@ export function formatExplain(
     const where = [entry.source?.providerName, displayPath(entry.path, context)].filter(Boolean).join(", ");
     out.push("", `${where}: ${entry.status}`);
     if (entry.status !== "invalid") out.push(`  why: ${scrub(statusReason(entry, context))}`);
+    if (entry.pendingChange) out.push(`  held back: ${pendingChangeText(entry.pendingChange, context)}`);
     if (entry.transport) out.push(`  transport: ${entry.transport}`);
+    if (entry.envFile !== undefined) {
+      const unread = entry.status === "needs approval" ? " (not read until the project is approved)" : "";
+      out.push(`  env file: ${displayPath(entry.envFile, context)}${unread}`);
+    }
     if (entry.config === undefined) {
       out.push("  config: not available");
     } else {
       const label = entry.configExpanded ? "config (variables expanded)" : "config (as its file has it)";
-      const secrets = context.showSecrets ? "secrets shown" : "secrets as ***, --show-secrets to reveal";
+      const secrets = context.showSecrets
+        ? "secrets shown"
+        : "secrets as *** and variables as written, --show-secrets to reveal";
       out.push(`  ${label}, ${secrets}:`);
-      const json = JSON.stringify(shownConfig(entry, context.showSecrets), null, 2);
+      const json = JSON.stringify(shownConfig(entry, context, scrub), null, 2);
       out.push(...json.split("\n").map((line) => `    ${line}`));
     }
     const commands = commandFields(entry.config);

@@ -23,7 +23,7 @@ export interface ListJson {
 
 /** The `list --json` document. */
 export function listJson(inventory: ServerInventory, context: ReasonContext): ListJson {
-  const scrub = secretScrubber(inventory.entries);
+  const scrub = secretScrubber(inventory.entries, context.env);
   return {
     version: 1,
     cwd: context.cwd,
@@ -34,7 +34,7 @@ export function listJson(inventory: ServerInventory, context: ReasonContext): Li
 
 /** The `list` table, with a note for every server that will not start and every file problem. */
 export function formatList(inventory: ServerInventory, context: ReasonContext): string {
-  const scrub = secretScrubber(inventory.entries);
+  const scrub = secretScrubber(inventory.entries, context.env);
   const out: string[] = [`MCP servers for ${context.cwd}`, ""];
   const { entries, fileIssues } = inventory;
   if (entries.length === 0) {

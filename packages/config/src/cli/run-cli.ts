@@ -20,6 +20,8 @@ export interface CliIo {
   /** Every entry as the sources read it, so servers that do not start still show their transport. */
   discover?(cwd: string, options: LoadConfigsOptions): Promise<DiscoveredServer[]>;
   trust: ProjectTrust;
+  /** The environment `${…}` placeholders expand from, whose values are hidden in the output. @default process.env */
+  env?: Record<string, string | undefined>;
   /** Reads an API key without echo, for `key set`. */
   readSecret?(prompt: string): Promise<string>;
   /** Opens the `--auth` storage of `key set|delete`. @default the file and memory stores */
@@ -121,10 +123,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   // No `reserve` rule: a default agent session holds no server back.
   const loadOptions: LoadConfigsOptions = {
     enableProjectConfig: values["no-project-config"] !== true,
+    ...(io.env === undefined ? {} : { env: io.env }),
   };
   const context: ReasonContext = {
     cwd,
     homeDir: io.homeDir,
+    env: io.env ?? process.env,
     trustCommand: `mcp-rt-config trust${cwd === resolve(io.cwd) ? "" : ` --cwd ${cwd}`}`,
   };
 

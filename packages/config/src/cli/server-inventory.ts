@@ -1,6 +1,7 @@
-import { scrubSecrets, secretValues } from "../redact.js";
+import { expansionReferences, scrubSecrets, secretValues } from "../redact.js";
+import { redactText } from "../redact-text.js";
 import type { ConfigIssue, SourceMeta } from "../server-config.js";
-import type { DiscoveredServer, LoadConfigsResult } from "../types.js";
+import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
 
 /** Why a server entry will, or will not, start. */
 export type ServerStatus = "active" | "disabled" | "filtered" | "shadowed" | "needs approval" | "invalid";
@@ -21,6 +22,11 @@ export interface InventoryEntry {
   config: unknown;
   /** True when `config` is the loader's expanded, validated config (active, needs approval). */
   configExpanded: boolean;
+  /**
+   * The entry as its file has it, placeholders not expanded, when known: what
+   * an expanded `config` is shown as where an expansion changed it.
+   */
+  template?: unknown;
   /** True for the one entry per name that the loader kept. */
   winner: boolean;
   /** For `shadowed`: the source whose entry of the same name wins. */
@@ -35,6 +41,10 @@ export interface InventoryEntry {
   disabledBy?: string;
   /** For `filtered`: the reason the loader's `reserve` rule gave. */
   filteredBy?: string;
+  /** The env file it reads (or, waiting for approval, would read). */
+  envFile?: string;
+  /** What a project not approved yet would change about this (user's) entry. */
+  pendingChange?: ProjectChange;
 }
 
 /** What `list` and `explain` print: every entry of every name, plus file-level problems. */
@@ -91,6 +101,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     config: { value: unknown; expanded: boolean },
     shadowedBy?: SourceMeta,
   ): void => {
+    const template = config.expanded ? findRaw(name, source, source.path) : config.value;
     entries.push({
       name,
       status,
@@ -99,6 +110,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       transport: transportOf(config.value),
       config: config.value,
       configExpanded: config.expanded,
+      ...(template === undefined ? {} : { template }),
       winner: status !== "shadowed",
       shadowedBy,
       issues: [],
@@ -110,9 +122,14 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     expanded: false,
   });
   const loaded = (config: unknown) => ({ value: config, expanded: true });
+  const last = (): InventoryEntry | undefined => entries.at(-1);
   for (const [name, config] of Object.entries(result.configs)) {
     const source = result.sources[name];
-    if (source) add(name, "active", source, loaded(config));
+    if (!source) continue;
+    add(name, "active", source, loaded(config));
+    const envFile = result.envFiles?.[name];
+    const added = last();
+    if (envFile !== undefined && added !== undefined) added.envFile = envFile;
   }
   for (const entry of result.needsApproval) {
     const config = entry.config;
@@ -122,6 +139,8 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       entry.source,
       config === undefined ? raw(entry.name, entry.source) : loaded(config),
     );
+    const added = last();
+    if (entry.envFile !== undefined && added !== undefined) added.envFile = entry.envFile;
   }
   for (const entry of result.disabled) {
     add(entry.name, "disabled", entry.source, raw(entry.name, entry.source));
@@ -136,6 +155,16 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
   }
   for (const entry of result.shadowed) {
     add(entry.name, "shadowed", entry.source, raw(entry.name, entry.source), entry.by);
+  }
+
+  for (const change of result.pendingChanges ?? []) {
+    const changed = entries.find(
+      (entry) =>
+        entry.name === change.name &&
+        entry.path === change.source.path &&
+        (entry.status === "active" || entry.status === "disabled"),
+    );
+    if (changed !== undefined) changed.pendingChange = change;
   }
 
   const fileIssues: ConfigIssue[] = [];
@@ -158,6 +187,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       transport: transportOf(found?.config),
       config: found?.config,
       configExpanded: false,
+      ...(found === undefined ? {} : { template: found.config }),
       winner: false,
       shadowedBy: undefined,
       issues: [issue.message],
@@ -188,9 +218,23 @@ function compare(a: string, b: string): number {
 
 /**
  * A function that hides, in any text, the secret values of the given entries'
- * configs (validation messages quote the values they reject).
+ * configs (validation messages quote the values they reject), and whatever
+ * `redactText` recognises (URL credentials, token shapes); what `env` gave
+ * their placeholders, and the values of its secret-named variables, are
+ * shown as the reference (`${NAME}`).
  */
-export function secretScrubber(entries: readonly InventoryEntry[]): (text: string) => string {
+export function secretScrubber(
+  entries: readonly InventoryEntry[],
+  env?: Record<string, string | undefined>,
+): (text: string) => string {
   const secrets = [...new Set(entries.flatMap((entry) => secretValues(entry.config)))];
-  return (text) => scrubSecrets(text, secrets);
+  const references = new Map<string, string>();
+  for (const entry of entries) {
+    const options = {
+      ...(entry.template === undefined ? {} : { template: entry.template }),
+      ...(env ? { env } : {}),
+    };
+    for (const [value, shown] of expansionReferences(entry.config, options)) references.set(value, shown);
+  }
+  return (text) => redactText(scrubSecrets(text, secrets, references));
 }

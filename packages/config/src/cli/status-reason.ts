@@ -10,6 +10,11 @@ export interface ReasonContext extends PathContext {
    * its `reserve` rule gave. @default a sentence naming the reason
    */
   reserveReasons?: Record<string, string>;
+  /**
+   * The environment the configs were expanded with: the values it gave them,
+   * and those of its secret-named variables, are hidden in messages.
+   */
+  env?: Record<string, string | undefined>;
 }
 
 /** Why a project-level server waits, without what to do about it. */

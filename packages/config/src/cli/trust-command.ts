@@ -1,6 +1,6 @@
 import { redactServerConfig } from "../redact.js";
 import { resolveProjectDir } from "../trust-store.js";
-import type { LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
+import type { DiscoveredServer, LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
 import { displayPath } from "../util/display-path.js";
 import { plural } from "../util/plural.js";
 import { formatTable } from "./format.js";
@@ -9,6 +9,8 @@ import { transportOf } from "./server-inventory.js";
 /** What `trust` and `untrust` need from the outside world. */
 export interface TrustCommandIo {
   load(cwd: string, options: LoadConfigsOptions): Promise<LoadConfigsResult>;
+  /** The entries as written, so a value a `${…}` expansion changed is shown as written. */
+  discover?(cwd: string, options: LoadConfigsOptions): Promise<DiscoveredServer[]>;
   trust: ProjectTrust;
   homeDir: string;
 }
@@ -29,7 +31,10 @@ export async function trustCommand(
   options: LoadConfigsOptions,
   io: TrustCommandIo,
 ): Promise<CommandOutcome> {
-  const result = await io.load(cwd, { ...options, trust: io.trust });
+  const [result, discovered] = await Promise.all([
+    io.load(cwd, { ...options, trust: io.trust }),
+    io.discover ? io.discover(cwd, options).catch(() => []) : Promise.resolve([]),
+  ]);
   const project = await resolveProjectDir(cwd);
   const question = result.projectTrust;
   if (!question) {
@@ -43,7 +48,13 @@ export async function trustCommand(
   if (!question.approved) await io.trust.approve(question.projectDir, question.hash);
   const context = { cwd, homeDir: io.homeDir };
   const rows = servers.map((entry) => {
-    const config = redactServerConfig(entry.config ?? {}) as Record<string, unknown>;
+    const template = discovered.find(
+      (found) =>
+        found.name === entry.name &&
+        found.source.path === entry.source.path &&
+        found.source.provider === entry.source.provider,
+    )?.config;
+    const config = redactServerConfig(entry.config ?? {}, { template }) as Record<string, unknown>;
     const what =
       typeof config.command === "string"
         ? [config.command, ...(Array.isArray(config.args) ? config.args : [])].join(" ")

@@ -193,12 +193,14 @@ export function mergeResults(results: CapabilitySourceResult[]): Required<Capabi
     issues: [],
     disabledServers: [],
     alwaysLoadServers: [],
+    projectSettings: [],
   };
   for (const result of results) {
     merged.servers.push(...result.servers);
     merged.issues.push(...result.issues);
     merged.disabledServers.push(...(result.disabledServers ?? []));
     merged.alwaysLoadServers.push(...(result.alwaysLoadServers ?? []));
+    merged.projectSettings.push(...(result.projectSettings ?? []));
   }
   return merged;
 }

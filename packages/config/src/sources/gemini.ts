@@ -23,6 +23,7 @@ export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
     "headers",
     "includeTools",
     "excludeTools",
+    "enabled",
   ]);
   const fieldNames: Record<string, string> = {};
   if (entry.httpUrl !== undefined) {
@@ -78,6 +79,10 @@ export function createGeminiSource(): CapabilitySource {
     finish(result, read) {
       const allow = firstList(read, "allowed", "allowMCPServers");
       const deny = firstList(read, "excluded", "excludeMCPServers");
+      for (const list of [allow, deny]) {
+        if (list?.level === "project")
+          result.projectSettings.push({ path: list.path, key: list.written, value: [...list.names] });
+      }
       for (const server of result.servers) {
         const by = deny?.names.has(server.name)
           ? `${deny.written} in ${deny.path}`
@@ -100,7 +105,7 @@ function firstList(
   read: readonly ReadFile[],
   key: string,
   legacyKey: string,
-): { names: Set<string>; written: string; path: string } | undefined {
+): { names: Set<string>; written: string; path: string; level: string } | undefined {
   for (const { file, document } of read) {
     const current = objectOrUndefined(document?.mcp)?.[key];
     const list = current ?? document?.[legacyKey];
@@ -109,6 +114,7 @@ function firstList(
         names: new Set(list.filter((name): name is string => typeof name === "string")),
         written: current === undefined ? legacyKey : `mcp.${key}`,
         path: file.path,
+        level: file.level,
       };
     }
   }

@@ -27,6 +27,7 @@ export function createNativeSource(): CapabilitySource {
         for (const key of ["disabledServers", "alwaysLoadServers"] as const) {
           const names = document?.[key];
           if (names === undefined) continue;
+          if (file.level === "project") result.projectSettings.push({ path: file.path, key, value: names });
           if (Array.isArray(names) && names.every((name) => typeof name === "string")) {
             result[key].push(...names);
           } else {

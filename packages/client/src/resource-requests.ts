@@ -1,0 +1,106 @@
+import { McpRtError } from "@mcp-rt/config";
+import {
+  EmptyResultSchema,
+  type GetPromptResult,
+  GetPromptResultSchema,
+  type ReadResourceResult,
+  ReadResourceResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { MCPServerConnection } from "./connection.js";
+import { type ServerRequestOptions, sendRequest } from "./server-request.js";
+
+/** What `resources/read` returns: the resource's contents, text or base64 `blob`, each with its URI. */
+export type MCPResourceContents = ReadResourceResult;
+
+/** What `prompts/get` returns: the prompt's messages, ready for the conversation. */
+export type MCPPromptResult = GetPromptResult;
+
+/**
+ * Reads one resource (`resources/read`). Rejects with an `McpRtError`
+ * (`PROTOCOL_ERROR` with the server's error for an unknown URI,
+ * `REQUEST_TIMEOUT`, `TRANSPORT_CLOSED`, `LIMIT_EXCEEDED` for a message past
+ * `maxMessageBytes`), or an `AbortError`.
+ */
+export function readResource(
+  connection: MCPServerConnection,
+  uri: string,
+  options: ServerRequestOptions = {},
+): Promise<MCPResourceContents> {
+  return sendRequest(
+    connection,
+    `resources/read request for ${JSON.stringify(uri)}`,
+    (client, request) =>
+      client.request({ method: "resources/read", params: { uri } }, ReadResourceResultSchema, request),
+    options,
+  );
+}
+
+/**
+ * Gets one prompt with its arguments filled in (`prompts/get`). Rejects like
+ * {@link readResource}; a missing required argument is the server's
+ * `PROTOCOL_ERROR`.
+ */
+export function getPrompt(
+  connection: MCPServerConnection,
+  name: string,
+  args: Record<string, string> = {},
+  options: ServerRequestOptions = {},
+): Promise<MCPPromptResult> {
+  return sendRequest(
+    connection,
+    `prompts/get request for "${name}"`,
+    (client, request) =>
+      client.request(
+        { method: "prompts/get", params: { name, arguments: args } },
+        GetPromptResultSchema,
+        request,
+      ),
+    options,
+  );
+}
+
+/**
+ * Asks the server to send `notifications/resources/updated` for `uri`
+ * (`resources/subscribe`); `connection.onResourceUpdated` hears them. Needs
+ * the server's `resources.subscribe` capability: without it, rejects with
+ * `PROTOCOL_ERROR` before anything is sent.
+ */
+export async function subscribeResource(
+  connection: MCPServerConnection,
+  uri: string,
+  options: ServerRequestOptions = {},
+): Promise<void> {
+  checkSubscribe(connection, uri);
+  await sendRequest(
+    connection,
+    `resources/subscribe request for ${JSON.stringify(uri)}`,
+    (client, request) =>
+      client.request({ method: "resources/subscribe", params: { uri } }, EmptyResultSchema, request),
+    options,
+  );
+}
+
+/** Stops the updates of `uri` (`resources/unsubscribe`); like {@link subscribeResource}. */
+export async function unsubscribeResource(
+  connection: MCPServerConnection,
+  uri: string,
+  options: ServerRequestOptions = {},
+): Promise<void> {
+  checkSubscribe(connection, uri);
+  await sendRequest(
+    connection,
+    `resources/unsubscribe request for ${JSON.stringify(uri)}`,
+    (client, request) =>
+      client.request({ method: "resources/unsubscribe", params: { uri } }, EmptyResultSchema, request),
+    options,
+  );
+}
+
+function checkSubscribe(connection: MCPServerConnection, uri: string): void {
+  if (connection.capabilities.resources?.subscribe) return;
+  throw new McpRtError(
+    "PROTOCOL_ERROR",
+    `MCP server "${connection.name}" does not offer resource subscriptions (no resources.subscribe capability); cannot follow ${JSON.stringify(uri)}`,
+    { server: connection.name },
+  );
+}

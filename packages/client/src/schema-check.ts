@@ -1,0 +1,28 @@
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+
+type Check = (value: unknown) => { valid: boolean; errorMessage?: string | undefined };
+
+let validator: AjvJsonSchemaValidator | undefined;
+const compiled = new WeakMap<object, Check | string>();
+
+/**
+ * Checks `value` against a JSON Schema from a server (a tool's
+ * `outputSchema`, an elicitation's `requestedSchema`). Returns `undefined`
+ * when it matches, else what is wrong (also when the schema itself cannot
+ * be compiled). A schema object is compiled once.
+ */
+export function checkAgainstSchema(schema: object, value: unknown): string | undefined {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    try {
+      validator ??= new AjvJsonSchemaValidator();
+      check = validator.getValidator(schema as never) as Check;
+    } catch (error) {
+      check = `the schema cannot be used: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    compiled.set(schema, check);
+  }
+  if (typeof check === "string") return check;
+  const result = check(value);
+  return result.valid ? undefined : (result.errorMessage ?? "does not match the schema");
+}

@@ -1,0 +1,57 @@
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
+import type { MCPServerConnection } from "./connection.js";
+import { getConnectionInternals } from "./connection.js";
+import { linkSignal } from "./linked-signal.js";
+import { notConnectedError, toRequestError } from "./request-error.js";
+import { checkTimeOption, timerMs } from "./time-limit.js";
+
+/** Options of one request to a server (`readResource`, `getPrompt`, the list calls, …). */
+export interface ServerRequestOptions {
+  /** Aborts the request: the server is told (`notifications/cancelled`) and the promise rejects with an `AbortError`. */
+  signal?: AbortSignal;
+  /** Limit in ms. @default config.timeout ?? 30000 */
+  timeout?: number;
+}
+
+/** What {@link sendRequest} runs: one SDK request under a signal and a time limit. */
+export type RequestRun<T> = (
+  client: ReturnType<typeof getConnectionInternals>["client"],
+  options: { signal: AbortSignal; timeout: number },
+) => Promise<T>;
+
+/**
+ * Runs one SDK request against a connection with the package's rules: a
+ * closed connection fails at once, the time limit is the config's `timeout`
+ * unless given, the caller's signal is linked only while the request runs,
+ * and a failure becomes an `McpRtError` (or an `AbortError`) naming `what`.
+ */
+export async function sendRequest<T>(
+  connection: MCPServerConnection,
+  what: string,
+  run: RequestRun<T>,
+  options: ServerRequestOptions = {},
+): Promise<T> {
+  const internals = getConnectionInternals(connection);
+  if (connection.closed) throw notConnectedError(connection, internals, what);
+  checkTimeOption("timeout", options.timeout);
+  const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timerMs(timeoutMs));
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const linked = linkSignal(signal);
+  try {
+    return await run(internals.client, { signal: linked.signal, timeout: timerMs(timeoutMs) });
+  } catch (error) {
+    throw toRequestError({
+      connection,
+      internals,
+      error,
+      what,
+      timeoutField: "timeout",
+      timeoutMs,
+      signal: options.signal,
+      deadline,
+    });
+  } finally {
+    linked.unlink();
+  }
+}

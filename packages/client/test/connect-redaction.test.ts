@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { useConnections } from "./helpers.js";
+import { checkNoPortsLeftAfterFile, freePort, useTestServers } from "./http-test-servers.js";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+checkNoPortsLeftAfterFile();
+
+const SOURCE = "/home/me/project/.mcp.json";
+// A Zapier-style URL: the path segment is the credential.
+const PATH_TOKEN = "ZjNmYTk0ZDItM2Q1Ny00YjQ2LWE2NjAtOTBkMmQ5NzFmYzQ3OjE4ZGJkY2Vk";
+const { server } = useTestServers();
+const { connectError } = useConnections();
+
+describe("connect errors never print a URL's or a header's secrets", () => {
+  it("quotes an invalid url redacted", async () => {
+    const bad = `mcp.zapier.com/api/mcp/s/${PATH_TOKEN}/mcp?api_key=key-123456`;
+    const error = await connectError("zapier", { url: bad }, { sourcePath: SOURCE });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toBe(
+      `MCP server "zapier" has an invalid "url": "mcp.zapier.com/api/mcp/s/***/mcp?api_key=***" is not an http:// or https:// URL (fix "url" in ${SOURCE})`,
+    );
+    const ftp = await connectError("ftp", { url: "ftp://me:hunter22@example.com/mcp" });
+    expect(ftp.message).not.toContain("hunter22");
+  });
+
+  it("names an unreachable server without its path token", async () => {
+    const url = `http://127.0.0.1:${await freePort()}/api/mcp/s/${PATH_TOKEN}/mcp`;
+    const error = await connectError("down", { url }, { sourcePath: SOURCE });
+    expect(error.code).toBe("HTTP_ERROR");
+    expect(error.message).toContain("cannot reach http://127.0.0.1:");
+    expect(error.message).toContain("/api/mcp/s/***/mcp");
+    expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain(PATH_TOKEN);
+  });
+
+  it("hides the config's secrets when an error page quotes them", async () => {
+    const header = "Bearer tok-abc-123456";
+    const echo = await server((req, res) => {
+      res
+        .writeHead(500, { "content-type": "text/plain" })
+        .end(`no route for ${req.url} with ${req.headers.authorization}`);
+    });
+    const url = `${echo.origin}/api/mcp/s/${PATH_TOKEN}/mcp`;
+    const error = await connectError("echo", { type: "http", url, headers: { Authorization: header } });
+    expect(error.code).toBe("HTTP_ERROR");
+    expect(error.message).toContain("no route for");
+    expect(error.message).not.toContain(PATH_TOKEN);
+    expect(error.message).not.toContain("tok-abc-123456");
+  });
+});

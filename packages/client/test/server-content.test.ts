@@ -1,0 +1,169 @@
+import {
+  callTool,
+  checkStructuredContent,
+  getPrompt,
+  listPrompts,
+  listResources,
+  listResourceTemplates,
+  type MCPElicitationRequest,
+  type MCPElicitationResult,
+  readResource,
+  subscribeResource,
+  unsubscribeResource,
+} from "@mcp-rt/client";
+import type { McpRtError } from "@mcp-rt/config";
+import { contentServer, echoServer, fixtureServer } from "@mcp-rt/testing";
+import { describe, expect, it } from "vitest";
+import { everythingServer, textOf, until, useConnections } from "./helpers.js";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const { connect } = useConnections();
+
+describe("resources and prompts of server-everything", () => {
+  it("lists resources, templates and prompts (with arguments), and reads text and binary resources", async () => {
+    const connection = await connect("everything", everythingServer);
+    const resources = await listResources(connection);
+    expect(resources.length).toBeGreaterThan(0);
+    expect(resources[0]).toMatchObject({
+      uri: expect.stringMatching(/^demo:\/\//),
+      name: expect.any(String),
+    });
+    const templates = await listResourceTemplates(connection);
+    expect(templates.map((template) => template.uriTemplate)).toContain(
+      "demo://resource/dynamic/text/{resourceId}",
+    );
+    const prompts = await listPrompts(connection);
+    expect(prompts.find((prompt) => prompt.name === "args-prompt")?.arguments).toEqual([
+      { name: "city", description: "Name of the city", required: true },
+      { name: "state", required: false },
+    ]);
+
+    const text = await readResource(connection, "demo://resource/dynamic/text/7");
+    expect(text.contents[0]).toMatchObject({
+      uri: "demo://resource/dynamic/text/7",
+      text: expect.any(String),
+    });
+    const blob = await readResource(connection, "demo://resource/dynamic/blob/7");
+    expect(blob.contents[0]).toMatchObject({ blob: expect.any(String) });
+
+    const prompt = await getPrompt(connection, "args-prompt", { city: "Lisbon", state: "LX" });
+    expect(JSON.stringify(prompt.messages)).toContain("Lisbon");
+    const missing = (await getPrompt(connection, "args-prompt", {}).catch((e: unknown) => e)) as McpRtError;
+    expect(missing).toMatchObject({ code: "PROTOCOL_ERROR", server: "everything" });
+  });
+
+  it("subscribes to a resource and hears notifications/resources/updated until unsubscribed", async () => {
+    const connection = await connect("everything", everythingServer);
+    const updates: string[] = [];
+    connection.onResourceUpdated((uri) => updates.push(uri));
+    const uri = "demo://resource/dynamic/text/1";
+    await subscribeResource(connection, uri);
+    await callTool(connection, "toggle-subscriber-updates", {});
+    await until(() => updates.includes(uri));
+    await unsubscribeResource(connection, uri);
+  });
+
+  it("passes structuredContent through, and says whether it fits the outputSchema", async () => {
+    const connection = await connect("everything", everythingServer);
+    const result = await callTool(connection, "get-structured-content", { location: "New York" });
+    const schema = {
+      type: "object",
+      properties: { temperature: { type: "number" } },
+      required: ["temperature"],
+    };
+    expect(checkStructuredContent(schema, result)).toBeUndefined();
+    expect(checkStructuredContent({ type: "object", required: ["nope"] }, result)).toMatch(
+      /structuredContent does not match the tool's output schema: .*nope/,
+    );
+    expect(checkStructuredContent(schema, { isError: false })).toBe(
+      "the tool has an output schema but returned no structuredContent",
+    );
+  });
+});
+
+describe("elicitation", () => {
+  const answering = (answer: (request: MCPElicitationRequest) => MCPElicitationResult) => {
+    const seen: MCPElicitationRequest[] = [];
+    return {
+      seen,
+      onElicitation: (request: MCPElicitationRequest) => {
+        seen.push(request);
+        return answer(request);
+      },
+    };
+  };
+
+  it("is declared only with a handler: server-everything offers its elicitation tool then", async () => {
+    const without = await connect("plain", everythingServer);
+    expect(textOf(await callTool(without, "trigger-elicitation-request", {}))).toMatch(/not found/i);
+    const handler = answering(() => ({ action: "decline" }));
+    const withHandler = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
+    const declined = await callTool(withHandler, "trigger-elicitation-request", {});
+    expect(textOf(declined)).toMatch(/declined/i);
+    expect(handler.seen[0]).toMatchObject({ server: "asks", mode: "form", message: expect.any(String) });
+    expect(handler.seen[0]?.requestedSchema?.properties.name).toMatchObject({ type: "string" });
+  });
+
+  it("sends accepted content with the schema's defaults filled in, and passes a cancel through", async () => {
+    const handler = answering(() => ({
+      action: "accept",
+      content: { name: "Ada", check: true, email: "ada@example.com", untitledMultipleSelectEnum: ["Piano"] },
+    }));
+    const connection = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
+    const accepted = textOf(await callTool(connection, "trigger-elicitation-request", {}));
+    expect(accepted).toContain("Ada");
+    // `firstLine` was left out: its default went to the server.
+    expect(accepted).toContain("It was a dark and stormy night.");
+
+    const cancelling = await connect("cancels", everythingServer, {
+      onElicitation: () => ({ action: "cancel" }),
+    });
+    expect(textOf(await callTool(cancelling, "trigger-elicitation-request", {}))).toMatch(/cancel/i);
+  });
+
+  it("never sends content that does not fit the requested schema", async () => {
+    const connection = await connect("asks", everythingServer, {
+      onElicitation: () => ({ action: "accept", content: { name: "Ada", integer: 1000 } }),
+    });
+    const result = await callTool(connection, "trigger-elicitation-request", {});
+    expect(textOf(result)).toMatch(/does not fit the requested form/);
+    expect(textOf(result)).not.toContain("Ada");
+  });
+});
+
+describe("servers without resources or prompts", () => {
+  it("have none: no capability, or -32601 for the methods", async () => {
+    for (const [name, config] of [
+      ["plain", echoServer()],
+      ["not-found", fixtureServer({ contentNotFound: true })],
+    ] as const) {
+      const connection = await connect(name, config);
+      expect(await listResources(connection)).toEqual([]);
+      expect(await listResourceTemplates(connection)).toEqual([]);
+      expect(await listPrompts(connection)).toEqual([]);
+    }
+  });
+
+  it("read the fixture's notes, blob and template, and a missing resource is a PROTOCOL_ERROR", async () => {
+    const connection = await connect("content", contentServer());
+    expect((await listResources(connection)).map((resource) => resource.uri)).toEqual([
+      "fixture://notes/first",
+      "fixture://blob",
+    ]);
+    const read = await readResource(connection, "fixture://notes/other");
+    expect(read.contents[0]).toMatchObject({ text: "A note called other." });
+    const error = (await readResource(connection, "nope://x").catch((e: unknown) => e)) as McpRtError;
+    expect(error).toMatchObject({ code: "PROTOCOL_ERROR", server: "content" });
+  });
+
+  it("bounds a huge resource by maxMessageBytes", async () => {
+    const connection = await connect("huge", fixtureServer({ hugeResource: 2_000_000 }), {
+      maxMessageBytes: 1_000_000,
+    });
+    expect(await listResources(connection)).toMatchObject([{ uri: "fixture://huge", size: 2_000_000 }]);
+    const error = (await readResource(connection, "fixture://huge").catch((e: unknown) => e)) as McpRtError;
+    expect(error.code).toBe("LIMIT_EXCEEDED");
+  });
+});
