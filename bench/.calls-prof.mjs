@@ -1,0 +1,11 @@
+import { MCPManager } from "@mcp-rt/manager";
+import { echoServer } from "@mcp-rt/testing";
+const m = new MCPManager(process.cwd(), { cache: null });
+const r = await m.connectServers({ echo: echoServer() });
+const echo = r.tools.find((t) => t.label === "echo/echo");
+for (let i = 0; i < 3000; i++) await echo.execute("c", { message: "m" + i });
+const t = performance.now(); const cpu = process.cpuUsage();
+for (let i = 0; i < 10000; i++) await echo.execute("c", { message: "m" + i });
+const c = process.cpuUsage(cpu);
+console.log("per call", ((performance.now() - t) * 100).toFixed(1), "µs; cpu", ((c.user + c.system) / 10000).toFixed(1), "µs");
+await m.disconnectAll();
