@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ToolSearchMode } from "@mcp-rt/session";
+import type { ElicitationMode } from "./elicitation.js";
 
 /** Which model answers plain (non-command) lines. */
 export type ModelKind = "offline" | "openai";
@@ -27,6 +28,8 @@ export interface AgentArgs {
   healthCheckMs: number | undefined;
   /** `--tool-search`: when the model gets `mcp_tool_search` instead of every MCP tool. Undefined: the session's default (auto above 10k tokens). */
   toolSearch: ToolSearchMode | undefined;
+  /** `--elicitation`: what to do when a server asks the user for input. */
+  elicitation: ElicitationMode;
   model: ModelKind;
   /** The model name sent to an OpenAI-compatible server. */
   modelName: string;
@@ -62,6 +65,9 @@ Options:
                          MCP tool's schema (default: when the MCP tools cost more than 10000 tokens)
   --auth <url>           where API keys and sign-ins live: file:[/path], memory:, redis://host:port,
                          keychain: (default: ~/.mcp-rt/auth.json, private to you)
+  --elicitation <mode>   when a server asks you for input: ask (default; on a terminal, else
+                         decline), accept-defaults (accept a form with its defaults when no one
+                         can be asked), decline
   --model <kind>         offline | openai (default: openai when OPENAI_API_KEY is set)
   --model-name <name>    model for --model openai (default: $OPENAI_MODEL or gpt-4o-mini)
   --exec <line>          run a line (a /command or a prompt), repeatable, then exit
@@ -72,6 +78,7 @@ Environment: OPENAI_API_KEY, OPENAI_BASE_URL (default https://api.openai.com/v1)
 OPENAI_MODEL. In the REPL, /help lists the commands.`;
 
 const MODELS: readonly ModelKind[] = ["offline", "openai"];
+const ELICITATION_MODES: readonly ElicitationMode[] = ["ask", "accept-defaults", "decline"];
 
 /**
  * Parses the agent's command line (`argv` without node and the script).
@@ -112,6 +119,13 @@ export function parseAgentArgs(
       error: `--health-check needs a whole number of milliseconds above 0, got "${healthCheck}"`,
     };
   }
+  const elicitation = values.elicitation ?? "ask";
+  if (!ELICITATION_MODES.includes(elicitation as ElicitationMode)) {
+    return {
+      ok: false,
+      error: `--elicitation must be one of ${ELICITATION_MODES.join(", ")}, got "${elicitation}"`,
+    };
+  }
   const toolSearch = parseToolSearch(values["tool-search"]);
   if (toolSearch === null) {
     return {
@@ -132,6 +146,7 @@ export function parseAgentArgs(
       watch: !(values["no-watch"] ?? false),
       healthCheckMs,
       toolSearch,
+      elicitation: elicitation as ElicitationMode,
       model: model as ModelKind,
       modelName: values["model-name"] ?? env.OPENAI_MODEL ?? "gpt-4o-mini",
       exec: values.exec ?? [],
@@ -163,6 +178,7 @@ function parse(argv: readonly string[]) {
       cache: { type: "string" },
       "health-check": { type: "string" },
       "tool-search": { type: "string" },
+      elicitation: { type: "string" },
       auth: { type: "string" },
       model: { type: "string" },
       "model-name": { type: "string" },

@@ -25,8 +25,11 @@ export interface Commands {
 
 /** The text `/help` prints. */
 export const HELP: string = `Commands:
-  /mcp [list|reload|enable|disable|add|remove|test|explain|trust|untrust|login|logout|key|help] …
+  /mcp [list|reload|enable|disable|add|remove|test|explain|trust|untrust|login|logout|key|resources|read|prompts|help] …
                          manage MCP servers (/mcp help for details)
+  /prompt <server> <name> [json]
+                         get a server's prompt and send its messages to the model
+  @<server>:<uri>        in a prompt: attach that resource (text inline, binary as a note)
   /tools [words]         list the tools (matching the words, best first)
   /tools search <words>  what mcp_tool_search answers the model for these words
   /tools --cost          the tools whose definitions cost the model the most tokens
@@ -34,6 +37,28 @@ export const HELP: string = `Commands:
   /help                  this help
   /quit                  disconnect every server and exit (also Ctrl-D, or Ctrl-C twice)
 Anything else goes to the model. Ctrl-C cancels a running tool call or model turn.`;
+
+/**
+ * What the model gets for a prompt: each message's text (an embedded
+ * resource's text under its URI); a message of another role than the user's
+ * says whose it is.
+ */
+function promptText(data: unknown): string {
+  const messages =
+    (data as { messages?: Array<{ role: string; content: Record<string, unknown> }> }).messages ?? [];
+  return messages
+    .map(({ role, content }) => {
+      const resource = content.resource as { uri?: string; text?: string } | undefined;
+      const body =
+        content.type === "text"
+          ? String(content.text ?? "")
+          : resource
+            ? `[resource ${resource.uri ?? ""}]${resource.text === undefined ? "" : `\n${resource.text}`}`
+            : `[${String(content.type)}]`;
+      return role === "user" ? body : `[${role}] ${body}`;
+    })
+    .join("\n\n");
+}
 
 /** Finds a tool by its exposed name, or by its `server/tool` label. */
 function findTool(tools: CustomTool[], name: string): CustomTool | undefined {
@@ -95,6 +120,17 @@ export function createCommands(options: CommandsOptions): Commands {
           return "ok";
         case "/call":
           return call(rest, signal);
+        case "/prompt": {
+          const result = await mcp.handle(trimmed, { signal });
+          output.write(result.ok ? "result" : "error", result.text, {
+            command: "prompt",
+            ok: result.ok,
+            ...(result.data === undefined ? {} : { data: result.data }),
+          });
+          if (!result.ok) return "failed";
+          // The prompt's messages are the user's turn: they go into the conversation.
+          return (await respond(promptText(result.data), signal)) ? "ok" : "failed";
+        }
         case "/mcp": {
           const result = await mcp.handle(trimmed, { signal });
           output.write(result.ok ? "result" : "error", result.text, {
@@ -106,15 +142,30 @@ export function createCommands(options: CommandsOptions): Commands {
         }
       }
       if (word.startsWith("/")) return fail(`Unknown command ${word}; /help lists the commands.`, "USAGE");
-      return (await model.respond(trimmed, {
-        tools: modelTools,
-        runTool: (tool, args, callId) =>
-          runTool(tool, args, { output, signal, ...(callId ? { callId } : {}) }),
-        output,
-        signal,
-      }))
-        ? "ok"
-        : "failed";
+      const attached = await session.attachResources(trimmed, { signal });
+      for (const attachment of attached.attachments) {
+        output.write(
+          attachment.isError ? "error" : "notice",
+          `${attachment.isError ? "✗" : "📎"} @${attachment.server}:${attachment.uri} ${attachment.isError ? attachment.text : `attached (${attachment.text.length} characters)`}`,
+          {
+            event: "attachment",
+            server: attachment.server,
+            uri: attachment.uri,
+            isError: attachment.isError,
+          },
+        );
+      }
+      return (await respond(attached.text, signal)) ? "ok" : "failed";
     },
   };
+
+  function respond(text: string, signal: AbortSignal): Promise<boolean> {
+    return model.respond(text, {
+      tools: modelTools,
+      runTool: (tool, args, callId) => runTool(tool, args, { output, signal, ...(callId ? { callId } : {}) }),
+      output,
+      signal,
+      instructions: session.instructions(),
+    });
+  }
 }

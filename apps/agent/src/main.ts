@@ -5,6 +5,7 @@ import type { AuthStorage, MCPToolCache } from "@mcp-rt/session";
 import { createAgentLogger } from "./agent-logger.js";
 import { type AgentArgs, parseAgentArgs, USAGE } from "./args.js";
 import { createCommands, HELP } from "./commands.js";
+import { createElicitationHandler, type QuestionAsker } from "./elicitation.js";
 import { createLineRunner, type LineRunner } from "./line-runner.js";
 import type { Model } from "./model.js";
 import { createOfflineModel } from "./offline-model.js";
@@ -138,6 +139,13 @@ async function main(argv: string[]): Promise<number> {
   const secrets: SecretReader = {
     read: (prompt) => readSecret(process.stdin, process.stderr, prompt),
   };
+  // The REPL puts its question asker here while it runs on a terminal; servers' questions use it.
+  const questions: { asker?: QuestionAsker | undefined } = {};
+  const onElicitation = createElicitationHandler({
+    mode: args.elicitation,
+    output,
+    asker: () => (terminal ? questions.asker : undefined),
+  });
   const model = createModel(args, process.env);
   output.write("status", `mcp-rt agent · model: ${model.description}`, { event: "start", cwd: args.cwd });
 
@@ -159,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
       cache,
       authStorage,
       readSecret: (prompt, signal) => secrets.read(prompt, signal),
+      onElicitation,
       signal: startup.signal,
     });
   } finally {
@@ -184,6 +193,7 @@ async function main(argv: string[]): Promise<number> {
     stream: process.stdout,
     terminal,
     secrets,
+    questions,
   });
   output.write("status", "Disconnecting MCP servers…", { event: "exit", reason });
   return close(0);

@@ -14,6 +14,8 @@ export interface ModelTurn {
   output: Output;
   /** Aborted by Ctrl-C. */
   signal: AbortSignal;
+  /** The servers' own instructions, each labelled with its server (`session.instructions()`), for the system prompt; `""` for none. */
+  instructions: string;
 }
 
 /** What answers a line that is not a /command. */

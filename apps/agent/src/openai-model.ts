@@ -42,12 +42,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   const baseUrl = (options.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
   const endpoint = `${baseUrl}/chat/completions`;
   const maxSteps = options.maxSteps ?? 8;
-  const history: ChatMessage[] = [
-    {
-      role: "system",
-      content: `You are a coding agent running on mcp-rt. The working folder is ${options.cwd}. Use the tools when they help; answer briefly.`,
-    },
-  ];
+  const basePrompt = `You are a coding agent running on mcp-rt. The working folder is ${options.cwd}. Use the tools when they help; answer briefly.`;
+  const history: ChatMessage[] = [{ role: "system", content: basePrompt }];
 
   async function complete(
     messages: ChatMessage[],
@@ -104,7 +100,13 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   }
 
   async function loop(input: string, turn: ModelTurn): Promise<boolean> {
-    const messages: ChatMessage[] = [...history, { role: "user", content: input }];
+    // The system message follows the servers: one connected since the last turn brings its instructions.
+    const system = turn.instructions ? `${basePrompt}\n\n${turn.instructions}` : basePrompt;
+    const messages: ChatMessage[] = [
+      { role: "system", content: system },
+      ...history.slice(1),
+      { role: "user", content: input },
+    ];
     for (let step = 1; step <= maxSteps; step++) {
       const tools = turn.tools.visible().map(modelToolDefinition);
       const message = await complete(messages, tools, turn.signal);

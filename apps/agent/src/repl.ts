@@ -1,6 +1,7 @@
 import { clearLine, createInterface, cursorTo, type Interface } from "node:readline";
 import { Writable } from "node:stream";
 import { abortError } from "@mcp-rt/config/util";
+import type { QuestionAsker } from "./elicitation.js";
 import type { LineRunner } from "./line-runner.js";
 import type { Output } from "./output.js";
 
@@ -80,6 +81,8 @@ export interface ReplOptions {
   terminal: boolean;
   /** On a terminal, the REPL reads secrets itself (echo off) while it runs. */
   secrets?: SecretReader;
+  /** On a terminal, the REPL puts its question asker here while it runs (servers' elicitations use it). */
+  questions?: { asker?: QuestionAsker | undefined };
 }
 
 /**
@@ -116,7 +119,24 @@ export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interru
     finish(ending);
   };
 
+  // A question a server asked (an elicitation) is what a Ctrl-C cancels first: the tool call goes on.
+  let question: AbortController | undefined;
+  if (terminal && options.questions) {
+    options.questions.asker = {
+      ask: (prompt) => {
+        const controller = new AbortController();
+        question = controller;
+        return ask(rl, prompt, controller.signal).finally(() => {
+          if (question === controller) question = undefined;
+        });
+      },
+    };
+  }
   const onInterrupt = (): void => {
+    if (question) {
+      question.abort(new DOMException("Declined with Ctrl-C", "AbortError"));
+      return;
+    }
     const result = runner.interrupt();
     if (result === "exit") {
       end("interrupt");
@@ -154,10 +174,25 @@ export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interru
     writer.idle = false;
     writer.attach(undefined);
     if (secrets && readBefore) secrets.read = readBefore;
+    if (options.questions) delete options.questions.asker;
     process.off("SIGINT", onInterrupt);
     finish(ending ?? "eof");
   });
   return done;
+}
+
+/** Asks one question on the REPL's line; the answer stays out of the history. Rejects with an `AbortError` on abort. */
+function ask(rl: Interface, prompt: string, signal: AbortSignal): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError("The question", signal.reason));
+    signal.addEventListener("abort", onAbort, { once: true });
+    rl.question(prompt, { signal }, (answer) => {
+      signal.removeEventListener("abort", onAbort);
+      const history = (rl as Interface & { history?: string[] }).history;
+      if (history?.[0] === answer) history.shift();
+      resolve(answer);
+    });
+  });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   createCacheFromUrl,
   createNativeSource,
   createTrustStore,
+  type ElicitationHandler,
   type LoadConfigsResult,
   type Logger,
   loadAllMCPConfigs,
@@ -68,6 +69,8 @@ export interface StartSessionOptions {
   cache: MCPToolCache;
   /** Where API keys and sign-ins live, from {@link openAuthStore}; `close()` closes it after the servers. */
   authStorage: AuthStorage;
+  /** Answers servers that ask the user for input (see `createElicitationHandler`). */
+  onElicitation?: ElicitationHandler;
   /** Reads a secret without echo, for `/mcp key` (the REPL's, or stdin's with `--exec`). */
   readSecret: (prompt: string, signal?: AbortSignal) => Promise<string>;
   /** @default os.homedir() */
@@ -166,6 +169,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
       // A warm start hands the cached tools over at once; live ones replace them as servers come up.
       startupMode: "cache-first",
       ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
+      ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
     },
     logger,
     // Edits of any config file apply as they happen; each change is one line (server-notices.ts).

@@ -145,6 +145,14 @@ describe("--model openai against a local OpenAI-compatible server", () => {
     const echo = first!.body.tools?.find((tool) => tool.function.name === "mcp_everything_echo");
     expect(echo?.function.parameters.type).toBe("object");
     expect(echo?.function.description).toBe("Echoes back the input string");
+    // The servers' instructions go into the system message, and the resource tools come with the MCP tools.
+    expect(first!.body.messages[0]?.role).toBe("system");
+    expect(first!.body.messages[0]?.content).toMatch(
+      /^You are a coding agent[\s\S]*\n\nInstructions from MCP server "everything" \(the server's own words about its tools\):\n/,
+    );
+    expect(first!.body.tools?.map((tool) => tool.function.name)).toEqual(
+      expect.arrayContaining(["mcp_list_resources", "mcp_read_resource"]),
+    );
     expect(second!.body.messages.at(-1)).toMatchObject({
       role: "tool",
       tool_call_id: "call_echo",
@@ -160,6 +168,24 @@ describe("--model openai against a local OpenAI-compatible server", () => {
     expect(result.stdout).toContain("→ mcp_everything_echo");
     expect(result.stdout).toContain("→ mcp_everything_get_sum");
     expect(result.stdout).toContain("Final answer: Echo: first tool | The sum of 2 and 3 is 5.");
+  });
+
+  it("attaches @server:uri resources to the user's message; /prompt sends the prompt's messages", async () => {
+    const result = await run([
+      "summarise @everything:demo://resource/dynamic/text/1 please",
+      '/prompt everything args-prompt {"city": "Lisbon"}',
+    ]);
+    expect(result.code).toBe(0);
+    const user = requests[0]!.body.messages.at(-1);
+    expect(user?.role).toBe("user");
+    expect(user?.content).toMatch(
+      /^summarise @everything:demo:\/\/resource\/dynamic\/text\/1 please\n\n<attachment server="everything" uri="demo:\/\/resource\/dynamic\/text\/1">\n\[resource demo:\/\/resource\/dynamic\/text\/1 \(text\/plain\)\]\n/,
+    );
+    expect(result.stdout).toMatch(/@everything:demo:\/\/resource\/dynamic\/text\/1 attached/);
+    const prompted = requests.find(
+      (request) => request.body.messages.at(-1)?.content === "What's weather in Lisbon?",
+    );
+    expect(prompted?.body.messages.at(-1)?.role).toBe("user");
   });
 
   it("stops a model that never answers at the step limit, reports a refused key, and keeps the conversation usable", async () => {
@@ -182,8 +208,11 @@ describe("--model openai against a local OpenAI-compatible server", () => {
     expect(result.code).toBe(0);
     expect(requests).toHaveLength(3);
     const names = (request: ChatRequest) => (request.body.tools ?? []).map((tool) => tool.function.name);
-    expect(names(requests[0]!)).toEqual(["mcp_tool_search"]);
-    const search = requests[0]!.body.tools![0]!.function;
+    // The resource tools are the session's own, not a server's: tool search does not hide them.
+    expect(names(requests[0]!)).toEqual(["mcp_list_resources", "mcp_read_resource", "mcp_tool_search"]);
+    const search = requests[0]!.body.tools!.find(
+      (tool) => tool.function.name === "mcp_tool_search",
+    )!.function;
     expect(search.parameters).toMatchObject({ type: "object", required: ["query"] });
     expect(search.description).toContain("everything (");
     // The search answered with the tool, and its full schema went out with the next request.

@@ -1,9 +1,17 @@
 import { existsSync } from "node:fs";
-import { isStdioConfig, type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
+import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
-import { describeExit, errnoOf, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+import {
+  describeExit,
+  errnoOf,
+  errorText,
+  inConfig,
+  rpcCode,
+  withoutSecrets,
+  withStderr,
+} from "./error-text.js";
 import { httpFailureError, networkErrorOf } from "./http-error.js";
 import { tooLargeReasonOf } from "./message-limit.js";
 import { displayUrl } from "./remote-fetch.js";
@@ -35,15 +43,7 @@ export interface ConnectFailure {
  * shapes (`redactConfigText`): what the server or the network answered may quote them.
  */
 export function toConnectError(failure: ConnectFailure): McpRtError {
-  const error = describeConnectError(failure);
-  const message = redactConfigText(error.message, failure.config);
-  if (message === error.message) return error;
-  return new McpRtError(error.code, message, {
-    cause: error.cause,
-    ...(error.server === undefined ? {} : { server: error.server }),
-    ...(error.stderrTail === undefined ? {} : { stderrTail: error.stderrTail }),
-    ...(error.details === undefined ? {} : { details: error.details }),
-  });
+  return withoutSecrets(describeConnectError(failure), failure.config);
 }
 
 function describeConnectError(failure: ConnectFailure): McpRtError {

@@ -16,7 +16,8 @@ import type { ClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport, transportKinds } from "./create-transport.js";
-import { answerElicitation, type ElicitationHandler } from "./elicitation.js";
+import { answerElicitation } from "./elicitation.js";
+import type { ElicitationHandler } from "./elicitation-form.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
@@ -268,6 +269,7 @@ function createConnection(
   const connection = new ServerConnection({
     name,
     config: options.unresolvedConfig ?? config,
+    resolvedConfig: config,
     client,
     transport,
     sourcePath: options.sourcePath,

@@ -1,89 +1,12 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { checkAgainstSchema } from "./schema-check.js";
-
-/** One field of a form elicitation: a flat primitive, as the spec allows. */
-export interface MCPElicitationField {
-  type?: "string" | "number" | "integer" | "boolean" | "array";
-  title?: string;
-  description?: string;
-  default?: unknown;
-  enum?: unknown[];
-  enumNames?: string[];
-  oneOf?: Array<{ const: unknown; title?: string }>;
-  items?: { type?: string; enum?: unknown[]; anyOf?: Array<{ const: unknown; title?: string }> };
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  [key: string]: unknown;
-}
-
-/** The form a server asks the user to fill in (`requestedSchema`). */
-export interface MCPElicitationSchema {
-  type: "object";
-  properties: Record<string, MCPElicitationField>;
-  required?: string[];
-  [key: string]: unknown;
-}
-
-/** A server asks the user for input (`elicitation/create`). */
-export interface MCPElicitationRequest {
-  /** The config name of the server that asks. */
-  server: string;
-  /** `form`: fill in `requestedSchema`; `url`: open `url` (a sign-in, a payment) out of band. */
-  mode: "form" | "url";
-  /** What the server says to the user. */
-  message: string;
-  /** The form (mode `form`). */
-  requestedSchema?: MCPElicitationSchema;
-  /** The page to open (mode `url`). */
-  url?: string;
-  /** The server's id of a URL elicitation. */
-  elicitationId?: string;
-}
-
-/** The user's answer. */
-export interface MCPElicitationResult {
-  /** `accept`: submitted (with `content` for a form); `decline`: said no; `cancel`: dismissed. */
-  action: "accept" | "decline" | "cancel";
-  /** The form's values (mode `form`, `accept`); fields left out get the schema's defaults. */
-  content?: Record<string, string | number | boolean | string[]>;
-}
-
-/** Answers elicitations; `signal` aborts when the server cancels the request or the connection closes. */
-export type ElicitationHandler = (
-  request: MCPElicitationRequest,
-  signal: AbortSignal,
-) => MCPElicitationResult | Promise<MCPElicitationResult>;
-
-/**
- * `content` with the schema's defaults filled in for the fields it leaves
- * out (SEP-1034): what is sent to the server when a form is accepted.
- */
-export function applyElicitationDefaults(
-  schema: MCPElicitationSchema | undefined,
-  content: Record<string, unknown> | undefined,
-): Record<string, unknown> {
-  const filled: Record<string, unknown> = { ...content };
-  for (const [name, field] of Object.entries(schema?.properties ?? {})) {
-    if (filled[name] === undefined && field && typeof field === "object" && "default" in field) {
-      filled[name] = field.default;
-    }
-  }
-  return filled;
-}
-
-/** What is wrong with a form's content for `schema`, or `undefined` when it fits. */
-export function checkElicitationContent(
-  schema: MCPElicitationSchema | undefined,
-  content: Record<string, unknown>,
-): string | undefined {
-  if (!schema) return undefined;
-  return checkAgainstSchema(schema, content);
-}
+import {
+  applyElicitationDefaults,
+  checkElicitationContent,
+  type ElicitationHandler,
+  type MCPElicitationRequest,
+  type MCPElicitationResult,
+  type MCPElicitationSchema,
+} from "./elicitation-form.js";
 
 /** The raw `elicitation/create` params as the SDK validated them. */
 interface RawParams {

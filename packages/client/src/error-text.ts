@@ -1,3 +1,4 @@
+import { McpRtError, redactConfigText } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ProcessExit } from "./stdio-transport.js";
@@ -48,4 +49,21 @@ export function errorText(error: unknown): string {
   const message = errorMessage(error);
   // Errors relayed from an SDK server carry the prefix twice.
   return message.replace(/^(MCP error -?\d+: )+/, "").split("\n")[0] ?? message;
+}
+
+/**
+ * `error` with a message that carries no credential of `config` nor any URL
+ * credential or token shape (`redactConfigText`): what a server or the
+ * network answered may quote them. The same error when there was nothing to hide.
+ */
+export function withoutSecrets<T extends Error>(error: T, config: unknown): T | McpRtError {
+  if (!McpRtError.isInstance(error)) return error;
+  const message = redactConfigText(error.message, config);
+  if (message === error.message) return error;
+  return new McpRtError(error.code, message, {
+    cause: error.cause,
+    ...(error.server === undefined ? {} : { server: error.server }),
+    ...(error.stderrTail === undefined ? {} : { stderrTail: error.stderrTail }),
+    ...(error.details === undefined ? {} : { details: error.details }),
+  });
 }

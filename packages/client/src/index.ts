@@ -19,8 +19,8 @@ export type {
   MCPElicitationRequest,
   MCPElicitationResult,
   MCPElicitationSchema,
-} from "./elicitation.js";
-export { applyElicitationDefaults, checkElicitationContent } from "./elicitation.js";
+} from "./elicitation-form.js";
+export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
 export { holdLaunches } from "./launch-turn.js";
 export type { ListContentOptions } from "./list-server-content.js";
 export { listPrompts, listResources, listResourceTemplates } from "./list-server-content.js";

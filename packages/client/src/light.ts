@@ -1,7 +1,16 @@
 // What a start path needs before it connects anything, without loading the MCP SDK (README "Light entry").
 
+export type {
+  ElicitationHandler,
+  MCPElicitationField,
+  MCPElicitationRequest,
+  MCPElicitationResult,
+  MCPElicitationSchema,
+} from "./elicitation-form.js";
+export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
 export { holdLaunches } from "./launch-turn.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./max-message-bytes.js";
+export { openInBrowser } from "./oauth/open-in-browser.js";
 export { isSignInRequired } from "./oauth/sign-in-error.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

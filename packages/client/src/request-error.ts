@@ -2,7 +2,15 @@ import { McpRtError } from "@mcp-rt/config";
 import { abortError } from "@mcp-rt/config/util";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
-import { describeExit, errnoOf, errorText, inConfig, rpcCode, withStderr } from "./error-text.js";
+import {
+  describeExit,
+  errnoOf,
+  errorText,
+  inConfig,
+  rpcCode,
+  withoutSecrets,
+  withStderr,
+} from "./error-text.js";
 import { httpFailureError, networkErrorOf, UNREACHABLE_ERRNOS } from "./http-error.js";
 import { tooLargeReasonOf } from "./message-limit.js";
 
@@ -50,9 +58,14 @@ export function notConnectedError(
 
 /**
  * Turns whatever an SDK request threw into what `callTool` / `listTools`
- * promise: an `AbortError` for an abort, else an `McpRtError`.
+ * promise: an `AbortError` for an abort, else an `McpRtError` whose message
+ * carries no credential (`withoutSecrets`).
  */
 export function toRequestError(failure: RequestFailure): Error {
+  return withoutSecrets(describeRequestError(failure), failure.internals.resolvedConfig);
+}
+
+function describeRequestError(failure: RequestFailure): Error {
   const { connection, internals, error, what } = failure;
   const server = connection.name;
   if (failure.signal?.aborted) {

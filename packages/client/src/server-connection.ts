@@ -14,6 +14,8 @@ import { describeExit, errnoOf, withStderr } from "./error-text.js";
 export interface ServerConnectionInit {
   name: string;
   config: MCPServerConfig;
+  /** The config connected with, when `config` is its unresolved form. @default config */
+  resolvedConfig?: MCPServerConfig;
   client: Client;
   transport: ClientTransport;
   sourcePath: string | undefined;
@@ -43,6 +45,7 @@ export class ServerConnection implements MCPServerConnection {
     this.#client = init.client;
     this.#transport = init.transport;
     setConnectionInternals(this, {
+      resolvedConfig: init.resolvedConfig ?? init.config,
       client: init.client,
       transport: init.transport,
       sourcePath: init.sourcePath,

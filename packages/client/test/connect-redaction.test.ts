@@ -1,3 +1,6 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { callTool } from "@mcp-rt/client";
+import { startHttpFixture } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, freePort, useTestServers } from "./http-test-servers.js";
@@ -9,8 +12,8 @@ checkNoPortsLeftAfterFile();
 const SOURCE = "/home/me/project/.mcp.json";
 // A Zapier-style URL: the path segment is the credential.
 const PATH_TOKEN = "ZjNmYTk0ZDItM2Q1Ny00YjQ2LWE2NjAtOTBkMmQ5NzFmYzQ3OjE4ZGJkY2Vk";
-const { server } = useTestServers();
-const { connectError } = useConnections();
+const { server, proxy } = useTestServers();
+const { connect, connectError } = useConnections();
 
 describe("connect errors never print a URL's or a header's secrets", () => {
   it("quotes an invalid url redacted", async () => {
@@ -46,5 +49,33 @@ describe("connect errors never print a URL's or a header's secrets", () => {
     expect(error.message).toContain("no route for");
     expect(error.message).not.toContain(PATH_TOKEN);
     expect(error.message).not.toContain("tok-abc-123456");
+  });
+});
+
+describe("request errors never print the config's secrets", () => {
+  it("hides a header value that an error page of tools/call quotes", async () => {
+    const fixture = await startHttpFixture();
+    try {
+      const front = await proxy(new URL(fixture.config.url).origin, {
+        intercept: (req: IncomingMessage, res: ServerResponse, body: string) => {
+          if (req.method !== "POST" || !body.includes('"tools/call"')) return false;
+          res.writeHead(500, { "content-type": "text/plain" }).end(`bad key ${req.headers["x-api-key"]}`);
+          return true;
+        },
+      });
+      const url = `${front.origin}${new URL(fixture.config.url).pathname}`;
+      // As the manager connects: the key came from a `!command`, the connection reports the config unresolved.
+      const connection = await connect(
+        "keyed",
+        { type: "http", url, headers: { "X-Api-Key": "key-abc-123456" } },
+        { unresolvedConfig: { type: "http", url, headers: { "X-Api-Key": "!op read op://k" } } },
+      );
+      const error = (await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e)) as Error;
+      expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR" });
+      expect(error.message).toContain("bad key ***");
+      expect(error.message).not.toContain("key-abc-123456");
+    } finally {
+      await fixture.close();
+    }
   });
 });

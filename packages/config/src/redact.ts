@@ -10,7 +10,7 @@ const FLAG = /^--?[A-Za-z][\w-]*$/;
 // A header as one argument (`--header "Authorization: Bearer …"`, the mcp-remote form).
 const HEADER_ARG = /^([A-Za-z][\w-]*)(\s*:\s*)(.+)$/s;
 
-/** Options of {@link redactServerConfig} and {@link secretValues}. */
+/** Options of {@link redactServerConfig} and {@link expansionReferences}. */
 export interface RedactOptions {
   /**
    * The same config as its file has it, placeholders not expanded. A value

@@ -23,6 +23,7 @@ export type {
   SignInStatus,
   ToolLimits,
 } from "@mcp-rt/client";
+export { applyElicitationDefaults, checkElicitationContent, openInBrowser } from "@mcp-rt/client/light";
 export type {
   AuthStorage,
   CapabilitySource,

@@ -1,4 +1,4 @@
-import type { MCPProgress, MCPServerConnection } from "@mcp-rt/client";
+import type { CallToolOptions, MCPProgress, MCPServerConnection } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import type { MCPToolDefinition, SourceMeta, ToolAnnotations } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
@@ -80,6 +80,8 @@ export class MCPTool implements CustomTool {
   /** Where the server's config came from. */
   readonly source?: SourceMeta;
   readonly #host: MCPToolHost;
+  /** Where results and errors say they came from: made once, read by every call. */
+  readonly #context: ToolResultContext;
 
   constructor(options: MCPToolOptions) {
     this.#host = options.host;
@@ -93,6 +95,12 @@ export class MCPTool implements CustomTool {
     if (typeof title === "string") this.title = title;
     if (options.definition.annotations) this.annotations = options.definition.annotations;
     if (options.source) this.source = options.source;
+    const { source } = options;
+    this.#context = {
+      serverName: this.serverName,
+      mcpToolName: this.definition.name,
+      ...(source ? { provider: source.provider, providerName: source.providerName } : {}),
+    };
   }
 
   /** Calls the tool. Only an abort rejects; every other failure is `MCP error: …` content. */
@@ -103,15 +111,6 @@ export class MCPTool implements CustomTool {
     onUpdate?: (partial: ToolResult) => void,
   ): Promise<ToolResult> {
     return this.#call(params, signal, onUpdate);
-  }
-
-  /** Where results and errors say they came from. */
-  get #context(): ToolResultContext {
-    return {
-      serverName: this.serverName,
-      mcpToolName: this.definition.name,
-      ...(this.source ? { provider: this.source.provider, providerName: this.source.providerName } : {}),
-    };
   }
 
   /** Waits for the server; an error becomes `MCP error: …` content, an abort rejects. */
@@ -152,17 +151,11 @@ export class MCPTool implements CustomTool {
       );
     }
     try {
-      const raw = await client().callTool(live.connection, tool, params ?? {}, {
-        ...(signal ? { signal } : {}),
-        ...(onUpdate
-          ? { onProgress: (progress: MCPProgress) => onUpdate(this.#progressUpdate(progress)) }
-          : {}),
-      });
-      const { resultCharLimit, resultMediaByteLimit } = this.#host;
-      const result = toToolResult(raw, this.#context, {
-        resultCharLimit,
-        ...(resultMediaByteLimit === undefined ? {} : { resultMediaByteLimit }),
-      });
+      const options: CallToolOptions = {};
+      if (signal) options.signal = signal;
+      if (onUpdate) options.onProgress = (progress) => onUpdate(this.#progressUpdate(progress));
+      const raw = await client().callTool(live.connection, tool, params ?? {}, options);
+      const result = toToolResult(raw, this.#context, this.#host);
       const mismatch = client().checkStructuredContent(this.definition.outputSchema, raw);
       if (mismatch !== undefined) result.details.structuredContentError = mismatch;
       return result;

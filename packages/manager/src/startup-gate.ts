@@ -51,12 +51,23 @@ export async function passStartupGate(
 ): Promise<void> {
   // No stdio launch starts in the last moments before the gate: a fork + exec
   // (25–60 ms on a busy machine) would hold the gate's timer until it ends.
+  // A hold only helps a gate that will defer something: when every cache read
+  // came back empty, each pending server is waited for anyway, and holding its
+  // launch would only make the wait longer (a cold start).
   let release: (() => void) | undefined;
+  let unread = attempts.length;
+  let hits = 0;
+  for (const attempt of attempts) {
+    void attempt.cached.then((cached) => {
+      unread -= 1;
+      if (cached !== null) hits += 1;
+    });
+  }
   const holdAt = options.startupTimeoutMs - LAUNCH_HOLD_MS;
   const holdTimer =
     attempts.length > 0 && holdAt > 0
       ? setTimeout(() => {
-          release = holdLaunches();
+          if (hits > 0 || unread > 0) release = holdLaunches();
         }, holdAt)
       : undefined;
   const waitFor: Attempt[] = [];

@@ -140,6 +140,7 @@ function truncate(content: ToolResultContent[], limit: number): ToolResultConten
 
 /** Keeps images while their bytes fit `limit` in all; each one past it becomes a note. */
 function limitMedia(content: ToolResultContent[], limit: number): ToolResultContent[] {
+  if (!content.some((block) => block.type === "image")) return content;
   let used = 0;
   return content.map((block) => {
     if (block.type !== "image") return block;

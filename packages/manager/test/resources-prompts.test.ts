@@ -4,8 +4,9 @@ import { MCPToolCache } from "@mcp-rt/cache";
 import type { McpRtError } from "@mcp-rt/config";
 import { contentServer, echoServer, fixtureServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
+import type { MCPElicitationRequest } from "../src/index.js";
 import { capInstructions, MAX_INSTRUCTIONS_LENGTH } from "../src/server-content.js";
-import { nextEvent, recordingLogger, useManagers } from "./helpers.js";
+import { nextEvent, recordingLogger, textOf, useManagers } from "./helpers.js";
 
 const manager = useManagers();
 
@@ -173,6 +174,38 @@ describe("resources and prompts beside the tools", () => {
     const read = await m.readResource("slow", "fixture://notes/first");
     expect(read.contents[0]).toMatchObject({ text: "The first note." });
     expect(m.getConnectionStatus("slow")).toBe("connected");
+  });
+
+  it("passes a server's elicitation to onElicitation, naming the server, and its answer back", async () => {
+    const asked: MCPElicitationRequest[] = [];
+    const m = manager({
+      onElicitation: (request) => {
+        asked.push(request);
+        return request.mode === "url"
+          ? { action: "decline" }
+          : { action: "accept", content: { name: "Ada" } };
+      },
+    });
+    await m.connectServers({ content: contentServer() }, {});
+    const tools = Object.fromEntries(m.getTools().map((tool) => [tool.definition.name, tool]));
+    expect(textOf(await tools.ask!.execute("1", {}))).toBe(
+      'answer: accept {"name":"Ada","color":"green","ok":true}',
+    );
+    expect(textOf(await tools.ask_url!.execute("2", {}))).toBe("answer: decline");
+    expect(asked.map((request) => [request.server, request.mode])).toEqual([
+      ["content", "form"],
+      ["content", "url"],
+    ]);
+    expect(asked[1]?.url).toBe("https://example.com/fixture-sign-in");
+  });
+
+  it("without onElicitation, servers cannot ask: the client does not declare the capability", async () => {
+    const m = manager();
+    await m.connectServers({ content: contentServer() }, {});
+    const ask = m.getTools().find((tool) => tool.definition.name === "ask");
+    const result = await ask!.execute("1", {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/does not support form elicitation/);
   });
 
   it("caps a server's instructions at 2048 characters, with a note", () => {

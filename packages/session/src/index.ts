@@ -7,11 +7,13 @@ export type {
   CapabilitySource,
   CustomTool,
   DiscoveredServer,
+  ElicitationHandler,
   LoadConfigsOptions,
   LoadConfigsResult,
   LoadedCustomTool,
   Logger,
   MCPConfigChange,
+  MCPElicitationField,
   MCPElicitationRequest,
   MCPElicitationResult,
   MCPElicitationSchema,
@@ -30,7 +32,9 @@ export type {
   ToolResult,
 } from "@mcp-rt/manager";
 export {
+  applyElicitationDefaults,
   builtinSources,
+  checkElicitationContent,
   createAuthStorage,
   createCacheFromUrl,
   createFileStore,
@@ -39,6 +43,7 @@ export {
   MCPManager,
   MCPToolCache,
   McpRtError,
+  openInBrowser,
   toLoadErrors,
 } from "@mcp-rt/manager";
 export type { AgentSessionOptions, SessionReloadOptions } from "./agent-session.js";

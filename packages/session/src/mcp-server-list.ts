@@ -56,6 +56,10 @@ export interface MCPListEntry {
   source?: MCPListSource;
   /** Tools exposed for it now (live or from the cache). */
   toolCount?: number;
+  /** Resources and resource templates it offers (live or cached), when it has any. */
+  resourceCount?: number;
+  /** Prompts it offers (live or cached), when it has any. */
+  promptCount?: number;
   /** What its active tools' definitions cost the model, in tokens (o200k). */
   tokens?: number;
   /** True when the model always gets its tools, tool search or not (`alwaysLoad`, `/mcp pin`). */
@@ -127,6 +131,8 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
     glyph: GLYPHS[status],
     toolCount: state.toolCount,
   };
+  if (state.resourceCount !== undefined) entry.resourceCount = state.resourceCount;
+  if (state.promptCount !== undefined) entry.promptCount = state.promptCount;
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
   if (state.lastError && state.status !== "connected") entry.lastError = state.lastError;
   if (status === "deferred") entry.note = "tools from the cache; the server is still starting";
@@ -286,6 +292,8 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
       const facts: string[] = [entry.status.replace("-", " ")];
       if (entry.toolCount !== undefined && entry.status !== "failed") {
         facts.push(plural(entry.toolCount, "tool"));
+        if (entry.resourceCount !== undefined) facts.push(plural(entry.resourceCount, "resource"));
+        if (entry.promptCount !== undefined) facts.push(plural(entry.promptCount, "prompt"));
       }
       if (entry.connectedMs !== undefined) facts.push(`${Math.round(entry.connectedMs)} ms`);
       if (entry.signIn?.signedIn) {

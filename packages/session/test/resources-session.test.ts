@@ -93,6 +93,8 @@ describe("a session's resources, prompts and instructions", () => {
     });
     const { session } = await world.start();
     const mcp = new MCPCommandController(session);
+    const list = await mcp.handle("/mcp list");
+    expect(list.text).toMatch(/● notes +connected · \d+ tools · 3 resources · 1 prompt · /);
     const resources = await mcp.handle("/mcp resources notes");
     expect(resources.ok).toBe(true);
     expect(resources.text).toContain("- notes fixture://notes/first");

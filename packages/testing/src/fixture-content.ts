@@ -7,7 +7,7 @@ type AddTool = (
   name: string,
   description: string,
   shape: z.ZodRawShape,
-  handler: (args: Record<string, unknown>) => CallToolResult,
+  handler: (args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>,
   outputSchema?: { type: "object"; [key: string]: unknown },
 ) => void;
 
@@ -69,6 +69,37 @@ export function addFixtureContent(mcp: McpServer, options: FixtureOptions, addTo
       return text(`added resource ${String(name)}`);
     },
   );
+  // Registered always; they fail (as a tool error) for a client without the elicitation capability.
+  addTool(
+    `${prefix}ask`,
+    "Asks the user for a name (required unless `optional`), a colour, a yes/no and a count (elicitation, form mode).",
+    { optional: z.boolean().default(false) },
+    async ({ optional }) => {
+      const answer = await mcp.server.elicitInput({
+        message: "Who are you?",
+        requestedSchema: {
+          type: "object",
+          properties: {
+            name: { type: "string", title: "Name", description: "Your name" },
+            color: { type: "string", title: "Colour", enum: ["red", "green", "blue"], default: "green" },
+            ok: { type: "boolean", title: "Happy", default: true },
+            count: { type: "integer", title: "Count", minimum: 1, maximum: 5 },
+          },
+          required: optional === true ? [] : ["name"],
+        },
+      });
+      return text(`answer: ${answer.action}${answer.content ? ` ${JSON.stringify(answer.content)}` : ""}`);
+    },
+  );
+  addTool(`${prefix}ask_url`, "Asks the user to open a page (elicitation, URL mode).", {}, async () => {
+    const answer = await mcp.server.elicitInput({
+      mode: "url",
+      message: "Sign in to the fixture",
+      url: "https://example.com/fixture-sign-in",
+      elicitationId: "fixture-1",
+    });
+    return text(`answer: ${answer.action}`);
+  });
   addTool(
     `${prefix}structured`,
     "Returns structuredContent `{ count }`: a number when `valid`, else a string, against its outputSchema.",

@@ -74,8 +74,9 @@ export interface FixtureOptions {
    * Resources (`fixture://notes/<name>`, one binary `fixture://blob`), a
    * template `fixture://notes/{name}` and a prompt `greet {who}`, with tools
    * `add_resource {name}` and `add_prompt {name}` that send the list_changed
-   * notifications, and `structured {valid}` whose structuredContent matches
-   * its outputSchema or not (`--content`). @default false
+   * notifications, `structured {valid}` whose structuredContent matches
+   * its outputSchema or not, and `ask` / `ask_url`, which elicit a form and
+   * a URL from the user (`--content`). @default false
    */
   content?: boolean;
   /** Declares `resources` and `prompts` but answers their methods with -32601 (`--content-not-found`). @default false */

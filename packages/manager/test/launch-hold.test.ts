@@ -1,0 +1,44 @@
+import type { MCPToolDefinition } from "@mcp-rt/config";
+import { describe, expect, it } from "vitest";
+import { launchTurn } from "../../client/src/launch-turn.js";
+import type { Attempt } from "../src/attempt.js";
+import { LAUNCH_HOLD_MS, passStartupGate } from "../src/startup-gate.js";
+import { echoDefinition } from "./helpers.js";
+
+/** An attempt still connecting when the gate passes, with what its cache read found. */
+function pendingAttempt(cached: MCPToolDefinition[] | null): Attempt {
+  return {
+    name: "pending",
+    done: new Promise(() => {}),
+    cached: Promise.resolve(cached),
+  } as unknown as Attempt;
+}
+
+/** Whether a launch asked for inside the hold window starts at once, or is held. */
+async function launchInHoldWindow(cached: MCPToolDefinition[] | null): Promise<string> {
+  const startupTimeoutMs = LAUNCH_HOLD_MS + 60;
+  const gate = passStartupGate([pendingAttempt(cached)], {
+    startupTimeoutMs,
+    maxStartupWaitMs: 0,
+    mode: "gate",
+    defer: () => true,
+  });
+  await new Promise((resolve) => setTimeout(resolve, startupTimeoutMs - LAUNCH_HOLD_MS / 2));
+  // A launch that is not held starts on this event-loop iteration, before any timer can fire.
+  const started = await Promise.race([
+    launchTurn().then(() => "started"),
+    new Promise((resolve) => setTimeout(() => resolve("held"), LAUNCH_HOLD_MS / 4)),
+  ]);
+  await gate;
+  return String(started);
+}
+
+describe("the launch hold before the startup gate", () => {
+  it("holds new launches until the gate when a pending server has cached tools to defer", async () => {
+    expect(await launchInHoldWindow([echoDefinition])).toBe("held");
+  });
+
+  it("holds nothing when every cache read came back empty: those servers are waited for anyway", async () => {
+    expect(await launchInHoldWindow(null)).toBe("started");
+  });
+});
