@@ -41,6 +41,7 @@ import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import { ServerTable } from "./server-table.js";
+import { dropError } from "./server-upkeep.js";
 import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
 import { toolErrorResult, toToolResult } from "./tool-result.js";
@@ -212,7 +213,7 @@ export class MCPManager implements AsyncDisposable {
         !record.connection &&
         !attempt.controller.signal.aborted &&
         (latest === attempt || latest?.reconnect === true);
-      if (dropped) errors.set(name, this.#lifecycle.dropError(record));
+      if (dropped) errors.set(name, dropError(record));
     }
     const wanted = new Set(names);
     const cacheProblem = this.#cache.takeProblem();

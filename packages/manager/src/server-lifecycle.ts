@@ -1,10 +1,5 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
-import type {
-  MCPConnectionCloseEvent,
-  MCPServerConnection,
-  OAuthOptions,
-  ToolLimitBreach,
-} from "@mcp-rt/client";
+import type { MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
@@ -17,18 +12,16 @@ import {
 import { abortError, errorMessage, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
-import { ConnectionWatch } from "./connection-watch.js";
+import type { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
-import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
 import type { ManagerCache } from "./manager-cache.js";
 import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
-import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
-import { ReconnectScheduler } from "./reconnect-scheduler.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
-import type { ServerLimits } from "./server-limits.js";
+import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
+import { announceContent, ServerUpkeep } from "./server-upkeep.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
 /** What a {@link ServerLifecycle} works on: the manager's parts it shares. */
@@ -54,9 +47,6 @@ export interface ServerLifecycleParts {
  */
 const CONTENT_GRACE_MS = 1000;
 
-/** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
-const STORM_RELISTS = 3;
-
 /** How an attempt starts. */
 export interface StartOptions {
   /** An automatic reconnect: no cache read, `server:reconnecting` instead of `server:connecting`. @default false */
@@ -65,45 +55,24 @@ export interface StartOptions {
   interactive?: boolean;
 }
 
-/** A live connection went away: why, and whether an automatic attempt should follow. */
-interface Drop {
-  reason: string;
-  error: McpRtError;
-  reconnect: boolean;
-}
-
 /**
  * The life of each server, from start to stop (docs/architecture.md): an
  * attempt resolves its config, connects and lists its tools; a success is
- * committed (live tools, cache write, watch on the connection); a failure
- * marks it failed; a drop at run time leads to automatic attempts with
- * backoff until it is back or the circuit breaker gives up; optional health
- * pings find hung servers; stopping closes whatever it has.
+ * committed (live tools, then the {@link ServerUpkeep} takes over the
+ * connection: cache write, watch, drops and automatic attempts); a failure
+ * marks it failed; a sign-in or sign-out closes what it has and starts
+ * again; stopping closes whatever it has.
  */
 export class ServerLifecycle {
   readonly #parts: ServerLifecycleParts;
-  /** `null` with `reconnect: false`. */
-  readonly #reconnects: ReconnectScheduler | null;
-  /** `null` without `healthCheckIntervalMs`. */
-  readonly #health: HealthMonitor | null;
+  /** What happens once a connection is live: watch, re-lists, cache write, drops and retries. */
+  readonly #upkeep: ServerUpkeep;
   /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
   readonly #reads = new Set<Promise<unknown>>();
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
-    const policy = resolveReconnectOptions(parts.options.reconnect);
-    this.#reconnects = policy ? new ReconnectScheduler(policy) : null;
-    const health = resolveHealthCheck(parts.options);
-    this.#health = health
-      ? new HealthMonitor({
-          ...health,
-          connections: () => parts.table.connections(),
-          onUnhealthy: (connection, error) => {
-            const record = parts.table.get(connection.name);
-            if (record) this.#dropped(record, connection, { reason: error.message, error, reconnect: true });
-          },
-        })
-      : null;
+    this.#upkeep = new ServerUpkeep(parts, this);
   }
 
   /**
@@ -150,7 +119,7 @@ export class ServerLifecycle {
       this.#parts.emitter.emit("tools:changed", { name: record.name });
     }
     const entry = attempt.cachedEntry;
-    if (entry) this.#announceContent(record, record.deferContent(entry));
+    if (entry) announceContent(this.#parts.emitter, record, record.deferContent(entry));
     return true;
   }
 
@@ -168,7 +137,7 @@ export class ServerLifecycle {
     if (signIn) emitter.emit("server:needs-auth", { name: record.name, error });
     else emitter.emit("server:failed", { name: record.name, error });
     if (hadTools) emitter.emit("tools:changed", { name: record.name });
-    this.#announceContent(record, hadContent);
+    announceContent(this.#parts.emitter, record, hadContent);
     // A failure the caller already received in `errors` is not logged again.
     if (attempt?.returned) {
       options.logger?.warn(
@@ -289,15 +258,7 @@ export class ServerLifecycle {
 
   /** Every server was stopped: no ping timer is left (reconnect timers went with their records). */
   stopAll(): void {
-    this.#health?.stop();
-  }
-
-  /** Why a server that was connected is not any more. */
-  dropError(record: ServerRecord): McpRtError {
-    return (
-      record.lastError ??
-      new McpRtError("TRANSPORT_CLOSED", `MCP server "${record.name}" disconnected`, { server: record.name })
-    );
+    this.#upkeep.stop();
   }
 
   /** OAuth for an attempt's connection: only with an auth store; a browser sign-in only for `login`. */
@@ -370,19 +331,19 @@ export class ServerLifecycle {
       });
       signal.throwIfAborted();
       // Watched from the handshake on, so that a tool change announced during the first list is not lost.
-      watch = this.#watch(record, connection);
+      watch = this.#upkeep.watch(record, connection);
       record.watch = watch;
       record.phase = "listing";
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
       // Resources and prompts are listed beside the tools; a failure there never fails the server
       // (listServerContent never rejects), and past a short grace the tools do not wait for them.
       const contentListing = listServerContent(connection, {
-        ...this.#contentOptions(record),
+        ...contentListOptions(record, this.#parts.limits, this.#parts.options.logger),
         signal,
         timeout: remaining,
       });
       const serverTools = await client().listTools(connection, {
-        ...this.#listOptions(record),
+        ...toolListOptions(record, this.#parts.limits, this.#parts.options.logger),
         signal,
         timeout: remaining,
       });
@@ -411,7 +372,7 @@ export class ServerLifecycle {
         if (attempt.reconnect && !isSignInRequired(failure)) {
           record.retrying(failure);
           this.#parts.options.logger?.debug(`Reconnecting MCP server "${name}" failed: ${failure.message}`);
-          this.#retry(record);
+          this.#upkeep.retry(record);
         } else {
           this.fail(record, failure, attempt);
         }
@@ -428,229 +389,18 @@ export class ServerLifecycle {
     serverTools: MCPToolDefinition[],
     content: Partial<ServerContent> | Promise<Partial<ServerContent>>,
   ): void {
-    const { catalog, emitter, tasks, table } = this.#parts;
+    const { catalog, emitter } = this.#parts;
     const ms = Math.round(performance.now() - attempt.startedAt);
     record.connect(connection, serverTools, ms);
     const late = content instanceof Promise;
     // Late lists keep what stood in (cached, or the previous connection's) until they land.
     const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
-    if (this.#reconnects) this.#reconnects.connected(record);
-    this.#health?.start();
+    this.#upkeep.connected(record);
     catalog.rebuild();
     emitter.emit("server:connected", { name: record.name, ms, toolCount: record.definitions.length });
     emitter.emit("tools:changed", { name: record.name });
-    this.#announceContent(record, contentChanged);
-    if (late) {
-      tasks.add(
-        content.then((listed) => {
-          if (!table.holds(record) || record.connection !== connection) return;
-          this.#announceContent(record, record.setContent({ ...NO_CONTENT, ...listed }));
-          this.#writeCache(record, connection);
-        }),
-      );
-    } else {
-      this.#writeCache(record, connection);
-    }
-    this.#resubscribe(record, connection);
-    record.watch?.activate();
-  }
-
-  /** Tells listeners which of a server's lists changed. */
-  #announceContent(record: ServerRecord, changed: readonly ContentList[]): void {
-    for (const list of changed) this.#parts.emitter.emit(`${list}:changed`, { name: record.name });
-  }
-
-  /** After a reconnect, the resources subscribed to before are subscribed to again (best effort). */
-  #resubscribe(record: ServerRecord, connection: MCPServerConnection): void {
-    for (const uri of record.subscriptions) {
-      this.#parts.tasks.add(
-        client()
-          .subscribeResource(connection, uri)
-          .catch((error: unknown) =>
-            this.#parts.options.logger?.debug(
-              `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
-            ),
-          ),
-      );
-    }
-  }
-
-  /** The limits of a resource or prompt list, and where what they cut is logged (once per server). */
-  #contentOptions(record: ServerRecord): Parameters<typeof listServerContent>[1] {
-    const { toolLimits } = this.#parts.limits;
-    const { logger } = this.#parts.options;
-    return {
-      maxItems: toolLimits.maxTools,
-      maxDescriptionLength: toolLimits.maxDescriptionLength,
-      logger,
-      onLimit: (message) => {
-        if (record.firstTime(message)) logger?.warn(message);
-      },
-    };
-  }
-
-  /** `notifications/resources|prompts/list_changed`: lists that again, if the connection is still the live one. */
-  async #relistContent(
-    record: ServerRecord,
-    connection: MCPServerConnection,
-    list: ContentList,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const content = await listServerContent(connection, {
-      ...this.#contentOptions(record),
-      signal,
-      only: list,
-    });
-    if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
-    const changed = record.setContent(content);
-    this.#announceContent(record, changed);
-    if (changed.length > 0) this.#writeCache(record, connection);
-  }
-
-  /** Follows a new connection: its close, its errors, `list_changed` (rate-limited, logged once when it had to be). */
-  #watch(record: ServerRecord, connection: MCPServerConnection): ConnectionWatch {
-    const { logger } = this.#parts.options;
-    const { minRelistIntervalMs } = this.#parts.limits;
-    return new ConnectionWatch({
-      connection,
-      onClose: (event) => this.#closed(record, connection, event),
-      onError: (error) => logger?.debug(`MCP server "${record.name}" reported an error`, error),
-      relist: (signal) => this.#relist(record, connection, signal),
-      relistContent: (list, signal) => this.#relistContent(record, connection, list, signal),
-      onResourceUpdated: (uri) => this.#parts.emitter.emit("resource:updated", { name: record.name, uri }),
-      logger,
-      minRelistIntervalMs,
-      // A few quick changes are normal; a server still at it after three intervals is storming.
-      onThrottle: (inARow) => {
-        if (inARow < STORM_RELISTS || !record.firstTime("minRelistIntervalMs")) return;
-        logger?.warn(
-          `MCP server "${record.name}" announces tool changes faster than once per ${minRelistIntervalMs} ms; its tools are listed again at most that often (limit minRelistIntervalMs)`,
-        );
-      },
-    });
-  }
-
-  /** The limits of a tool list, and where a breach goes: one warning per server and limit. */
-  #listOptions(record: ServerRecord): {
-    limits: ServerLimits["toolLimits"];
-    onLimit(breach: ToolLimitBreach): void;
-  } {
-    return {
-      limits: this.#parts.limits.toolLimits,
-      onLimit: (breach) => {
-        if (record.firstTime(breach.limit)) this.#parts.options.logger?.warn(breach.message);
-      },
-    };
-  }
-
-  /**
-   * `notifications/tools/list_changed`: lists every page again and replaces
-   * exactly this server's slice, if the connection is still its live one.
-   */
-  async #relist(record: ServerRecord, connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
-    const serverTools = await client().listTools(connection, { ...this.#listOptions(record), signal });
-    if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
-    record.relisted(serverTools);
-    this.#parts.catalog.rebuild();
-    this.#parts.emitter.emit("tools:changed", { name: record.name });
-    this.#writeCache(record, connection);
-  }
-
-  /**
-   * Best-effort cache write of a server's full, unfiltered list. It starts on
-   * the next event-loop turn, so that its validation and serialisation (about
-   * 12 ms for 5000 tools) are not in the way of a `connectServers` about to
-   * return; `disconnectAll` still waits for it.
-   */
-  #writeCache(record: ServerRecord, connection: MCPServerConnection): void {
-    const { cache, cwd, tasks } = this.#parts;
-    const { name, config, content, instructions } = record;
-    const serverTools = [...record.listedTools];
-    const { serverInfo } = connection;
-    const write = cache.get().then(async (open) => {
-      if (!open) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await open.set(name, config, serverTools, cwd, {
-        serverInfo,
-        resources: [...content.resources],
-        resourceTemplates: [...content.resourceTemplates],
-        prompts: [...content.prompts],
-        ...(instructions === undefined ? {} : { instructions }),
-      });
-    });
-    tasks.add(write);
-  }
-
-  #closed(record: ServerRecord, connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
-    const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: record.name });
-    // A sign-in is the user's to give: no reconnect timer can fix it.
-    if (isSignInRequired(error) && record.connection === connection) {
-      this.signInLost(record, error);
-      return;
-    }
-    // A close the client asked for (`expected`) is someone's decision: it is not undone.
-    this.#dropped(record, connection, { reason: event.reason, error, reconnect: !event.expected });
-  }
-
-  /**
-   * A live connection went away (its transport closed, or it failed a health
-   * check): the server leaves `connected` at once, its tools stay but fail
-   * fast, what is left of it is reaped, and it is reconnected unless
-   * reconnecting is off.
-   */
-  #dropped(record: ServerRecord, connection: MCPServerConnection, drop: Drop): void {
-    const { table, tasks, emitter, options } = this.#parts;
-    if (record.connection !== connection || !table.holds(record)) return;
-    const reconnect = drop.reconnect && this.#reconnects !== null;
-    record.drop(drop.reason, drop.error, reconnect);
-    // Reaps what is left of the server (its process group) even though it went away on its own.
-    tasks.add(client().closeConnection(connection));
-    // A drop before `connectServers` returned is reported in its `errors` instead; a server
-    // that keeps dying while it is being reconnected is logged once, when the breaker opens.
-    const message = this.dropError(record).message;
-    if (this.#reconnects?.inOutage(record)) {
-      options.logger?.debug(`${message}; still reconnecting`);
-    } else if (record.attempt?.returned !== false) {
-      options.logger?.warn(`${message}${reconnect ? "; reconnecting" : ""}`);
-    }
-    emitter.emit("server:disconnected", { name: record.name, reason: drop.reason });
-    // A listener may have stopped or restarted it meanwhile.
-    if (reconnect && table.holds(record) && !record.active) this.#retry(record);
-  }
-
-  /** Schedules the next automatic attempt of `record`, or gives up when its circuit breaker opens. */
-  #retry(record: ServerRecord): void {
-    if (!this.#reconnects) return;
-    const step = this.#reconnects.retry(record, () => {
-      if (this.#parts.table.holds(record) && !record.active)
-        this.start(record, record.config, { reconnect: true });
-    });
-    if (step.retry) {
-      this.#parts.emitter.emit("server:reconnecting", {
-        name: record.name,
-        attempt: step.attempt,
-        delayMs: step.delayMs,
-      });
-    } else {
-      this.#giveUp(record, step);
-    }
-  }
-
-  /** The circuit breaker opened: the server is `failed` until it is connected on purpose. */
-  #giveUp(record: ServerRecord, step: Extract<ReconnectStep, { retry: false }>): void {
-    const { name } = record;
-    const last = record.lastError;
-    const error = new McpRtError(
-      last?.code ?? "TRANSPORT_CLOSED",
-      `MCP server "${name}" did not come back after ${step.attempts} reconnect attempts (${step.failedBursts} failed bursts); gave up. Last error: ${last?.message ?? "unknown"}. Fix it, then connect it again (e.g. /mcp reload)`,
-      {
-        server: name,
-        ...(last ? { cause: last } : {}),
-        ...(last?.stderrTail ? { stderrTail: last.stderrTail } : {}),
-      },
-    );
-    this.fail(record, error);
-    this.#parts.options.logger?.warn(error.message);
+    announceContent(emitter, record, contentChanged);
+    this.#upkeep.takeOver(record, connection, late ? content : null);
   }
 }
 

@@ -1,6 +1,9 @@
+import type { ToolLimitBreach } from "@mcp-rt/client";
 import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TOOL_LIMITS, type ToolLimits } from "@mcp-rt/client/light";
-import { McpRtError } from "@mcp-rt/config";
+import { type Logger, McpRtError } from "@mcp-rt/config";
 import type { MCPManagerOptions } from "./manager-types.js";
+import type { listServerContent } from "./server-content.js";
+import type { ServerRecord } from "./server-record.js";
 import { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";
 
 /** Default of `minRelistIntervalMs`. */
@@ -49,5 +52,35 @@ export function resolveServerLimits(options: MCPManagerOptions): ServerLimits {
       DEFAULT_MIN_RELIST_INTERVAL_MS,
       0,
     ),
+  };
+}
+
+/** The limits of one server's tool list, and where a breach goes: one warning per server and limit. */
+export function toolListOptions(
+  record: ServerRecord,
+  limits: ServerLimits,
+  logger: Logger | undefined,
+): { limits: ServerLimits["toolLimits"]; onLimit(breach: ToolLimitBreach): void } {
+  return {
+    limits: limits.toolLimits,
+    onLimit: (breach) => {
+      if (record.firstTime(breach.limit)) logger?.warn(breach.message);
+    },
+  };
+}
+
+/** The limits of one server's resource or prompt list, and where what they cut is logged (once per server). */
+export function contentListOptions(
+  record: ServerRecord,
+  limits: ServerLimits,
+  logger: Logger | undefined,
+): Parameters<typeof listServerContent>[1] {
+  return {
+    maxItems: limits.toolLimits.maxTools,
+    maxDescriptionLength: limits.toolLimits.maxDescriptionLength,
+    logger,
+    onLimit: (message) => {
+      if (record.firstTime(message)) logger?.warn(message);
+    },
   };
 }
