@@ -29,9 +29,8 @@ import type {
 } from "./manager-types.js";
 import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
-import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
+import { switchedOff } from "./reload-plan.js";
 import {
-  type ContentList,
   collectContent,
   type MCPPrompt,
   type MCPResource,
@@ -40,6 +39,7 @@ import {
 import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
+import { ServerReload } from "./server-reload.js";
 import { ServerTable } from "./server-table.js";
 import { dropError } from "./server-upkeep.js";
 import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
@@ -76,8 +76,7 @@ export class MCPManager implements AsyncDisposable {
   readonly #startupMode: MCPStartupMode;
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
-  /** The last reload: reloads run one at a time, each on what the one before left. */
-  #reloads: Promise<unknown> = Promise.resolve();
+  readonly #reload: ServerReload;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -118,6 +117,16 @@ export class MCPManager implements AsyncDisposable {
       cache: this.#cache,
       emitter: this.#emitter,
       tasks: this.#tasks,
+    });
+    this.#reload = new ServerReload({
+      cwd,
+      authStorage: this.#authStorage,
+      options,
+      table: this.#table,
+      catalog: this.#catalog,
+      lifecycle: this.#lifecycle,
+      emitter: this.#emitter,
+      manager: this,
     });
   }
 
@@ -250,9 +259,7 @@ export class MCPManager implements AsyncDisposable {
     sources: Record<string, SourceMeta> = {},
     options: MCPReloadOptions = {},
   ): Promise<MCPReloadResult> {
-    const run = this.#reloads.then(() => this.#reload(configs, sources, options));
-    this.#reloads = run.catch(() => undefined);
-    return run;
+    return this.#reload.reload(configs, sources, options);
   }
 
   /**
@@ -264,27 +271,8 @@ export class MCPManager implements AsyncDisposable {
    * file or a failed discovery: they come back in `problems` (after a failed
    * discovery nothing changes).
    */
-  async discoverAndReload(options: DiscoverAndReloadOptions = {}): Promise<MCPReloadResult> {
-    const { discover = loadAllMCPConfigs, all = false, retryFailed = false, ...loadOptions } = options;
-    let discovery: Awaited<ReturnType<typeof discover>>;
-    try {
-      discovery = await discover(this.#cwd, loadOptions);
-    } catch (error) {
-      const names = this.#table.names();
-      return {
-        added: [],
-        removed: [],
-        restarted: [],
-        unchanged: names,
-        tools: this.getTools(),
-        errors: new Map(),
-        connectedServers: names.filter((name) => this.#table.status(name) === "connected"),
-        problems: [discoveryProblem(error)],
-      };
-    }
-    const { configs, sources } = keepBrokenFiles(discovery, this.#table);
-    const result = await this.reload(configs, sources, { all, retryFailed });
-    return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
+  discoverAndReload(options: DiscoverAndReloadOptions = {}): Promise<MCPReloadResult> {
+    return this.#reload.discoverAndReload(options);
   }
 
   /** The current MCP tools of every server: live, or deferred from the cache. */
@@ -530,7 +518,7 @@ export class MCPManager implements AsyncDisposable {
    */
   async disconnectServer(name: string): Promise<void> {
     const record = this.#table.get(name);
-    if (record) await this.#stop(record);
+    if (record) await this.#lifecycle.stop(record);
   }
 
   /**
@@ -538,12 +526,7 @@ export class MCPManager implements AsyncDisposable {
    * background work still running (cache writes, closes under way).
    */
   async disconnectAll(): Promise<void> {
-    const stopped = this.#table
-      .records()
-      .map((record) => ({ name: record.name, ...this.#lifecycle.stop(record) }));
     this.#lifecycle.stopAll();
-    this.#catalog.rebuild();
-    for (const entry of stopped) this.#announceStopped(entry.name, entry);
     await this.#tasks.idle();
   }
 
@@ -582,60 +565,6 @@ export class MCPManager implements AsyncDisposable {
       );
     }
     return record;
-  }
-
-  async #reload(
-    configs: Record<string, MCPServerConfig>,
-    sources: Record<string, SourceMeta>,
-    options: MCPReloadOptions,
-  ): Promise<MCPReloadResult> {
-    const plan = await planReload({
-      ...options,
-      table: this.#table,
-      configs,
-      differs: (record, config) => this.#lifecycle.differs(record, config),
-    });
-    const closed = plan.stop.map((record) => this.#stop(record));
-    for (const record of plan.keep) {
-      const source = sources[record.name];
-      if (source) record.source = source;
-      // Equal where it counts for the running server; fields such as `alwaysLoad` may still have changed.
-      const config = configs[record.name];
-      if (config) record.config = config;
-    }
-    const { change } = plan;
-    if (change.added.length + change.removed.length + change.restarted.length > 0) {
-      this.#emitter.emit("config:changed", change);
-    }
-    // The old processes close while the new ones start; the reload returns once both are done.
-    const [result] = await Promise.all([this.connectServers(plan.start, sources), ...closed]);
-    const names = Object.keys(configs).filter((name) => !switchedOff(configs[name]));
-    const wanted = new Set(names);
-    return {
-      ...change,
-      tools: this.#catalog.tools.filter((tool) => wanted.has(tool.serverName)),
-      errors: result.errors,
-      connectedServers: names.filter((name) => this.#table.status(name) === "connected"),
-      problems: result.problems,
-    };
-  }
-
-  /** Stops one server: its tools go at once, listeners are told; resolves once what it had open is closed. */
-  #stop(record: ServerRecord): Promise<unknown> {
-    const stopped = this.#lifecycle.stop(record);
-    if (stopped.hadTools) this.#catalog.rebuild();
-    this.#announceStopped(record.name, stopped);
-    return stopped.closed;
-  }
-
-  #announceStopped(
-    name: string,
-    stopped: { wasActive: boolean; hadTools: boolean; hadContent: ContentList[] },
-  ): void {
-    if (stopped.wasActive)
-      this.#emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
-    if (stopped.hadTools) this.#emitter.emit("tools:changed", { name });
-    for (const list of stopped.hadContent) this.#emitter.emit(`${list}:changed`, { name });
   }
 
   /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */

@@ -1,15 +1,8 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
-import {
-  type AuthStorage,
-  hasRuntimeValues,
-  type MCPServerConfig,
-  type MCPToolDefinition,
-  McpRtError,
-  resolveServerConfig,
-} from "@mcp-rt/config";
-import { abortError, errorMessage, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
+import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import { abortError, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
 import type { ConnectionWatch } from "./connection-watch.js";
@@ -46,6 +39,13 @@ export interface ServerLifecycleParts {
  * later lists are applied when they land (`resources:changed`, `prompts:changed`).
  */
 const CONTENT_GRACE_MS = 1000;
+
+/** What a stopped server had: what its stop tells listeners. */
+interface Stopped {
+  wasActive: boolean;
+  hadTools: boolean;
+  hadContent: ContentList[];
+}
 
 /** How an attempt starts. */
 export interface StartOptions {
@@ -177,32 +177,6 @@ export class ServerLifecycle {
     }
   }
 
-  /**
-   * Whether `record` runs something other than `config`: another unresolved
-   * config, or (for a config with `!cmd` values or an API key, resolved again
-   * with fresh command runs) other values reaching the server. A value that
-   * cannot be resolved now leaves the server as it is: its next connect says why.
-   */
-  async differs(record: ServerRecord, config: MCPServerConfig): Promise<boolean> {
-    const { cwd, authStorage, options } = this.#parts;
-    if (!record.runs(config, cwd)) return true;
-    const before = record.resolvedFingerprint;
-    if (before === undefined || !hasRuntimeValues(config)) return false;
-    try {
-      const resolved = await resolveServerConfig(record.name, config, {
-        cwd,
-        fresh: true,
-        ...(authStorage ? { authStorage } : {}),
-      });
-      return toolCacheFingerprint(record.name, resolved, cwd) !== before;
-    } catch (error) {
-      options.logger?.debug(
-        `MCP server "${record.name}": its values could not be resolved again (${errorMessage(error)})`,
-      );
-      return false;
-    }
-  }
-
   /** Starts `record` again from scratch (its attempt or connection closed first), e.g. with a new API key. */
   restart(record: ServerRecord): Attempt {
     this.#closeCurrent(record);
@@ -229,17 +203,37 @@ export class ServerLifecycle {
   }
 
   /**
+   * Stops `record`: removes it from the table and calls off everything it
+   * has (its attempt, watch, reconnect timer and connection); its tools go at
+   * once and listeners are told. Resolves once what it had open is closed.
+   */
+  stop(record: ServerRecord): Promise<unknown> {
+    const stopped = this.#callOff(record);
+    if (stopped.hadTools) this.#parts.catalog.rebuild();
+    this.#announceStopped(record.name, stopped);
+    return stopped.closed;
+  }
+
+  /**
+   * Stops every server, rebuilding the tools once: no ping timer is left
+   * (reconnect timers go with their records). What they had open closes in
+   * the background (`tasks`).
+   */
+  stopAll(): void {
+    const { table, catalog } = this.#parts;
+    const stopped = table.records().map((record) => ({ name: record.name, ...this.#callOff(record) }));
+    this.#upkeep.stop();
+    catalog.rebuild();
+    for (const entry of stopped) this.#announceStopped(entry.name, entry);
+  }
+
+  /**
    * Removes `record` from the table and calls off everything it has: its
    * attempt, watch, reconnect timer and connection. The tools are not rebuilt
    * here (the caller does it once for many). `closed` settles once what it
    * had open is closed.
    */
-  stop(record: ServerRecord): {
-    wasActive: boolean;
-    hadTools: boolean;
-    hadContent: ContentList[];
-    closed: Promise<unknown>;
-  } {
+  #callOff(record: ServerRecord): Stopped & { closed: Promise<unknown> } {
     const { table, tasks } = this.#parts;
     const wasActive = record.active;
     const hadTools = record.definitions.length > 0;
@@ -256,9 +250,12 @@ export class ServerLifecycle {
     return { wasActive, hadTools, hadContent, closed };
   }
 
-  /** Every server was stopped: no ping timer is left (reconnect timers went with their records). */
-  stopAll(): void {
-    this.#upkeep.stop();
+  #announceStopped(name: string, stopped: Stopped): void {
+    const { emitter } = this.#parts;
+    if (stopped.wasActive)
+      emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
+    if (stopped.hadTools) emitter.emit("tools:changed", { name });
+    for (const list of stopped.hadContent) emitter.emit(`${list}:changed`, { name });
   }
 
   /** OAuth for an attempt's connection: only with an auth store; a browser sign-in only for `login`. */
