@@ -1,7 +1,6 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import {
   type AuthStorage,
-  isStdioConfig,
   loadAllMCPConfigs,
   type MCPServerConfig,
   McpRtError,
@@ -10,7 +9,7 @@ import {
 } from "@mcp-rt/config";
 import { abortError, errorMessage, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
-import { client, loadClient } from "./client-module.js";
+import { client } from "./client-module.js";
 import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
@@ -38,8 +37,8 @@ import {
 } from "./server-content.js";
 import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
-import type { ServerRecord } from "./server-record.js";
 import { ServerReload } from "./server-reload.js";
+import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
 import { dropError } from "./server-upkeep.js";
 import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
@@ -77,6 +76,7 @@ export class MCPManager implements AsyncDisposable {
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
   readonly #reload: ServerReload;
+  readonly #signIn: ServerSignIn;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -127,6 +127,11 @@ export class MCPManager implements AsyncDisposable {
       lifecycle: this.#lifecycle,
       emitter: this.#emitter,
       manager: this,
+    });
+    this.#signIn = new ServerSignIn({
+      table: this.#table,
+      lifecycle: this.#lifecycle,
+      authStorage: this.#authStorage,
     });
   }
 
@@ -445,10 +450,8 @@ export class MCPManager implements AsyncDisposable {
    * or an `AbortError` when `signal` aborts. The sign-in has its own time
    * limit (`signInTimeoutMs`), outside the server's `timeout`.
    */
-  async login(name: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const record = this.#signInRecord(name);
-    if (record.phase === "connected") return;
-    await this.#lifecycle.signIn(record, options.signal);
+  login(name: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#signIn.login(name, options.signal);
   }
 
   /**
@@ -457,9 +460,8 @@ export class MCPManager implements AsyncDisposable {
    * with whether a sign-in was stored. (Tokens are not revoked at the
    * authorization server.)
    */
-  async logout(name: string): Promise<boolean> {
-    const record = this.#signInRecord(name);
-    return this.#lifecycle.signOut(record, this.#authStorage!);
+  logout(name: string): Promise<boolean> {
+    return this.#signIn.logout(name);
   }
 
   /**
@@ -469,35 +471,8 @@ export class MCPManager implements AsyncDisposable {
    * starting (follow it with `waitForConnection`). Rejects with
    * `CONFIG_INVALID` for a server that takes no key or an empty key.
    */
-  async setApiKey(name: string, key: string): Promise<void> {
-    const record = this.#table.get(name);
-    if (!record) throw this.#table.unknown(name);
-    const { auth } = record.config;
-    if (auth?.type !== "apikey") {
-      throw new McpRtError(
-        "CONFIG_INVALID",
-        `MCP server "${name}" takes no API key: its config has no \`auth: { type: "apikey", credentialId: "…" }\`; add one, or sign in with /mcp login if it uses OAuth`,
-        { server: name },
-      );
-    }
-    if (key.trim() === "") {
-      throw new McpRtError(
-        "CONFIG_INVALID",
-        `The API key for MCP server "${name}" is empty; nothing was stored`,
-        {
-          server: name,
-        },
-      );
-    }
-    if (!this.#authStorage) {
-      throw new McpRtError(
-        "AUTH_REQUIRED",
-        `MCP server "${name}": this manager has no authStorage to keep the key in; pass one (createAuthStorage())`,
-        { server: name },
-      );
-    }
-    await this.#authStorage.set(auth.credentialId, key);
-    this.#lifecycle.restart(record);
+  setApiKey(name: string, key: string): Promise<void> {
+    return this.#signIn.setApiKey(name, key);
   }
 
   /**
@@ -505,11 +480,8 @@ export class MCPManager implements AsyncDisposable {
    * who it is for, the authorization server, scope, expiry. `undefined` for a
    * local server, one never signed in, or a manager without `authStorage`.
    */
-  async signInStatus(name: string): Promise<SignInStatus | undefined> {
-    const record = this.#table.get(name);
-    const storage = this.#authStorage;
-    if (!record || !storage) return undefined;
-    return (await loadClient()).readSignInStatus(record.config, storage);
+  signInStatus(name: string): Promise<SignInStatus | undefined> {
+    return this.#signIn.status(name);
   }
 
   /**
@@ -544,27 +516,6 @@ export class MCPManager implements AsyncDisposable {
   /** The same as {@link MCPManager.close}, for `await using manager = new MCPManager(cwd)`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  /** The record of a remote server that can sign in, or the reason it cannot. */
-  #signInRecord(name: string): ServerRecord {
-    const record = this.#table.get(name);
-    if (!record) throw this.#table.unknown(name);
-    if (isStdioConfig(record.config)) {
-      throw new McpRtError(
-        "CONFIG_INVALID",
-        `MCP server "${name}" is a local (stdio) server; only remote servers sign in. Give it a key with \`auth: { type: "apikey", credentialId }\` instead`,
-        { server: name },
-      );
-    }
-    if (!this.#authStorage) {
-      throw new McpRtError(
-        "AUTH_REQUIRED",
-        `MCP server "${name}" cannot sign in: this manager has no authStorage to keep the sign-in in; pass one (createAuthStorage())`,
-        { server: name },
-      );
-    }
-    return record;
   }
 
   /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */
