@@ -7,9 +7,8 @@ import {
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { abortError, errorMessage, TaskGroup } from "@mcp-rt/config/util";
+import { TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
-import { client } from "./client-module.js";
 import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
@@ -38,12 +37,12 @@ import {
 import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import { ServerReload } from "./server-reload.js";
+import { ServerRequests } from "./server-requests.js";
 import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
 import { dropError } from "./server-upkeep.js";
 import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
 import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
-import { toolErrorResult, toToolResult } from "./tool-result.js";
 
 /** The startup gate of the design document (ms). */
 export const STARTUP_TIMEOUT_MS = 250;
@@ -77,6 +76,7 @@ export class MCPManager implements AsyncDisposable {
   readonly #ownsAuthStorage: boolean;
   readonly #reload: ServerReload;
   readonly #signIn: ServerSignIn;
+  readonly #requests: ServerRequests;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -133,6 +133,7 @@ export class MCPManager implements AsyncDisposable {
       lifecycle: this.#lifecycle,
       authStorage: this.#authStorage,
     });
+    this.#requests = new ServerRequests({ table: this.#table, limits });
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -310,13 +311,12 @@ export class MCPManager implements AsyncDisposable {
    * `NOT_CONNECTED`, `PROTOCOL_ERROR` for a URI the server does not know,
    * `LIMIT_EXCEEDED` past `maxMessageBytes`, …), or an `AbortError`.
    */
-  async readResource(
+  readResource(
     server: string,
     uri: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<MCPResourceContents> {
-    const connection = await this.waitForConnection(server, options);
-    return client().readResource(connection, uri, options.signal ? { signal: options.signal } : {});
+    return this.#requests.readResource(server, uri, options);
   }
 
   /**
@@ -326,23 +326,12 @@ export class MCPManager implements AsyncDisposable {
    * as tool results (`resultCharLimit`). A failure is `MCP error: …`
    * content; only an abort rejects.
    */
-  async readResourceResult(
+  readResourceResult(
     server: string,
     uri: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<ToolResult> {
-    const context = { serverName: server, mcpToolName: "resources/read" };
-    try {
-      const read = await this.readResource(server, uri, options);
-      const content = read.contents.map((resource) => ({ type: "resource", resource }));
-      return toToolResult({ content }, context, {
-        resultCharLimit: this.#limits.resultCharLimit,
-        resultMediaByteLimit: this.#limits.resultMediaByteLimit,
-      });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      return toolErrorResult(errorMessage(error), context);
-    }
+    return this.#requests.readResourceResult(server, uri, options);
   }
 
   /**
@@ -350,14 +339,13 @@ export class MCPManager implements AsyncDisposable {
    * messages to put into the conversation. Waits for a deferred server;
    * rejects like {@link MCPManager.readResource}.
    */
-  async getPrompt(
+  getPrompt(
     server: string,
     name: string,
     args: Record<string, string> = {},
     options: { signal?: AbortSignal } = {},
   ): Promise<MCPPromptResult> {
-    const connection = await this.waitForConnection(server, options);
-    return client().getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
+    return this.#requests.getPrompt(server, name, args, options);
   }
 
   /**
@@ -366,18 +354,13 @@ export class MCPManager implements AsyncDisposable {
    * (subscribed again). Rejects with `PROTOCOL_ERROR` for a server without
    * `resources.subscribe`.
    */
-  async subscribeResource(server: string, uri: string): Promise<void> {
-    const connection = await this.waitForConnection(server);
-    await client().subscribeResource(connection, uri);
-    this.#table.get(server)?.subscriptions.add(uri);
+  subscribeResource(server: string, uri: string): Promise<void> {
+    return this.#requests.subscribeResource(server, uri);
   }
 
   /** Stops following a resource (see {@link MCPManager.subscribeResource}). */
-  async unsubscribeResource(server: string, uri: string): Promise<void> {
-    const record = this.#table.get(server);
-    record?.subscriptions.delete(uri);
-    const connection = await this.waitForConnection(server);
-    await client().unsubscribeResource(connection, uri);
+  unsubscribeResource(server: string, uri: string): Promise<void> {
+    return this.#requests.unsubscribeResource(server, uri);
   }
 
   /** Which server and original tool an exposed name stands for. */
@@ -403,18 +386,8 @@ export class MCPManager implements AsyncDisposable {
    * next reconnect attempt); waits at most the server's `timeout`
    * (`CONNECT_TIMEOUT`); rejects with an `AbortError` when `signal` aborts.
    */
-  async waitForConnection(
-    name: string,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<MCPServerConnection> {
-    const { signal } = options;
-    if (signal?.aborted) throw abortError(`Waiting for MCP server "${name}" to connect`, signal.reason);
-    const record = this.#table.get(name);
-    if (!record) throw this.#table.unknown(name);
-    if (record.connection) return record.connection;
-    const attempt = record.attempt;
-    if (!attempt || attempt.outcome) throw record.notConnected();
-    return attempt.wait(signal);
+  waitForConnection(name: string, options: { signal?: AbortSignal } = {}): Promise<MCPServerConnection> {
+    return this.#requests.waitForConnection(name, options);
   }
 
   /**
