@@ -60,8 +60,8 @@ export interface StartOptions {
  * attempt resolves its config, connects and lists its tools; a success is
  * committed (live tools, then the {@link ServerUpkeep} takes over the
  * connection: cache write, watch, drops and automatic attempts); a failure
- * marks it failed; a sign-in or sign-out closes what it has and starts
- * again; stopping closes whatever it has.
+ * marks it failed; a sign-in closes what it has and starts again, a
+ * sign-out closes it to wait for `login`; stopping closes whatever it has.
  */
 export class ServerLifecycle {
   readonly #parts: ServerLifecycleParts;
