@@ -144,7 +144,12 @@ export async function calls(task: CallsTask): Promise<CallsResult> {
 export async function reload(task: ReloadTask): Promise<ReloadResult> {
   const cache = fileCache(task.cacheDir);
   const manager = new MCPManager(task.cwd, { cache });
-  const loadOptions: LoadConfigsOptions = { homeDir: task.homeDir, env: { HOME: task.homeDir } };
+  // The bench's own project: trusted on purpose (project servers otherwise wait for approval).
+  const loadOptions: LoadConfigsOptions = {
+    homeDir: task.homeDir,
+    env: { HOME: task.homeDir },
+    trust: "all",
+  };
   const session = new AgentSession({ cwd: task.cwd, mcpManager: manager, loadOptions });
   if (task.change) return diffReload(task, { cache, manager, session, loadOptions });
   try {
