@@ -173,7 +173,16 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
         write: () =>
           output.write("notice", `  No browser can be opened here; open this address by hand:\n  ${url}`, {}),
       }));
-  return async (request: MCPElicitationRequest): Promise<MCPElicitationResult> => {
+  // One question at a time: a second request (another server, or a parallel call) waits its turn
+  // instead of taking over the prompt of the first.
+  let turn: Promise<unknown> = Promise.resolve();
+  return (request: MCPElicitationRequest): Promise<MCPElicitationResult> => {
+    const answer = turn.then(() => answerOne(request));
+    turn = answer.catch(() => undefined);
+    return answer;
+  };
+
+  async function answerOne(request: MCPElicitationRequest): Promise<MCPElicitationResult> {
     const who = `MCP server "${request.server}"`;
     const data = { event: "elicitation", server: request.server, mode: request.mode };
     const asker = mode === "ask" ? options.asker() : undefined;
@@ -223,5 +232,5 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
       });
       return { action: "decline" };
     }
-  };
+  }
 }

@@ -144,7 +144,7 @@ export async function calls(task: CallsTask): Promise<CallsResult> {
 export async function reload(task: ReloadTask): Promise<ReloadResult> {
   const cache = fileCache(task.cacheDir);
   const manager = new MCPManager(task.cwd, { cache });
-  // The bench's own project: trusted on purpose (project servers otherwise wait for approval).
+  // The bench writes the project's .mcp-rt/mcp.json itself: trusted on purpose.
   const loadOptions: LoadConfigsOptions = {
     homeDir: task.homeDir,
     env: { HOME: task.homeDir },

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { expansionReferences, redactServerConfig, scrubSecrets, secretValues } from "../src/redact.js";
 import { isSecretName, REDACTED, redactUrl } from "../src/redact-text.js";
+import { useFixtureTrees } from "./helpers.js";
 
 describe("redactUrl", () => {
   it("hides user:pass@ and token-like query parameters, keeps the rest", () => {
@@ -241,5 +242,21 @@ describe("redaction by provenance", () => {
     expect(scrubSecrets(message, ["sec-in-flag"], references)).toBe(
       'args[2]: got "${OPAQUE}" in ${HOME}/data, token ${GITHUB_TOKEN}, secret ***',
     );
+  });
+});
+
+describe("validation messages of loadAllMCPConfigs", () => {
+  const fixture = useFixtureTrees();
+
+  it("show a value that came from a variable as the variable", async () => {
+    const tree = await fixture();
+    await tree.writeProject(".mcp.json", {
+      mcpServers: { bad: { url: "${SERVICE}/mcp" }, worse: { url: "ftp://h/${SERVICE}" } },
+    });
+    const result = await tree.load({ env: { SERVICE: "plain-opaque-333" } });
+    const messages = result.errors.map((issue) => issue.message);
+    expect(messages).toHaveLength(2);
+    for (const message of messages) expect(message).not.toContain("plain-opaque-333");
+    expect(messages.join("\n")).toContain('got "${SERVICE}/mcp"');
   });
 });

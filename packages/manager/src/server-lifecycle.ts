@@ -14,7 +14,7 @@ import {
   McpRtError,
   resolveServerConfig,
 } from "@mcp-rt/config";
-import { abortError, errorMessage, type TaskGroup } from "@mcp-rt/config/util";
+import { abortError, errorMessage, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
 import { ConnectionWatch } from "./connection-watch.js";
@@ -47,6 +47,12 @@ export interface ServerLifecycleParts {
   /** Background work `disconnectAll` waits for. */
   tasks: TaskGroup;
 }
+
+/**
+ * How long a server's tools wait, once listed, for its resources and prompts;
+ * later lists are applied when they land (`resources:changed`, `prompts:changed`).
+ */
+const CONTENT_GRACE_MS = 1000;
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
@@ -368,14 +374,28 @@ export class ServerLifecycle {
       record.watch = watch;
       record.phase = "listing";
       const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
-      // Resources and prompts are listed beside the tools; a failure there never fails the server.
-      const [serverTools, content] = await Promise.all([
-        client().listTools(connection, { ...this.#listOptions(record), signal, timeout: remaining }),
-        listServerContent(connection, { ...this.#contentOptions(record), signal, timeout: remaining }),
-      ]);
+      // Resources and prompts are listed beside the tools; a failure there never fails the server
+      // (listServerContent never rejects), and past a short grace the tools do not wait for them.
+      const contentListing = listServerContent(connection, {
+        ...this.#contentOptions(record),
+        signal,
+        timeout: remaining,
+      });
+      const serverTools = await client().listTools(connection, {
+        ...this.#listOptions(record),
+        signal,
+        timeout: remaining,
+      });
+      const content = await settleWithin(() => contentListing, CONTENT_GRACE_MS);
       signal.throwIfAborted();
       if (!this.#isCurrent(record, attempt)) throw removedError(name);
-      this.#commit(record, attempt, connection, serverTools, content);
+      this.#commit(
+        record,
+        attempt,
+        connection,
+        serverTools,
+        content.status === "ok" ? content.value : contentListing,
+      );
       return connection;
     } catch (error) {
       // Nothing started for an attempt that failed or was called off may outlive it.
@@ -406,19 +426,31 @@ export class ServerLifecycle {
     attempt: Attempt,
     connection: MCPServerConnection,
     serverTools: MCPToolDefinition[],
-    content: Partial<ServerContent>,
+    content: Partial<ServerContent> | Promise<Partial<ServerContent>>,
   ): void {
-    const { catalog, emitter } = this.#parts;
+    const { catalog, emitter, tasks, table } = this.#parts;
     const ms = Math.round(performance.now() - attempt.startedAt);
     record.connect(connection, serverTools, ms);
-    const contentChanged = record.setContent({ ...NO_CONTENT, ...content });
+    const late = content instanceof Promise;
+    // Late lists keep what stood in (cached, or the previous connection's) until they land.
+    const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
     if (this.#reconnects) this.#reconnects.connected(record);
     this.#health?.start();
     catalog.rebuild();
     emitter.emit("server:connected", { name: record.name, ms, toolCount: record.definitions.length });
     emitter.emit("tools:changed", { name: record.name });
     this.#announceContent(record, contentChanged);
-    this.#writeCache(record, connection);
+    if (late) {
+      tasks.add(
+        content.then((listed) => {
+          if (!table.holds(record) || record.connection !== connection) return;
+          this.#announceContent(record, record.setContent({ ...NO_CONTENT, ...listed }));
+          this.#writeCache(record, connection);
+        }),
+      );
+    } else {
+      this.#writeCache(record, connection);
+    }
     this.#resubscribe(record, connection);
     record.watch?.activate();
   }

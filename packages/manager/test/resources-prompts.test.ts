@@ -24,7 +24,7 @@ describe("resources and prompts beside the tools", () => {
     m.on("prompts:changed", ({ name }) => seen.push(`prompts ${name}`));
     const { errors } = await m.connectServers({ everything }, {});
     expect(errors.size).toBe(0);
-    expect(seen).toEqual(["resources everything", "prompts everything"]);
+    await expect.poll(() => seen).toEqual(["resources everything", "prompts everything"]);
 
     const resources = m.getResources();
     expect(resources.length).toBeGreaterThan(0);
@@ -87,6 +87,21 @@ describe("resources and prompts beside the tools", () => {
     expect(wave.messages[0]?.content).toEqual({ type: "text", text: "wave: say hello to Ada" });
   });
 
+  it("the tools do not wait long for slow resource and prompt lists: those follow when they land", async () => {
+    const m = manager();
+    const started = performance.now();
+    const { connectedServers } = await m.connectServers({ slow: contentServer({ slowContentMs: 4000 }) }, {});
+    expect(connectedServers).toEqual(["slow"]);
+    expect(performance.now() - started).toBeLessThan(3500);
+    expect(m.getTools().length).toBeGreaterThan(0);
+    expect(m.getResources()).toEqual([]);
+    await nextEvent(m, "resources:changed", "slow");
+    expect(m.getResources().map((resource) => resource.uri)).toEqual([
+      "fixture://notes/first",
+      "fixture://blob",
+    ]);
+  });
+
   it("a server without the capabilities, or answering -32601, has none: no error, no log", async () => {
     const logger = recordingLogger();
     const m = manager({ logger });
@@ -112,7 +127,9 @@ describe("resources and prompts beside the tools", () => {
       { content: contentServer(), huge: fixtureServer({ hugeResource: 1_000_000 }) },
       {},
     );
-    expect(m.getResources().filter((resource) => resource.server === "content")).toHaveLength(1);
+    await expect
+      .poll(() => m.getResources().filter((resource) => resource.server === "content"))
+      .toHaveLength(1);
     expect(logger.lines.map((line) => line.message)).toContainEqual(
       expect.stringMatching(/"content" lists more than 1 resources; kept the first 1/),
     );

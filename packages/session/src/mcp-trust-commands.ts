@@ -36,7 +36,11 @@ export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandRe
   return ok(lines.join("\n"), { approved: names, changes });
 }
 
-/** `/mcp untrust`: withdraws the approval and stops the project-level servers. */
+/**
+ * `/mcp untrust`: withdraws the approval, stops the project-level servers and
+ * reloads, so the user's servers the project turned off or replaced run
+ * again as the user configured them.
+ */
 export async function untrustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
   const trust = ctx.trust;
   if (!trust) return ok("Project trust is off in this session: there is no approval to withdraw.");
@@ -47,7 +51,8 @@ export async function untrustCommand(ctx: MCPCommandContext): Promise<MCPCommand
     .filter((state) => state.source?.level === "project")
     .map((state) => state.name);
   await Promise.all(stopped.map((name) => ctx.manager.disconnectServer(name)));
-  ctx.session.syncMCPTools();
+  // What the project changed in the user's own servers is undone too.
+  await ctx.session.reload();
   const text = `Withdrew the approval of ${ctx.session.cwd}'s project-level servers${stopped.length > 0 ? `; stopped ${stopped.join(", ")}` : ""}. They wait for /mcp trust again.`;
   return ok(text, { stopped });
 }

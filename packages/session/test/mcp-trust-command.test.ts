@@ -125,5 +125,8 @@ describe("/mcp trust", () => {
     expect(trusted.text).toContain("your mine (~/.mcp-rt/mcp.json): .mcp-rt/mcp.json would turn it off");
     expect(trusted.text).toMatch(/● api: connected/);
     expect(activeMCPNames(session).sort()).toEqual(["mcp_api_echo", "mcp_kept_echo"]);
+    const untrusted = await mcp.handle("/mcp untrust");
+    expect(untrusted.ok, untrusted.text).toBe(true);
+    expect(activeMCPNames(session).sort()).toEqual(["mcp_kept_echo", "mcp_mine_echo"]);
   });
 });

@@ -27,6 +27,8 @@ describe("a session's resources, prompts and instructions", () => {
     await world.write(world.userFile, { mcpServers: { notes: contentServer(), plain: echoServer() } });
     const { session } = await world.start();
     const find = (name: string) => session.activeTools().find((tool) => tool.name === name);
+    // Resource lists may land just after the tools: the resource tools follow them.
+    await expect.poll(() => find(READ_RESOURCE_NAME)).toBeDefined();
     const list = find(LIST_RESOURCES_NAME);
     const read = find(READ_RESOURCE_NAME);
     expect(list).toBeDefined();
@@ -67,7 +69,9 @@ describe("a session's resources, prompts and instructions", () => {
   it("cuts a huge resource to the tool result budget", async () => {
     await world.write(world.userFile, { mcpServers: { huge: fixtureServer({ hugeResource: 300_000 }) } });
     const { session } = await world.start({ manager: { resultCharLimit: 5000 } });
-    const read = session.activeTools().find((tool) => tool.name === READ_RESOURCE_NAME);
+    const find = () => session.activeTools().find((tool) => tool.name === READ_RESOURCE_NAME);
+    await expect.poll(find).toBeDefined();
+    const read = find();
     const text = textOf(await read!.execute("1", { server: "huge", uri: "fixture://huge" }));
     expect(text.length).toBeLessThan(6000);
   });
@@ -93,6 +97,7 @@ describe("a session's resources, prompts and instructions", () => {
     });
     const { session } = await world.start();
     const mcp = new MCPCommandController(session);
+    await expect.poll(() => session.mcpManager?.getPrompts().length).toBe(5);
     const list = await mcp.handle("/mcp list");
     expect(list.text).toMatch(/● notes +connected · \d+ tools · 3 resources · 1 prompt · /);
     const resources = await mcp.handle("/mcp resources notes");

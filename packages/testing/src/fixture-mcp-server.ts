@@ -34,6 +34,9 @@ const text = (value: string, isError = false): CallToolResult => ({
   ...(isError ? { isError: true } : {}),
 });
 
+/** The list requests `slowContentMs` holds back. */
+const CONTENT_LISTS = new Set(["resources/list", "resources/templates/list", "prompts/list"]);
+
 const HUGE_PATTERN = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** Exactly `length` characters: `text`, then filler (or `text` cut). */
@@ -264,8 +267,13 @@ export async function connectFixture(
 ): Promise<void> {
   await mcp.connect(transport);
   const deliver = transport.onmessage;
-  if (!deliver || (!options.hangAtInit && !options.initDelayMs)) return;
+  if (!deliver || (!options.hangAtInit && !options.initDelayMs && !options.slowContentMs)) return;
+  const slowContent = options.slowContentMs;
   transport.onmessage = (message, extra) => {
+    if (slowContent && "method" in message && CONTENT_LISTS.has(message.method)) {
+      setTimeout(() => deliver(message, extra), slowContent);
+      return;
+    }
     if (!("method" in message) || message.method !== "initialize") return deliver(message, extra);
     if (options.hangAtInit) {
       hooks.log("received initialize; never answering (--hang-at-init)");

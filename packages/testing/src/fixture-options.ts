@@ -83,6 +83,8 @@ export interface FixtureOptions {
   contentNotFound?: boolean;
   /** A text resource `fixture://huge` of this many bytes (`--huge-resource`); implies the `resources` capability. */
   hugeResource?: number;
+  /** Answers `resources/list`, `resources/templates/list` and `prompts/list` only after this many ms (`--slow-content-ms`). */
+  slowContentMs?: number;
 }
 
 /**
@@ -134,6 +136,7 @@ const commandLineSchema = z
     content: z.boolean().optional(),
     "content-not-found": z.boolean().optional(),
     "huge-resource": count.max(256 * 1024 * 1024).optional(),
+    "slow-content-ms": count.optional(),
     http: z.boolean().optional(),
     sse: z.boolean().optional(),
     port: count.max(65535).optional(),
@@ -153,6 +156,7 @@ const stringFlags = [
   "schema-depth",
   "long-tool-name",
   "huge-resource",
+  "slow-content-ms",
   "port",
 ] as const;
 const booleanFlags = [
@@ -219,6 +223,7 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   flag("content", options.content);
   flag("content-not-found", options.contentNotFound);
   value("huge-resource", options.hugeResource);
+  value("slow-content-ms", options.slowContentMs);
   return args;
 }
 
@@ -283,6 +288,7 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       content: v.content,
       contentNotFound: v["content-not-found"],
       hugeResource: v["huge-resource"],
+      slowContentMs: v["slow-content-ms"],
     },
   };
 }
