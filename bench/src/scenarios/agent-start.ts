@@ -117,7 +117,7 @@ export const agentStart: Scenario = {
       { id: "node", ...size, run: () => timeProcess(["-e", "0"], box.env, box.project) },
     ];
     const outcomes = await alternate(plans, context.onRun);
-    const labels = { agent: "example agent (`--demo --exec /quit`)", node: "bare `node -e 0`" };
+    const labels = { agent: "mcp-rt, the example agent (`--demo --exec /quit`)", node: "bare `node -e 0`" };
     const pick = (id: string, value: (run: ProcessRun) => number) =>
       summarize(outcomes.get(id)?.results.map(value) ?? []);
     const ready = metricTable({
