@@ -50,6 +50,8 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
   const manager = new MCPManager(task.cwd, {
     cache: fileCache(task.cacheDir),
     startupMode: task.contender === "mcp-rt-cache-first" ? "cache-first" : "gate",
+    // Scenario 6 lists 5000 tools on one server, past the default bound of 2000 a server.
+    toolLimits: { maxTools: task.expectTools },
   });
   const session = new AgentSession({ cwd: task.cwd, mcpManager: manager });
   const configs: Record<string, MCPServerConfig> = task.servers;
