@@ -1,17 +1,8 @@
-import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
-import { getConnectionInternals } from "./connection.js";
-import { linkSignal } from "./linked-signal.js";
-import { notConnectedError, toRequestError } from "./request-error.js";
-import { checkTimeOption, timerMs } from "./time-limit.js";
+import { type ServerRequestOptions, sendRequest } from "./server-request.js";
 
-/** Options of {@link ping}. */
-export interface PingOptions {
-  /** Aborts the ping; the promise rejects with an `AbortError`. */
-  signal?: AbortSignal;
-  /** How long the server may take to answer, in ms. @default config.timeout ?? 30000 */
-  timeout?: number;
-}
+/** Options of {@link ping}: `signal` aborts it; `timeout` is how long the server may take to answer (ms, default config.timeout ?? 30000). */
+export type PingOptions = ServerRequestOptions;
 
 /**
  * Sends the MCP `ping` request and resolves once the server answers. Rejects
@@ -22,29 +13,5 @@ export interface PingOptions {
  * `AbortError` when `signal` aborts.
  */
 export async function ping(connection: MCPServerConnection, options: PingOptions = {}): Promise<void> {
-  const internals = getConnectionInternals(connection);
-  const what = "ping";
-  if (connection.closed) throw notConnectedError(connection, internals, what);
-  checkTimeOption("timeout", options.timeout);
-  const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  // A signal of our own, unlinked once the ping settled: the SDK never removes the abort listener it adds.
-  const linked = options.signal ? linkSignal(options.signal) : undefined;
-  try {
-    await internals.client.ping({
-      timeout: timerMs(timeoutMs),
-      ...(linked ? { signal: linked.signal } : {}),
-    });
-  } catch (error) {
-    throw toRequestError({
-      connection,
-      internals,
-      error,
-      what,
-      timeoutField: "timeout",
-      timeoutMs,
-      signal: options.signal,
-    });
-  } finally {
-    linked?.unlink();
-  }
+  await sendRequest(connection, "ping", (client, request) => client.ping(request), options);
 }

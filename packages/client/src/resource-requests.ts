@@ -65,33 +65,34 @@ export function getPrompt(
  * the server's `resources.subscribe` capability: without it, rejects with
  * `PROTOCOL_ERROR` before anything is sent.
  */
-export async function subscribeResource(
+export function subscribeResource(
   connection: MCPServerConnection,
   uri: string,
   options: ServerRequestOptions = {},
 ): Promise<void> {
-  checkSubscribe(connection, uri);
-  await sendRequest(
-    connection,
-    `resources/subscribe request for ${JSON.stringify(uri)}`,
-    (client, request) =>
-      client.request({ method: "resources/subscribe", params: { uri } }, EmptyResultSchema, request),
-    options,
-  );
+  return subscription(connection, "resources/subscribe", uri, options);
 }
 
 /** Stops the updates of `uri` (`resources/unsubscribe`); like {@link subscribeResource}. */
-export async function unsubscribeResource(
+export function unsubscribeResource(
   connection: MCPServerConnection,
   uri: string,
   options: ServerRequestOptions = {},
 ): Promise<void> {
+  return subscription(connection, "resources/unsubscribe", uri, options);
+}
+
+async function subscription(
+  connection: MCPServerConnection,
+  method: "resources/subscribe" | "resources/unsubscribe",
+  uri: string,
+  options: ServerRequestOptions,
+): Promise<void> {
   checkSubscribe(connection, uri);
   await sendRequest(
     connection,
-    `resources/unsubscribe request for ${JSON.stringify(uri)}`,
-    (client, request) =>
-      client.request({ method: "resources/unsubscribe", params: { uri } }, EmptyResultSchema, request),
+    `${method} request for ${JSON.stringify(uri)}`,
+    (client, request) => client.request({ method, params: { uri } }, EmptyResultSchema, request),
     options,
   );
 }
