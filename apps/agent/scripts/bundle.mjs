@@ -1,9 +1,11 @@
-// The agent's bin, dist/main.js, is one bundle of what `tsc -b` emitted to dist/tsc and of every
-// package it imports: Node then loads a few files instead of ~260 ES modules, which was most of the
-// time before the tools are in hand. Code the start path reaches only through a dynamic `import()`
-// (`@mcp-rt/client`, the MCP SDK, the transports, Redis, `open`) stays in chunks loaded after.
-// dist/bundle-modules.json lists the modules in each output file (the start-path test reads it).
-import { readdir, rm, writeFile } from "node:fs/promises";
+// The agent is one bundle of what `tsc -b` emitted to dist/tsc and of every package it imports:
+// Node then reads a few files instead of ~260 ES modules, which was most of the time before the
+// tools are in hand. Code the start path reaches only through a dynamic `import()` (`@mcp-rt/client`,
+// the MCP SDK, the transports, Redis, `open`) stays in chunks loaded after. The bundle is CommonJS,
+// dist/agent-<hash>.cjs, so that the bin, dist/main.js (scripts/main-loader.js), can run it through
+// a V8 code cache. dist/bundle-modules.json lists the modules in each output file (the start-path
+// test reads it).
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
@@ -30,9 +32,9 @@ const ownImportMetaUrl = {
   },
 };
 
-// Output files of an earlier build (chunk names carry a hash); dist/tsc is tsc's.
+// Output files of an earlier build (file names carry a hash) and their code caches; dist/tsc is tsc's.
 for (const entry of await readdir(dist, { withFileTypes: true })) {
-  if (entry.isFile()) await rm(join(dist, entry.name));
+  if (entry.name !== "tsc") await rm(join(dist, entry.name), { recursive: true });
 }
 
 const bundle = await rolldown({
@@ -45,12 +47,22 @@ const bundle = await rolldown({
 });
 const { output } = await bundle.write({
   dir: dist,
-  format: "esm",
-  entryFileNames: "[name].js",
-  chunkFileNames: "[name]-[hash].js",
+  format: "cjs",
+  entryFileNames: "agent-[hash].cjs",
+  chunkFileNames: "[name]-[hash].cjs",
   sourcemap: true,
 });
 await bundle.close();
+
+const entry = output.find((file) => file.type === "chunk" && file.isEntry);
+const template = await readFile(join(app, "scripts", "main-loader.js"), "utf8");
+const loader = template.replace(
+  'const BUNDLE = "agent.cjs";',
+  `const BUNDLE = ${JSON.stringify(entry.fileName)};`,
+);
+if (loader === template)
+  throw new Error('scripts/main-loader.js: no `const BUNDLE = "agent.cjs";` line to fill in');
+await writeFile(join(dist, "main.js"), loader, { mode: 0o755 });
 
 const modules = {};
 for (const file of output) {
