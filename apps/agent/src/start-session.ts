@@ -149,6 +149,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
     sources = [...extra, createNativeSource(), createDemoSource()];
     discovery = await look();
   }
+  const found = discovery;
   view.begin(
     Object.keys(discovery.configs),
     discovery.needsApproval.map((entry) => entry.name),
@@ -164,6 +165,8 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
   const { session, mcpProblems } = await createAgentSession({
     cwd: args.cwd,
     discovery: { homeDir, enableProjectConfig: args.projectConfig, sources, trust },
+    // The servers just shown, found with these same options a moment ago: not discovered a second time.
+    discover: async () => found,
     manager: {
       cache,
       authStorage,
