@@ -14,6 +14,7 @@ import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } f
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
+import type { DeferOffer } from "./startup-gate.js";
 import { announceContent, ServerUpkeep } from "./server-upkeep.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -109,18 +110,27 @@ export class ServerLifecycle {
   }
 
   /**
-   * The startup gate offers a pending attempt's cached tools: they stand in
-   * as deferred tools. False when the attempt is no longer current.
+   * The startup gate offers the cached tools of the attempts still pending:
+   * they stand in as deferred tools, named together in one rebuild. Returns
+   * the attempts whose cached tools were used (those still current).
    */
-  defer(attempt: Attempt, cached: MCPToolDefinition[]): boolean {
-    const record = this.#parts.table.get(attempt.name);
-    if (!record || !this.#isCurrent(record, attempt)) return false;
-    if (this.#parts.catalog.defer(record, cached)) {
-      this.#parts.emitter.emit("tools:changed", { name: record.name });
+  defer(offers: readonly DeferOffer[]): ReadonlySet<Attempt> {
+    const { table, catalog, emitter } = this.#parts;
+    const used = new Set<Attempt>();
+    const deferred: { record: ServerRecord; attempt: Attempt; hasTools: boolean }[] = [];
+    for (const { attempt, cached } of offers) {
+      const record = table.get(attempt.name);
+      if (!record || !this.#isCurrent(record, attempt)) continue;
+      used.add(attempt);
+      deferred.push({ record, attempt, hasTools: record.defer(cached) });
     }
-    const entry = attempt.cachedEntry;
-    if (entry) announceContent(this.#parts.emitter, record, record.deferContent(entry));
-    return true;
+    if (deferred.some(({ hasTools }) => hasTools)) catalog.rebuild();
+    for (const { record, attempt, hasTools } of deferred) {
+      if (hasTools) emitter.emit("tools:changed", { name: record.name });
+      const entry = attempt.cachedEntry;
+      if (entry) announceContent(emitter, record, record.deferContent(entry));
+    }
+    return used;
   }
 
   /**
