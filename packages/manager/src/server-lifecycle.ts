@@ -303,11 +303,14 @@ export class ServerLifecycle {
    * Waits until the cache reads of every attempt started so far are done. The
    * SDK and the transports (`@mcp-rt/client`) are loaded only then: on a warm
    * start the cached tools are handed over first, and the module load (longer
-   * than the rest of the start path) overlaps with the servers starting.
+   * than the rest of the start path) overlaps with the servers starting. An
+   * attempt whose own read found nothing goes on at once: its server is waited
+   * for in any mode, so nothing is handed over before it anyway (a cold start
+   * launches its servers without waiting for the other reads).
    */
   async #afterCacheReads(attempt: Attempt): Promise<void> {
     // The attempts of one `connectServers` call are all started before this first await ends.
-    await attempt.cached;
+    if ((await attempt.cached) === null) return;
     while (this.#reads.size > 0) await Promise.all(this.#reads);
     // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
     await new Promise<void>((resolve) => setImmediate(resolve));
