@@ -3,6 +3,7 @@ import type { MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
+import { delay } from "./abortable.js";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
 import type { ConnectionWatch } from "./connection-watch.js";
@@ -70,6 +71,8 @@ export class ServerLifecycle {
   readonly #upkeep: ServerUpkeep;
   /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
   readonly #reads = new Set<Promise<unknown>>();
+  /** Attempts started on purpose (not automatic reconnects) still connecting. */
+  readonly #starting = new Set<Attempt>();
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
@@ -106,7 +109,26 @@ export class ServerLifecycle {
     const read = attempt.cached;
     this.#reads.add(read);
     void read.then(() => this.#reads.delete(read));
+    if (!reconnect) {
+      this.#starting.add(attempt);
+      const started = (): boolean => this.#starting.delete(attempt);
+      attempt.done.then(started, started);
+    }
     return attempt;
+  }
+
+  /**
+   * Resolves once every attempt started on purpose has settled (also those
+   * started meanwhile), or after `maxMs`, whichever is first. Cache writes
+   * wait for it: while servers start, the host's CPU is theirs.
+   */
+  async startsSettled(maxMs: number): Promise<void> {
+    const stop = new AbortController();
+    const settled = async (): Promise<void> => {
+      while (this.#starting.size > 0) await Promise.allSettled([...this.#starting].map((a) => a.done));
+    };
+    await Promise.race([settled(), delay(maxMs, stop.signal)]);
+    stop.abort();
   }
 
   /**
