@@ -1,5 +1,5 @@
-import { type CallToolResult, CallToolResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { type CallToolResult, CallToolResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { linkSignal } from "./linked-signal.js";
