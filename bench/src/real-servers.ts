@@ -22,6 +22,25 @@ export const REAL_SERVER_PACKAGES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * How many tools each server of {@link realServers} lists to a client that
+ * declares no capabilities (the raw SDK's and LangChain's). A new version that
+ * lists others makes the runs fail with the count it gave: update it here.
+ */
+export const REAL_SERVER_TOOLS: Readonly<Record<string, number>> = {
+  everything: 13,
+  filesystem: 14,
+  memory: 9,
+  thinking: 1,
+  playwright: 25,
+  devtools: 32,
+  notion: 24,
+  context7: 2,
+};
+
+/** Tools a server lists only to a client that declares `roots`, as mcp-rt's does (`everything`'s `get-roots-list`). */
+export const REAL_SERVER_ROOTS_TOOLS: Readonly<Record<string, number>> = { everything: 1 };
+
+/**
  * Eight real MCP servers from npm, installed as devDependencies of the bench,
  * each run with this Node binary. All of them list their tools without
  * network, without a browser and without an API key (the browser servers
