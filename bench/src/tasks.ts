@@ -171,6 +171,8 @@ export interface ToolCallsTask {
   cwd: string;
   /** Done in this order, one after another; a round is every call once. */
   calls: ToolCallSpec[];
+  /** Raw SDK only: start every server through `setsid`, as in {@link CallsTask} (diagnostic). */
+  serverInOwnSession?: boolean;
   /** Untimed rounds first, so every contender runs warm code. */
   warmupRounds: number;
   rounds: number;

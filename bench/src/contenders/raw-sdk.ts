@@ -98,7 +98,10 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
 
 /** Sequential `client.callTool` calls of several tools on several servers, connected (untimed) first. */
 export async function toolCalls(task: ToolCallsTask): Promise<ToolCallsResult> {
-  const connected = await connectAll(task.servers, task.cwd);
+  const servers = task.serverInOwnSession
+    ? Object.fromEntries(Object.entries(task.servers).map(([name, server]) => [name, inOwnSession(server)]))
+    : task.servers;
+  const connected = await connectAll(servers, task.cwd);
   try {
     const clients = new Map(connected.map(({ name, client }) => [name, client]));
     return await timeToolCalls("raw SDK", task, async (spec) => {
@@ -114,11 +117,14 @@ export async function toolCalls(task: ToolCallsTask): Promise<ToolCallsResult> {
   }
 }
 
+/** The server started through `setsid`, in a session of its own as mcp-rt starts every stdio server. */
+function inOwnSession(server: StdioServer): StdioServer {
+  return { ...server, command: "setsid", args: [server.command, ...server.args] };
+}
+
 /** Sequential `client.callTool` calls. */
 export async function calls(task: CallsTask): Promise<CallsResult> {
-  const server = task.serverInOwnSession
-    ? { command: "setsid", args: [task.server.command, ...task.server.args] }
-    : task.server;
+  const server = task.serverInOwnSession ? inOwnSession(task.server) : task.server;
   const client = await connect(server, task.cwd);
   try {
     const call = async (i: number): Promise<void> => {

@@ -37,10 +37,11 @@ export function startPerServerTable(
   ].join("\n");
 }
 
-/** Per server, the median time per call of every contender. */
+/** Per server, the median time per call of every contender (`labels` names them), and mcp-rt's over the raw SDK's. */
 export function callsPerServerTable(
   calls: ToolCallSpec[],
   outcomes: Map<string, ContenderOutcome<ToolCallsResult>>,
+  labels: Record<string, string>,
 ): string {
   const perCall = (id: string, name: string): number | undefined =>
     median(
@@ -49,17 +50,18 @@ export function callsPerServerTable(
         return server && server.calls > 0 ? [(server.ms * 1000) / server.calls] : [];
       }) ?? [],
     );
+  const ids = [...outcomes.keys()];
   const names = [...new Set(calls.map((spec) => spec.server))];
   const rows = names.map((name) => {
     const tools = calls.filter((spec) => spec.server === name).map((spec) => `\`${spec.tool}\``);
-    const [mcpRt, raw, langchain] = ["mcp-rt", "raw-sdk", "langchain"].map((id) => perCall(id, name));
-    return `| ${name} | ${tools.join(", ")} | ${show(mcpRt, "µs")} | ${show(raw, "µs")} | ${show(langchain, "µs")} | ${times(mcpRt, raw)} |`;
+    const cells = ids.map((id) => show(perCall(id, name), "µs"));
+    return `| ${name} | ${tools.join(", ")} | ${cells.join(" | ")} | ${times(perCall("mcp-rt", name), perCall("raw-sdk", name))} |`;
   });
   return [
     "**per server: time per call (medians)**",
     "",
-    "| server | tools called | mcp-rt | raw SDK | LangChain | mcp-rt × raw SDK |",
-    "| --- | --- | ---: | ---: | ---: | ---: |",
+    `| server | tools called | ${ids.map((id) => labels[id] ?? id).join(" | ")} | mcp-rt × raw SDK |`,
+    `| --- | --- | ${ids.map(() => "---:").join(" | ")} | ---: |`,
     ...rows,
   ].join("\n");
 }

@@ -3,15 +3,22 @@ import { join } from "node:path";
 import { STARTUP_TIMEOUT_MS } from "@mcp-rt/manager";
 import { alternate, type ContenderOutcome, type ContenderPlan } from "../alternate.js";
 import { prepareRealServerDir, realServerCalls } from "../real-server-calls.js";
-import { REAL_SERVER_ROOTS_TOOLS, REAL_SERVER_TOOLS, realServers } from "../real-servers.js";
+import { expectedRealTools, realServers } from "../real-servers.js";
 import { medianAtMost, metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
 import { summarize } from "../stats.js";
 import type { ContenderId, StartupResult, StdioServer, ToolCallsResult } from "../tasks.js";
+import { hasSetsid } from "./call-overhead.js";
 import { callsPerServerTable, startPerServerTable } from "./real-servers-tables.js";
 import { LABELS } from "./startup-plans.js";
 
 const WARM_GATE = "mcp-rt-warm";
 const WARM_CACHE_FIRST = "mcp-rt-cache-first";
+const OWN_SESSION = "raw-sdk-own-session";
+
+const CALL_LABELS: Record<string, string> = {
+  ...LABELS,
+  [OWN_SESSION]: "raw SDK, servers in sessions of their own (setsid; diagnostic)",
+};
 
 const START_LABELS: Record<string, string> = {
   ...LABELS,
@@ -51,15 +58,8 @@ export const realServersScenario: Scenario = {
         ];
       }),
     );
-    // mcp-rt's client declares `roots`, to which `everything` answers with one more tool.
     const expectTools = (contender: ContenderId): number =>
-      size.servers.reduce(
-        (sum, name) =>
-          sum +
-          (REAL_SERVER_TOOLS[name] ?? 0) +
-          (contender.startsWith("mcp-rt") ? (REAL_SERVER_ROOTS_TOOLS[name] ?? 0) : 0),
-        0,
-      );
+      expectedRealTools(size.servers, contender.startsWith("mcp-rt") ? "mcp-rt" : "sdk");
 
     const warmCache = join(dir, "cache-warm");
     context.log(`priming the tool cache with ${size.servers.length} real servers`);
@@ -102,8 +102,8 @@ export const realServersScenario: Scenario = {
     const callServers = Object.fromEntries(
       Object.entries(servers).filter(([name]) => calls.some((spec) => spec.server === name)),
     );
-    const call = (id: ContenderId): ContenderPlan<ToolCallsResult> => ({
-      id,
+    const call = (id: ContenderId, ownSession = false): ContenderPlan<ToolCallsResult> => ({
+      id: ownSession ? OWN_SESSION : id,
       warmup: size.warmup,
       runs: size.callRuns,
       run: () =>
@@ -115,11 +115,22 @@ export const realServersScenario: Scenario = {
           calls,
           warmupRounds: size.warmupRounds,
           rounds: size.rounds,
+          ...(ownSession ? { serverInOwnSession: true } : {}),
         }),
     });
+    // As in scenario 3, and in full runs only: the raw SDK with its servers in sessions of their own.
+    const diagnostic = context.mode === "full" && hasSetsid();
     const callOutcomes =
       calls.length > 0
-        ? await alternate([call("mcp-rt"), call("raw-sdk"), call("langchain")], context.onRun)
+        ? await alternate(
+            [
+              call("mcp-rt"),
+              call("raw-sdk"),
+              ...(diagnostic ? [call("raw-sdk", true)] : []),
+              call("langchain"),
+            ],
+            context.onRun,
+          )
         : new Map<string, ContenderOutcome<ToolCallsResult>>();
     const timedCalls = size.rounds * calls.length;
 
@@ -147,7 +158,7 @@ export const realServersScenario: Scenario = {
               metric: "time per call",
               unit: "µs",
               outcomes: callOutcomes,
-              labels: LABELS,
+              labels: CALL_LABELS,
               pick: (result) => (result.ms * 1000) / result.calls,
               baseline: "raw-sdk",
             }),
@@ -155,7 +166,7 @@ export const realServersScenario: Scenario = {
               metric: "host CPU per call (user + system time of the client process)",
               unit: "µs",
               outcomes: callOutcomes,
-              labels: LABELS,
+              labels: CALL_LABELS,
               pick: (result) => (result.cpuMs * 1000) / result.calls,
               baseline: "raw-sdk",
             }),
@@ -170,7 +181,7 @@ export const realServersScenario: Scenario = {
       number: 10,
       title: `Real servers: ${size.servers.length} MCP servers from npm, ${expectTools("raw-sdk")} tools`,
       setup: [
-        `${names}: the servers of \`src/real-servers.ts\` (bench devDependencies, run with this Node, no network, no browser, no API key); each run in a fresh process; the clock starts at the call that begins connecting and stops when every tool of every server is in hand (${expectTools("raw-sdk")} tools; ${expectTools("mcp-rt")} for mcp-rt, whose client declares \`roots\`${"everything" in servers ? ", to which `everything` adds `get-roots-list`" : ""}).`,
+        `${names}: the servers of \`src/real-servers.ts\` (bench devDependencies, run with this Node, no network, no browser, no API key); each run in a fresh process; the clock starts at the call that begins connecting and stops when every tool of every server is in hand (${expectTools("raw-sdk")} tools; ${expectTools("mcp-rt")} in mcp-rt's registry, whose client declares \`roots\` (\`everything\` adds \`get-roots-list\`) and whose session adds \`mcp_list_resources\` and \`mcp_read_resource\` while a server has resources).`,
         `Start: mcp-rt is \`MCPManager.connectServers\` + \`AgentSession.refreshMCPTools\`, cold with an empty file-store cache each run, warm with the cache primed by an earlier, untimed run, in \`startupMode: "gate"\` and \`"cache-first"\`; raw SDK: \`Client\` + \`StdioClientTransport\` per server, \`Promise.all\`, every \`tools/list\` page; LangChain: \`MultiServerMCPClient.getTools()\`. All five take turns in one run; the raw SDK's and LangChain's runs show in both tables, as they have no cache.`,
         ...(calls.length > 0
           ? [
@@ -181,7 +192,7 @@ export const realServersScenario: Scenario = {
       tables: [cold, warm, ...callTables],
       details: [
         startPerServerTable(servers, starts),
-        ...(calls.length > 0 ? [callsPerServerTable(calls, callOutcomes)] : []),
+        ...(calls.length > 0 ? [callsPerServerTable(calls, callOutcomes, CALL_LABELS)] : []),
       ],
       targets: [
         ratioAtMost({
@@ -222,10 +233,15 @@ export const realServersScenario: Scenario = {
       notes: [
         ...(deferred
           ? [
-              `mcp-rt, warm: a median of ${deferred.median} of ${expectTools("mcp-rt")} tools came from the cache (deferred) in gate mode, ${cacheFirstDeferred?.median ?? "none"} in cache-first mode.`,
+              `mcp-rt, warm: a median of ${deferred.median} tools came from the cache (deferred, their servers still starting) in gate mode, ${cacheFirstDeferred?.median ?? "none"} in cache-first mode.`,
             ]
           : []),
         "The cache-first target is a ratio, not scenario 1's 50 ms: with a warm cache mcp-rt hands the cached tools over without waiting for any server, so its start is a cache read and the registry, while everyone without a cache waits for the slowest real server to load its modules and answer. A quarter of the raw SDK's start leaves room for a slow disk and a busy machine and still fails if a warm start waits for a server.",
+        ...(diagnostic
+          ? [
+              "The calls' raw SDK row with `setsid` is a diagnostic, as in scenario 3: the raw SDK with every server started in a session of its own, as mcp-rt starts stdio servers. It shows how much that alone moves a call on this machine.",
+            ]
+          : []),
         `LangChain connects its servers one after another, so it ran ${size.langchainRuns} time(s) without warm-up, against ${size.warmup} + ${size.runs} for the others.`,
       ],
     };
