@@ -236,6 +236,7 @@ export const realServersScenario: Scenario = {
               `mcp-rt, warm: a median of ${deferred.median} tools came from the cache (deferred, their servers still starting) in gate mode, ${cacheFirstDeferred?.median ?? "none"} in cache-first mode.`,
             ]
           : []),
+        'Cold start on a busy machine: mcp-rt starts every stdio server in a session of its own, which the autogroup scheduler gives a CPU share of its own while eight Node servers load at once (README, "Busy machines"); read the cold ratio with the load average in the head.',
         "The cache-first target is a ratio, not scenario 1's 50 ms: with a warm cache mcp-rt hands the cached tools over without waiting for any server, so its start is a cache read and the registry, while everyone without a cache waits for the slowest real server to load its modules and answer. A quarter of the raw SDK's start leaves room for a slow disk and a busy machine and still fails if a warm start waits for a server.",
         ...(diagnostic
           ? [
