@@ -25,6 +25,7 @@ import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
+import { LazySchemaValidator } from "./schema-check.js";
 import { ServerConnection } from "./server-connection.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
@@ -265,6 +266,7 @@ function createConnection(
 ): ServerConnection {
   const client = new Client(options.clientInfo ?? { name: "mcp-rt", version }, {
     capabilities: options.onElicitation ? { roots: {}, elicitation: { form: {}, url: {} } } : { roots: {} },
+    jsonSchemaValidator: new LazySchemaValidator(),
   });
   const connection = new ServerConnection({
     name,

@@ -1,4 +1,9 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from "@modelcontextprotocol/sdk/validation/types.js";
 
 type Check = (value: unknown) => { valid: boolean; errorMessage?: string | undefined };
 
@@ -25,4 +30,20 @@ export function checkAgainstSchema(schema: object, value: unknown): string | und
   if (typeof check === "string") return check;
   const result = check(value);
   return result.valid ? undefined : (result.errorMessage ?? "does not match the schema");
+}
+
+/**
+ * The SDK client's validator of tools' output schemas, with its Ajv instance
+ * made on first use. The SDK makes one per `Client` up front (a new Ajv with
+ * its meta-schema and formats: the largest part of setting a connection up);
+ * a server whose tools declare no `outputSchema` never needs it. One per
+ * connection, as the SDK's own, so no two servers share compiled schemas.
+ */
+export class LazySchemaValidator implements jsonSchemaValidator {
+  #validator: AjvJsonSchemaValidator | undefined;
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    this.#validator ??= new AjvJsonSchemaValidator();
+    return this.#validator.getValidator<T>(schema);
+  }
 }

@@ -177,6 +177,7 @@ export class MCPManager implements AsyncDisposable {
     configs: Record<string, MCPServerConfig>,
     sources: Record<string, SourceMeta> = {},
   ): Promise<MCPLoadResult> {
+    const startedAt = performance.now();
     const errors = new Map<string, McpRtError>();
     const names: string[] = [];
     const attempts = new Map<string, Attempt>();
@@ -213,7 +214,8 @@ export class MCPManager implements AsyncDisposable {
       startupTimeoutMs: this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS,
       maxStartupWaitMs: this.#options.maxStartupWaitMs,
       mode: this.#startupMode,
-      defer: (attempt, cached) => this.#lifecycle.defer(attempt, cached),
+      startedAt,
+      defer: (offers) => this.#lifecycle.defer(offers),
     });
 
     for (const [name, attempt] of attempts) {

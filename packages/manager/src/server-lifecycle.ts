@@ -3,6 +3,7 @@ import type { MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
+import { delay } from "./abortable.js";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
 import type { ConnectionWatch } from "./connection-watch.js";
@@ -15,6 +16,7 @@ import { contentListOptions, type ServerLimits, toolListOptions } from "./server
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
 import { announceContent, ServerUpkeep } from "./server-upkeep.js";
+import type { DeferOffer } from "./startup-gate.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
 /** What a {@link ServerLifecycle} works on: the manager's parts it shares. */
@@ -69,6 +71,8 @@ export class ServerLifecycle {
   readonly #upkeep: ServerUpkeep;
   /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
   readonly #reads = new Set<Promise<unknown>>();
+  /** Attempts started on purpose (not automatic reconnects) still connecting. */
+  readonly #starting = new Set<Attempt>();
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
@@ -105,22 +109,50 @@ export class ServerLifecycle {
     const read = attempt.cached;
     this.#reads.add(read);
     void read.then(() => this.#reads.delete(read));
+    if (!reconnect) {
+      this.#starting.add(attempt);
+      const started = (): boolean => this.#starting.delete(attempt);
+      attempt.done.then(started, started);
+    }
     return attempt;
   }
 
   /**
-   * The startup gate offers a pending attempt's cached tools: they stand in
-   * as deferred tools. False when the attempt is no longer current.
+   * Resolves once every attempt started on purpose has settled (also those
+   * started meanwhile), or after `maxMs`, whichever is first. Cache writes
+   * wait for it: while servers start, the host's CPU is theirs.
    */
-  defer(attempt: Attempt, cached: MCPToolDefinition[]): boolean {
-    const record = this.#parts.table.get(attempt.name);
-    if (!record || !this.#isCurrent(record, attempt)) return false;
-    if (this.#parts.catalog.defer(record, cached)) {
-      this.#parts.emitter.emit("tools:changed", { name: record.name });
+  async startsSettled(maxMs: number): Promise<void> {
+    const stop = new AbortController();
+    const settled = async (): Promise<void> => {
+      while (this.#starting.size > 0) await Promise.allSettled([...this.#starting].map((a) => a.done));
+    };
+    await Promise.race([settled(), delay(maxMs, stop.signal)]);
+    stop.abort();
+  }
+
+  /**
+   * The startup gate offers the cached tools of the attempts still pending:
+   * they stand in as deferred tools, named together in one rebuild. Returns
+   * the attempts whose cached tools were used (those still current).
+   */
+  defer(offers: readonly DeferOffer[]): ReadonlySet<Attempt> {
+    const { table, catalog, emitter } = this.#parts;
+    const used = new Set<Attempt>();
+    const deferred: { record: ServerRecord; attempt: Attempt; hasTools: boolean }[] = [];
+    for (const { attempt, cached } of offers) {
+      const record = table.get(attempt.name);
+      if (!record || !this.#isCurrent(record, attempt)) continue;
+      used.add(attempt);
+      deferred.push({ record, attempt, hasTools: record.defer(cached) });
     }
-    const entry = attempt.cachedEntry;
-    if (entry) announceContent(this.#parts.emitter, record, record.deferContent(entry));
-    return true;
+    if (deferred.some(({ hasTools }) => hasTools)) catalog.rebuild();
+    for (const { record, attempt, hasTools } of deferred) {
+      if (hasTools) emitter.emit("tools:changed", { name: record.name });
+      const entry = attempt.cachedEntry;
+      if (entry) announceContent(emitter, record, record.deferContent(entry));
+    }
+    return used;
   }
 
   /**
@@ -293,11 +325,14 @@ export class ServerLifecycle {
    * Waits until the cache reads of every attempt started so far are done. The
    * SDK and the transports (`@mcp-rt/client`) are loaded only then: on a warm
    * start the cached tools are handed over first, and the module load (longer
-   * than the rest of the start path) overlaps with the servers starting.
+   * than the rest of the start path) overlaps with the servers starting. An
+   * attempt whose own read found nothing goes on at once: its server is waited
+   * for in any mode, so nothing is handed over before it anyway (a cold start
+   * launches its servers without waiting for the other reads).
    */
   async #afterCacheReads(attempt: Attempt): Promise<void> {
     // The attempts of one `connectServers` call are all started before this first await ends.
-    await attempt.cached;
+    if ((await attempt.cached) === null) return;
     while (this.#reads.size > 0) await Promise.all(this.#reads);
     // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
     await new Promise<void>((resolve) => setImmediate(resolve));

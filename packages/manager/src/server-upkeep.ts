@@ -14,6 +14,9 @@ import type { ServerLifecycle, ServerLifecycleParts } from "./server-lifecycle.j
 import { contentListOptions, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 
+/** How long a cache write waits at most for the other servers starting with it to settle. */
+const CACHE_WRITE_WAIT_MS = 5000;
+
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
 
@@ -209,7 +212,9 @@ export class ServerUpkeep {
    * Best-effort cache write of a server's full, unfiltered list. It starts on
    * the next event-loop turn, so that its validation and serialisation (about
    * 12 ms for 5000 tools) are not in the way of a `connectServers` about to
-   * return; `disconnectAll` still waits for it.
+   * return, and once the other servers starting with it settled (at most
+   * {@link CACHE_WRITE_WAIT_MS}): on a cold start twenty writes would take the
+   * CPU the servers still starting need. `disconnectAll` still waits for it.
    */
   #writeCache(record: ServerRecord, connection: MCPServerConnection): void {
     const { cache, cwd, tasks } = this.#parts;
@@ -219,6 +224,7 @@ export class ServerUpkeep {
     const write = cache.get().then(async (open) => {
       if (!open) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.#lifecycle.startsSettled(CACHE_WRITE_WAIT_MS);
       await open.set(name, config, serverTools, cwd, {
         serverInfo,
         resources: [...content.resources],

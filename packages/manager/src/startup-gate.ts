@@ -12,8 +12,23 @@ export interface StartupGateOptions {
   maxStartupWaitMs: number | undefined;
   /** `"cache-first"` passes as soon as every attempt settled or has a cache entry (never later than the gate). */
   mode: MCPStartupMode;
-  /** Offers a pending attempt's cached tools; returns false when it did not use them (then it is waited for). */
-  defer(attempt: Attempt, cached: MCPToolDefinition[]): boolean;
+  /**
+   * When the gate's time started (`performance.now()`): the call that started
+   * the attempts, so that the time spent starting them counts. @default now
+   */
+  startedAt?: number;
+  /**
+   * Offers the cached tools of every attempt still pending at the gate, all at
+   * once (one rebuild of the tools, not one per server); returns the attempts
+   * whose cached tools it used. The others are waited for.
+   */
+  defer(offers: readonly DeferOffer[]): ReadonlySet<Attempt>;
+}
+
+/** A pending attempt's cached tools, offered at the startup gate to stand in as deferred tools. */
+export interface DeferOffer {
+  attempt: Attempt;
+  cached: MCPToolDefinition[];
 }
 
 /** How long before the startup gate no new stdio server is launched. */
@@ -40,10 +55,10 @@ async function readyWithin(
 /**
  * The startup gate (docs/architecture.md): waits until every attempt settled
  * (in `"cache-first"` mode: settled or found in the cache) or
- * `startupTimeoutMs` passed, whichever is first. Then each attempt still
- * pending is deferred with its cached tools (read while it connected, so the
- * gate never waits on the cache), and those without a cache entry are waited
- * for, at most `maxStartupWaitMs`.
+ * `startupTimeoutMs` passed since `startedAt`, whichever is first. Then the
+ * attempts still pending are deferred with their cached tools, together (read
+ * while they connected, so the gate never waits on the cache), and those
+ * without a cache entry are waited for, at most `maxStartupWaitMs`.
  */
 export async function passStartupGate(
   attempts: readonly Attempt[],
@@ -63,7 +78,9 @@ export async function passStartupGate(
       if (cached !== null) hits += 1;
     });
   }
-  const holdAt = options.startupTimeoutMs - LAUNCH_HOLD_MS;
+  const elapsed = options.startedAt === undefined ? 0 : performance.now() - options.startedAt;
+  const gateMs = Math.max(0, options.startupTimeoutMs - elapsed);
+  const holdAt = gateMs - LAUNCH_HOLD_MS;
   const holdTimer =
     attempts.length > 0 && holdAt > 0
       ? setTimeout(() => {
@@ -72,18 +89,19 @@ export async function passStartupGate(
       : undefined;
   const waitFor: Attempt[] = [];
   try {
-    await readyWithin(
-      attempts,
-      options.startupTimeoutMs,
-      options.mode === "cache-first" ? settledOrCached : settled,
-    );
+    await readyWithin(attempts, gateMs, options.mode === "cache-first" ? settledOrCached : settled);
     // Still held while a late cache read is awaited: a launch now would delay the return.
+    const offers: DeferOffer[] = [];
     for (const attempt of attempts) {
       if (attempt.outcome) continue;
       const cached = await attempt.cached;
-      if (attempt.outcome) continue;
-      if (cached === null || !options.defer(attempt, cached)) waitFor.push(attempt);
+      if (cached === null) waitFor.push(attempt);
+      else offers.push({ attempt, cached });
     }
+    // An attempt that settled while later reads were awaited keeps its outcome (live tools or its error).
+    const pending = offers.filter(({ attempt }) => !attempt.outcome);
+    const used = pending.length > 0 ? options.defer(pending) : new Set<Attempt>();
+    for (const { attempt } of pending) if (!used.has(attempt)) waitFor.push(attempt);
   } finally {
     clearTimeout(holdTimer);
     release?.();

@@ -1,6 +1,5 @@
 import { DeferredMCPTool } from "./deferred-mcp-tool.js";
 import { MCPTool, type MCPToolHost } from "./mcp-tool.js";
-import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
 import { createMCPToolNames } from "./tool-name.js";
 
@@ -38,16 +37,6 @@ export class ToolCatalog {
   owner(exposedName: string): ToolOwner | undefined {
     const owner = this.#index.get(exposedName);
     return owner ? { ...owner } : undefined;
-  }
-
-  /**
-   * Exposes a connecting server's cached definitions as deferred tools.
-   * Returns whether it has any (a server with none is waited for instead).
-   */
-  defer(record: ServerRecord, cached: Parameters<ServerRecord["defer"]>[0]): boolean {
-    if (!record.defer(cached)) return false;
-    this.rebuild();
-    return true;
   }
 
   /**

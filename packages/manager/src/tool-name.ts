@@ -92,11 +92,11 @@ export function createMCPToolNames(entries: readonly ToolNameEntry[]): string[] 
   let owners = ownersOf(plain, keys);
   const names = entries.map((entry, index) => {
     const name = plain[index]!;
-    const shared = (owners.get(name)?.size ?? 0) > 1;
+    if ((owners.get(name)?.size ?? 0) > 1) return hashedName(entry);
+    if (!HASHED_SUFFIX.test(name)) return name;
     // A plain name that already ends in its own pair's hash (an empty part, a long name) is a hashed name.
-    const ownHash = name.endsWith(`_${hashOf(entry)}`);
-    if (!shared && (ownHash || !HASHED_SUFFIX.test(name))) return name;
-    return hashedName(entry);
+    // (Hashed only here: a SHA-256 per tool on every rebuild was most of the naming time.)
+    return name.endsWith(`_${hashOf(entry)}`) ? name : hashedName(entry);
   });
   // Hashed names of distinct pairs differ unless 32 bits of SHA-256 collide; salted rounds settle that.
   for (let round = 1; round <= 16; round++) {

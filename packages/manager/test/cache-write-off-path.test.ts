@@ -1,8 +1,8 @@
 import { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConfig, MCPToolDefinition } from "@mcp-rt/config";
-import { echoServer } from "@mcp-rt/testing";
+import { echoServer, slowInitServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { useManagers } from "./helpers.js";
+import { echoDefinition, nextEvent, useManagers } from "./helpers.js";
 
 const manager = useManagers();
 
@@ -36,5 +36,24 @@ describe("the cache write of a connected server", () => {
     await m.disconnectAll();
     expect(cache.writes).toBe(1);
     expect((await cache.get("echo", config, process.cwd()))?.map((tool) => tool.name)).toContain("echo");
+  });
+
+  it("waits until the other servers starting with it settled: a start's CPU goes to the servers", async () => {
+    const cache = new WatchedCache(new Map());
+    const slow = slowInitServer(1500);
+    const fast = echoServer();
+    // Only `slow` is cached: cache-first returns once `fast` is live, `slow` still starting.
+    await cache.set("slow", slow, [echoDefinition], process.cwd());
+    cache.writes = 0;
+    const m = manager({ cache, startupMode: "cache-first", startupTimeoutMs: 20_000 });
+    const slowConnected = nextEvent(m, "server:connected", "slow");
+    const result = await m.connectServers({ slow, fast });
+    expect(result.connectedServers).toEqual(["fast"]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(m.getConnectionStatus("slow")).toBe("connecting");
+    expect(cache.writes).toBe(0);
+    await slowConnected;
+    await m.disconnectAll();
+    expect(cache.writes).toBe(2);
   });
 });

@@ -21,7 +21,7 @@ async function launchInHoldWindow(cached: MCPToolDefinition[] | null): Promise<s
     startupTimeoutMs,
     maxStartupWaitMs: 0,
     mode: "gate",
-    defer: () => true,
+    defer: (offers) => new Set(offers.map(({ attempt }) => attempt)),
   });
   await new Promise((resolve) => setTimeout(resolve, startupTimeoutMs - LAUNCH_HOLD_MS / 2));
   // A launch that is not held starts on this event-loop iteration, before any timer can fire.
@@ -40,5 +40,24 @@ describe("the launch hold before the startup gate", () => {
 
   it("holds nothing when every cache read came back empty: those servers are waited for anyway", async () => {
     expect(await launchInHoldWindow(null)).toBe("started");
+  });
+});
+
+describe("the startup gate's time", () => {
+  it("counts from startedAt (the call that started the attempts), not from when the gate is entered", async () => {
+    // A gate far longer than the test may take, whose time was all spent before the gate was entered.
+    const startupTimeoutMs = 60_000;
+    const deferred: string[] = [];
+    await passStartupGate([pendingAttempt([echoDefinition])], {
+      startupTimeoutMs,
+      startedAt: performance.now() - startupTimeoutMs,
+      maxStartupWaitMs: 0,
+      mode: "gate",
+      defer: (offers) => {
+        deferred.push(...offers.map(({ attempt }) => attempt.name));
+        return new Set(offers.map(({ attempt }) => attempt));
+      },
+    });
+    expect(deferred).toEqual(["pending"]);
   });
 });

@@ -135,6 +135,40 @@ describe.each(modes)("%s: connectServers: the failure modes of the README", (sta
     expect(m.getServerStates().find((s) => s.name === "slow")?.deferred).toBe(false);
   });
 
+  it("defers every pending server's cached tools together: the first tools:changed already sees them all", async () => {
+    const cache = new MCPToolCache(new Map());
+    const configs = { a: slowInitServer(3000), b: slowInitServer(3000), c: slowInitServer(3000) };
+    for (const [name, config] of Object.entries(configs)) await cache.set(name, config, [echoDef], cwd);
+    const m = manager({ cache, startupTimeoutMs: 100 });
+    const seen: number[] = [];
+    m.on("tools:changed", () => seen.push(m.getTools().length));
+    const result = await m.connectServers(configs, {});
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp_a_echo", "mcp_b_echo", "mcp_c_echo"]);
+    // One rebuild of the tools for the three servers, then one event per server.
+    expect(seen).toEqual([3, 3, 3]);
+  });
+
+  it("a server without a cache entry starts without waiting for the other servers' cache reads", async () => {
+    let slowReadDone = false;
+    class SlowReadCache extends MCPToolCache {
+      override async getEntry(...args: Parameters<MCPToolCache["getEntry"]>) {
+        if (args[0] !== "slowRead") return super.getEntry(...args);
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        slowReadDone = true;
+        return super.getEntry(...args);
+      }
+    }
+    const cache = new SlowReadCache(new Map(), { readTimeoutMs: 10_000 });
+    const slowRead = slowInitServer(200);
+    await cache.set("slowRead", slowRead, [echoDef], cwd);
+    const m = manager({ cache, startupTimeoutMs: 20_000 });
+    const connected = nextEvent(m, "server:connected", "miss");
+    const started = m.connectServers({ slowRead, miss: echoServer() }, {});
+    await connected;
+    expect(slowReadDone).toBe(false);
+    await started;
+  });
+
   it("tools/list pending at the gate without a cache: startup waits for it", async () => {
     const m = manager({ cache: new MCPToolCache(new Map()) });
     const started = performance.now();
