@@ -10,6 +10,7 @@ import {
 } from "@mcp-rt/config";
 import { z } from "zod";
 import type { CacheKey } from "./cache-key.js";
+import { entryShapeProblem } from "./entry-shape.js";
 
 /** What a server said about itself in `initialize`, kept next to its tools. */
 export interface CachedServerInfo {
@@ -93,7 +94,10 @@ export function describeIssues(error: z.ZodError): string {
 
 /**
  * Checks a value read from the store against the current format version, the
- * cache key (its `mac`), the expected id and the TTL. Never throws.
+ * cache key (its `mac`), the expected id and the TTL. Never throws. An entry
+ * whose `mac` checks out is not parsed again, only its shape checked
+ * (`entryShapeProblem`): so a change of what an entry may hold bumps
+ * `CACHE_FORMAT_VERSION`.
  */
 export function checkEntry(
   value: unknown,
@@ -109,10 +113,10 @@ export function checkEntry(
   // Checked on the value as stored, before anything of it is trusted (or dropped by the schema).
   const { mac, ...fields } = value as { mac?: unknown };
   if (!expected.key.verifies(fields, mac)) return { ok: false, rejection: { kind: "refused" } };
-  const parsed = MCPToolCacheEntrySchema.safeParse(value);
-  if (!parsed.success)
-    return { ok: false, rejection: { kind: "corrupt", reason: describeIssues(parsed.error) } };
-  const entry = parsed.data;
+  // Its writer held the key and parsed it with the schema of this version: only its shape is checked.
+  const problem = entryShapeProblem(value as Record<string, unknown>);
+  if (problem !== undefined) return { ok: false, rejection: { kind: "corrupt", reason: problem } };
+  const entry = value as MCPToolCacheEntry;
   if (entry.fingerprint !== expected.fingerprint) {
     return { ok: false, rejection: { kind: "corrupt", reason: "fingerprint: does not match its key" } };
   }

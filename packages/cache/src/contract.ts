@@ -101,6 +101,10 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     });
     await rawSet(c.store, toolCacheKey(c.namespace, oldId), JSON.stringify(old));
     assert.equal(await cache.get("gitlab", stdio, "/work/a"), null);
+    // Signed with the cache's key but of another version, under the current id: still a miss.
+    const { mac: _mac, ...fields } = stored.value;
+    await rawSet(c.store, key, JSON.stringify(c.signed({ ...fields, version: CACHE_FORMAT_VERSION + 1 })));
+    assert.equal(await cache.get("github", stdio, "/work/a"), null);
     assert.equal(c.logger.count("warn"), 0, "another version is a miss, not corruption");
   });
 
@@ -130,6 +134,16 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
       JSON.stringify(c.signed({ ...entry, tools: [{ name: "no-schema" }] })),
       JSON.stringify(c.signed({ ...entry, fingerprint: "0".repeat(64), tools: [] })),
       JSON.stringify(c.signed({ ...entry, tools: "nope" })),
+      // Signed, of this version, but of another shape (a writer that changed the format without
+      // a new version): not parsed again after the check, so each must still be caught.
+      JSON.stringify(c.signed({ ...entry, tools: [{ name: 7, inputSchema: {} }] })),
+      JSON.stringify(c.signed({ ...entry, tools: [{ name: "t", inputSchema: "object" }] })),
+      JSON.stringify(c.signed({ ...entry, tools: [null] })),
+      JSON.stringify(c.signed({ ...entry, tools: [], serverInfo: "srv" })),
+      JSON.stringify(c.signed({ ...entry, tools: [], prompts: { name: "p" } })),
+      JSON.stringify(c.signed({ ...entry, tools: [], resources: [{ name: "r" }] })),
+      JSON.stringify(c.signed({ ...entry, tools: [], prompts: [{ name: "p", arguments: [{}] }] })),
+      JSON.stringify(c.signed({ ...entry, tools: [], savedAt: String(entry.savedAt) })),
     ];
     for (const [i, value] of corrupt.entries()) {
       await rawSet(c.store, key, value);

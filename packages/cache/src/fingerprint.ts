@@ -5,7 +5,9 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
 /**
  * The layout of a cache entry. Part of every fingerprint, so entries written by
  * an mcp-rt with another layout are never read, only left to expire. 2: keyed
- * by an HMAC and signed (`mac`).
+ * by an HMAC and signed (`mac`). A reader does not parse an entry of its version
+ * whose `mac` checks out (its writer did, before signing it), it only checks its
+ * shape: a change of what an entry may hold needs a new version.
  */
 export const CACHE_FORMAT_VERSION = 2;
 
