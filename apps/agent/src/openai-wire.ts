@@ -1,3 +1,4 @@
+import { lazy } from "@mcp-rt/config/util";
 import { z } from "zod";
 
 /** A tool call of the assistant, as chat completions sends it. */
@@ -19,29 +20,35 @@ export type ChatMessage =
   | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
-const ToolCallSchema = z.object({
-  id: z.string().min(1),
-  type: z.literal("function").default("function"),
-  function: z.object({ name: z.string().min(1), arguments: z.string().default("{}") }),
-});
+// Built on first use (`lazy`): not on the start path, and never without a model.
+const toolCallSchema = (): z.ZodType<ChatToolCall> =>
+  z.object({
+    id: z.string().min(1),
+    type: z.literal("function").default("function"),
+    function: z.object({ name: z.string().min(1), arguments: z.string().default("{}") }),
+  });
 
 // Only the fields the loop reads are checked; servers add many others.
-const CompletionSchema = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullish(),
-          tool_calls: z.array(ToolCallSchema).nullish(),
+const completionSchema = lazy(() =>
+  z.object({
+    choices: z
+      .array(
+        z.object({
+          message: z.object({
+            content: z.string().nullish(),
+            tool_calls: z.array(toolCallSchema()).nullish(),
+          }),
         }),
-      }),
-    )
-    .min(1),
-});
+      )
+      .min(1),
+  }),
+);
 
-const ErrorBodySchema = z.object({
-  error: z.union([z.string(), z.object({ message: z.string() })]),
-});
+const errorBodySchema = lazy(() =>
+  z.object({
+    error: z.union([z.string(), z.object({ message: z.string() })]),
+  }),
+);
 
 /** `path.to.field: message` for each problem zod found. */
 function describeIssues(error: z.ZodError): string {
@@ -54,7 +61,7 @@ function describeIssues(error: z.ZodError): string {
 export function parseChatCompletion(
   body: unknown,
 ): { ok: true; message: ChatAssistantMessage } | { ok: false; error: string } {
-  const parsed = CompletionSchema.safeParse(body);
+  const parsed = completionSchema().safeParse(body);
   if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
   const message = parsed.data.choices[0]!.message;
   return { ok: true, message: { content: message.content ?? null, tool_calls: message.tool_calls ?? [] } };
@@ -62,7 +69,7 @@ export function parseChatCompletion(
 
 /** The message of an error body (`{ error: { message } }` or `{ error: "…" }`), if it is one. */
 export function chatErrorMessage(body: unknown): string | undefined {
-  const parsed = ErrorBodySchema.safeParse(body);
+  const parsed = errorBodySchema().safeParse(body);
   if (!parsed.success) return undefined;
   return typeof parsed.data.error === "string" ? parsed.data.error : parsed.data.error.message;
 }

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { withFileLock } from "./file-lock.js";
 import type { AuthStorage } from "./types.js";
+import { lazy } from "./util/lazy.js";
 import { writeJsonAtomic } from "./util/write-json-atomic.js";
 
 /** Where {@link createFileAuthStorage} keeps secrets when given no path: `~/.mcp-rt/auth.json`. */
@@ -11,7 +12,7 @@ export function defaultAuthStoragePath(): string {
   return join(homedir(), ".mcp-rt", "auth.json");
 }
 
-const AuthFileSchema = z.object({ entries: z.record(z.string(), z.unknown()) });
+const authFileSchema = lazy(() => z.object({ entries: z.record(z.string(), z.unknown()) }));
 
 interface AuthFile {
   version: 1;
@@ -100,9 +101,9 @@ class FileStore implements FileAuthStorage {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return { file, corrupt: false };
       throw error;
     }
-    let parsed: ReturnType<typeof AuthFileSchema.safeParse>;
+    let parsed: ReturnType<ReturnType<typeof authFileSchema>["safeParse"]>;
     try {
-      parsed = AuthFileSchema.safeParse(JSON.parse(text));
+      parsed = authFileSchema().safeParse(JSON.parse(text));
     } catch {
       return { file, corrupt: true };
     }

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import type { ProjectTrust } from "./types.js";
+import { lazy } from "./util/lazy.js";
 import { writeJsonAtomic } from "./util/write-json-atomic.js";
 
 /** Where {@link createTrustStore} keeps approvals when given no path: `~/.mcp-rt/trust.json`. */
@@ -24,9 +25,9 @@ export async function resolveProjectDir(projectDir: string): Promise<string> {
   }
 }
 
-const ApprovalSchema = z.object({ hash: z.string().min(1), approvedAt: z.string() });
-type Approval = z.infer<typeof ApprovalSchema>;
-const TrustFileSchema = z.object({ projects: z.record(z.string(), z.unknown()) });
+const approvalSchema = lazy(() => z.object({ hash: z.string().min(1), approvedAt: z.string() }));
+type Approval = z.infer<ReturnType<typeof approvalSchema>>;
+const trustFileSchema = lazy(() => z.object({ projects: z.record(z.string(), z.unknown()) }));
 
 interface TrustFile {
   version: 1;
@@ -106,11 +107,11 @@ class FileTrustStore implements ProjectTrust {
     } catch {
       return empty;
     }
-    const parsed = TrustFileSchema.safeParse(json);
+    const parsed = trustFileSchema().safeParse(json);
     if (!parsed.success) return empty;
     // One damaged entry costs only that project's approval.
     for (const [dir, value] of Object.entries(parsed.data.projects)) {
-      const approval = ApprovalSchema.safeParse(value);
+      const approval = approvalSchema().safeParse(value);
       if (approval.success) empty.projects[dir] = approval.data;
     }
     return empty;

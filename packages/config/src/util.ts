@@ -10,6 +10,7 @@ export { displayPath } from "./util/display-path.js";
 export { errorMessage } from "./util/error-message.js";
 export { errorStack } from "./util/error-stack.js";
 export { firstSettled } from "./util/first-settled.js";
+export { lazy } from "./util/lazy.js";
 export type { JsonMeasure, MeasureJsonLimits } from "./util/measure-json.js";
 export { measureJson } from "./util/measure-json.js";
 export { plural } from "./util/plural.js";

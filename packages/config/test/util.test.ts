@@ -8,6 +8,7 @@ import {
   errorMessage,
   errorStack,
   firstSettled,
+  lazy,
   measureJson,
   plural,
   writeJsonAtomic,
@@ -35,6 +36,36 @@ describe("errorStack", () => {
     bare.stack = undefined;
     expect(errorStack(bare)).toBe("no trace");
     expect(errorStack("plain text")).toBe("plain text");
+  });
+});
+
+describe("lazy", () => {
+  it("builds the value on the first call only, and not before", () => {
+    let builds = 0;
+    const value = lazy(() => ({ n: ++builds }));
+    expect(builds).toBe(0);
+    const first = value();
+    expect(value()).toBe(first);
+    expect(builds).toBe(1);
+  });
+
+  it("keeps an undefined value too, and builds again after a throw", () => {
+    let builds = 0;
+    const none = lazy(() => {
+      builds++;
+      return undefined;
+    });
+    none();
+    none();
+    expect(builds).toBe(1);
+    let fail = true;
+    const flaky = lazy(() => {
+      if (fail) throw new Error("not yet");
+      return 1;
+    });
+    expect(() => flaky()).toThrow("not yet");
+    fail = false;
+    expect(flaky()).toBe(1);
   });
 });
 

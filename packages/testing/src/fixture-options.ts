@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { errorMessage } from "@mcp-rt/config/util";
+import { errorMessage, lazy } from "@mcp-rt/config/util";
 import { z } from "zod";
 
 /**
@@ -104,44 +104,46 @@ export interface FixtureCommandLine extends FixtureOptions {
   port: number;
 }
 
-const count = z.coerce.number().int().min(0);
-
-const commandLineSchema = z
-  .object({
-    name: z.string().min(1).optional(),
-    "tool-prefix": z.string().optional(),
-    "init-delay-ms": count.optional(),
-    "hang-at-init": z.boolean().optional(),
-    "crash-after-init": z.boolean().optional(),
-    "crash-on-call": z.boolean().optional(),
-    "exit-code": z.coerce.number().int().min(0).max(255).optional(),
-    "garbage-stdout": z.boolean().optional(),
-    "stdout-noise": z.boolean().optional(),
-    tools: count.max(100_000).optional(),
-    "page-size": z.coerce.number().int().min(1).optional(),
-    "cursor-loop": z.boolean().optional(),
-    "list-changing": z.boolean().optional(),
-    "slow-tool": z.boolean().optional(),
-    "huge-tool": z.boolean().optional(),
-    "noisy-stderr": z.boolean().optional(),
-    "ignore-sigterm": z.boolean().optional(),
-    "spawn-grandchild": z.boolean().optional(),
-    "pid-file": z.string().min(1).optional(),
-    "bearer-token": z.string().min(1).optional(),
-    "description-chars": count.max(10_000_000).optional(),
-    "schema-depth": count.max(1_000_000).optional(),
-    "long-tool-name": count.max(10_000_000).optional(),
-    escapes: z.boolean().optional(),
-    "list-changed-storm": z.boolean().optional(),
-    content: z.boolean().optional(),
-    "content-not-found": z.boolean().optional(),
-    "huge-resource": count.max(256 * 1024 * 1024).optional(),
-    "slow-content-ms": count.optional(),
-    http: z.boolean().optional(),
-    sse: z.boolean().optional(),
-    port: count.max(65535).optional(),
-  })
-  .refine((v) => !(v.http && v.sse), { message: "--http and --sse are exclusive", path: ["sse"] });
+// Built on first use: the fixtures' paths are on the example agent's start path, this schema is not.
+const commandLineSchema = lazy(() => {
+  const count = z.coerce.number().int().min(0);
+  return z
+    .object({
+      name: z.string().min(1).optional(),
+      "tool-prefix": z.string().optional(),
+      "init-delay-ms": count.optional(),
+      "hang-at-init": z.boolean().optional(),
+      "crash-after-init": z.boolean().optional(),
+      "crash-on-call": z.boolean().optional(),
+      "exit-code": z.coerce.number().int().min(0).max(255).optional(),
+      "garbage-stdout": z.boolean().optional(),
+      "stdout-noise": z.boolean().optional(),
+      tools: count.max(100_000).optional(),
+      "page-size": z.coerce.number().int().min(1).optional(),
+      "cursor-loop": z.boolean().optional(),
+      "list-changing": z.boolean().optional(),
+      "slow-tool": z.boolean().optional(),
+      "huge-tool": z.boolean().optional(),
+      "noisy-stderr": z.boolean().optional(),
+      "ignore-sigterm": z.boolean().optional(),
+      "spawn-grandchild": z.boolean().optional(),
+      "pid-file": z.string().min(1).optional(),
+      "bearer-token": z.string().min(1).optional(),
+      "description-chars": count.max(10_000_000).optional(),
+      "schema-depth": count.max(1_000_000).optional(),
+      "long-tool-name": count.max(10_000_000).optional(),
+      escapes: z.boolean().optional(),
+      "list-changed-storm": z.boolean().optional(),
+      content: z.boolean().optional(),
+      "content-not-found": z.boolean().optional(),
+      "huge-resource": count.max(256 * 1024 * 1024).optional(),
+      "slow-content-ms": count.optional(),
+      http: z.boolean().optional(),
+      sse: z.boolean().optional(),
+      port: count.max(65535).optional(),
+    })
+    .refine((v) => !(v.http && v.sse), { message: "--http and --sse are exclusive", path: ["sse"] });
+});
 
 const stringFlags = [
   "name",
@@ -247,7 +249,7 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
   } catch (error) {
     return { ok: false, error: errorMessage(error) };
   }
-  const parsed = commandLineSchema.safeParse(raw);
+  const parsed = commandLineSchema().safeParse(raw);
   if (!parsed.success) {
     const error = parsed.error.issues
       .map((issue) => `--${issue.path.map(String).join(".")}: ${issue.message}`)
