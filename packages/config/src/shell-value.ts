@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 
 /** How long a `!command` value may run. @default 10000 */
 export const SHELL_VALUE_TIMEOUT_MS = 10_000;
@@ -55,7 +55,13 @@ export function runShellValue(
   return run;
 }
 
-function execute(command: string, cwd: string, options: RunShellValueOptions): Promise<ShellValueResult> {
+async function execute(
+  command: string,
+  cwd: string,
+  options: RunShellValueOptions,
+): Promise<ShellValueResult> {
+  // Loaded on first use: most starts run no shell value, and it is ~2 ms of the example agent's start path.
+  const { spawn } = await import("node:child_process");
   const timeoutMs = options.timeoutMs ?? SHELL_VALUE_TIMEOUT_MS;
   const groups = process.platform !== "win32";
   return new Promise((resolvePromise) => {
@@ -66,7 +72,7 @@ function execute(command: string, cwd: string, options: RunShellValueOptions): P
       clearTimeout(timer);
       resolvePromise(result);
     };
-    let child: ReturnType<typeof spawn>;
+    let child: ChildProcess;
     try {
       child = spawn(command, {
         shell: true,
