@@ -63,7 +63,10 @@ export function entryShapeProblem(entry: Fields): string | undefined {
   if (typeof entry.savedAt !== "number") return "savedAt: expected a number";
   if (!isOptional(entry.instructions, "string")) return "instructions: expected a string";
   const info = entry.serverInfo;
-  if (info !== undefined && !(isObject(info) && typeof info.name === "string" && typeof info.version === "string"))
+  if (
+    info !== undefined &&
+    !(isObject(info) && typeof info.name === "string" && typeof info.version === "string")
+  )
     return "serverInfo: expected { name, version }";
   return (
     list(entry.tools, "tools", tool, false) ??
