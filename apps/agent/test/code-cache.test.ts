@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runAgent, useSandbox } from "./agent-process.js";
+import { runAgent, startAgent, stopAgent, useSandbox } from "./agent-process.js";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 
@@ -37,5 +37,21 @@ describe("the bin's V8 code cache", () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("Echo: hi");
     expect(readFileSync(cacheFile).equals(garbage)).toBe(false);
+  });
+
+  it("is written once the tools are in hand, not at exit: it holds the start path, not the whole session", async () => {
+    const cacheFile = join(dist, "v8-cache", `${bundleName()}.${process.version}-${process.arch}.bin`);
+    rmSync(cacheFile, { force: true });
+    const agent = startAgent(sandbox(), ["--demo", "--json"]);
+    try {
+      await agent.waitFor(/"event":"ready"/);
+      // Written right after the handoff, while the REPL still runs: one written at exit would not be there.
+      await expect.poll(() => existsSync(cacheFile), { timeout: 5000 }).toBe(true);
+      expect(agent.child.exitCode).toBe(null);
+      agent.write("/quit\n");
+      expect(await agent.exited).toBe(0);
+    } finally {
+      await stopAgent(agent);
+    }
   });
 });
