@@ -15,8 +15,8 @@ import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } f
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
-import type { DeferOffer } from "./startup-gate.js";
 import { announceContent, ServerUpkeep } from "./server-upkeep.js";
+import type { DeferOffer } from "./startup-gate.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
 /** What a {@link ServerLifecycle} works on: the manager's parts it shares. */
