@@ -22,6 +22,44 @@ export const REAL_SERVER_PACKAGES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * How many tools each server of {@link realServers} lists to a client that
+ * declares no capabilities (the raw SDK's and LangChain's). A new version that
+ * lists others makes the runs fail with the count it gave: update it here.
+ */
+export const REAL_SERVER_TOOLS: Readonly<Record<string, number>> = {
+  everything: 13,
+  filesystem: 14,
+  memory: 9,
+  thinking: 1,
+  playwright: 25,
+  devtools: 32,
+  notion: 24,
+  context7: 2,
+};
+
+/** Tools a server lists only to a client that declares `roots`, as mcp-rt's does (`everything`'s `get-roots-list`). */
+const ROOTS_TOOLS: Readonly<Record<string, number>> = { everything: 1 };
+
+/** Servers that offer resources: with one of them, an `AgentSession` adds `mcp_list_resources` and `mcp_read_resource`. */
+const WITH_RESOURCES: ReadonlySet<string> = new Set(["everything", "memory"]);
+
+/**
+ * The tools in hand once every server of `names` is listed: the raw SDK and
+ * LangChain get {@link REAL_SERVER_TOOLS}; mcp-rt's client declares `roots`
+ * (one tool more from `everything`) and its session adds its two resource
+ * tools while some server has resources.
+ */
+export function expectedRealTools(names: readonly string[], client: "mcp-rt" | "sdk"): number {
+  const listed = names.reduce(
+    (sum, name) =>
+      sum + (REAL_SERVER_TOOLS[name] ?? 0) + (client === "mcp-rt" ? (ROOTS_TOOLS[name] ?? 0) : 0),
+    0,
+  );
+  const resourceTools = client === "mcp-rt" && names.some((name) => WITH_RESOURCES.has(name)) ? 2 : 0;
+  return listed + resourceTools;
+}
+
+/**
  * Eight real MCP servers from npm, installed as devDependencies of the bench,
  * each run with this Node binary. All of them list their tools without
  * network, without a browser and without an API key (the browser servers

@@ -64,6 +64,7 @@ function renderScenario(scenario: ScenarioReport): string[] {
     });
     lines.push(...renderTable({ ...table, rows }), "");
   }
+  for (const detail of scenario.details ?? []) lines.push(detail, "");
   for (const target of scenario.targets) {
     lines.push(`- Target: ${target.target} — ${target.measured} — **${target.met ? "met" : "not met"}**`);
   }

@@ -40,6 +40,8 @@ export interface ScenarioReport {
   /** What was run, with the sizes used. */
   setup: string[];
   tables: MetricTable[];
+  /** Markdown shown after the tables (e.g. a per-server breakdown of them). */
+  details?: string[];
   targets: TargetVerdict[];
   notes: string[];
 }

@@ -1,3 +1,5 @@
+import { REAL_SERVER_PACKAGES } from "./real-servers.js";
+
 /** Runs of one contender: untimed warm-up runs, then measured runs. */
 export interface RunCounts {
   warmup: number;
@@ -23,6 +25,16 @@ export interface BenchSizes {
   cacheStores: RunCounts & { tools: number };
   /** The example agent's process, warm cache, against a bare `node -e 0`. */
   agentStart: RunCounts;
+  /** Real servers from npm (`src/real-servers.ts`): cold and warm start, then calls. */
+  realServers: RunCounts & {
+    /** Which of them start, by name. */
+    servers: readonly string[];
+    langchainRuns: number;
+    /** The call part: runs per contender, and rounds of every call (`src/real-server-calls.ts`). */
+    callRuns: number;
+    warmupRounds: number;
+    rounds: number;
+  };
 }
 
 /**
@@ -49,6 +61,15 @@ export const FULL: BenchSizes = {
   bigList: { tools: 5000, pageSize: 100, warmup: 1, runs: 7, langchainRuns: 3 },
   cacheStores: { tools: 5000, warmup: 2, runs: 15 },
   agentStart: { warmup: 2, runs: 11 },
+  realServers: {
+    servers: Object.keys(REAL_SERVER_PACKAGES),
+    warmup: 1,
+    runs: 5,
+    langchainRuns: 3,
+    callRuns: 5,
+    warmupRounds: 200,
+    rounds: 200,
+  },
 };
 
 /** Every scenario at a tiny size, every contender once or twice: checks the harness, not the numbers. */
@@ -70,4 +91,14 @@ export const QUICK: BenchSizes = {
   bigList: { tools: 300, pageSize: 100, warmup: 0, runs: 1, langchainRuns: 1 },
   cacheStores: { tools: 200, warmup: 0, runs: 2 },
   agentStart: { warmup: 0, runs: 1 },
+  // Two of the quickest to start, both with calls.
+  realServers: {
+    servers: ["filesystem", "thinking"],
+    warmup: 0,
+    runs: 1,
+    langchainRuns: 1,
+    callRuns: 1,
+    warmupRounds: 2,
+    rounds: 5,
+  },
 };

@@ -13,6 +13,8 @@ export const CONTENDER_LABELS: Record<ContenderId, string> = {
 export interface StdioServer {
   command: string;
   args: string[];
+  /** Variables added to the SDK's default environment of a stdio server (a real server's settings). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -47,6 +49,11 @@ export interface StartupResult {
   closeMs: number;
   /** Descendant processes of the worker still running right after closing. */
   processesLeft: number;
+  /**
+   * Raw SDK, and mcp-rt when every server was waited for: per server, from the
+   * start until its tools were listed, in ms (which server holds the start up).
+   */
+  perServerMs?: Record<string, number>;
 }
 
 /** mcp-rt only: connect every server until its tools are cached, so a later start finds the cache warm. */
@@ -146,8 +153,45 @@ export interface CacheStoresResult {
   stores: Partial<Record<CacheStoreId, { get: number[]; set: number[] }>>;
 }
 
+/** One tool call with a known answer, on a server that answers it offline. */
+export interface ToolCallSpec {
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The answer's text (its text blocks, joined by newlines) must contain this. */
+  expect: string;
+}
+
+/** Sequential calls of several tools on several servers, every answer checked. */
+export interface ToolCallsTask {
+  kind: "tool-calls";
+  contender: ContenderId;
+  servers: Record<string, StdioServer>;
+  cwd: string;
+  /** Done in this order, one after another; a round is every call once. */
+  calls: ToolCallSpec[];
+  /** Raw SDK only: start every server through `setsid`, as in {@link CallsTask} (diagnostic). */
+  serverInOwnSession?: boolean;
+  /** Untimed rounds first, so every contender runs warm code. */
+  warmupRounds: number;
+  rounds: number;
+}
+
+/** What a tool-calls run measured. */
+export interface ToolCallsResult {
+  kind: "tool-calls";
+  /** All timed calls together. */
+  ms: number;
+  /** CPU time (user + system) of the host process during the timed calls, in ms. */
+  cpuMs: number;
+  calls: number;
+  /** Per server: the time of its timed calls together, and how many there were. */
+  perServer: Record<string, { ms: number; calls: number }>;
+}
+
 /** Everything a worker can be asked to do. */
-export type Task = StartupTask | PrimeCacheTask | CallsTask | ReloadTask | CacheStoresTask;
+export type Task = StartupTask | PrimeCacheTask | CallsTask | ReloadTask | CacheStoresTask | ToolCallsTask;
 
 /** What a worker answers, by task kind. */
 export interface TaskResults {
@@ -156,6 +200,7 @@ export interface TaskResults {
   calls: CallsResult;
   reload: ReloadResult;
   "cache-stores": CacheStoresResult;
+  "tool-calls": ToolCallsResult;
 }
 
 /** The message a worker sends back over IPC. */

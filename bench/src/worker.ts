@@ -9,6 +9,7 @@ interface ContenderModule {
   startup(task: Extract<Task, { kind: "startup" }>): Promise<TaskResults["startup"]>;
   calls?(task: Extract<Task, { kind: "calls" }>): Promise<TaskResults["calls"]>;
   reload?(task: Extract<Task, { kind: "reload" }>): Promise<TaskResults["reload"]>;
+  toolCalls?(task: Extract<Task, { kind: "tool-calls" }>): Promise<TaskResults["tool-calls"]>;
 }
 
 async function loadContender(id: ContenderId): Promise<ContenderModule> {
@@ -40,6 +41,11 @@ async function run(task: Task): Promise<TaskResults[Task["kind"]]> {
       const contender = await loadContender(task.contender);
       if (!contender.reload) throw new Error(`${task.contender} has no reload benchmark`);
       return contender.reload(task);
+    }
+    case "tool-calls": {
+      const contender = await loadContender(task.contender);
+      if (!contender.toolCalls) throw new Error(`${task.contender} has no tool-calls benchmark`);
+      return contender.toolCalls(task);
     }
   }
 }

@@ -11,9 +11,17 @@ export const DEMO_SLOW_INIT_MS = 1500;
 
 const require = createRequire(import.meta.url);
 
+const programs = new Map<string, string>();
+
 /** The program of an MCP server package installed with this app (they ship no `exports`, only a bin). */
 function serverProgram(pkg: string): string {
-  return join(dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");
+  let program = programs.get(pkg);
+  if (program === undefined) {
+    // Resolved once: every discovery (startup reads the demo source twice, a reload again) asks.
+    program = join(dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");
+    programs.set(pkg, program);
+  }
+  return program;
 }
 
 /**

@@ -134,20 +134,22 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
       trust,
       sources,
     });
-  let discovery = await look();
-  const question = discovery.projectTrust;
+  // With `--demo` the clients' files are not read (the demo replaces them), unless `--trust-project` asks for them.
+  let discovery = args.demo && !args.trustProject ? undefined : await look();
+  const question = discovery?.projectTrust;
   if (args.trustProject && question && !question.approved) {
     // Exactly what `/mcp trust` approves: this folder's current set of project-level servers.
     await trust.approve(question.projectDir, question.hash);
     discovery = await look();
   }
   let demo: StartedSession["demo"];
-  if (args.demo || foundNothing(discovery)) {
+  if (args.demo || !discovery || foundNothing(discovery)) {
     demo = args.demo ? "flag" : "no-config";
     // mcp-rt's own file stays in, so /mcp add, enable and disable keep working on the demo.
     sources = [...extra, createNativeSource(), createDemoSource()];
     discovery = await look();
   }
+  const found = discovery;
   view.begin(
     Object.keys(discovery.configs),
     discovery.needsApproval.map((entry) => entry.name),
@@ -163,6 +165,8 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
   const { session, mcpProblems } = await createAgentSession({
     cwd: args.cwd,
     discovery: { homeDir, enableProjectConfig: args.projectConfig, sources, trust },
+    // The servers just shown, found with these same options a moment ago: not discovered a second time.
+    discover: async () => found,
     manager: {
       cache,
       authStorage,

@@ -1,16 +1,31 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, createSandbox, runAgent, type Sandbox, waitForNoProcesses } from "./agent-process.js";
 
 const moduleLog = fileURLToPath(new URL("fixtures/module-log.mjs", import.meta.url));
+const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 
 /** The MCP SDK, its transports and schemas, and the client package that wraps them. */
 const isClientModule = (specifier: string): boolean =>
   specifier.includes("@modelcontextprotocol/sdk") ||
   specifier === "@mcp-rt/client" ||
-  /\/packages\/client\/dist\/index\.js$/.test(specifier);
+  /(^|\/)packages\/client\/dist\/index\.js$/.test(specifier);
+
+/**
+ * The modules a loaded file stands for: the source modules a file of the bundle holds (the
+ * build lists them in dist/bundle-modules.json), else the specifier or URL itself.
+ */
+function sourceModules(loaded: string[]): string[] {
+  const bundle: Record<string, string[]> = JSON.parse(
+    readFileSync(join(dist, "bundle-modules.json"), "utf8"),
+  );
+  return loaded.flatMap((url) => {
+    const file = url.startsWith("file:") ? relative(dist, fileURLToPath(url)) : undefined;
+    return (file !== undefined && bundle[file]) || [url];
+  });
+}
 
 describe("the start path of a warm start", () => {
   let sandbox: Sandbox;
@@ -45,11 +60,14 @@ describe("the start path of a warm start", () => {
     // Every tool of the first start is in hand, from the cache.
     expect(readyOf(run.stdout).toolCount).toBe(toolCount);
 
-    const atReady: string[] = JSON.parse(readFileSync(`${log}.ready.json`, "utf8"));
-    const atExit: string[] = JSON.parse(readFileSync(`${log}.exit.json`, "utf8"));
+    const loadedAtReady: string[] = JSON.parse(readFileSync(`${log}.ready.json`, "utf8"));
+    const atReady = sourceModules(loadedAtReady);
+    const atExit = sourceModules(JSON.parse(readFileSync(`${log}.exit.json`, "utf8")));
+    // The bin is the bundle: the start path is in its main file, not in ES modules of its own.
+    expect(loadedAtReady.filter((url) => url.includes("/packages/manager/dist/"))).toEqual([]);
     // The start path itself was recorded: the session, the manager and the cache.
-    expect(atReady.some((url) => url.includes("/packages/manager/dist/mcp-manager.js"))).toBe(true);
-    expect(atReady.some((url) => url.includes("/packages/cache/dist/mcp-tool-cache.js"))).toBe(true);
+    expect(atReady.some((id) => id.includes("packages/manager/dist/mcp-manager.js"))).toBe(true);
+    expect(atReady.some((id) => id.includes("packages/cache/dist/mcp-tool-cache.js"))).toBe(true);
     expect(atReady.filter(isClientModule)).toEqual([]);
     // The call waited for its server, started after the handoff through the client and the SDK.
     expect(run.stdout).toContain("Echo: after the handoff");

@@ -1,6 +1,22 @@
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
-import type { StartupResult, StartupTask } from "../tasks.js";
+import type { StartupResult, StartupTask, StdioServer, ToolCallsResult, ToolCallsTask } from "../tasks.js";
 import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
+import { textOf, timeToolCalls } from "./tool-calls.js";
+
+type LangChainTool = Awaited<ReturnType<MultiServerMCPClient["getTools"]>>[number];
+
+function createClient(servers: Record<string, StdioServer>, cwd: string): MultiServerMCPClient {
+  return new MultiServerMCPClient({
+    mcpServers: Object.fromEntries(
+      Object.entries(servers).map(([name, server]) => [
+        name,
+        { transport: "stdio" as const, ...server, cwd, stderr: "ignore" as const },
+      ]),
+    ),
+    onConnectionError: "throw",
+    useStandardContentBlocks: true,
+  });
+}
 
 /**
  * What a developer would pick instead: `@langchain/mcp-adapters`'
@@ -8,16 +24,7 @@ import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from
  * LangChain tools ready for an agent.
  */
 export async function startup(task: StartupTask): Promise<StartupResult> {
-  const client = new MultiServerMCPClient({
-    mcpServers: Object.fromEntries(
-      Object.entries(task.servers).map(([name, server]) => [
-        name,
-        { transport: "stdio" as const, ...server, cwd: task.cwd, stderr: "ignore" as const },
-      ]),
-    ),
-    onConnectionError: "throw",
-    useStandardContentBlocks: true,
-  });
+  const client = createClient(task.servers, task.cwd);
   const stall = watchEventLoop();
   const start = performance.now();
   const tools = await client.getTools();
@@ -38,4 +45,30 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     closeMs,
     processesLeft: left,
   };
+}
+
+/** A tool's `invoke` answer: a string for one text block, else a block or an array of them. */
+function answerText(answer: unknown): string {
+  if (typeof answer === "string") return answer;
+  const blocks = Array.isArray(answer) ? answer : [answer];
+  return textOf(blocks as Array<{ type: string; text?: string }>);
+}
+
+/** Sequential `.invoke` calls of the LangChain tools `getTools()` returned (untimed). */
+export async function toolCalls(task: ToolCallsTask): Promise<ToolCallsResult> {
+  const client = createClient(task.servers, task.cwd);
+  try {
+    await client.getTools();
+    const byServer = new Map<string, Map<string, LangChainTool>>();
+    for (const name of Object.keys(task.servers)) {
+      byServer.set(name, new Map((await client.getTools(name)).map((tool) => [tool.name, tool])));
+    }
+    return await timeToolCalls("LangChain", task, async (spec) => {
+      const tool = byServer.get(spec.server)?.get(spec.tool);
+      if (!tool) throw new Error(`LangChain: no tool ${spec.server}/${spec.tool}`);
+      return answerText(await tool.invoke(spec.arguments));
+    });
+  } finally {
+    await client.close();
+  }
 }

@@ -24,6 +24,8 @@ import type {
 } from "../tasks.js";
 import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
 
+export { toolCalls } from "./mcp-rt-tool-calls.js";
+
 // Module loading is outside the clock for every contender (README, "How it measures"). The manager
 // loads the MCP SDK and the transports (`@mcp-rt/client`) itself, once its cache reads are done; loaded
 // here, it is loaded before the clock as the raw SDK's modules are.
@@ -56,12 +58,19 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
   const session = new AgentSession({ cwd: task.cwd, mcpManager: manager });
   const configs: Record<string, MCPServerConfig> = task.servers;
 
+  // Which server holds the start up: each one's time from the start until it was connected and listed.
+  const perServerMs: Record<string, number> = {};
+  let start = 0;
+  const stopWatching = manager.on("server:connected", ({ name }) => {
+    perServerMs[name] ??= since(start);
+  });
   const stall = watchEventLoop();
-  const start = performance.now();
+  start = performance.now();
   const result = await manager.connectServers(configs);
   session.refreshMCPTools(result.tools);
   const ms = since(start);
   const loopStallMs = stall();
+  stopWatching();
 
   const tools = session.registry.list().length;
   const deferred = countDeferred(result.tools);
@@ -80,6 +89,8 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     peakRssMB: peakRssMB(),
     closeMs,
     processesLeft: left,
+    // Only when every server was waited for (a cold start): otherwise some came up after the tools were handed over.
+    ...(Object.keys(perServerMs).length === Object.keys(configs).length ? { perServerMs } : {}),
   };
 }
 

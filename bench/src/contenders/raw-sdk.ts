@@ -11,8 +11,11 @@ import type {
   StartupResult,
   StartupTask,
   StdioServer,
+  ToolCallsResult,
+  ToolCallsTask,
 } from "../tasks.js";
 import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
+import { textOf, timeToolCalls } from "./tool-calls.js";
 
 /**
  * The floor: the official SDK's `Client` over its `StdioClientTransport`, one
@@ -20,8 +23,11 @@ import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLo
  * cache, no naming, no registry: what any runtime must at least do.
  */
 interface Connected {
+  name: string;
   client: Client;
   tools: Tool[];
+  /** From the start of `connectAll` until this server's tools were listed. */
+  ms: number;
 }
 
 async function listAllTools(client: Client): Promise<Tool[]> {
@@ -44,10 +50,12 @@ async function connect(server: StdioServer, cwd: string): Promise<Client> {
 }
 
 async function connectAll(servers: Record<string, StdioServer>, cwd: string): Promise<Connected[]> {
+  const start = performance.now();
   const settled = await Promise.allSettled(
-    Object.values(servers).map(async (server) => {
+    Object.entries(servers).map(async ([name, server]) => {
       const client = await connect(server, cwd);
-      return { client, tools: await listAllTools(client) };
+      const tools = await listAllTools(client);
+      return { name, client, tools, ms: since(start) };
     }),
   );
   const failed = settled.find((outcome) => outcome.status === "rejected");
@@ -84,14 +92,39 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     peakRssMB: peakRssMB(),
     closeMs,
     processesLeft: left,
+    perServerMs: Object.fromEntries(connected.map(({ name, ms }) => [name, ms])),
   };
+}
+
+/** Sequential `client.callTool` calls of several tools on several servers, connected (untimed) first. */
+export async function toolCalls(task: ToolCallsTask): Promise<ToolCallsResult> {
+  const servers = task.serverInOwnSession
+    ? Object.fromEntries(Object.entries(task.servers).map(([name, server]) => [name, inOwnSession(server)]))
+    : task.servers;
+  const connected = await connectAll(servers, task.cwd);
+  try {
+    const clients = new Map(connected.map(({ name, client }) => [name, client]));
+    return await timeToolCalls("raw SDK", task, async (spec) => {
+      const client = clients.get(spec.server);
+      if (!client) throw new Error(`raw SDK: no server "${spec.server}"`);
+      const answer = await client.callTool({ name: spec.tool, arguments: spec.arguments });
+      const content = answer.content as Array<{ type: string; text?: string }>;
+      if (answer.isError) throw new Error(`raw SDK: ${spec.server}/${spec.tool} failed: ${textOf(content)}`);
+      return textOf(content);
+    });
+  } finally {
+    await closeAll(connected);
+  }
+}
+
+/** The server started through `setsid`, in a session of its own as mcp-rt starts every stdio server. */
+function inOwnSession(server: StdioServer): StdioServer {
+  return { ...server, command: "setsid", args: [server.command, ...server.args] };
 }
 
 /** Sequential `client.callTool` calls. */
 export async function calls(task: CallsTask): Promise<CallsResult> {
-  const server = task.serverInOwnSession
-    ? { command: "setsid", args: [task.server.command, ...task.server.args] }
-    : task.server;
+  const server = task.serverInOwnSession ? inOwnSession(task.server) : task.server;
   const client = await connect(server, task.cwd);
   try {
     const call = async (i: number): Promise<void> => {

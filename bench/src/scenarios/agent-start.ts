@@ -105,7 +105,7 @@ export const agentStart: Scenario = {
       "--exec",
       "/quit",
     ];
-    context.log("priming the agent's tool cache with one untimed start");
+    context.log("priming the agent's tool cache and code cache with one untimed start");
     const primed = await timeProcess(agentArgs, box.env, box.project);
     if (primed.deferred !== 0) throw new Error("the cache was not empty before priming");
     // A warm start must have in hand what the cold one listed.
@@ -148,7 +148,7 @@ export const agentStart: Scenario = {
       number: 9,
       title: "Example agent process: warm start of the demo, timed from outside",
       setup: [
-        `\`node apps/agent/dist/main.js --demo --json --exec /quit\` (the demo's four servers, ${expectTools} tools; \`startupMode: "cache-first"\`) in a private home, cache and temp folder, its cache primed by one untimed start; against \`node -e 0\`, taking turns. The clock starts at \`spawn\` and includes Node's own start and every module the agent loads.`,
+        `\`node apps/agent/dist/main.js --demo --json --exec /quit\` (the demo's four servers, ${expectTools} tools; \`startupMode: "cache-first"\`) in a private home, cache and temp folder, its tool cache and the bin's V8 code cache primed by one untimed start; against \`node -e 0\`, taking turns. The clock starts at \`spawn\` and includes Node's own start and every module the agent loads.`,
       ],
       tables: [ready, whole, shutdown],
       targets: [

@@ -11,7 +11,7 @@ import { LABELS } from "./startup-plans.js";
 const OWN_SESSION = "raw-sdk-own-session";
 
 /** `setsid` (util-linux) runs a program in a new session, as mcp-rt's process groups do. */
-function hasSetsid(): boolean {
+export function hasSetsid(): boolean {
   return spawnSync("setsid", ["--version"], { stdio: "ignore" }).status === 0;
 }
 

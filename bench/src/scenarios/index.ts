@@ -4,6 +4,7 @@ import { bigToolList } from "./big-tool-list.js";
 import { cacheStores } from "./cache-stores.js";
 import { callOverhead } from "./call-overhead.js";
 import { coldStart } from "./cold-start.js";
+import { realServersScenario } from "./real-servers.js";
 import { reload } from "./reload.js";
 import { scale } from "./scale.js";
 import { toolSearch } from "./tool-search.js";
@@ -20,4 +21,5 @@ export const SCENARIOS: readonly Scenario[] = [
   cacheStores,
   toolSearch,
   agentStart,
+  realServersScenario,
 ];

@@ -1,3 +1,4 @@
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { type CallToolResult, CallToolResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
@@ -40,22 +41,29 @@ export async function callTool(
   options: CallToolOptions = {},
 ): Promise<CallToolResult> {
   const internals = getConnectionInternals(connection);
-  const what = `call of tool "${toolName}"`;
   if (args !== undefined && args !== null && (typeof args !== "object" || Array.isArray(args))) {
     throw new TypeError(
       `Arguments of tool "${toolName}" on MCP server "${connection.name}" must be a JSON object, got ${Array.isArray(args) ? "an array" : typeof args}`,
     );
   }
-  if (connection.closed) throw notConnectedError(connection, internals, what);
+  if (connection.closed) throw notConnectedError(connection, internals, callOf(toolName));
 
   checkTimeOption("timeout", options.timeout);
   checkTimeOption("maxTotalTimeout", options.maxTotalTimeout);
   const timeoutMs = options.timeout ?? connection.config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxTotalTimeoutMs = options.maxTotalTimeout ?? timeoutMs * 10;
   const onProgress = options.onProgress;
+  const requestOptions: RequestOptions = {
+    timeout: timerMs(timeoutMs),
+    resetTimeoutOnProgress: true,
+    maxTotalTimeout: maxTotalTimeoutMs,
+    // Always ask for progress: it is what keeps a long call alive past `timeout`.
+    onprogress: onProgress ? (progress: Progress) => deliverProgress(onProgress, progress) : ignoreProgress,
+  };
   // A signal of our own, unlinked once the call settled: the SDK never removes the
   // abort listener it adds, and a caller may reuse one signal for many calls.
   const linked = options.signal ? linkSignal(options.signal) : undefined;
+  if (linked) requestOptions.signal = linked.signal;
   try {
     // A plain request: the SDK's callTool throws away a result whose structuredContent does not
     // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
@@ -65,20 +73,7 @@ export async function callTool(
         params: { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
       },
       CallToolResultSchema,
-      {
-        timeout: timerMs(timeoutMs),
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: maxTotalTimeoutMs,
-        ...(linked ? { signal: linked.signal } : {}),
-        // Always ask for progress: it is what keeps a long call alive past `timeout`.
-        onprogress: (progress: Progress) => {
-          try {
-            onProgress?.(progress);
-          } catch {
-            // A throwing progress listener must not fail the call.
-          }
-        },
-      },
+      requestOptions,
     );
     return result as CallToolResult;
   } catch (error) {
@@ -86,7 +81,7 @@ export async function callTool(
       connection,
       internals,
       error,
-      what,
+      what: callOf(toolName),
       toolName,
       timeoutField: "toolTimeout",
       timeoutMs,
@@ -95,6 +90,22 @@ export async function callTool(
     });
   } finally {
     linked?.unlink();
+  }
+}
+
+/** What a call is called in its errors: `call of tool "<name>"`. */
+function callOf(toolName: string): string {
+  return `call of tool "${toolName}"`;
+}
+
+/** The progress handler of a call nobody listens to: the SDK only needs one to ask for progress. */
+function ignoreProgress(): void {}
+
+function deliverProgress(onProgress: (progress: MCPProgress) => void, progress: Progress): void {
+  try {
+    onProgress(progress);
+  } catch {
+    // A throwing progress listener must not fail the call.
   }
 }
 

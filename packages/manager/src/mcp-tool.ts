@@ -150,14 +150,18 @@ export class MCPTool implements CustomTool {
         this.#context,
       );
     }
+    const mcp = client();
     try {
       const options: CallToolOptions = {};
       if (signal) options.signal = signal;
       if (onUpdate) options.onProgress = (progress) => onUpdate(this.#progressUpdate(progress));
-      const raw = await client().callTool(live.connection, tool, params ?? {}, options);
+      const raw = await mcp.callTool(live.connection, tool, params ?? {}, options);
       const result = toToolResult(raw, this.#context, this.#host);
-      const mismatch = client().checkStructuredContent(this.definition.outputSchema, raw);
-      if (mismatch !== undefined) result.details.structuredContentError = mismatch;
+      const outputSchema = this.definition.outputSchema;
+      if (outputSchema) {
+        const mismatch = mcp.checkStructuredContent(outputSchema, raw);
+        if (mismatch !== undefined) result.details.structuredContentError = mismatch;
+      }
       return result;
     } catch (error) {
       if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);

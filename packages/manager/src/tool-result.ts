@@ -117,9 +117,16 @@ function mirrorsStructured(content: ToolResultContent[], structured: unknown): b
   });
 }
 
+/** Characters of text in `content`. */
+function textLength(content: ToolResultContent[]): number {
+  let total = 0;
+  for (const block of content) if (block.type === "text") total += block.text.length;
+  return total;
+}
+
 /** Cuts text blocks once their total passes `limit` characters, and says how much was cut. */
 function truncate(content: ToolResultContent[], limit: number): ToolResultContent[] {
-  const total = content.reduce((sum, block) => sum + (block.type === "text" ? block.text.length : 0), 0);
+  const total = textLength(content);
   if (total <= limit) return content;
   let budget = limit;
   const kept: ToolResultContent[] = [];
@@ -140,7 +147,6 @@ function truncate(content: ToolResultContent[], limit: number): ToolResultConten
 
 /** Keeps images while their bytes fit `limit` in all; each one past it becomes a note. */
 function limitMedia(content: ToolResultContent[], limit: number): ToolResultContent[] {
-  if (!content.some((block) => block.type === "image")) return content;
   let used = 0;
   return content.map((block) => {
     if (block.type !== "image") return block;
@@ -170,7 +176,16 @@ export function toToolResult(
 ): ToolResult {
   const limit = options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT;
   const mediaLimit = options.resultMediaByteLimit ?? DEFAULT_RESULT_MEDIA_BYTE_LIMIT;
-  let content = Array.isArray(raw.content) ? raw.content.map(convertBlock) : [];
+  // One pass over the blocks; images are counted so that text-only results skip the media limit.
+  let content: ToolResultContent[] = [];
+  let images = false;
+  if (Array.isArray(raw.content)) {
+    for (const block of raw.content) {
+      const converted = convertBlock(block);
+      if (converted.type === "image") images = true;
+      content.push(converted);
+    }
+  }
   if (raw.structuredContent !== undefined && !mirrorsStructured(content, raw.structuredContent)) {
     content.push({ type: "text", text: json(raw.structuredContent) });
   }
@@ -181,12 +196,11 @@ export function toToolResult(
     });
   }
   if (content.length === 0) content = [{ type: "text", text: "(no output)" }];
-  const isError = raw.isError === true;
-  return {
-    content: truncate(limitMedia(content, mediaLimit), limit),
-    ...(isError ? { isError: true } : {}),
-    details: { ...context, isError, rawContent: raw },
-  };
+  if (images) content = limitMedia(content, mediaLimit);
+  const details: ToolResultDetails = { ...context, isError: raw.isError === true, rawContent: raw };
+  const result: ToolResult = { content: truncate(content, limit), details };
+  if (details.isError) result.isError = true;
+  return result;
 }
 
 /**
