@@ -112,7 +112,8 @@ function foundNothing(result: LoadConfigsResult): boolean {
  *    source instead;
  * 2. manager: `createAgentSession` makes it with the tool cache (`--cache`,
  *    opened by {@link openToolCache}) and hands it over (`onManager`) before any server connects, so the startup
- *    view follows every server; then it connects them all, returning as soon as
+ *    view follows every server; then it connects the servers of that look
+ *    (discovery does not run twice), returning as soon as
  *    each server is up or has cached tools (`startupMode: "cache-first"`, never
  *    later than the 250 ms gate);
  * 3. session: the tools go into the session's registry and follow late

@@ -114,6 +114,17 @@ describe("against @modelcontextprotocol/server-everything over stdio", () => {
     expect(progress.every((p) => p.total === 5)).toBe(true);
   });
 
+  it("keeps a long-running call alive through progress even when nobody listens to it", async () => {
+    // Progress is requested on every call, not only with onProgress: without it this call would time out.
+    const result = await callTool(
+      connection,
+      "trigger-long-running-operation",
+      { duration: 2, steps: 5 },
+      { timeout: 1000 },
+    );
+    expect(textOf(result)).toContain("Long running operation completed");
+  });
+
   it("stops a long-running call at maxTotalTimeout despite progress", async () => {
     const error = await callTool(
       connection,
