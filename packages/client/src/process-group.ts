@@ -96,7 +96,26 @@ export function isProcessGroupAlive(pgid: number): boolean {
   return hasLiveMemberOnLinux(pgid);
 }
 
+/** The state and process group of a running process (`/proc/<pid>/stat`), or `undefined` once it is gone. */
+function procStat(pid: string): { state: string; pgrp: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // Fields after the parenthesised command name: state ppid pgrp …
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
+}
+
+const isLive = (stat: { state: string } | undefined): boolean =>
+  stat !== undefined && stat.state !== "Z" && stat.state !== "X";
+
 function hasLiveMemberOnLinux(pgid: number): boolean {
+  // The leader is the usual live member: one read instead of a scan of every process.
+  const leader = procStat(String(pgid));
+  if (isLive(leader) && leader?.pgrp === pgid) return true;
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -105,15 +124,8 @@ function hasLiveMemberOnLinux(pgid: number): boolean {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // Fields after the parenthesised command name: state ppid pgrp …
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+    const stat = procStat(entry);
+    if (stat?.pgrp === pgid && isLive(stat)) return true;
   }
   return false;
 }
