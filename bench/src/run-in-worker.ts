@@ -43,7 +43,7 @@ export async function orphansGone(before: Set<number> | undefined): Promise<void
   const until = performance.now() + ORPHAN_WAIT_MS;
   while (performance.now() < until) {
     const now = processIds();
-    if (!now || [...now].every((pid) => before.has(pid) || pid === process.pid)) return;
+    if (!now || [...now].every((pid) => before.has(pid))) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
