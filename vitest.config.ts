@@ -17,6 +17,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // What a test polls for (a re-list, a reconnect) can take seconds on a loaded CI machine.
+    expect: { poll: { timeout: 5_000 } },
     projects: [
       ...packages.map((name) => ({
         extends: true as const,

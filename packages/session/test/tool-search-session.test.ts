@@ -131,8 +131,9 @@ describe("tool search in a session", () => {
     expect(session.toolSearch.search("zebra stripes")).toEqual([]);
     const tools = session.modelTools();
     await tools.find("mcp_changing_add_tool")!.execute("call-1", { name: "zebra_stripes" });
-    await vi.waitFor(() =>
-      expect(session.toolSearch.search("zebra stripes")[0]?.name).toBe("mcp_changing_zebra_stripes"),
+    await vi.waitFor(
+      () => expect(session.toolSearch.search("zebra stripes")[0]?.name).toBe("mcp_changing_zebra_stripes"),
+      { timeout: 5000 },
     );
     await tools.find("mcp_changing_remove_tool")!.execute("call-2", { name: "zebra_stripes" });
     // The manager lists a server's tools again at most once a second
