@@ -17,6 +17,12 @@ export interface ListToolsOptions {
   signal?: AbortSignal;
   /** Limit for all pages together, in ms. @default config.timeout ?? 30000 */
   timeout?: number;
+  /**
+   * How much of the same budget the connect already took, in ms, when
+   * `timeout` is what it left: a timeout then says so, instead of quoting a
+   * rest of a few ms as if it were the limit.
+   */
+  connectMs?: number;
   /** How many tools, how long a name or description, how deep a schema the list may hold. @default DEFAULT_TOOL_LIMITS */
   limits?: ToolLimits;
   /** Told of each kind of limit breach once per listing, after the last page. */
@@ -74,6 +80,7 @@ export async function listTools(
         what,
         timeoutField: "timeout",
         timeoutMs,
+        ...(options.connectMs ? { connectMs: options.connectMs } : {}),
         signal: options.signal,
         deadline,
       });

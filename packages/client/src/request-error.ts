@@ -26,9 +26,17 @@ export interface RequestFailure {
   /** The config field that sets the limit: `toolTimeout` or `timeout`. */
   timeoutField: "toolTimeout" | "timeout";
   timeoutMs: number;
+  /** What the connect took of the same budget before the request, in ms (a first `tools/list`). */
+  connectMs?: number;
   maxTotalTimeoutMs?: number;
   signal: AbortSignal | undefined;
   deadline?: AbortSignal;
+}
+
+/** `30000 ms`, or for a request that had what the connect left: `30000 ms with the connect (29990 ms of it)`. */
+function timeoutText({ timeoutMs, connectMs }: RequestFailure): string {
+  if (!connectMs) return `${timeoutMs} ms`;
+  return `${Math.round(connectMs + timeoutMs)} ms with the connect (${Math.round(connectMs)} ms of it)`;
 }
 
 /** Why a connection cannot take requests: "process exited with code 1" etc. */
@@ -82,7 +90,7 @@ function describeRequestError(failure: RequestFailure): Error {
     const total = /maximum total timeout/i.test(errorText(error)) && failure.maxTotalTimeoutMs !== undefined;
     const limit = total
       ? `ran past its maximum of ${failure.maxTotalTimeoutMs} ms despite progress (raise "maxTotalTimeout")`
-      : `timed out after ${failure.timeoutMs} ms (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;
+      : `timed out after ${timeoutText(failure)} (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;
     return new McpRtError("REQUEST_TIMEOUT", `The ${what} to MCP server "${server}" ${limit}`, base);
   }
   const tooLarge = tooLargeReasonOf(error);

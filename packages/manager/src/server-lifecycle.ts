@@ -366,7 +366,8 @@ export class ServerLifecycle {
       watch = this.#upkeep.watch(record, connection);
       record.watch = watch;
       record.phase = "listing";
-      const remaining = Math.max(1, Math.round(timeoutMs - (performance.now() - attempt.startedAt)));
+      const connectMs = Math.round(performance.now() - attempt.startedAt);
+      const remaining = Math.max(1, timeoutMs - connectMs);
       // Resources and prompts are listed beside the tools; a failure there never fails the server
       // (listServerContent never rejects), and past a short grace the tools do not wait for them.
       const contentListing = listServerContent(connection, {
@@ -378,6 +379,7 @@ export class ServerLifecycle {
         ...toolListOptions(record, this.#parts.limits, this.#parts.options.logger),
         signal,
         timeout: remaining,
+        connectMs,
       });
       const content = await settleWithin(() => contentListing, CONTENT_GRACE_MS);
       signal.throwIfAborted();

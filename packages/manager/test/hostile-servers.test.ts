@@ -125,3 +125,30 @@ describe("results and messages are bounded", () => {
     expect(textOf(await toolNamed(m, "mcp_big_huge").execute("c2", { bytes: 10 }))).toHaveLength(10);
   });
 });
+
+describe("a server that connects and never lists", () => {
+  it("fails on its one timeout, and the error quotes the whole budget, not what the connect left", async () => {
+    // A bare stdio MCP server that answers initialize after 400 ms and never answers tools/list.
+    const script = `
+      const rl = require("node:readline").createInterface({ input: process.stdin });
+      const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+      rl.on("line", (line) => {
+        const m = JSON.parse(line);
+        if (m.method === "initialize") setTimeout(() => send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "mute", version: "1" } } }), 400);
+      });
+      rl.on("close", () => process.exit(0));`;
+    const m = manager();
+    // Without a cache entry, connectServers waits for the server to settle.
+    const { errors } = await m.connectServers({
+      mute: { command: process.execPath, args: ["-e", script], timeout: 3000 },
+    });
+    const error = errors.get("mute");
+    expect(error?.code).toBe("REQUEST_TIMEOUT");
+    expect(error?.message).toMatch(
+      /^The tools\/list request to MCP server "mute" timed out after 3000 ms with the connect \((\d+) ms of it\) \(raise "timeout"/,
+    );
+    const connectMs = Number(/\((\d+) ms of it\)/.exec(error?.message ?? "")?.[1]);
+    expect(connectMs).toBeGreaterThanOrEqual(400);
+    expect(connectMs).toBeLessThan(3000);
+  });
+});
