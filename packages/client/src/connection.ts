@@ -45,7 +45,7 @@ export interface MCPServerConnection {
   readonly pid?: number | undefined;
   /** True once the connection has closed, for whatever reason. */
   readonly closed: boolean;
-  /** The last lines the server wrote to stderr ("" for none or for remote servers). */
+  /** The last lines the server wrote to stderr ("" for none or for remote servers), with the secrets of its config hidden. */
   stderrTail(): string;
   /**
    * Calls `listener` once when the connection closes. Subscribing after it has

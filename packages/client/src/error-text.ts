@@ -52,18 +52,43 @@ export function errorText(error: unknown): string {
 }
 
 /**
- * `error` with a message that carries no credential of `config` nor any URL
- * credential or token shape (`redactConfigText`): what a server or the
- * network answered may quote them. The same error when there was nothing to hide.
+ * `error` with a message, stderr tail and details that carry no credential
+ * of `config` nor any URL credential or token shape (`redactConfigText`):
+ * what a server or the network answered may quote them. The same error
+ * when there was nothing to hide.
  */
 export function withoutSecrets<T extends Error>(error: T, config: unknown): T | McpRtError {
   if (!McpRtError.isInstance(error)) return error;
-  const message = redactConfigText(error.message, config);
-  if (message === error.message) return error;
+  const redact = (text: string): string => redactConfigText(text, config);
+  const message = redact(error.message);
+  const stderrTail = error.stderrTail === undefined ? undefined : redact(error.stderrTail);
+  const details = error.details === undefined ? undefined : redactStrings(error.details, redact);
+  if (message === error.message && stderrTail === error.stderrTail && details === error.details) return error;
   return new McpRtError(error.code, message, {
     cause: error.cause,
     ...(error.server === undefined ? {} : { server: error.server }),
-    ...(error.stderrTail === undefined ? {} : { stderrTail: error.stderrTail }),
-    ...(error.details === undefined ? {} : { details: error.details }),
+    ...(stderrTail === undefined ? {} : { stderrTail }),
+    ...(details === undefined ? {} : { details }),
   });
+}
+
+/**
+ * `value` with `redact` applied to every string in it (plain objects and
+ * arrays, a few levels deep): the same value when nothing changed.
+ */
+function redactStrings<T>(value: T, redact: (text: string) => string, depth = 0): T {
+  if (typeof value === "string") return redact(value) as T;
+  if (depth > 4 || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => redactStrings(item, redact, depth + 1));
+    return items.some((item, index) => item !== value[index]) ? (items as T) : value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  let changed = false;
+  const entries = Object.entries(value).map(([key, item]) => {
+    const redacted = redactStrings(item, redact, depth + 1);
+    if (redacted !== item) changed = true;
+    return [key, redacted] as const;
+  });
+  return changed ? (Object.fromEntries(entries) as T) : value;
 }

@@ -1,4 +1,4 @@
-import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ClientTransport } from "./client-transport.js";
 import type {
@@ -8,7 +8,7 @@ import type {
   MCPServerInfo,
 } from "./connection.js";
 import { setConnectionInternals } from "./connection.js";
-import { describeExit, errnoOf, withStderr } from "./error-text.js";
+import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
 
 /** What a {@link ServerConnection} is made from. */
 export interface ServerConnectionInit {
@@ -31,6 +31,8 @@ export class ServerConnection implements MCPServerConnection {
   readonly config: MCPServerConfig;
   readonly #client: Client;
   readonly #transport: ClientTransport;
+  /** What the server runs with: its secrets never show in a stderr tail or an error. */
+  readonly #resolvedConfig: MCPServerConfig;
   readonly #closeListeners = new Set<(event: MCPConnectionCloseEvent) => void>();
   readonly #errorListeners = new Set<(error: McpRtError) => void>();
   readonly #toolsListeners = new Set<() => void>();
@@ -44,8 +46,9 @@ export class ServerConnection implements MCPServerConnection {
     this.config = init.config;
     this.#client = init.client;
     this.#transport = init.transport;
+    this.#resolvedConfig = init.resolvedConfig ?? init.config;
     setConnectionInternals(this, {
-      resolvedConfig: init.resolvedConfig ?? init.config,
+      resolvedConfig: this.#resolvedConfig,
       client: init.client,
       transport: init.transport,
       sourcePath: init.sourcePath,
@@ -83,7 +86,8 @@ export class ServerConnection implements MCPServerConnection {
   }
 
   stderrTail(): string {
-    return this.#transport.stderrTail(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+    const tail = this.#transport.stderrTail(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+    return tail && redactConfigText(tail, this.#resolvedConfig);
   }
 
   onClose(listener: (event: MCPConnectionCloseEvent) => void): () => void {
@@ -149,11 +153,14 @@ export class ServerConnection implements MCPServerConnection {
       event = {
         expected: false,
         reason,
-        error: new McpRtError(code, withStderr(reason, stderrTail), {
-          server: this.name,
-          ...(stderrTail ? { stderrTail } : {}),
-          ...(details ? { details } : {}),
-        }),
+        error: withoutSecrets(
+          new McpRtError(code, withStderr(reason, stderrTail), {
+            server: this.name,
+            ...(stderrTail ? { stderrTail } : {}),
+            ...(details ? { details } : {}),
+          }),
+          this.#resolvedConfig,
+        ),
       };
     }
     if (exit) event.exit = exit;

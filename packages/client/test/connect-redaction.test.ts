@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { callTool } from "@mcp-rt/client";
+import { callTool, type MCPConnectionCloseEvent } from "@mcp-rt/client";
+import { McpRtError } from "@mcp-rt/config";
 import { startHttpFixture } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { useConnections } from "./helpers.js";
@@ -73,9 +74,52 @@ describe("request errors never print the config's secrets", () => {
       const error = (await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e)) as Error;
       expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR" });
       expect(error.message).toContain("bad key ***");
-      expect(error.message).not.toContain("key-abc-123456");
+      expect(JSON.stringify({ ...error, message: error.message })).not.toContain("key-abc-123456");
     } finally {
       await fixture.close();
     }
+  });
+});
+
+describe("a server's stderr never shows its config's secrets", () => {
+  const KEY = "sk-live-7f3a9c2e51";
+  // A bare stdio MCP server that says its key on stderr: at once (`early`), or on a call, then exits.
+  const leaky = (early: boolean) => ({
+    command: process.execPath,
+    args: [
+      "-e",
+      `(() => {
+      const say = () => process.stderr.write("starting with key " + process.env.LEAKY_KEY + "\\n");
+      if (${early}) { say(); setTimeout(() => process.exit(3), 50); return; }
+      const rl = require("node:readline").createInterface({ input: process.stdin });
+      const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+      rl.on("line", (line) => {
+        const m = JSON.parse(line);
+        if (m.method === "initialize") send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "leaky", version: "1" } } });
+        else if (m.method === "tools/call") { say(); setTimeout(() => process.exit(3), 50); }
+      });
+      })();`,
+    ],
+    env: { LEAKY_KEY: KEY },
+  });
+  const shown = (error: McpRtError): string =>
+    JSON.stringify({ message: error.message, stderrTail: error.stderrTail, details: error.details });
+
+  it("hides it in a failed start's message and stderr tail", async () => {
+    const error = await connectError("leaky", leaky(true));
+    expect(error.stderrTail).toContain("starting with key ***");
+    expect(shown(error)).not.toContain(KEY);
+  });
+
+  it("hides it when the server dies on a call: the call's error, the close event and stderrTail()", async () => {
+    const connection = await connect("leaky", leaky(false));
+    const closed = new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
+    const error = (await callTool(connection, "any", {}).catch((e: unknown) => e)) as McpRtError;
+    expect(McpRtError.isInstance(error)).toBe(true);
+    const event = await closed;
+    expect(event.error?.stderrTail).toContain("starting with key ***");
+    for (const failure of [error, event.error as McpRtError]) expect(shown(failure)).not.toContain(KEY);
+    expect(connection.stderrTail()).toContain("starting with key ***");
+    expect(connection.stderrTail()).not.toContain(KEY);
   });
 });
