@@ -107,11 +107,12 @@ export interface ReloadTask {
   cacheDir: string;
   expectTools: number;
   /**
-   * mcp-rt only: time `/mcp reload` that restarts only what changed
-   * (`session.reload()`) instead of the full restart, with nothing changed
-   * (`none`) or with the first server's args edited (`one`, put back after).
+   * mcp-rt only: time `/mcp reload` (`session.reload()`) instead of the
+   * design document's full restart: with nothing changed (`none`), with the
+   * first server's args edited (`one`, put back after), or `/mcp reload --all`
+   * (`all`: every server restarted, old ones closing while new ones start).
    */
-  change?: "none" | "one";
+  change?: "none" | "one" | "all";
 }
 
 /** What a reload measured. */

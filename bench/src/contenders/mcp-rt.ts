@@ -212,9 +212,10 @@ interface ReloadWorld {
 
 /**
  * `/mcp reload` as it is now: `session.reload()`, which discovers again and
- * restarts only what changed. With `change: "one"` the first server's args are
- * edited before (and put back after), and the edited server is then started
- * alone on a fresh manager without a cache: what one start costs.
+ * restarts only what changed (every server with `change: "all"`, as `--all`
+ * does). With `change: "one"` the first server's args are edited before (and
+ * put back after), and the edited server is then started alone on a fresh
+ * manager without a cache: what one start costs.
  */
 async function diffReload(task: ReloadTask, world: ReloadWorld): Promise<ReloadResult> {
   const { cache, manager, session, loadOptions } = world;
@@ -238,13 +239,13 @@ async function diffReload(task: ReloadTask, world: ReloadWorld): Promise<ReloadR
     }
 
     const start = performance.now();
-    const result = await session.reload();
+    const result = await session.reload({ all: task.change === "all" });
     const ms = since(start);
 
     const tools = session.registry.list().length;
     expectToolCount("mcp-rt", tools, task.expectTools, failures(result.errors));
     const restarted = result.added.length + result.restarted.length;
-    const expected = task.change === "one" ? 1 : 0;
+    const expected = { none: 0, one: 1, all: Object.keys(configs).length }[task.change ?? "none"];
     if (restarted !== expected)
       throw new Error(`mcp-rt: ${restarted} servers restarted, expected ${expected}`);
     const oneStartMs = edited ? await oneStart(task.cwd, ...edited) : undefined;

@@ -43,12 +43,13 @@ export const reload: Scenario = {
         }),
     });
     const outcomes = await alternate(
-      [plan("mcp-rt"), plan("raw-sdk"), plan("mcp-rt", "none"), plan("mcp-rt", "one")],
+      [plan("mcp-rt"), plan("raw-sdk"), plan("mcp-rt", "all"), plan("mcp-rt", "none"), plan("mcp-rt", "one")],
       context.onRun,
     );
     const labels = {
       ...LABELS,
-      "mcp-rt": "mcp-rt, everything restarted (`--all`)",
+      "mcp-rt": "mcp-rt, everything restarted (`disconnectAll` + `discoverAndConnect`)",
+      "mcp-rt-all": "mcp-rt `/mcp reload --all`, everything restarted",
       "mcp-rt-none": "mcp-rt `/mcp reload`, nothing changed",
       "mcp-rt-one": `mcp-rt \`/mcp reload\`, 1 of ${size.servers} changed`,
     };
@@ -56,6 +57,8 @@ export const reload: Scenario = {
       metricTable({ metric, unit: "ms", outcomes, labels, pick, baseline: "raw-sdk" });
     const mcpRt = outcomes.get("mcp-rt")!.results;
     const deferred = summarize(mcpRt.map((result) => result.deferred));
+    const disconnect = summarize(mcpRt.map((result) => result.disconnectMs));
+    const rawClose = summarize(outcomes.get("raw-sdk")!.results.map((result) => result.disconnectMs));
     const none = summarize(outcomes.get("mcp-rt-none")!.results.map((result) => result.ms));
     const one = outcomes.get("mcp-rt-one")!;
     const oneStart = summarize(one.results.map((result) => result.oneStartMs ?? Number.NaN));
@@ -66,6 +69,7 @@ export const reload: Scenario = {
       setup: [
         `${size.servers} \`echoServer\` fixtures with ${toolsPerFixture(size.toolsPerServer)} tools each, in the project's \`.mcp-rt/mcp.json\` (found by real discovery; an empty home folder). Each run in a fresh process: a first start, untimed, waits until every server is live and cached; then the reload is timed.`,
         "mcp-rt, everything restarted: the design document's reload — `manager.disconnectAll()`, `manager.discoverAndConnect()`, `session.refreshMCPTools(manager.getTools())`. Raw SDK: close every client, read the config file again, connect + list every server again.",
+        "mcp-rt `/mcp reload --all`: `session.reload({ all: true })` — discovery again and every server restarted, the old processes closing while the new ones start (the design document's reload waits for every old process to exit before it starts the new ones), the registry refreshed.",
         `mcp-rt \`/mcp reload\`: \`session.reload()\` — discovery again, the diff against what runs, only changed servers restarted, the registry refreshed. "1 changed": the first server's args were edited before the reload (its cache entry misses, so it is waited for); "one server alone" is that edited server started by itself on a fresh manager without a cache, in the same process right after.`,
       ],
       tables: [
@@ -105,6 +109,11 @@ export const reload: Scenario = {
         ...(deferred
           ? [
               `mcp-rt: a median of ${deferred.median} of ${expectTools} tools were back as deferred tools from the cache.`,
+            ]
+          : []),
+        ...(disconnect && rawClose
+          ? [
+              `The design document's reload starts the new servers only once \`disconnectAll\` has seen every old process exit (a median of ${Math.round(disconnect.median)} ms here; the raw SDK's close of the same servers took ${Math.round(rawClose.median)} ms), and in gate mode \`discoverAndConnect\` returns at the gate: the two add up. \`/mcp reload --all\` closes the old processes while the new ones start.`,
             ]
           : []),
         "LangChain is not run here: reload is not a LangChain operation beyond closing and starting again (scenario 2).",
