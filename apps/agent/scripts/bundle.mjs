@@ -48,6 +48,12 @@ const bundle = await rolldown({
   // jsonc-parser's `main` is a UMD build that does not survive bundling; its `module` is ESM.
   resolve: { mainFields: ["module", "main"] },
   plugins: [ownImportMetaUrl],
+  treeshake: {
+    // jsonc-parser's string-intern.js fills 1,200 strings of spaces at load for its formatter, which
+    // the agent does not use (it only parses): dropped when nothing imports from it.
+    moduleSideEffects: (id) =>
+      /[\\/]jsonc-parser[\\/]lib[\\/]esm[\\/]impl[\\/]string-intern\.js$/.test(id) ? false : undefined,
+  },
   logLevel: "warn",
 });
 const { output } = await bundle.write({

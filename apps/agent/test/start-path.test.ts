@@ -73,4 +73,13 @@ describe("the start path of a warm start", () => {
     expect(run.stdout).toContain("Echo: after the handoff");
     expect(atExit.some(isClientModule)).toBe(true);
   });
+
+  it("leaves out what a start would build and never use: jsonc-parser's formatter tables", () => {
+    const bundled = Object.values(
+      JSON.parse(readFileSync(join(dist, "bundle-modules.json"), "utf8")) as Record<string, string[]>,
+    ).flat();
+    // The parser is there (config files are JSONC); the 1,200 strings its formatter interns at load are not.
+    expect(bundled.some((id) => id.endsWith("jsonc-parser/lib/esm/impl/parser.js"))).toBe(true);
+    expect(bundled.filter((id) => id.endsWith("jsonc-parser/lib/esm/impl/string-intern.js"))).toEqual([]);
+  });
 });
