@@ -1,8 +1,11 @@
-import { clearLine, clearScreenDown, cursorTo, moveCursor } from "node:readline";
+import type * as Readline from "node:readline";
 import { plural } from "@mcp-rt/config/util";
 import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
+
+// node:readline (and the modules it pulls in) loads when a terminal first needs it, not on every start.
+const readline = (): typeof Readline => process.getBuiltinModule("node:readline");
 
 /** Options of {@link createStartupView}. */
 export interface StartupViewOptions {
@@ -74,10 +77,10 @@ export function createStartupView(options: StartupViewOptions): StartupView {
   const width = (): number => Math.max(20, (terminal?.columns || 120) - 1);
   const draw = (): void => {
     if (!terminal) return;
-    if (drawn > 0) moveCursor(terminal, 0, -drawn);
+    if (drawn > 0) readline().moveCursor(terminal, 0, -drawn);
     for (const row of rows) {
-      cursorTo(terminal, 0);
-      clearLine(terminal, 0);
+      readline().cursorTo(terminal, 0);
+      readline().clearLine(terminal, 0);
       terminal.write(`${[...terminalSafe(row.text)].slice(0, width()).join("")}\n`);
     }
     drawn = rows.length;
@@ -104,9 +107,9 @@ export function createStartupView(options: StartupViewOptions): StartupView {
         return;
       }
       if (drawn > 0) {
-        moveCursor(terminal, 0, -drawn);
-        cursorTo(terminal, 0);
-        clearScreenDown(terminal);
+        readline().moveCursor(terminal, 0, -drawn);
+        readline().cursorTo(terminal, 0);
+        readline().clearScreenDown(terminal);
       }
       terminal.write(chunk);
       if (drawn > 0) {

@@ -69,6 +69,12 @@ describe("the start path of a warm start", () => {
     expect(atReady.some((id) => id.includes("packages/manager/dist/mcp-manager.js"))).toBe(true);
     expect(atReady.some((id) => id.includes("packages/cache/dist/mcp-tool-cache.js"))).toBe(true);
     expect(atReady.filter(isClientModule)).toEqual([]);
+    // node:readline, which only a terminal needs, waits for it too (fs/promises loads some of its internals).
+    const builtinsAtReady: string[] = JSON.parse(readFileSync(`${log}.builtins.json`, "utf8"));
+    expect(builtinsAtReady).toContain("fs");
+    expect(builtinsAtReady.filter((id) => /^readline(\/|$)|^internal\/readline\/promises$/.test(id))).toEqual(
+      [],
+    );
     // The call waited for its server, started after the handoff through the client and the SDK.
     expect(run.stdout).toContain("Echo: after the handoff");
     expect(atExit.some(isClientModule)).toBe(true);
