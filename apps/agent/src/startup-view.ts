@@ -1,5 +1,5 @@
 import type * as Readline from "node:readline";
-import { plural } from "@mcp-rt/config/util";
+import { monotonicMs, plural } from "@mcp-rt/config/util";
 import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
@@ -118,7 +118,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
       }
     },
     begin(names, approval, note) {
-      startedAt = performance.now();
+      startedAt = monotonicMs();
       if (note) output.write("status", note, { event: "note" });
       const all = [...names, ...approval];
       const header =
@@ -176,7 +176,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
       // The lines are final now: what follows is written below them.
       drawn = 0;
       for (const problem of summary.problems) output.write("status", `✗ ${problem}`, { event: "problem" });
-      const ms = Math.round(performance.now() - startedAt);
+      const ms = Math.round(monotonicMs() - startedAt);
       const servers = summary.states.filter((state) => state.toolCount > 0).length;
       const deferred = summary.states.filter((state) => state.deferred).length;
       const detail = [
