@@ -175,7 +175,7 @@ async function main(argv: string[]): Promise<number> {
     process.off("SIGINT", onStartupInterrupt);
   }
   if (stopCode !== undefined) return close(stopCode);
-  // The bin (scripts/main-loader.js) writes its V8 code cache now, when it has none: the start path's code.
+  // The bin (scripts/main-loader.cjs) writes its V8 code cache now, when it has none: the start path's code.
   (process as NodeJS.EventEmitter).emit("mcp-rt-agent:start-path-done");
 
   const runner = createLineRunner(

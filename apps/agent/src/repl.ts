@@ -1,9 +1,12 @@
-import { clearLine, createInterface, cursorTo, type Interface } from "node:readline";
+import type * as Readline from "node:readline";
 import { Writable } from "node:stream";
 import { abortError } from "@mcp-rt/config/util";
 import type { QuestionAsker } from "./elicitation.js";
 import type { LineRunner } from "./line-runner.js";
 import type { Output } from "./output.js";
+
+// node:readline (and the modules it pulls in) loads when a terminal first needs it, not on every start.
+const readline = (): typeof Readline => process.getBuiltinModule("node:readline");
 
 /** The prompt of the REPL. */
 export const PROMPT = "› ";
@@ -16,13 +19,13 @@ export const PROMPT = "› ";
 export interface PromptWriter {
   write(chunk: string): void;
   /** Set by the REPL: the interface whose prompt to redraw, and whether it is showing. */
-  attach(rl: Interface | undefined): void;
+  attach(rl: Readline.Interface | undefined): void;
   idle: boolean;
 }
 
 /** A {@link PromptWriter} on `stream`. */
 export function createPromptWriter(stream: NodeJS.WriteStream): PromptWriter {
-  let rl: Interface | undefined;
+  let rl: Readline.Interface | undefined;
   return {
     idle: false,
     attach(next) {
@@ -33,8 +36,8 @@ export function createPromptWriter(stream: NodeJS.WriteStream): PromptWriter {
         stream.write(chunk);
         return;
       }
-      cursorTo(stream, 0);
-      clearLine(stream, 0);
+      readline().cursorTo(stream, 0);
+      readline().clearLine(stream, 0);
       stream.write(chunk);
       rl.prompt(true);
     },
@@ -93,7 +96,7 @@ export interface ReplOptions {
 export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interrupt"> {
   const { runner, output, writer, terminal } = options;
   const rlOutput = terminal ? new SilenceableOutput(options.stream) : options.stream;
-  const rl = createInterface({
+  const rl = readline().createInterface({
     input: options.input,
     output: rlOutput,
     terminal,
@@ -182,13 +185,13 @@ export function runRepl(options: ReplOptions): Promise<"quit" | "eof" | "interru
 }
 
 /** Asks one question on the REPL's line; the answer stays out of the history. Rejects with an `AbortError` on abort. */
-function ask(rl: Interface, prompt: string, signal: AbortSignal): Promise<string> {
+function ask(rl: Readline.Interface, prompt: string, signal: AbortSignal): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const onAbort = (): void => reject(abortError("The question", signal.reason));
     signal.addEventListener("abort", onAbort, { once: true });
     rl.question(prompt, { signal }, (answer) => {
       signal.removeEventListener("abort", onAbort);
-      const history = (rl as Interface & { history?: string[] }).history;
+      const history = (rl as Readline.Interface & { history?: string[] }).history;
       if (history?.[0] === answer) history.shift();
       resolve(answer);
     });
@@ -201,7 +204,7 @@ function ask(rl: Interface, prompt: string, signal: AbortSignal): Promise<string
  * Rejects with an `AbortError` when `signal` aborts (Ctrl-C).
  */
 function askHidden(
-  rl: Interface,
+  rl: Readline.Interface,
   output: SilenceableOutput,
   stream: NodeJS.WriteStream,
   prompt: string,
@@ -215,7 +218,7 @@ function askHidden(
     signal?.addEventListener("abort", onAbort, { once: true });
     rl.question("", signal ? { signal } : {}, (answer) => {
       signal?.removeEventListener("abort", onAbort);
-      const history = (rl as Interface & { history?: string[] }).history;
+      const history = (rl as Readline.Interface & { history?: string[] }).history;
       if (history?.[0] === answer) history.shift();
       resolve(answer);
     });

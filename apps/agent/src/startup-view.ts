@@ -1,8 +1,11 @@
-import { clearLine, clearScreenDown, cursorTo, moveCursor } from "node:readline";
-import { plural } from "@mcp-rt/config/util";
+import type * as Readline from "node:readline";
+import { monotonicMs, plural } from "@mcp-rt/config/util";
 import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
+
+// node:readline (and the modules it pulls in) loads when a terminal first needs it, not on every start.
+const readline = (): typeof Readline => process.getBuiltinModule("node:readline");
 
 /** Options of {@link createStartupView}. */
 export interface StartupViewOptions {
@@ -74,10 +77,10 @@ export function createStartupView(options: StartupViewOptions): StartupView {
   const width = (): number => Math.max(20, (terminal?.columns || 120) - 1);
   const draw = (): void => {
     if (!terminal) return;
-    if (drawn > 0) moveCursor(terminal, 0, -drawn);
+    if (drawn > 0) readline().moveCursor(terminal, 0, -drawn);
     for (const row of rows) {
-      cursorTo(terminal, 0);
-      clearLine(terminal, 0);
+      readline().cursorTo(terminal, 0);
+      readline().clearLine(terminal, 0);
       terminal.write(`${[...terminalSafe(row.text)].slice(0, width()).join("")}\n`);
     }
     drawn = rows.length;
@@ -104,9 +107,9 @@ export function createStartupView(options: StartupViewOptions): StartupView {
         return;
       }
       if (drawn > 0) {
-        moveCursor(terminal, 0, -drawn);
-        cursorTo(terminal, 0);
-        clearScreenDown(terminal);
+        readline().moveCursor(terminal, 0, -drawn);
+        readline().cursorTo(terminal, 0);
+        readline().clearScreenDown(terminal);
       }
       terminal.write(chunk);
       if (drawn > 0) {
@@ -115,7 +118,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
       }
     },
     begin(names, approval, note) {
-      startedAt = performance.now();
+      startedAt = monotonicMs();
       if (note) output.write("status", note, { event: "note" });
       const all = [...names, ...approval];
       const header =
@@ -173,7 +176,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
       // The lines are final now: what follows is written below them.
       drawn = 0;
       for (const problem of summary.problems) output.write("status", `✗ ${problem}`, { event: "problem" });
-      const ms = Math.round(performance.now() - startedAt);
+      const ms = Math.round(monotonicMs() - startedAt);
       const servers = summary.states.filter((state) => state.toolCount > 0).length;
       const deferred = summary.states.filter((state) => state.deferred).length;
       const detail = [

@@ -1,3 +1,4 @@
+import { monotonicMs } from "@mcp-rt/config/util";
 import type { CustomTool, ToolResult } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 
@@ -41,11 +42,11 @@ export async function runTool(tool: CustomTool, args: unknown, options: RunToolO
     args,
     callId,
   });
-  const started = performance.now();
+  const started = monotonicMs();
   const result = await tool.execute(callId, args, signal, (partial) => {
     output.write("progress", `  … ${resultText(partial)}`, { tool: tool.name, callId });
   });
-  const ms = Math.round(performance.now() - started);
+  const ms = Math.round(monotonicMs() - started);
   const text = resultText(result);
   output.write(
     "tool-result",

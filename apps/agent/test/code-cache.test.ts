@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -53,5 +53,21 @@ describe("the bin's V8 code cache", () => {
     } finally {
       await stopAgent(agent);
     }
+  });
+
+  it("is used by the next start as it is: V8 accepts it and it is not written again", async () => {
+    const cacheFile = join(dist, "v8-cache", `${bundleName()}.${process.version}-${process.arch}.bin`);
+    rmSync(cacheFile, { force: true });
+    expect((await runAgent(["--demo", "--json", "--exec", "/quit"], sandbox())).code).toBe(0);
+    const written = statSync(cacheFile, { bigint: true });
+
+    const warm = await runAgent(["--demo", "--json", "--exec", "/quit"], sandbox());
+    expect(warm.code).toBe(0);
+    // A rejected cache (a source that differs from the one it was made from) would be replaced.
+    const after = statSync(cacheFile, { bigint: true });
+    expect([after.ino, after.mtimeNs]).toEqual([written.ino, written.mtimeNs]);
+    // The bundle is ASCII (its other characters escaped) and read as such: the text is intact.
+    expect(warm.stdout).toContain("mcp-rt agent \u00b7 model: offline");
+    expect(warm.stdout).toMatch(/\u25cc everything {2}deferred: \d+ tools from the cache/);
   });
 });

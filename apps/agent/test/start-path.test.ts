@@ -69,8 +69,24 @@ describe("the start path of a warm start", () => {
     expect(atReady.some((id) => id.includes("packages/manager/dist/mcp-manager.js"))).toBe(true);
     expect(atReady.some((id) => id.includes("packages/cache/dist/mcp-tool-cache.js"))).toBe(true);
     expect(atReady.filter(isClientModule)).toEqual([]);
+    // node:readline, which only a terminal needs, waits for it too (fs/promises loads some of its internals).
+    const builtinsAtReady: string[] = JSON.parse(readFileSync(`${log}.builtins.json`, "utf8"));
+    expect(builtinsAtReady).toContain("fs");
+    const readline = /^readline(\/|$)|^internal\/readline\/promises$/;
+    expect(builtinsAtReady.filter((id) => readline.test(id))).toEqual([]);
+    // Nor perf_hooks, which the global `performance` loads: the start measures with `monotonicMs`.
+    expect(builtinsAtReady.filter((id) => /^perf_hooks$|^internal\/perf\/performance$/.test(id))).toEqual([]);
     // The call waited for its server, started after the handoff through the client and the SDK.
     expect(run.stdout).toContain("Echo: after the handoff");
     expect(atExit.some(isClientModule)).toBe(true);
+  });
+
+  it("leaves out what a start would build and never use: jsonc-parser's formatter tables", () => {
+    const bundled = Object.values(
+      JSON.parse(readFileSync(join(dist, "bundle-modules.json"), "utf8")) as Record<string, string[]>,
+    ).flat();
+    // The parser is there (config files are JSONC); the 1,200 strings its formatter interns at load are not.
+    expect(bundled.some((id) => id.endsWith("jsonc-parser/lib/esm/impl/parser.js"))).toBe(true);
+    expect(bundled.filter((id) => id.endsWith("jsonc-parser/lib/esm/impl/string-intern.js"))).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ export { firstSettled } from "./util/first-settled.js";
 export { lazy } from "./util/lazy.js";
 export type { JsonMeasure, MeasureJsonLimits } from "./util/measure-json.js";
 export { measureJson } from "./util/measure-json.js";
+export { monotonicMs } from "./util/monotonic-ms.js";
 export { plural } from "./util/plural.js";
 export type { SecretInput } from "./util/read-secret.js";
 export { readSecret } from "./util/read-secret.js";

@@ -150,7 +150,8 @@ export function findServerConfigProblems(name: string, config: unknown): ServerC
 export function normalizeServerConfig(config: unknown): MCPServerConfig | undefined {
   if (!isPlainObject(config)) return undefined;
   const schema = config.command !== undefined ? MCPStdioServerConfigSchema : MCPHttpServerConfigSchema;
-  const parsed = schema.safeParse(config);
+  // Without zod's compiled fast path, as in `schemaProblems`: a start normalizes each config once.
+  const parsed = schema.safeParse(config, { jitless: true });
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -10,6 +10,7 @@ import {
   firstSettled,
   lazy,
   measureJson,
+  monotonicMs,
   plural,
   writeJsonAtomic,
 } from "../src/util.js";
@@ -186,5 +187,15 @@ describe("writeJsonAtomic", () => {
     cyclic.self = cyclic;
     await expect(writeJsonAtomic(join(tempDir(), "bad.json"), cyclic)).rejects.toThrow(TypeError);
     expect(await readdir(tempDir())).toEqual([]);
+  });
+});
+
+describe("monotonicMs", () => {
+  it("runs with performance.now(): the same clock, another origin", async () => {
+    const [start, perfStart] = [monotonicMs(), performance.now()];
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const [span, perfSpan] = [monotonicMs() - start, performance.now() - perfStart];
+    expect(span).toBeGreaterThanOrEqual(25);
+    expect(Math.abs(span - perfSpan)).toBeLessThan(5);
   });
 });

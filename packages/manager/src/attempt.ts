@@ -1,7 +1,7 @@
 import type { MCPToolCache, MCPToolCacheEntry } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import { abortError } from "@mcp-rt/config/util";
+import { abortError, monotonicMs } from "@mcp-rt/config/util";
 import { abortable } from "./abortable.js";
 import { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 
@@ -31,8 +31,8 @@ export class Attempt {
   readonly config: MCPServerConfig;
   /** Calls the attempt off: whatever it started is closed. */
   readonly controller: AbortController = new AbortController();
-  /** When it started (`performance.now()`). */
-  readonly startedAt: number = performance.now();
+  /** When it started (`monotonicMs()`). */
+  readonly startedAt: number = monotonicMs();
   /** The cached tool definitions, read while the connection is made (the startup gate never waits for them). */
   readonly cached: Promise<MCPToolDefinition[] | null>;
   /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */

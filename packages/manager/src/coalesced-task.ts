@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { monotonicMs } from "@mcp-rt/config/util";
 
 /** A task that runs on demand, never twice at once. */
 export interface CoalescedTask {
@@ -49,7 +50,7 @@ export function createCoalescedTask(
     await undefined;
     do {
       queued = false;
-      const wait = lastStart + minIntervalMs - performance.now();
+      const wait = lastStart + minIntervalMs - monotonicMs();
       if (wait <= 0) throttled = 0;
       else {
         onThrottle?.(++throttled);
@@ -57,7 +58,7 @@ export function createCoalescedTask(
         await sleep(wait, undefined, { ref: false, ...(signal ? { signal } : {}) }).catch(() => {});
       }
       if (signal?.aborted) break;
-      lastStart = performance.now();
+      lastStart = monotonicMs();
       try {
         await run();
       } catch (error) {

@@ -7,7 +7,7 @@ import {
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { TaskGroup } from "@mcp-rt/config/util";
+import { monotonicMs, TaskGroup } from "@mcp-rt/config/util";
 import type { Attempt } from "./attempt.js";
 import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
@@ -177,7 +177,7 @@ export class MCPManager implements AsyncDisposable {
     configs: Record<string, MCPServerConfig>,
     sources: Record<string, SourceMeta> = {},
   ): Promise<MCPLoadResult> {
-    const startedAt = performance.now();
+    const startedAt = monotonicMs();
     const errors = new Map<string, McpRtError>();
     const names: string[] = [];
     const attempts = new Map<string, Attempt>();

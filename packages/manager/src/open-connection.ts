@@ -6,7 +6,7 @@ import {
   McpRtError,
   resolveServerConfig,
 } from "@mcp-rt/config";
-import { errorMessage } from "@mcp-rt/config/util";
+import { errorMessage, monotonicMs } from "@mcp-rt/config/util";
 import { abortable } from "./abortable.js";
 import { client, loadClient } from "./client-module.js";
 
@@ -106,7 +106,7 @@ export async function probeServer(
   options: OpenConnectionOptions & { timeoutMs: number; toolLimits?: ToolLimits | undefined },
 ): Promise<ServerProbe> {
   const { signal, timeoutMs } = options;
-  const started = performance.now();
+  const started = monotonicMs();
   let connection: MCPServerConnection | undefined;
   try {
     connection = await openConnection(name, { ...config, timeout: timeoutMs }, options);
@@ -119,7 +119,7 @@ export async function probeServer(
       serverInfo: connection.serverInfo,
       protocolVersion: connection.protocolVersion,
       tools,
-      ms: Math.round(performance.now() - started),
+      ms: Math.round(monotonicMs() - started),
     };
   } catch (error) {
     const failure = startError(name, error, signal, connection);

@@ -1,3 +1,4 @@
+import { monotonicMs } from "@mcp-rt/config/util";
 import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
 import type { ServerRecord } from "./server-record.js";
 
@@ -25,7 +26,7 @@ export class ReconnectScheduler {
     const outage = record.outage;
     if (outage.timer) clearTimeout(outage.timer);
     delete outage.timer;
-    const step = outage.policy.next(performance.now());
+    const step = outage.policy.next(monotonicMs());
     if (!step.retry) {
       delete record.outage;
       return step;
@@ -40,11 +41,11 @@ export class ReconnectScheduler {
 
   /** An attempt of `record` connected: the counts start over if it stays up for `maxDelayMs`. */
   connected(record: ServerRecord): void {
-    record.outage?.policy.connected(performance.now());
+    record.outage?.policy.connected(monotonicMs());
   }
 
   /** True when `record` dropped and has not been back for good since: a new drop is part of the same outage. */
   inOutage(record: ServerRecord): boolean {
-    return record.outage?.policy.inOutage(performance.now()) ?? false;
+    return record.outage?.policy.inOutage(monotonicMs()) ?? false;
   }
 }

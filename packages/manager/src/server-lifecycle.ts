@@ -2,7 +2,7 @@ import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import { abortError, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
+import { abortError, monotonicMs, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
 import { delay } from "./abortable.js";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
@@ -366,7 +366,7 @@ export class ServerLifecycle {
       watch = this.#upkeep.watch(record, connection);
       record.watch = watch;
       record.phase = "listing";
-      const connectMs = Math.round(performance.now() - attempt.startedAt);
+      const connectMs = Math.round(monotonicMs() - attempt.startedAt);
       const remaining = Math.max(1, timeoutMs - connectMs);
       // Resources and prompts are listed beside the tools; a failure there never fails the server
       // (listServerContent never rejects), and past a short grace the tools do not wait for them.
@@ -424,7 +424,7 @@ export class ServerLifecycle {
     content: Partial<ServerContent> | Promise<Partial<ServerContent>>,
   ): void {
     const { catalog, emitter } = this.#parts;
-    const ms = Math.round(performance.now() - attempt.startedAt);
+    const ms = Math.round(monotonicMs() - attempt.startedAt);
     record.connect(connection, serverTools, ms);
     const late = content instanceof Promise;
     // Late lists keep what stood in (cached, or the previous connection's) until they land.

@@ -1,5 +1,6 @@
 import { holdLaunches } from "@mcp-rt/client/light";
 import { type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import { monotonicMs } from "@mcp-rt/config/util";
 import { delay } from "./abortable.js";
 import type { Attempt } from "./attempt.js";
 import type { MCPStartupMode } from "./manager-types.js";
@@ -13,7 +14,7 @@ export interface StartupGateOptions {
   /** `"cache-first"` passes as soon as every attempt settled or has a cache entry (never later than the gate). */
   mode: MCPStartupMode;
   /**
-   * When the gate's time started (`performance.now()`): the call that started
+   * When the gate's time started (`monotonicMs()`): the call that started
    * the attempts, so that the time spent starting them counts. @default now
    */
   startedAt?: number;
@@ -78,7 +79,7 @@ export async function passStartupGate(
       if (cached !== null) hits += 1;
     });
   }
-  const elapsed = options.startedAt === undefined ? 0 : performance.now() - options.startedAt;
+  const elapsed = options.startedAt === undefined ? 0 : monotonicMs() - options.startedAt;
   const gateMs = Math.max(0, options.startupTimeoutMs - elapsed);
   const holdAt = gateMs - LAUNCH_HOLD_MS;
   const holdTimer =

@@ -1,4 +1,5 @@
 import type { MCPToolDefinition } from "@mcp-rt/config";
+import { monotonicMs } from "@mcp-rt/config/util";
 import { describe, expect, it } from "vitest";
 import { launchTurn } from "../../client/src/launch-turn.js";
 import type { Attempt } from "../src/attempt.js";
@@ -50,7 +51,7 @@ describe("the startup gate's time", () => {
     const deferred: string[] = [];
     await passStartupGate([pendingAttempt([echoDefinition])], {
       startupTimeoutMs,
-      startedAt: performance.now() - startupTimeoutMs,
+      startedAt: monotonicMs() - startupTimeoutMs,
       maxStartupWaitMs: 0,
       mode: "gate",
       defer: (offers) => {

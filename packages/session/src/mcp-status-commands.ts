@@ -1,4 +1,4 @@
-import { errorMessage, plural } from "@mcp-rt/config/util";
+import { errorMessage, monotonicMs, plural } from "@mcp-rt/config/util";
 import { McpRtError, type SignInStatus } from "@mcp-rt/manager";
 import { explainServer } from "./explain-server.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
@@ -35,9 +35,9 @@ export async function reloadCommand(
   ctx: MCPCommandContext,
   options: { all: boolean },
 ): Promise<MCPCommandResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const result = await ctx.session.reload(options);
-  const ms = Math.round(performance.now() - started);
+  const ms = Math.round(monotonicMs() - started);
   const states = ctx.manager.getServerStates();
   const pending = states.filter((state) => state.status === "connecting").map((state) => state.name);
   const { added, removed, restarted, unchanged } = result;

@@ -1,3 +1,4 @@
+import { lazy } from "@mcp-rt/config/util";
 import type { CustomTool } from "@mcp-rt/manager";
 import MiniSearch from "minisearch";
 import { synonymTable } from "./tool-synonyms.js";
@@ -64,14 +65,15 @@ function processTerm(term: string): string | null {
   return STOP_WORDS.has(term) ? null : stem(term);
 }
 
-const SYNONYMS = synonymTable(stem);
+// Built by the first search, not when the module loads (a few ms of every start otherwise).
+const synonyms = lazy(() => synonymTable(stem));
 // A word the query says weighs more than a word it only implies.
 const SYNONYM_WEIGHT = 0.5;
 
 /** A query word, stemmed, with the words of its synonym groups. */
 function expandTerm(term: string): string[] | null {
   const word = processTerm(term);
-  return word === null ? null : [word, ...(SYNONYMS.get(word) ?? [])];
+  return word === null ? null : [word, ...(synonyms().get(word) ?? [])];
 }
 
 /** Parameter names, descriptions and enum values of a JSON schema, two levels deep. */

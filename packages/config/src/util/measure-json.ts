@@ -23,11 +23,15 @@ export interface MeasureJsonLimits {
 export function measureJson(value: unknown, limits: MeasureJsonLimits = {}): JsonMeasure {
   const maxDepth = limits.maxDepth ?? Number.POSITIVE_INFINITY;
   const maxSize = limits.maxSize ?? Number.POSITIVE_INFINITY;
-  const stack: Array<[unknown, number]> = [[value, 1]];
+  // Two stacks in step (values, their levels) rather than one of pairs: a start measures every
+  // cached entry it reads, and a pair per value was most of what that walk allocated.
+  const values: unknown[] = [value];
+  const levels: number[] = [1];
   let depth = 0;
   let size = 0;
-  while (stack.length > 0) {
-    const [item, level] = stack.pop()!;
+  while (values.length > 0) {
+    const item = values.pop();
+    const level = levels.pop()!;
     if (typeof item === "string") size += item.length + 2;
     else if (typeof item === "number" || typeof item === "boolean") size += String(item).length;
     else if (item === null) size += 4;
@@ -37,13 +41,17 @@ export function measureJson(value: unknown, limits: MeasureJsonLimits = {}): Jso
       size += 2;
       if (Array.isArray(item)) {
         size += Math.max(0, item.length - 1);
-        for (const element of item) stack.push([element, level + 1]);
+        for (const element of item) {
+          values.push(element);
+          levels.push(level + 1);
+        }
       } else {
         const keys = Object.keys(item);
         size += Math.max(0, keys.length - 1);
         for (const key of keys) {
           size += key.length + 3;
-          stack.push([(item as Record<string, unknown>)[key], level + 1]);
+          values.push((item as Record<string, unknown>)[key]);
+          levels.push(level + 1);
         }
       }
     }

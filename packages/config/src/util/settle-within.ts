@@ -1,3 +1,4 @@
+import { monotonicMs } from "./monotonic-ms.js";
 /** How an operation given to {@link settleWithin} ended: its value, its error, or out of time. */
 export type Settled<T> =
   | { status: "ok"; value: T }
@@ -22,7 +23,7 @@ const MAX_STRETCH = 10;
  */
 export function settleWithin<T>(operation: () => Promise<T>, ms: number): Promise<Settled<T>> {
   return new Promise((resolve) => {
-    const start = performance.now();
+    const start = monotonicMs();
     const hardLimit = start + ms * MAX_STRETCH;
     let deadline = start + ms;
     let settled = false;
@@ -34,11 +35,11 @@ export function settleWithin<T>(operation: () => Promise<T>, ms: number): Promis
       resolve(result);
     };
     const onTimer = (): void => {
-      const late = performance.now() - deadline;
+      const late = monotonicMs() - deadline;
       // setImmediate runs after the poll phase, where a completed read lands.
       setImmediate(() => {
         if (settled) return;
-        const now = performance.now();
+        const now = monotonicMs();
         if (late > STALL_MS && now < hardLimit) {
           deadline = Math.min(now + late, hardLimit);
           timer = setTimeout(onTimer, deadline - now);
