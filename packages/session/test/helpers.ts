@@ -62,7 +62,9 @@ export async function createWorld(): Promise<World> {
         refreshDebounceMs: 10,
         ...options,
         discovery: { homeDir: home, env: world.env, ...options.discovery },
-        manager: { cache: world.cache, ...options.manager },
+        // A session waits 5 s for a server without a cache entry; on a loaded CI machine a
+        // server can take longer to boot, and these tests want its tools at start.
+        manager: { cache: world.cache, maxStartupWaitMs: 25_000, ...options.manager },
       });
       world.sessions.push(result.session);
       return result;
