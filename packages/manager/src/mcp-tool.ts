@@ -4,7 +4,7 @@ import type { MCPToolDefinition, SourceMeta, ToolAnnotations } from "@mcp-rt/con
 import { abortError, errorMessage } from "@mcp-rt/config/util";
 import { client } from "./client-module.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
-import { type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
+import { resultDetails, type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 
 /** A server as a tool sees it when it is called: live, or why it is not. */
 export type LiveServer =
@@ -176,7 +176,7 @@ export class MCPTool implements CustomTool {
     const text = progress.message ? `${progress.message} (${amount})` : `progress ${amount}`;
     return {
       content: [{ type: "text", text }],
-      details: { ...this.#context, isError: false, rawContent: progress },
+      details: resultDetails(this.#context, false, progress),
     };
   }
 }
