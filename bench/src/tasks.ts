@@ -15,6 +15,8 @@ export interface StdioServer {
   args: string[];
   /** Variables added to the SDK's default environment of a stdio server (a real server's settings). */
   env?: Record<string, string>;
+  /** mcp-rt's per-server `timeout` (connect + first list), in ms; the raw SDK has its own 60 s request timeout. */
+  timeout?: number;
 }
 
 /**

@@ -15,6 +15,9 @@ import type { StartupResult } from "../tasks.js";
 import { LABELS, runStartups } from "./startup-plans.js";
 
 /** 4. A hundred servers: time, memory of the host, shutdown time and what is left running. */
+/** The raw SDK's default request timeout (`DEFAULT_REQUEST_TIMEOUT_MSEC`), which bounds its `initialize`. */
+const RAW_SDK_REQUEST_TIMEOUT_MS = 60_000;
+
 export const scale: Scenario = {
   number: 4,
   id: "scale",
@@ -24,7 +27,14 @@ export const scale: Scenario = {
     const dir = await context.tempDir("scale");
     const cwd = join(dir, "project");
     await mkdir(cwd);
-    const servers = fixtureServers(size.servers);
+    // 100 node servers booting at once on a small machine can take longer than mcp-rt's default
+    // 30 s connect timeout; each gets the raw SDK's own limit (its 60 s request timeout) instead.
+    const servers = Object.fromEntries(
+      Object.entries(fixtureServers(size.servers)).map(([name, server]) => [
+        name,
+        { ...server, timeout: RAW_SDK_REQUEST_TIMEOUT_MS },
+      ]),
+    );
     const expectTools = size.servers * toolsPerFixture();
     let run = 0;
     const outcomes = await runStartups(
@@ -57,7 +67,7 @@ export const scale: Scenario = {
       number: 4,
       title: `Scale: ${size.servers} small stdio servers`,
       setup: [
-        `${size.servers} \`echoServer\` fixtures; each run in a fresh process (the host), mcp-rt with an empty file-store cache; connect + list, then \`disconnectAll()\` (raw SDK: \`client.close()\` on every client, in parallel), then the host's live descendant processes are counted at once.`,
+        `${size.servers} \`echoServer\` fixtures; each run in a fresh process (the host), mcp-rt with an empty file-store cache; connect + list, then \`disconnectAll()\` (raw SDK: \`client.close()\` on every client, in parallel), then the host's live descendant processes are counted at once. Every server's \`timeout\` is 60 s, the raw SDK's own request timeout: 100 servers booting at once here take longer than mcp-rt's default 30 s.`,
         "Peak RSS is the host process's `maxRSS`; the servers' own memory is not in it.",
       ],
       tables: [connect, rss, close, left],
