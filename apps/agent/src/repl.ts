@@ -1,12 +1,9 @@
-import type * as Readline from "node:readline";
 import { Writable } from "node:stream";
 import { abortError } from "@mcp-rt/config/util";
 import type { QuestionAsker } from "./elicitation.js";
 import type { LineRunner } from "./line-runner.js";
 import type { Output } from "./output.js";
-
-// node:readline (and the modules it pulls in) loads when a terminal first needs it, not on every start.
-const readline = (): typeof Readline => process.getBuiltinModule("node:readline");
+import { type Readline, readline } from "./readline.js";
 
 /** The prompt of the REPL. */
 export const PROMPT = "› ";

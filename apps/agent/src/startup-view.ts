@@ -1,11 +1,8 @@
-import type * as Readline from "node:readline";
 import { monotonicMs, plural } from "@mcp-rt/config/util";
 import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
 import type { Output } from "./output.js";
+import { readline } from "./readline.js";
 import { terminalSafe } from "./terminal-text.js";
-
-// node:readline (and the modules it pulls in) loads when a terminal first needs it, not on every start.
-const readline = (): typeof Readline => process.getBuiltinModule("node:readline");
 
 /** Options of {@link createStartupView}. */
 export interface StartupViewOptions {

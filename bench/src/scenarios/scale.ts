@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
 import {
   type MetricUnit,
@@ -15,9 +16,6 @@ import type { StartupResult } from "../tasks.js";
 import { LABELS, runStartups } from "./startup-plans.js";
 
 /** 4. A hundred servers: time, memory of the host, shutdown time and what is left running. */
-/** The raw SDK's default request timeout (`DEFAULT_REQUEST_TIMEOUT_MSEC`), which bounds its `initialize`. */
-const RAW_SDK_REQUEST_TIMEOUT_MS = 60_000;
-
 export const scale: Scenario = {
   number: 4,
   id: "scale",
@@ -32,7 +30,7 @@ export const scale: Scenario = {
     const servers = Object.fromEntries(
       Object.entries(fixtureServers(size.servers)).map(([name, server]) => [
         name,
-        { ...server, timeout: RAW_SDK_REQUEST_TIMEOUT_MS },
+        { ...server, timeout: DEFAULT_REQUEST_TIMEOUT_MSEC },
       ]),
     );
     const expectTools = size.servers * toolsPerFixture();
