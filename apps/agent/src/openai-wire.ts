@@ -1,5 +1,4 @@
-import { lazy } from "@mcp-rt/config/util";
-import { z } from "zod";
+import { lazy, z } from "@mcp-rt/config/util";
 
 /** A tool call of the assistant, as chat completions sends it. */
 export interface ChatToolCall {
@@ -21,12 +20,15 @@ export type ChatMessage =
   | { role: "tool"; tool_call_id: string; content: string };
 
 // Built on first use (`lazy`): not on the start path, and never without a model.
-const toolCallSchema = (): z.ZodType<ChatToolCall> =>
+const toolCallSchema = (): z.ZodMiniType<ChatToolCall> =>
   z.object({
-    id: z.string().min(1),
-    type: z.literal("function").default("function"),
-    function: z.object({ name: z.string().min(1), arguments: z.string().default("{}") }),
-  });
+    id: z.string().check(z.minLength(1)),
+    type: z._default(z.literal("function"), "function"),
+    function: z.object({
+      name: z.string().check(z.minLength(1)),
+      arguments: z._default(z.string(), "{}"),
+    }),
+  }) as z.ZodMiniType<ChatToolCall>;
 
 // Only the fields the loop reads are checked; servers add many others.
 const completionSchema = lazy(() =>
@@ -35,12 +37,12 @@ const completionSchema = lazy(() =>
       .array(
         z.object({
           message: z.object({
-            content: z.string().nullish(),
-            tool_calls: z.array(toolCallSchema()).nullish(),
+            content: z.nullish(z.string()),
+            tool_calls: z.nullish(z.array(toolCallSchema())),
           }),
         }),
       )
-      .min(1),
+      .check(z.minLength(1)),
   }),
 );
 
@@ -51,7 +53,7 @@ const errorBodySchema = lazy(() =>
 );
 
 /** `path.to.field: message` for each problem zod found. */
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(response)"}: ${issue.message}`)
     .join("; ");

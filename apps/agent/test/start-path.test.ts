@@ -13,6 +13,9 @@ const isClientModule = (specifier: string): boolean =>
   specifier === "@mcp-rt/client" ||
   /(^|\/)packages\/client\/dist\/index\.js$/.test(specifier);
 
+/** zod's classic API, which only the SDK uses: mcp-rt's own schemas are zod/mini. */
+const isZodClassic = (specifier: string): boolean => /(^|\/)zod\/v4\/classic\//.test(specifier);
+
 /**
  * The modules a loaded file stands for: the source modules a file of the bundle holds (the
  * build lists them in dist/bundle-modules.json), else the specifier or URL itself.
@@ -39,7 +42,7 @@ describe("the start path of a warm start", () => {
     await sandbox.cleanup();
   });
 
-  it("hands the cached tools over before any module of the MCP SDK is loaded; the SDK loads after", async () => {
+  it("hands the cached tools over before any module of the MCP SDK or zod's classic API is loaded; they load after", async () => {
     // The first start fills the cache.
     const first = await runAgent(["--demo", "--json", "--exec", "/quit"], sandbox);
     expect(first.code).toBe(0);
@@ -69,6 +72,9 @@ describe("the start path of a warm start", () => {
     expect(atReady.some((id) => id.includes("packages/manager/dist/mcp-manager.js"))).toBe(true);
     expect(atReady.some((id) => id.includes("packages/cache/dist/mcp-tool-cache.js"))).toBe(true);
     expect(atReady.filter(isClientModule)).toEqual([]);
+    // zod is there, as zod/mini (the config and cache schemas); its classic API comes with the SDK.
+    expect(atReady.some((id) => /(^|\/)zod\/v4\/mini\//.test(id))).toBe(true);
+    expect(atReady.filter(isZodClassic)).toEqual([]);
     // node:readline, which only a terminal needs, waits for it too (fs/promises loads some of its internals).
     const builtinsAtReady: string[] = JSON.parse(readFileSync(`${log}.builtins.json`, "utf8"));
     expect(builtinsAtReady).toContain("fs");
@@ -79,6 +85,7 @@ describe("the start path of a warm start", () => {
     // The call waited for its server, started after the handoff through the client and the SDK.
     expect(run.stdout).toContain("Echo: after the handoff");
     expect(atExit.some(isClientModule)).toBe(true);
+    expect(atExit.some(isZodClassic)).toBe(true);
   });
 
   it("leaves out what a start would build and never use: jsonc-parser's formatter tables", () => {

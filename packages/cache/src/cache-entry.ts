@@ -8,7 +8,7 @@ import {
   type MCPToolDefinition,
   MCPToolDefinitionSchema,
 } from "@mcp-rt/config";
-import { z } from "zod";
+import { z } from "@mcp-rt/config/util";
 import type { CacheKey } from "./cache-key.js";
 import { entryShapeProblem } from "./entry-shape.js";
 
@@ -52,22 +52,22 @@ export interface MCPToolCacheEntry {
 }
 
 /** zod schema of {@link CachedServerInfo}. */
-export const CachedServerInfoSchema: z.ZodType<CachedServerInfo> = z.looseObject({
+export const CachedServerInfoSchema: z.ZodMiniType<CachedServerInfo> = z.looseObject({
   name: z.string(),
   version: z.string(),
-  title: z.string().optional(),
+  title: z.optional(z.string()),
 });
 
 /** zod schema of {@link MCPToolCacheEntry}: what a read accepts. */
-export const MCPToolCacheEntrySchema: z.ZodType<MCPToolCacheEntry> = z.object({
-  version: z.number().int(),
-  fingerprint: z.string().min(1),
+export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.object({
+  version: z.int(),
+  fingerprint: z.string().check(z.minLength(1)),
   tools: z.array(MCPToolDefinitionSchema),
-  serverInfo: CachedServerInfoSchema.optional(),
-  resources: z.array(MCPResourceDefinitionSchema).optional(),
-  resourceTemplates: z.array(MCPResourceTemplateDefinitionSchema).optional(),
-  prompts: z.array(MCPPromptDefinitionSchema).optional(),
-  instructions: z.string().optional(),
+  serverInfo: z.optional(CachedServerInfoSchema),
+  resources: z.optional(z.array(MCPResourceDefinitionSchema)),
+  resourceTemplates: z.optional(z.array(MCPResourceTemplateDefinitionSchema)),
+  prompts: z.optional(z.array(MCPPromptDefinitionSchema)),
+  instructions: z.optional(z.string()),
   savedAt: z.number(),
   mac: z.string(),
 });
@@ -83,7 +83,7 @@ export type EntryRejection =
 export type EntryCheck = { ok: true; entry: MCPToolCacheEntry } | { ok: false; rejection: EntryRejection };
 
 /** `path.to.field: message` for the first few problems zod found. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   const shown = error.issues.slice(0, 3).map((issue) => {
     const path = issue.path.length > 0 ? issue.path.join(".") : "(value)";
     return `${path}: ${issue.message}`;

@@ -7,8 +7,8 @@ import {
   MCPResourceTemplateDefinitionSchema,
   McpRtError,
 } from "@mcp-rt/config";
+import { z } from "@mcp-rt/config/util";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { MCPServerConnection } from "./connection.js";
 import { MAX_TOOL_PAGES } from "./list-tools.js";
 import { type ServerRequestOptions, sendRequest } from "./server-request.js";
@@ -31,7 +31,7 @@ interface ListKind<T> {
   key: "resources" | "resourceTemplates" | "prompts";
   capability: "resources" | "prompts";
   what: string;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   id(item: T): string;
 }
 

@@ -1,11 +1,11 @@
 import { readFile, rename } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { z } from "zod";
 import { withFileLock } from "./file-lock.js";
 import type { AuthStorage } from "./types.js";
 import { lazy } from "./util/lazy.js";
 import { writeJsonAtomic } from "./util/write-json-atomic.js";
+import { z } from "./util/zod.js";
 
 /** Where {@link createFileAuthStorage} keeps secrets when given no path: `~/.mcp-rt/auth.json`. */
 export function defaultAuthStoragePath(): string {

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { McpRtErrorCode } from "./errors.js";
+import { z } from "./util/zod.js";
 
 /** How a server authenticates: OAuth 2.1, or an API key kept in the auth storage. */
 export type MCPAuthConfig =
@@ -130,79 +130,86 @@ export interface ConfigIssue {
   column?: number;
 }
 
-const positiveInt = z.number().int().positive();
+// zod/mini (./util/zod.ts): a start builds these schemas and parses every config with them.
+const positiveInt = z.int().check(z.positive());
 const stringRecord = z.record(z.string(), z.string());
+const nonEmpty = () => z.string().check(z.minLength(1));
 /** What an environment variable name may look like. */
 export const ENV_NAME: RegExp = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** zod schema of {@link MCPAuthConfig}. */
-export const MCPAuthConfigSchema: z.ZodType<MCPAuthConfig> = z.discriminatedUnion("type", [
+export const MCPAuthConfigSchema: z.ZodMiniType<MCPAuthConfig> = z.discriminatedUnion("type", [
   z
     .object({
       type: z.literal("oauth"),
-      scope: z.string().optional(),
-      clientId: z.string().optional(),
-      clientSecret: z.string().min(1).optional(),
-      clientMetadataUrl: z
-        .url({ protocol: /^https$/ })
-        .refine((url) => new URL(url).pathname !== "/", "must have a path")
-        .optional(),
-      callbackPort: z.number().int().min(0).max(65535).optional(),
+      scope: z.optional(z.string()),
+      clientId: z.optional(z.string()),
+      clientSecret: z.optional(nonEmpty()),
+      clientMetadataUrl: z.optional(
+        z
+          .url({ protocol: /^https$/ })
+          .check(z.refine((url) => new URL(url).pathname !== "/", "must have a path")),
+      ),
+      callbackPort: z.optional(z.int().check(z.minimum(0), z.maximum(65535))),
     })
-    .refine((auth) => auth.clientSecret === undefined || auth.clientId !== undefined, {
-      path: ["clientSecret"],
-      message: "needs auth.clientId",
-    }),
-  z.object({ type: z.literal("apikey"), credentialId: z.string().min(1) }),
+    .check(
+      z.refine((auth) => auth.clientSecret === undefined || auth.clientId !== undefined, {
+        path: ["clientSecret"],
+        message: "needs auth.clientId",
+      }),
+    ),
+  z.object({ type: z.literal("apikey"), credentialId: nonEmpty() }),
 ]);
 
 const common = {
-  enabled: z.boolean().optional(),
-  timeout: positiveInt.optional(),
-  toolTimeout: positiveInt.optional(),
-  auth: MCPAuthConfigSchema.optional(),
-  includeTools: z.array(z.string()).optional(),
-  excludeTools: z.array(z.string()).optional(),
-  alwaysLoad: z.boolean().optional(),
+  enabled: z.optional(z.boolean()),
+  timeout: z.optional(positiveInt),
+  toolTimeout: z.optional(positiveInt),
+  auth: z.optional(MCPAuthConfigSchema),
+  includeTools: z.optional(z.array(z.string())),
+  excludeTools: z.optional(z.array(z.string())),
+  alwaysLoad: z.optional(z.boolean()),
 };
 
 /** zod schema of {@link MCPStdioServerConfig}. */
-export const MCPStdioServerConfigSchema: z.ZodType<MCPStdioServerConfig> = z.object({
+export const MCPStdioServerConfigSchema: z.ZodMiniType<MCPStdioServerConfig> = z.object({
   ...common,
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  env: stringRecord.optional(),
-  envPassthrough: z.array(z.string().regex(ENV_NAME, "must be an environment variable name")).optional(),
-  cwd: z.string().optional(),
+  type: z.optional(z.literal("stdio")),
+  command: nonEmpty(),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(stringRecord),
+  envPassthrough: z.optional(
+    z.array(z.string().check(z.regex(ENV_NAME, "must be an environment variable name"))),
+  ),
+  cwd: z.optional(z.string()),
 });
 
 /** zod schema of {@link MCPHttpServerConfig}. */
-export const MCPHttpServerConfigSchema: z.ZodType<MCPHttpServerConfig> = z.object({
+export const MCPHttpServerConfigSchema: z.ZodMiniType<MCPHttpServerConfig> = z.object({
   ...common,
-  type: z.enum(["http", "sse"]).optional(),
+  type: z.optional(z.enum(["http", "sse"])),
   url: z.url({ protocol: /^https?$/ }),
-  headers: stringRecord.optional(),
+  headers: z.optional(stringRecord),
 });
 
 /** zod schema of {@link MCPServerConfig}. */
-export const MCPServerConfigSchema: z.ZodType<MCPServerConfig> = z.union([
+export const MCPServerConfigSchema: z.ZodMiniType<MCPServerConfig> = z.union([
   MCPStdioServerConfigSchema,
   MCPHttpServerConfigSchema,
 ]);
 
 /** zod schema of {@link MCPToolDefinition}; unknown fields are dropped. */
-export const MCPToolDefinitionSchema: z.ZodType<MCPToolDefinition> = z.object({
-  name: z.string().min(1),
-  title: z.string().optional(),
-  description: z.string().optional(),
+export const MCPToolDefinitionSchema: z.ZodMiniType<MCPToolDefinition> = z.object({
+  name: nonEmpty(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
   inputSchema: z.record(z.string(), z.unknown()),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: z.looseObject({}).optional() as z.ZodType<ToolAnnotations | undefined>,
+  outputSchema: z.optional(z.record(z.string(), z.unknown())),
+  annotations: z.optional(z.looseObject({})) as z.ZodMiniType<ToolAnnotations | undefined>,
 });
 
 /** zod schema of {@link SourceMeta}. */
-export const SourceMetaSchema: z.ZodType<SourceMeta> = z.object({
+export const SourceMetaSchema: z.ZodMiniType<SourceMeta> = z.object({
   provider: z.string(),
   providerName: z.string(),
   path: z.string(),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./util/zod.js";
 
 /** A resource as a server lists it (`resources/list`), and as the cache keeps it. */
 export interface MCPResourceDefinition {
@@ -41,36 +41,36 @@ export interface MCPPromptDefinition {
 }
 
 /** zod schema of {@link MCPResourceDefinition}; unknown fields are dropped. */
-export const MCPResourceDefinitionSchema: z.ZodType<MCPResourceDefinition> = z.object({
-  uri: z.string().min(1),
+export const MCPResourceDefinitionSchema: z.ZodMiniType<MCPResourceDefinition> = z.object({
+  uri: z.string().check(z.minLength(1)),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().nonnegative().optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  size: z.optional(z.number().check(z.nonnegative())),
 });
 
 /** zod schema of {@link MCPResourceTemplateDefinition}; unknown fields are dropped. */
-export const MCPResourceTemplateDefinitionSchema: z.ZodType<MCPResourceTemplateDefinition> = z.object({
-  uriTemplate: z.string().min(1),
+export const MCPResourceTemplateDefinitionSchema: z.ZodMiniType<MCPResourceTemplateDefinition> = z.object({
+  uriTemplate: z.string().check(z.minLength(1)),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
 });
 
 /** zod schema of {@link MCPPromptDefinition}; unknown fields are dropped. */
-export const MCPPromptDefinitionSchema: z.ZodType<MCPPromptDefinition> = z.object({
-  name: z.string().min(1),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z
-    .array(
+export const MCPPromptDefinitionSchema: z.ZodMiniType<MCPPromptDefinition> = z.object({
+  name: z.string().check(z.minLength(1)),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  arguments: z.optional(
+    z.array(
       z.object({
-        name: z.string().min(1),
-        description: z.string().optional(),
-        required: z.boolean().optional(),
+        name: z.string().check(z.minLength(1)),
+        description: z.optional(z.string()),
+        required: z.optional(z.boolean()),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });

@@ -1,10 +1,10 @@
 import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { z } from "zod";
 import type { ProjectTrust } from "./types.js";
 import { lazy } from "./util/lazy.js";
 import { writeJsonAtomic } from "./util/write-json-atomic.js";
+import { z } from "./util/zod.js";
 
 /** Where {@link createTrustStore} keeps approvals when given no path: `~/.mcp-rt/trust.json`. */
 export function defaultTrustStorePath(): string {
@@ -25,7 +25,9 @@ export async function resolveProjectDir(projectDir: string): Promise<string> {
   }
 }
 
-const approvalSchema = lazy(() => z.object({ hash: z.string().min(1), approvedAt: z.string() }));
+const approvalSchema = lazy(() =>
+  z.object({ hash: z.string().check(z.minLength(1)), approvedAt: z.string() }),
+);
 type Approval = z.infer<ReturnType<typeof approvalSchema>>;
 const trustFileSchema = lazy(() => z.object({ projects: z.record(z.string(), z.unknown()) }));
 

@@ -22,3 +22,4 @@ export { settleWithin } from "./util/settle-within.js";
 export { TaskGroup } from "./util/task-group.js";
 export type { WriteJsonAtomicOptions } from "./util/write-json-atomic.js";
 export { writeJsonAtomic } from "./util/write-json-atomic.js";
+export { z } from "./util/zod.js";

@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
-import { errorMessage, lazy } from "@mcp-rt/config/util";
-import { z } from "zod";
+import { errorMessage, lazy, z } from "@mcp-rt/config/util";
 
 /**
  * What the fixture server does. Every field maps to one command-line flag of
@@ -106,43 +105,48 @@ export interface FixtureCommandLine extends FixtureOptions {
 
 // Built on first use: the fixtures' paths are on the example agent's start path, this schema is not.
 const commandLineSchema = lazy(() => {
-  const count = z.coerce.number().int().min(0);
+  /** A whole number ≥ `min` (≤ `max`), from the flag's text. */
+  const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+    z.optional(z.pipe(z.coerce.number(), z.int().check(z.minimum(min), z.maximum(max))));
+  const flag = z.optional(z.boolean());
+  const text = z.optional(z.string());
+  const nonEmpty = z.optional(z.string().check(z.minLength(1)));
   return z
     .object({
-      name: z.string().min(1).optional(),
-      "tool-prefix": z.string().optional(),
-      "init-delay-ms": count.optional(),
-      "hang-at-init": z.boolean().optional(),
-      "crash-after-init": z.boolean().optional(),
-      "crash-on-call": z.boolean().optional(),
-      "exit-code": z.coerce.number().int().min(0).max(255).optional(),
-      "garbage-stdout": z.boolean().optional(),
-      "stdout-noise": z.boolean().optional(),
-      tools: count.max(100_000).optional(),
-      "page-size": z.coerce.number().int().min(1).optional(),
-      "cursor-loop": z.boolean().optional(),
-      "list-changing": z.boolean().optional(),
-      "slow-tool": z.boolean().optional(),
-      "huge-tool": z.boolean().optional(),
-      "noisy-stderr": z.boolean().optional(),
-      "ignore-sigterm": z.boolean().optional(),
-      "spawn-grandchild": z.boolean().optional(),
-      "pid-file": z.string().min(1).optional(),
-      "bearer-token": z.string().min(1).optional(),
-      "description-chars": count.max(10_000_000).optional(),
-      "schema-depth": count.max(1_000_000).optional(),
-      "long-tool-name": count.max(10_000_000).optional(),
-      escapes: z.boolean().optional(),
-      "list-changed-storm": z.boolean().optional(),
-      content: z.boolean().optional(),
-      "content-not-found": z.boolean().optional(),
-      "huge-resource": count.max(256 * 1024 * 1024).optional(),
-      "slow-content-ms": count.optional(),
-      http: z.boolean().optional(),
-      sse: z.boolean().optional(),
-      port: count.max(65535).optional(),
+      name: nonEmpty,
+      "tool-prefix": text,
+      "init-delay-ms": whole(0),
+      "hang-at-init": flag,
+      "crash-after-init": flag,
+      "crash-on-call": flag,
+      "exit-code": whole(0, 255),
+      "garbage-stdout": flag,
+      "stdout-noise": flag,
+      tools: whole(0, 100_000),
+      "page-size": whole(1),
+      "cursor-loop": flag,
+      "list-changing": flag,
+      "slow-tool": flag,
+      "huge-tool": flag,
+      "noisy-stderr": flag,
+      "ignore-sigterm": flag,
+      "spawn-grandchild": flag,
+      "pid-file": nonEmpty,
+      "bearer-token": nonEmpty,
+      "description-chars": whole(0, 10_000_000),
+      "schema-depth": whole(0, 1_000_000),
+      "long-tool-name": whole(0, 10_000_000),
+      escapes: flag,
+      "list-changed-storm": flag,
+      content: flag,
+      "content-not-found": flag,
+      "huge-resource": whole(0, 256 * 1024 * 1024),
+      "slow-content-ms": whole(0),
+      http: flag,
+      sse: flag,
+      port: whole(0, 65535),
     })
-    .refine((v) => !(v.http && v.sse), { message: "--http and --sse are exclusive", path: ["sse"] });
+    .check(z.refine((v) => !(v.http && v.sse), { message: "--http and --sse are exclusive", path: ["sse"] }));
 });
 
 const stringFlags = [
