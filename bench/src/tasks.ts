@@ -83,6 +83,12 @@ export interface CallsTask {
    * as mcp-rt does, to tell that cost apart from mcp-rt's code (diagnostic).
    */
   serverInOwnSession?: boolean;
+  /**
+   * Raw SDK only: ask for progress on every call (`onprogress`, with the limit
+   * reset by each notification), as mcp-rt does to keep a long call alive past
+   * its timeout, to tell that cost apart from mcp-rt's code (diagnostic).
+   */
+  askForProgress?: boolean;
   /** Untimed calls first, so both contenders run warm code. */
   warmupCalls: number;
   calls: number;

@@ -2,6 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  DEFAULT_REQUEST_TIMEOUT_MSEC,
+  type RequestOptions,
+} from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type {
   CallsResult,
@@ -126,10 +130,19 @@ function inOwnSession(server: StdioServer): StdioServer {
 export async function calls(task: CallsTask): Promise<CallsResult> {
   const server = task.serverInOwnSession ? inOwnSession(task.server) : task.server;
   const client = await connect(server, task.cwd);
+  // What mcp-rt's callTool asks of the SDK: progress, each notification restarting the limit.
+  const options: RequestOptions | undefined = task.askForProgress
+    ? {
+        onprogress: () => {},
+        resetTimeoutOnProgress: true,
+        timeout: DEFAULT_REQUEST_TIMEOUT_MSEC,
+        maxTotalTimeout: DEFAULT_REQUEST_TIMEOUT_MSEC * 10,
+      }
+    : undefined;
   try {
     const call = async (i: number): Promise<void> => {
       const message = `message ${i}`;
-      const answer = await client.callTool({ name: "echo", arguments: { message } });
+      const answer = await client.callTool({ name: "echo", arguments: { message } }, undefined, options);
       const content = answer.content as Array<{ type: string; text?: string }>;
       const first = content[0];
       if (answer.isError || first?.type !== "text" || first.text !== message) {

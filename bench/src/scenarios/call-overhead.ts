@@ -9,6 +9,7 @@ import type { CallsResult, ContenderId } from "../tasks.js";
 import { LABELS } from "./startup-plans.js";
 
 const OWN_SESSION = "raw-sdk-own-session";
+const AS_MCP_RT = "raw-sdk-as-mcp-rt";
 
 /** `setsid` (util-linux) runs a program in a new session, as mcp-rt's process groups do. */
 export function hasSetsid(): boolean {
@@ -25,8 +26,11 @@ export const callOverhead: Scenario = {
     const cwd = join(await context.tempDir("call-overhead"), "project");
     await mkdir(cwd);
     const server = Object.values(fixtureServers(1))[0]!;
-    const plan = (id: ContenderId, ownSession = false): ContenderPlan<CallsResult> => ({
-      id: ownSession ? OWN_SESSION : id,
+    const plan = (
+      id: ContenderId,
+      { ownSession = false, progress = false } = {},
+    ): ContenderPlan<CallsResult> => ({
+      id: progress ? AS_MCP_RT : ownSession ? OWN_SESSION : id,
       warmup: size.warmup,
       runs: size.runs,
       run: () =>
@@ -38,16 +42,25 @@ export const callOverhead: Scenario = {
           calls: size.calls,
           warmupCalls: size.warmupCalls,
           ...(ownSession ? { serverInOwnSession: true } : {}),
+          ...(progress ? { askForProgress: true } : {}),
         }),
     });
     const diagnostic = hasSetsid();
     const outcomes = await alternate(
-      [plan("mcp-rt"), plan("raw-sdk"), ...(diagnostic ? [plan("raw-sdk", true)] : [])],
+      [
+        plan("mcp-rt"),
+        plan("raw-sdk"),
+        ...(diagnostic
+          ? [plan("raw-sdk", { ownSession: true }), plan("raw-sdk", { ownSession: true, progress: true })]
+          : []),
+      ],
       context.onRun,
     );
     const labels = {
       ...LABELS,
       [OWN_SESSION]: "raw SDK, server in a session of its own (setsid; diagnostic)",
+      [AS_MCP_RT]:
+        "raw SDK as mcp-rt calls: server in a session of its own, asking for progress (diagnostic)",
     };
     const total = metricTable({
       metric: `${size.calls} sequential echo calls`,
@@ -98,6 +111,7 @@ export const callOverhead: Scenario = {
         ...(diagnostic
           ? [
               "The third row is a diagnostic, not a peer: the raw SDK with its server started through `setsid`, in a session of its own as mcp-rt starts every stdio server (its process-group design). It shows how much the session alone moves a call on this machine; the CPU table shows each client's own work.",
+              "The fourth row is a diagnostic too: the raw SDK making the calls as mcp-rt's `callTool` asks the SDK to, its server in a session of its own and every call asking for progress (`onprogress`, the limit restarted by each notification: what keeps a long call alive past its timeout; Node 20 builds the SDK's request with two more spread-then-property literals for it, on V8's slow path). The distance from it to mcp-rt is mcp-rt's own code.",
             ]
           : []),
       ],

@@ -1,8 +1,14 @@
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { type CallToolResult, CallToolResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  type Progress,
+} from "@modelcontextprotocol/sdk/types.js";
+import { CallAbort } from "./call-abort.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
-import { linkSignal } from "./linked-signal.js";
+import { rpcCode } from "./error-text.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
@@ -53,27 +59,39 @@ export async function callTool(
   const timeoutMs = options.timeout ?? connection.config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxTotalTimeoutMs = options.maxTotalTimeout ?? timeoutMs * 10;
   const onProgress = options.onProgress;
-  const requestOptions: RequestOptions = {
-    timeout: timerMs(timeoutMs),
-    resetTimeoutOnProgress: true,
-    maxTotalTimeout: maxTotalTimeoutMs,
-    // Always ask for progress: it is what keeps a long call alive past `timeout`.
-    onprogress: onProgress ? (progress: Progress) => deliverProgress(onProgress, progress) : ignoreProgress,
-  };
-  // A signal of our own, unlinked once the call settled: the SDK never removes the
-  // abort listener it adds, and a caller may reuse one signal for many calls.
-  const linked = options.signal ? linkSignal(options.signal) : undefined;
-  if (linked) requestOptions.signal = linked.signal;
+  // The call's own signal: the caller's, followed only while the call runs (the SDK never removes the
+  // abort listener it adds, and a caller may reuse one signal for many calls), and the limit without
+  // progress, restarted by each notification (progress-calls.ts says why not the SDK's `onprogress`).
+  // The SDK keeps the limit however much progress arrives.
+  const controller = new CallAbort();
+  let quietTooLong = false;
+  const quiet = setTimeout(() => {
+    quietTooLong = true;
+    controller.abort(new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: timeoutMs }));
+  }, timerMs(timeoutMs));
+  const parent = options.signal;
+  const onAbort = (): void => controller.abort(parent?.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener("abort", onAbort, { once: true });
+  // Always ask for progress: it is what keeps a long call alive past `timeout`.
+  const progressToken = internals.progress.add((progress) => {
+    quiet.refresh();
+    if (onProgress) deliverProgress(onProgress, progress);
+  });
   try {
     // A plain request: the SDK's callTool throws away a result whose structuredContent does not
     // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
     const result = await internals.client.request(
       {
         method: "tools/call",
-        params: { name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
+        params: {
+          name: toolName,
+          arguments: (args ?? {}) as Record<string, unknown>,
+          _meta: { progressToken },
+        },
       },
       CallToolResultSchema,
-      requestOptions,
+      { signal: controller.signal, timeout: timerMs(maxTotalTimeoutMs) },
     );
     return result as CallToolResult;
   } catch (error) {
@@ -86,10 +104,14 @@ export async function callTool(
       timeoutField: "toolTimeout",
       timeoutMs,
       maxTotalTimeoutMs,
-      signal: options.signal,
+      // The SDK's own limit on the call is the total one; the quiet one aborts it from here.
+      pastTotal: !quietTooLong && rpcCode(error) === ErrorCode.RequestTimeout,
+      signal: parent,
     });
   } finally {
-    linked?.unlink();
+    clearTimeout(quiet);
+    internals.progress.delete(progressToken);
+    parent?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -97,9 +119,6 @@ export async function callTool(
 function callOf(toolName: string): string {
   return `call of tool "${toolName}"`;
 }
-
-/** The progress handler of a call nobody listens to: the SDK only needs one to ask for progress. */
-function ignoreProgress(): void {}
 
 function deliverProgress(onProgress: (progress: MCPProgress) => void, progress: Progress): void {
   try {

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  ProgressNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -25,6 +26,7 @@ import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
+import { ProgressCalls } from "./progress-calls.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { ServerConnection } from "./server-connection.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
@@ -268,6 +270,7 @@ function createConnection(
     capabilities: options.onElicitation ? { roots: {}, elicitation: { form: {}, url: {} } } : { roots: {} },
     jsonSchemaValidator: new LazySchemaValidator(),
   });
+  const progress = new ProgressCalls();
   const connection = new ServerConnection({
     name,
     config: options.unresolvedConfig ?? config,
@@ -275,6 +278,7 @@ function createConnection(
     client,
     transport,
     sourcePath: options.sourcePath,
+    progress,
   });
   client.onclose = () => connection.handleClose();
   client.onerror = (error) => connection.handleError(error);
@@ -287,6 +291,10 @@ function createConnection(
   );
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
     connection.handleResourceUpdated(notification.params.uri),
+  );
+  // In place of the SDK's handler: only `callTool` asks for progress, with tokens of its own (progress-calls.ts).
+  client.setNotificationHandler(ProgressNotificationSchema, (notification) =>
+    progress.deliver(notification.params),
   );
   const onElicitation = options.onElicitation;
   if (onElicitation) {

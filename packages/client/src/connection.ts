@@ -2,6 +2,7 @@ import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { ClientTransport } from "./client-transport.js";
+import type { ProgressCalls } from "./progress-calls.js";
 import type { ProcessExit } from "./stdio-transport.js";
 
 /** The server's name and version, as it reported them at `initialize`. */
@@ -69,6 +70,8 @@ export interface ConnectionInternals {
   client: Client;
   transport: ClientTransport;
   sourcePath: string | undefined;
+  /** The tool calls in flight that asked for progress, by their tokens. */
+  progress: ProgressCalls;
   /** Closes (idempotent); resolves once the server (and its process group) is gone. */
   close(): Promise<void>;
   /** Why it closed, once it has. */

@@ -29,6 +29,8 @@ export interface RequestFailure {
   /** What the connect took of the same budget before the request, in ms (a first `tools/list`). */
   connectMs?: number;
   maxTotalTimeoutMs?: number;
+  /** The request ran past `maxTotalTimeoutMs` (however much progress came). */
+  pastTotal?: boolean;
   signal: AbortSignal | undefined;
   deadline?: AbortSignal;
 }
@@ -87,7 +89,7 @@ function describeRequestError(failure: RequestFailure): Error {
   const base = { server, cause: error, ...(stderrTail ? { stderrTail } : {}) };
 
   if (failure.deadline?.aborted || code === ErrorCode.RequestTimeout) {
-    const total = /maximum total timeout/i.test(errorText(error)) && failure.maxTotalTimeoutMs !== undefined;
+    const total = failure.pastTotal === true && failure.maxTotalTimeoutMs !== undefined;
     const limit = total
       ? `ran past its maximum of ${failure.maxTotalTimeoutMs} ms despite progress (raise "maxTotalTimeout")`
       : `timed out after ${timeoutText(failure)} (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;

@@ -9,6 +9,7 @@ import type {
 } from "./connection.js";
 import { setConnectionInternals } from "./connection.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
+import type { ProgressCalls } from "./progress-calls.js";
 
 /** What a {@link ServerConnection} is made from. */
 export interface ServerConnectionInit {
@@ -19,6 +20,8 @@ export interface ServerConnectionInit {
   client: Client;
   transport: ClientTransport;
   sourcePath: string | undefined;
+  /** The tool calls in flight that asked for progress (the client's progress notifications go there). */
+  progress: ProgressCalls;
 }
 
 /**
@@ -52,6 +55,7 @@ export class ServerConnection implements MCPServerConnection {
       client: init.client,
       transport: init.transport,
       sourcePath: init.sourcePath,
+      progress: init.progress,
       close: () => this.#close(),
       closeEvent: () => this.#closeEvent,
     });
