@@ -9,7 +9,7 @@ import type { CallsResult, ContenderId } from "../tasks.js";
 import { LABELS } from "./startup-plans.js";
 
 const OWN_SESSION = "raw-sdk-own-session";
-const AS_MCP_RT = "raw-sdk-as-mcp-rt";
+const WITH_ONPROGRESS = "raw-sdk-onprogress";
 
 /** `setsid` (util-linux) runs a program in a new session, as mcp-rt's process groups do. */
 export function hasSetsid(): boolean {
@@ -30,7 +30,7 @@ export const callOverhead: Scenario = {
       id: ContenderId,
       { ownSession = false, progress = false } = {},
     ): ContenderPlan<CallsResult> => ({
-      id: progress ? AS_MCP_RT : ownSession ? OWN_SESSION : id,
+      id: progress ? WITH_ONPROGRESS : ownSession ? OWN_SESSION : id,
       warmup: size.warmup,
       runs: size.runs,
       run: () =>
@@ -59,8 +59,8 @@ export const callOverhead: Scenario = {
     const labels = {
       ...LABELS,
       [OWN_SESSION]: "raw SDK, server in a session of its own (setsid; diagnostic)",
-      [AS_MCP_RT]:
-        "raw SDK as mcp-rt calls: server in a session of its own, asking for progress (diagnostic)",
+      [WITH_ONPROGRESS]:
+        "raw SDK asking for progress through `onprogress`, server in a session of its own (diagnostic)",
     };
     const total = metricTable({
       metric: `${size.calls} sequential echo calls`,
@@ -111,7 +111,7 @@ export const callOverhead: Scenario = {
         ...(diagnostic
           ? [
               "The third row is a diagnostic, not a peer: the raw SDK with its server started through `setsid`, in a session of its own as mcp-rt starts every stdio server (its process-group design). It shows how much the session alone moves a call on this machine; the CPU table shows each client's own work.",
-              "The fourth row is a diagnostic too: the raw SDK making the calls as mcp-rt's `callTool` asks the SDK to, its server in a session of its own and every call asking for progress (`onprogress`, the limit restarted by each notification: what keeps a long call alive past its timeout; Node 20 builds the SDK's request with two more spread-then-property literals for it, on V8's slow path). The distance from it to mcp-rt is mcp-rt's own code.",
+              "The fourth row is a diagnostic too: the raw SDK with its server in a session of its own and every call asking for progress through the SDK's `onprogress` (the limit restarted by each notification), as mcp-rt's `callTool` did until it asked with tokens of its own: given `onprogress`, the SDK builds each request again with two spread-then-property literals, on Node 20's slow path. mcp-rt asks for progress on every call all the same (it keeps a long call alive past its timeout).",
             ]
           : []),
       ],
