@@ -112,6 +112,15 @@ async function main(argv: string[]): Promise<number> {
     });
   }
 
+  // A reader that went away (`mcp-rt-agent --exec "/mcp list" | head -1`): stop the servers and
+  // leave as a program ended by SIGPIPE does (128 + 13), not with an unhandled EPIPE and its stack.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    stopCode ??= 141;
+    if (started) void close(141).then((exit) => process.exit(exit));
+    else startup.abort();
+  });
+
   const interactive = args.exec.length === 0;
   const terminal = interactive && !args.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const writer = createPromptWriter(process.stdout);

@@ -154,6 +154,18 @@ describe("the interactive agent", () => {
     },
   );
 
+  it("stops its servers and exits as SIGPIPE would when the reader of its output goes away", async () => {
+    const config = await fixtureConfig(sandbox, []);
+    agent = startAgent(sandbox, ["--config", config, "--cache", "memory:"]);
+    await agent.waitFor(/tools available after \d+ ms/);
+    const printed = agent.output();
+    // `mcp-rt-agent … | head -1`: the pipe's reader is gone, the next line the agent prints fails.
+    agent.child.stdout?.destroy();
+    agent.write("/tools\n");
+    expect(await agent.exited).toBe(141);
+    expect(agent.output().slice(printed.length)).not.toMatch(/EPIPE|Unhandled/);
+  });
+
   it("reads lines from a pipe: runs them in order, /quit stops, and EOF alone exits cleanly", async () => {
     const config = await fixtureConfig(sandbox, []);
     const args = ["--config", config, "--cache", "memory:"];
