@@ -84,9 +84,9 @@ export interface CallsTask {
    */
   serverInOwnSession?: boolean;
   /**
-   * Raw SDK only: ask for progress on every call (`onprogress`, with the limit
-   * reset by each notification), as mcp-rt does to keep a long call alive past
-   * its timeout, to tell that cost apart from mcp-rt's code (diagnostic).
+   * Raw SDK only: ask for progress on every call through the SDK's
+   * `onprogress` (the limit reset by each notification), as mcp-rt did before
+   * it asked with tokens of its own, to show what that costs (diagnostic).
    */
   askForProgress?: boolean;
   /** Untimed calls first, so both contenders run warm code. */

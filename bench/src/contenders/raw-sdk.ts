@@ -130,7 +130,7 @@ function inOwnSession(server: StdioServer): StdioServer {
 export async function calls(task: CallsTask): Promise<CallsResult> {
   const server = task.serverInOwnSession ? inOwnSession(task.server) : task.server;
   const client = await connect(server, task.cwd);
-  // What mcp-rt's callTool asks of the SDK: progress, each notification restarting the limit.
+  // What mcp-rt's callTool asked of the SDK before it asked for progress itself: each notification restarting the limit.
   const options: RequestOptions | undefined = task.askForProgress
     ? {
         onprogress: () => {},

@@ -9,6 +9,7 @@ import { CallAbort } from "./call-abort.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { rpcCode } from "./error-text.js";
+import { followSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
@@ -69,10 +70,7 @@ export async function callTool(
     quietTooLong = true;
     controller.abort(new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: timeoutMs }));
   }, timerMs(timeoutMs));
-  const parent = options.signal;
-  const onAbort = (): void => controller.abort(parent?.reason);
-  if (parent?.aborted) onAbort();
-  else parent?.addEventListener("abort", onAbort, { once: true });
+  const unfollow = followSignal(options.signal, (reason) => controller.abort(reason));
   // Always ask for progress: it is what keeps a long call alive past `timeout`.
   const progressToken = internals.progress.add((progress) => {
     quiet.refresh();
@@ -106,12 +104,12 @@ export async function callTool(
       maxTotalTimeoutMs,
       // The SDK's own limit on the call is the total one; the quiet one aborts it from here.
       pastTotal: !quietTooLong && rpcCode(error) === ErrorCode.RequestTimeout,
-      signal: parent,
+      signal: options.signal,
     });
   } finally {
     clearTimeout(quiet);
     internals.progress.delete(progressToken);
-    parent?.removeEventListener("abort", onAbort);
+    unfollow();
   }
 }
 

@@ -9,6 +9,22 @@ export interface LinkedSignal {
 const noop = (): void => {};
 
 /**
+ * Calls `abort` with `parent`'s reason when it aborts (at once when it already
+ * has), until the returned function is called: how a request follows its
+ * caller's signal only while it runs.
+ */
+export function followSignal(parent: AbortSignal | undefined, abort: (reason: unknown) => void): () => void {
+  if (!parent) return noop;
+  if (parent.aborted) {
+    abort(parent.reason);
+    return noop;
+  }
+  const onAbort = (): void => abort(parent.reason);
+  parent.addEventListener("abort", onAbort, { once: true });
+  return () => parent.removeEventListener("abort", onAbort);
+}
+
+/**
  * Gives one SDK request its own signal, following `parent` only while the
  * request runs. The SDK adds an abort listener to the signal it is given and
  * never removes it; with the caller's signal (or `AbortSignal.any` of it) a
@@ -18,11 +34,6 @@ const noop = (): void => {};
  */
 export function linkSignal(parent: AbortSignal): LinkedSignal {
   const controller = new AbortController();
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { signal: controller.signal, unlink: noop };
-  }
-  const onAbort = (): void => controller.abort(parent.reason);
-  parent.addEventListener("abort", onAbort, { once: true });
-  return { signal: controller.signal, unlink: () => parent.removeEventListener("abort", onAbort) };
+  const unlink = followSignal(parent, (reason) => controller.abort(reason));
+  return { signal: controller.signal, unlink };
 }

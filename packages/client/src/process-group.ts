@@ -160,8 +160,9 @@ async function waitForProcessGroupExit(pgid: number, ms: number): Promise<boolea
 
 /**
  * Ends the process group led by `pgid`, a child of this process: SIGTERM to
- * every member, then SIGKILL to whatever is left after `killGraceMs`. Resolves once no member runs any more (or, if a
- * process cannot be killed at all, after a bounded wait).
+ * every member, then SIGKILL to whatever is left after `killGraceMs`.
+ * Resolves once no member runs any more (or, if a process cannot be killed at
+ * all, after a bounded wait).
  */
 export async function terminateProcessGroup(pgid: number, killGraceMs: number): Promise<void> {
   try {

@@ -1,8 +1,5 @@
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 
-/** What a server's `notifications/progress` carries besides the token. */
-export type ProgressParams = Progress;
-
 /**
  * The tool calls in flight on one connection that asked for progress, by the
  * `progressToken` each sent. `callTool` asks for progress itself (a token of
@@ -16,10 +13,10 @@ export type ProgressParams = Progress;
  */
 export class ProgressCalls {
   #next = 0;
-  readonly #listeners = new Map<number, (progress: ProgressParams) => void>();
+  readonly #listeners = new Map<number, (progress: Progress) => void>();
 
   /** Registers a call's listener; returns the token the call sends. */
-  add(listener: (progress: ProgressParams) => void): number {
+  add(listener: (progress: Progress) => void): number {
     const token = ++this.#next;
     this.#listeners.set(token, listener);
     return token;
@@ -31,7 +28,7 @@ export class ProgressCalls {
   }
 
   /** Hands a `notifications/progress` to the call that sent its token; an unknown or late token is dropped. */
-  deliver(params: { progressToken: string | number } & ProgressParams): void {
+  deliver(params: { progressToken: string | number } & Progress): void {
     const { progressToken, ...progress } = params;
     this.#listeners.get(Number(progressToken))?.(progress);
   }

@@ -1,12 +1,13 @@
+import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { CallAbort } from "../src/call-abort.js";
-import { ProgressCalls, type ProgressParams } from "../src/progress-calls.js";
+import { ProgressCalls } from "../src/progress-calls.js";
 
 describe("ProgressCalls", () => {
   it("hands each notification to the call that sent its token, whichever form the server echoes it in", () => {
     const calls = new ProgressCalls();
-    const first: ProgressParams[] = [];
-    const second: ProgressParams[] = [];
+    const first: Progress[] = [];
+    const second: Progress[] = [];
     const a = calls.add((progress) => first.push(progress));
     const b = calls.add((progress) => second.push(progress));
     expect(a).not.toBe(b);
@@ -18,7 +19,7 @@ describe("ProgressCalls", () => {
 
   it("drops a notification for a call that settled, or for a token it never gave", () => {
     const calls = new ProgressCalls();
-    const seen: ProgressParams[] = [];
+    const seen: Progress[] = [];
     const token = calls.add((progress) => seen.push(progress));
     calls.delete(token);
     calls.deliver({ progressToken: token, progress: 1 });
