@@ -9,7 +9,7 @@
 // This file is CommonJS (dist/package.json says so): Node runs it without starting its ES module
 // loader, which cost ~10 ms before the first line of the agent ran.
 "use strict";
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
+const { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } = require("node:fs");
 const { createRequire, Module } = require("node:module");
 const { dirname, join } = require("node:path");
 const { constants, Script } = require("node:vm");
@@ -23,15 +23,57 @@ const ENCODING = "utf8";
 const file = join(__dirname, BUNDLE);
 const cacheFile = join(__dirname, "v8-cache", `${BUNDLE}.${process.version}-${process.arch}.bin`);
 
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  // The first start (or the folder cannot be written): compile from source.
+/** Reads up to `size` bytes of `fd` into the start of `buffer`; returns how many it read. */
+function readInto(fd, buffer, size) {
+  let read = 0;
+  while (read < size) {
+    const got = readSync(fd, buffer, read, size - read, read);
+    if (got === 0) break;
+    read += got;
+  }
+  return read;
 }
+
+/** The code cache's file, open; undefined on the first start (or when it cannot be read). */
+function openCache() {
+  try {
+    const fd = openSync(cacheFile, "r");
+    return { fd, size: fstatSync(fd).size };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The bundle's source and its code cache, read through one buffer: the bundle into it and made a
+ * string, then the cache over it. Memory a process touches for the first time costs a page fault
+ * for every 4 KB, which is ~10 µs on a virtual machine: a buffer of its own for the 450 KB cache was
+ * ~1.5 ms of every start on one.
+ */
+function readBundle() {
+  const fd = openSync(file, "r");
+  const cache = openCache();
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = Buffer.allocUnsafeSlow(Math.max(size, cache?.size ?? 0));
+    const source = buffer.toString(ENCODING, 0, readInto(fd, buffer, size));
+    let cachedData;
+    try {
+      if (cache) cachedData = buffer.subarray(0, readInto(cache.fd, buffer, cache.size));
+    } catch {
+      // Unreadable: compiled from source, and written again.
+    }
+    return { source, cachedData };
+  } finally {
+    closeSync(fd);
+    if (cache) closeSync(cache.fd);
+  }
+}
+
 // The file is the bundle inside the CommonJS module wrapper, `(function (exports, require, module,
 // __filename, __dirname) {…})` (the build puts it there): V8 gets the string as read.
-const script = new Script(readFileSync(file, ENCODING), {
+const { source, cachedData } = readBundle();
+const script = new Script(source, {
   filename: file,
   cachedData,
   importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

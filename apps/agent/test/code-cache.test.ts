@@ -28,7 +28,8 @@ describe("the bin's V8 code cache", () => {
     expect(existsSync(cacheFile)).toBe(true);
 
     // Not a code cache V8 accepts (another Node's, a damaged file): compiled from source, then replaced.
-    const garbage = Buffer.alloc(4096, 7);
+    // Larger than the bundle: the bin reads both through one buffer, made as large as the larger.
+    const garbage = Buffer.alloc(statSync(join(dist, bundle)).size + 4096, 7);
     writeFileSync(cacheFile, garbage);
     const second = await runAgent(
       ["--demo", "--json", "--exec", '/call mcp_everything_echo {"message":"hi"}'],
