@@ -33,6 +33,16 @@ export interface StartupTask {
   cacheDir: string;
   /** Tools every server together must give; fewer fails the run. */
   expectTools: number;
+  /** Raw SDK only: start every server through `setsid`, as in {@link CallsTask} (diagnostic). */
+  serverInOwnSession?: boolean;
+}
+
+/** The host's V8 heap at the end of a run, in MB (diagnostic: what its peak RSS is made of). */
+export interface HeapMB {
+  /** What the young generation (new space) has grown to: V8 grows it while a busy start allocates. */
+  youngMB: number;
+  /** The rest of the heap in use: what the host holds, and garbage not yet collected there. */
+  restUsedMB: number;
 }
 
 /** What a startup run measured. */
@@ -43,10 +53,14 @@ export interface StartupResult {
   tools: number;
   /** The longest event-loop stall while starting, in ms. */
   loopStallMs: number;
+  /** CPU time (user + system) of the host process until every tool was in hand, in ms. */
+  cpuMs: number;
   /** mcp-rt: tools that came from the cache (their server was still starting). */
   deferred: number;
   /** Peak resident set size of the worker process (the host), in MB. */
   peakRssMB: number;
+  /** The host's V8 heap when it read its peak RSS. */
+  heap: HeapMB;
   /** `disconnectAll()` / closing every client, in ms. */
   closeMs: number;
   /** Descendant processes of the worker still running right after closing. */

@@ -1,6 +1,14 @@
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import type { StartupResult, StartupTask, StdioServer, ToolCallsResult, ToolCallsTask } from "../tasks.js";
-import { expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
+import {
+  cpuTime,
+  expectToolCount,
+  heapMB,
+  peakRssMB,
+  processesLeft,
+  since,
+  watchEventLoop,
+} from "./measure.js";
 import { textOf, timeToolCalls } from "./tool-calls.js";
 
 type LangChainTool = Awaited<ReturnType<MultiServerMCPClient["getTools"]>>[number];
@@ -26,10 +34,12 @@ function createClient(servers: Record<string, StdioServer>, cwd: string): MultiS
 export async function startup(task: StartupTask): Promise<StartupResult> {
   const client = createClient(task.servers, task.cwd);
   const stall = watchEventLoop();
+  const cpu = cpuTime();
   const start = performance.now();
   const tools = await client.getTools();
   const ms = since(start);
   const loopStallMs = stall();
+  const cpuMs = cpu();
   const closeStart = performance.now();
   await client.close();
   const closeMs = since(closeStart);
@@ -39,9 +49,11 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     kind: "startup",
     ms,
     loopStallMs,
+    cpuMs,
     tools: tools.length,
     deferred: 0,
     peakRssMB: peakRssMB(),
+    heap: heapMB(),
     closeMs,
     processesLeft: left,
   };

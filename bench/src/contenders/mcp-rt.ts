@@ -22,7 +22,15 @@ import type {
   StartupResult,
   StartupTask,
 } from "../tasks.js";
-import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
+import {
+  cpuTime,
+  expectToolCount,
+  heapMB,
+  peakRssMB,
+  processesLeft,
+  since,
+  watchEventLoop,
+} from "./measure.js";
 
 export { toolCalls } from "./mcp-rt-tool-calls.js";
 
@@ -65,11 +73,13 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     perServerMs[name] ??= since(start);
   });
   const stall = watchEventLoop();
+  const cpu = cpuTime();
   start = performance.now();
   const result = await manager.connectServers(configs);
   session.refreshMCPTools(result.tools);
   const ms = since(start);
   const loopStallMs = stall();
+  const cpuMs = cpu();
   stopWatching();
 
   const tools = session.registry.list().length;
@@ -84,9 +94,11 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     kind: "startup",
     ms,
     loopStallMs,
+    cpuMs,
     tools,
     deferred,
     peakRssMB: peakRssMB(),
+    heap: heapMB(),
     closeMs,
     processesLeft: left,
     // Only when every server was waited for (a cold start): otherwise some came up after the tools were handed over.

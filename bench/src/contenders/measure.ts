@@ -1,4 +1,6 @@
+import { getHeapSpaceStatistics } from "node:v8";
 import { childProcessesOf } from "@mcp-rt/testing";
+import type { HeapMB } from "../tasks.js";
 
 /** Milliseconds since `start` (a `performance.now()` value). */
 export function since(start: number): number {
@@ -18,6 +20,17 @@ export function cpuTime(): () => number {
 export function peakRssMB(): number {
   // maxRSS is in kilobytes.
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/** {@link HeapMB}, read without collecting anything (a collection would move the peak RSS measured). */
+export function heapMB(): HeapMB {
+  let youngMB = 0;
+  let restUsedMB = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === "new_space") youngMB += space.space_size / 2 ** 20;
+    else restUsedMB += space.space_used_size / 2 ** 20;
+  }
+  return { youngMB, restUsedMB };
 }
 
 /** How many processes this one started (and their children) are still running. */

@@ -18,7 +18,15 @@ import type {
   ToolCallsResult,
   ToolCallsTask,
 } from "../tasks.js";
-import { cpuTime, expectToolCount, peakRssMB, processesLeft, since, watchEventLoop } from "./measure.js";
+import {
+  cpuTime,
+  expectToolCount,
+  heapMB,
+  peakRssMB,
+  processesLeft,
+  since,
+  watchEventLoop,
+} from "./measure.js";
 import { textOf, timeToolCalls } from "./tool-calls.js";
 
 /**
@@ -76,11 +84,14 @@ async function closeAll(connected: Connected[]): Promise<void> {
 
 /** Connect + list every server in parallel. */
 export async function startup(task: StartupTask): Promise<StartupResult> {
+  const servers = task.serverInOwnSession ? inAllOwnSessions(task.servers) : task.servers;
   const stall = watchEventLoop();
+  const cpu = cpuTime();
   const start = performance.now();
-  const connected = await connectAll(task.servers, task.cwd);
+  const connected = await connectAll(servers, task.cwd);
   const ms = since(start);
   const loopStallMs = stall();
+  const cpuMs = cpu();
   const tools = connected.reduce((sum, { tools }) => sum + tools.length, 0);
   const closeStart = performance.now();
   await closeAll(connected);
@@ -91,9 +102,11 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     kind: "startup",
     ms,
     loopStallMs,
+    cpuMs,
     tools,
     deferred: 0,
     peakRssMB: peakRssMB(),
+    heap: heapMB(),
     closeMs,
     processesLeft: left,
     perServerMs: Object.fromEntries(connected.map(({ name, ms }) => [name, ms])),
@@ -102,9 +115,7 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
 
 /** Sequential `client.callTool` calls of several tools on several servers, connected (untimed) first. */
 export async function toolCalls(task: ToolCallsTask): Promise<ToolCallsResult> {
-  const servers = task.serverInOwnSession
-    ? Object.fromEntries(Object.entries(task.servers).map(([name, server]) => [name, inOwnSession(server)]))
-    : task.servers;
+  const servers = task.serverInOwnSession ? inAllOwnSessions(task.servers) : task.servers;
   const connected = await connectAll(servers, task.cwd);
   try {
     const clients = new Map(connected.map(({ name, client }) => [name, client]));
@@ -124,6 +135,10 @@ export async function toolCalls(task: ToolCallsTask): Promise<ToolCallsResult> {
 /** The server started through `setsid`, in a session of its own as mcp-rt starts every stdio server. */
 function inOwnSession(server: StdioServer): StdioServer {
   return { ...server, command: "setsid", args: [server.command, ...server.args] };
+}
+
+function inAllOwnSessions(servers: Record<string, StdioServer>): Record<string, StdioServer> {
+  return Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, inOwnSession(server)]));
 }
 
 /** Sequential `client.callTool` calls. */

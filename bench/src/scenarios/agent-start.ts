@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,12 +21,41 @@ interface ProcessRun {
   deferred: number;
   /** Tools in hand at the `ready` line. */
   tools: number;
+  /** The agent's minor page faults when its `ready` line arrived (Linux; memory it had touched). */
+  faults?: number;
 }
 
 interface Sandbox {
   project: string;
   cacheUrl: string;
   env: NodeJS.ProcessEnv;
+}
+
+/** A running process's minor page faults so far (`/proc/<pid>/stat`, field 10), where Linux tells. */
+function minorFaults(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command's name, which is in parentheses and may hold spaces: state is field 3.
+    const minflt = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[7]);
+    return Number.isFinite(minflt) ? minflt : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A bare `node`'s minor page faults when it runs its first line of code. */
+function bareNodeFaults(env: NodeJS.ProcessEnv, cwd: string): number | undefined {
+  const run = spawnSync(process.execPath, ["-p", "process.resourceUsage().minorPageFault"], { env, cwd });
+  const faults = Number(run.stdout?.toString().trim());
+  return run.status === 0 && Number.isFinite(faults) ? faults : undefined;
+}
+
+/** What touching memory for the first time costs here, per 4 KB page, in µs (a 64 MB buffer filled). */
+function firstTouchMicrosPerPage(): number {
+  const bytes = 64 * 2 ** 20;
+  const started = performance.now();
+  Buffer.allocUnsafeSlow(bytes).fill(1);
+  return ((performance.now() - started) * 1000) / (bytes / 4096);
 }
 
 /** Runs one process; with `expectTools`, an agent run with another count of tools in hand fails. */
@@ -41,12 +70,14 @@ function timeProcess(
     const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    let ready: { ms: number; line: string } | undefined;
+    let ready: { ms: number; line: string; faults: number | undefined } | undefined;
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
       if (ready) return;
       const line = stdout.split("\n").find((text) => text.includes('"event":"ready"'));
-      if (line && stdout.includes(`${line}\n`)) ready = { ms: performance.now() - started, line };
+      if (line && stdout.includes(`${line}\n`)) {
+        ready = { ms: performance.now() - started, line, faults: minorFaults(child.pid) };
+      }
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
@@ -72,6 +103,7 @@ function timeProcess(
         shutdownMs: totalMs - ready.ms,
         deferred,
         tools: event.toolCount,
+        ...(ready.faults === undefined ? {} : { faults: ready.faults }),
       });
     });
   });
@@ -144,6 +176,15 @@ export const agentStart: Scenario = {
       pick: (run) => run.shutdownMs,
     });
     const deferred = pick("agent", (run) => run.deferred);
+    const faults = summarize(outcomes.get("agent")?.results.flatMap((run) => run.faults ?? []) ?? []);
+    const memory: MemoryTouched | undefined =
+      faults === undefined
+        ? undefined
+        : {
+            agentFaults: faults.median,
+            nodeFaults: bareNodeFaults(box.env, box.project),
+            microsPerPage: firstTouchMicrosPerPage(),
+          };
     return {
       number: 9,
       title: "Example agent process: warm start of the demo, timed from outside",
@@ -173,19 +214,40 @@ export const agentStart: Scenario = {
         ...readyBudgetNote(
           pick("agent", (run) => run.readyMs)?.median,
           pick("node", (run) => run.readyMs)?.median,
+          memory,
         ),
       ],
     };
   },
 };
 
+/** Memory the agent had touched by its `ready` line, against a bare `node`, and what that costs here. */
+interface MemoryTouched {
+  /** The agent's minor page faults at its `ready` line (median). */
+  agentFaults: number;
+  /** A bare `node`'s when it runs its first line. */
+  nodeFaults: number | undefined;
+  /** Touching a page for the first time, in µs. */
+  microsPerPage: number;
+}
+
 /**
  * The 150 ms limit is absolute, and Node's own start is most of it: what the agent itself took,
  * and where a profile of its start puts that time (docs/architecture.md, "The startup gate", on the start path).
  */
-function readyBudgetNote(agentMs: number | undefined, nodeMs: number | undefined): string[] {
+function readyBudgetNote(
+  agentMs: number | undefined,
+  nodeMs: number | undefined,
+  memory: MemoryTouched | undefined,
+): string[] {
   if (agentMs === undefined || nodeMs === undefined) return [];
+  const pages = memory?.nodeFaults === undefined ? undefined : memory.agentFaults - memory.nodeFaults;
   return [
-    `The limit is absolute: a bare \`node -e 0\` took ${nodeMs.toFixed(1)} ms of it here, the agent ${(agentMs - nodeMs).toFixed(1)} ms more. A \`--cpu-prof\` of the agent's start puts that in three parts of about a third each: reading the 600 KB bundle and its V8 code cache and deserializing it; the bundle's module init (\`node:crypto\`, which the cache's HMACs need, with the streams it loads, \`node:fs/promises\`, zod/mini and the config schemas); and the start path itself (discovery, the four cache reads with their HMACs, the session and its registry).`,
+    `The limit is absolute: a bare \`node -e 0\` took ${nodeMs.toFixed(1)} ms of it here, the agent ${(agentMs - nodeMs).toFixed(1)} ms more. A \`--cpu-prof\` of the agent's start puts about a fifth of that in each of three parts, reading the 600 KB bundle and its V8 code cache and deserializing it, the Node modules the bundle loads (\`node:crypto\`, which the cache's HMACs need, with the streams it loads, and \`node:fs/promises\`), and the bundle's module init (zod/mini and the config schemas) with two or three young-generation collections, and the rest, about two fifths, in the start path itself (discovery, the four cache reads with their HMACs, the session and its registry).`,
+    ...(memory && pages !== undefined
+      ? [
+          `Much of that is memory touched for the first time: by its \`ready\` line the agent had taken ${memory.agentFaults} minor page faults (median), a bare \`node\` ${memory.nodeFaults} when it ran its first line: ${pages} pages of 4 KB (${((pages * 4) / 1024).toFixed(1)} MB) more, and touching a page for the first time took ${memory.microsPerPage.toFixed(1)} µs on this machine (a 64 MB buffer filled), about ${((pages * memory.microsPerPage) / 1000).toFixed(0)} ms for those pages.`,
+        ]
+      : []),
   ];
 }

@@ -1,5 +1,6 @@
 import { alternate, type ContenderOutcome, type ContenderPlan } from "../alternate.js";
 import type { ScenarioContext } from "../scenario.js";
+import { summarize } from "../stats.js";
 import { CONTENDER_LABELS, type ContenderId, type StartupResult, type StartupTask } from "../tasks.js";
 
 /** One contender of a startup scenario and how often it runs. */
@@ -8,10 +9,35 @@ export interface StartupContender {
   warmup: number;
   runs: number;
   timeoutMs?: number;
+  /** Raw SDK only: every server started through `setsid` (diagnostic); shown as {@link OWN_SESSION}. */
+  ownSession?: boolean;
 }
 
+/** The raw SDK with every server in a session of its own, as mcp-rt starts stdio servers (diagnostic). */
+export const OWN_SESSION = "raw-sdk-own-session";
+
 /** The names contenders are shown with. */
-export const LABELS: Record<string, string> = CONTENDER_LABELS;
+export const LABELS: Record<string, string> = {
+  ...CONTENDER_LABELS,
+  [OWN_SESSION]: "raw SDK, servers in sessions of their own (setsid; diagnostic)",
+};
+
+/**
+ * A note on a start's diagnostic row: the raw SDK with its servers in sessions
+ * of their own, against the raw SDK and mcp-rt, medians of one run.
+ */
+export function ownSessionNote(
+  outcomes: Map<string, ContenderOutcome<StartupResult>>,
+  ids: { mcpRt: string; raw: string; ownSession: string },
+): string[] {
+  const median = (id: string) =>
+    summarize(outcomes.get(id)?.results.map((result) => result.ms) ?? [])?.median;
+  const [mcpRt, raw, own] = [median(ids.mcpRt), median(ids.raw), median(ids.ownSession)];
+  if (mcpRt === undefined || raw === undefined || own === undefined) return [];
+  return [
+    `The raw SDK row with \`setsid\` is a diagnostic: the raw SDK with every server started in a session of its own, as mcp-rt starts stdio servers (its process-group design), ${(own / raw).toFixed(3)} × the raw SDK here; mcp-rt was ${(mcpRt / own).toFixed(3)} × that row. On a machine with the autogroup scheduler a session of its own is a scheduling group of its own (README, "Busy machines").`,
+  ];
+}
 
 /**
  * Runs a startup task for every contender, each run in a fresh worker process,
@@ -25,7 +51,7 @@ export function runStartups(
   const { cacheDir, ...rest } = task;
   const plans = contenders.map(
     (contender): ContenderPlan<StartupResult> => ({
-      id: contender.id,
+      id: contender.ownSession ? OWN_SESSION : contender.id,
       warmup: contender.warmup,
       runs: contender.runs,
       run: () =>
@@ -34,6 +60,7 @@ export function runStartups(
             ...rest,
             contender: contender.id,
             cacheDir: typeof cacheDir === "function" ? cacheDir() : cacheDir,
+            ...(contender.ownSession ? { serverInOwnSession: true } : {}),
           },
           contender.timeoutMs,
         ),
