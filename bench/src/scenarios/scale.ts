@@ -126,7 +126,7 @@ function rssNote(mcpRt: StartupResult[], raw: StartupResult[]): string[] {
   if (peak === undefined || young === undefined || rest === undefined) return [];
   const mb = (value: number) => `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(1)} MB`;
   return [
-    `Peak RSS, mcp-rt against the raw SDK (medians): ${mb(peak)}; at the end of the run its V8 young generation was ${mb(young)} and the rest of its heap in use ${mb(rest)} (the two diagnostic tables). V8 grows the young generation while a start allocates fast, and how far it grows differs from run to run in both hosts; the rest is what the host holds (mcp-rt: a registry, names, the cache entries it wrote) and garbage not yet collected.`,
+    `Peak RSS, mcp-rt against the raw SDK (medians): ${mb(peak)}; at the end of the run its V8 young generation was ${mb(young)} and the rest of its heap in use ${mb(rest)} (the two diagnostic tables). V8 grows the young generation while a start allocates fast and shrinks it again once allocation slows, so its size at the end differs from run to run in both hosts; the rest is what the host holds (mcp-rt: a registry, names, the cache entries it wrote) and garbage not yet collected.`,
   ];
 }
 

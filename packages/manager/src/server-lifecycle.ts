@@ -73,6 +73,8 @@ export class ServerLifecycle {
   readonly #reads = new Set<Promise<unknown>>();
   /** Attempts started on purpose (not automatic reconnects) still connecting. */
   readonly #starting = new Set<Attempt>();
+  /** Resolved when the last of {@link #starting} settles; made by the first to wait for that. */
+  #noneStarting: { settled: Promise<void>; resolve: () => void } | undefined;
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
@@ -111,7 +113,12 @@ export class ServerLifecycle {
     void read.then(() => this.#reads.delete(read));
     if (!reconnect) {
       this.#starting.add(attempt);
-      const started = (): boolean => this.#starting.delete(attempt);
+      const started = (): void => {
+        this.#starting.delete(attempt);
+        if (this.#starting.size > 0) return;
+        this.#noneStarting?.resolve();
+        this.#noneStarting = undefined;
+      };
       attempt.done.then(started, started);
     }
     return attempt;
@@ -123,11 +130,17 @@ export class ServerLifecycle {
    * wait for it: while servers start, the host's CPU is theirs.
    */
   async startsSettled(maxMs: number): Promise<void> {
+    if (this.#starting.size === 0) return;
+    // One promise for every waiter: a cold start of a hundred servers has a hundred cache writes waiting.
+    if (!this.#noneStarting) {
+      let resolve!: () => void;
+      const settled = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.#noneStarting = { settled, resolve };
+    }
     const stop = new AbortController();
-    const settled = async (): Promise<void> => {
-      while (this.#starting.size > 0) await Promise.allSettled([...this.#starting].map((a) => a.done));
-    };
-    await Promise.race([settled(), delay(maxMs, stop.signal)]);
+    await Promise.race([this.#noneStarting.settled, delay(maxMs, stop.signal)]);
     stop.abort();
   }
 
@@ -146,7 +159,7 @@ export class ServerLifecycle {
       used.add(attempt);
       deferred.push({ record, attempt, hasTools: record.defer(cached) });
     }
-    if (deferred.some(({ hasTools }) => hasTools)) catalog.rebuild();
+    if (deferred.some(({ hasTools }) => hasTools)) catalog.invalidate();
     for (const { record, attempt, hasTools } of deferred) {
       if (hasTools) emitter.emit("tools:changed", { name: record.name });
       const entry = attempt.cachedEntry;
@@ -165,7 +178,7 @@ export class ServerLifecycle {
     const signIn = isSignInRequired(error);
     const hadContent = record.setContent(NO_CONTENT);
     const hadTools = record.fail(error, signIn ? "needs-auth" : "failed");
-    if (hadTools) catalog.rebuild();
+    if (hadTools) catalog.invalidate();
     if (signIn) emitter.emit("server:needs-auth", { name: record.name, error });
     else emitter.emit("server:failed", { name: record.name, error });
     if (hadTools) emitter.emit("tools:changed", { name: record.name });
@@ -241,7 +254,7 @@ export class ServerLifecycle {
    */
   stop(record: ServerRecord): Promise<unknown> {
     const stopped = this.#callOff(record);
-    if (stopped.hadTools) this.#parts.catalog.rebuild();
+    if (stopped.hadTools) this.#parts.catalog.invalidate();
     this.#announceStopped(record.name, stopped);
     return stopped.closed;
   }
@@ -255,7 +268,7 @@ export class ServerLifecycle {
     const { table, catalog } = this.#parts;
     const stopped = table.records().map((record) => ({ name: record.name, ...this.#callOff(record) }));
     this.#upkeep.stop();
-    catalog.rebuild();
+    catalog.invalidate();
     for (const entry of stopped) this.#announceStopped(entry.name, entry);
   }
 
@@ -430,7 +443,7 @@ export class ServerLifecycle {
     // Late lists keep what stood in (cached, or the previous connection's) until they land.
     const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
     this.#upkeep.connected(record);
-    catalog.rebuild();
+    catalog.invalidate();
     emitter.emit("server:connected", { name: record.name, ms, toolCount: record.definitions.length });
     emitter.emit("tools:changed", { name: record.name });
     announceContent(emitter, record, contentChanged);

@@ -184,7 +184,7 @@ export class ServerUpkeep {
     });
     if (signal.aborted || !this.#parts.table.holds(record) || record.connection !== connection) return;
     record.relisted(serverTools);
-    this.#parts.catalog.rebuild();
+    this.#parts.catalog.invalidate();
     this.#parts.emitter.emit("tools:changed", { name: record.name });
     this.#writeCache(record, connection);
   }

@@ -21,6 +21,8 @@ export class ToolCatalog {
   readonly #host: MCPToolHost;
   #tools: MCPTool[] = [];
   #index = new Map<string, ToolOwner>();
+  /** A slice changed since the set was last named. */
+  #stale = false;
 
   /** @param host What the tools ask about their server when they are called. */
   constructor(table: ServerTable, host: MCPToolHost) {
@@ -30,22 +32,37 @@ export class ToolCatalog {
 
   /** The exposed tools, in server order. */
   get tools(): readonly MCPTool[] {
+    this.#build();
     return this.#tools;
   }
 
   /** Which server and original tool `exposedName` stands for. */
   owner(exposedName: string): ToolOwner | undefined {
+    this.#build();
     const owner = this.#index.get(exposedName);
     return owner ? { ...owner } : undefined;
   }
 
   /**
-   * Names the whole set again from every server's slice (two servers' tools
-   * can only be told apart together). A tool whose name, definition and kind
-   * are unchanged stays the same object, so a registry that tracks tools by
-   * identity only sees real changes.
+   * A server's slice changed: the set is named again when it is next read.
+   * Naming takes the whole set (two servers' tools can only be told apart
+   * together), so a hundred servers coming up one after another are named
+   * once by the reader that follows, not once each (a hundred times a
+   * hundred names, most of what a start of a hundred servers allocated).
    */
-  rebuild(): void {
+  invalidate(): void {
+    this.#stale = true;
+  }
+
+  /**
+   * Names the whole set again from every server's slice, if one changed. A
+   * tool whose name, definition and kind are unchanged stays the same
+   * object, so a registry that tracks tools by identity only sees real
+   * changes.
+   */
+  #build(): void {
+    if (!this.#stale) return;
+    this.#stale = false;
     const before = new Map(this.#tools.map((tool) => [keyOf(tool.serverName, tool.definition.name), tool]));
     const entries = this.#table
       .records()

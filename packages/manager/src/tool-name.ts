@@ -89,10 +89,10 @@ function hashedName(entry: ToolNameEntry, round = 0): string {
 export function createMCPToolNames(entries: readonly ToolNameEntry[]): string[] {
   const keys = entries.map((entry) => `${entry.server}\u0000${entry.tool}`);
   const plain = entries.map((entry) => createMCPToolName(entry.server, entry.tool));
-  let owners = ownersOf(plain, keys);
+  const shared = clashesOf(plain, keys);
   const names = entries.map((entry, index) => {
     const name = plain[index]!;
-    if ((owners.get(name)?.size ?? 0) > 1) return hashedName(entry);
+    if (shared.has(name)) return hashedName(entry);
     if (!HASHED_SUFFIX.test(name)) return name;
     // A plain name that already ends in its own pair's hash (an empty part, a long name) is a hashed name.
     // (Hashed only here: a SHA-256 per tool on every rebuild was most of the naming time.)
@@ -100,23 +100,28 @@ export function createMCPToolNames(entries: readonly ToolNameEntry[]): string[] 
   });
   // Hashed names of distinct pairs differ unless 32 bits of SHA-256 collide; salted rounds settle that.
   for (let round = 1; round <= 16; round++) {
-    owners = ownersOf(names, keys);
-    const clashing = names.map((name) => (owners.get(name)?.size ?? 0) > 1);
-    if (!clashing.includes(true)) break;
-    clashing.forEach((clash, index) => {
-      if (clash) names[index] = hashedName(entries[index]!, round);
+    const clashing = clashesOf(names, keys);
+    if (clashing.size === 0) break;
+    names.forEach((name, index) => {
+      if (clashing.has(name)) names[index] = hashedName(entries[index]!, round);
     });
   }
   return names;
 }
 
-/** Name → the distinct server/tool keys that got it. */
-function ownersOf(names: readonly string[], keys: readonly string[]): Map<string, Set<string>> {
-  const owners = new Map<string, Set<string>>();
+/**
+ * The names that two or more distinct server/tool keys got: one map and one
+ * set for the whole list (a set of keys per name was most of what naming
+ * allocated).
+ */
+function clashesOf(names: readonly string[], keys: readonly string[]): Set<string> {
+  const firstKey = new Map<string, string>();
+  const clashing = new Set<string>();
   names.forEach((name, index) => {
-    const set = owners.get(name) ?? new Set<string>();
-    set.add(keys[index]!);
-    owners.set(name, set);
+    const key = keys[index]!;
+    const seen = firstKey.get(name);
+    if (seen === undefined) firstKey.set(name, key);
+    else if (seen !== key) clashing.add(name);
   });
-  return owners;
+  return clashing;
 }
