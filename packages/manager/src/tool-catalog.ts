@@ -47,8 +47,7 @@ export class ToolCatalog {
    * A server's slice changed: the set is named again when it is next read.
    * Naming takes the whole set (two servers' tools can only be told apart
    * together), so a hundred servers coming up one after another are named
-   * once by the reader that follows, not once each (a hundred times a
-   * hundred names, most of what a start of a hundred servers allocated).
+   * by the reads that follow, not a hundred times each.
    */
   invalidate(): void {
     this.#stale = true;
