@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus, freemem, loadavg, release, totalmem, type } from "node:os";
 
@@ -17,6 +18,44 @@ export interface MachineInfo {
    * of its own while the SDK does not, which tilts results on a busy machine.
    */
   autogroup?: boolean;
+  /** Variables of this environment that change how every Node process starts, and what they cost it. */
+  nodeStartEnv?: NodeStartEnv;
+}
+
+/**
+ * `NODE_EXTRA_CA_CERTS` and `NODE_OPTIONS` set in the environment the run
+ * started in. mcp-rt's stdio servers inherit the host's environment (minus
+ * names that look secret); the SDK's default environment for a server keeps
+ * six variables. A Node server then starts slower under mcp-rt by what these
+ * cost a `node -e 0`.
+ */
+export interface NodeStartEnv {
+  names: string[];
+  /** Median of a `node -e 0` with them, and without, in ms. */
+  withMs: number;
+  withoutMs: number;
+}
+
+/** Median wall time of `runs` runs of `node -e 0` in `env`, in ms. */
+function nodeStartMs(env: NodeJS.ProcessEnv, runs = 7): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    spawnSync(process.execPath, ["-e", "0"], { env, stdio: "ignore" });
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[runs >> 1]!;
+}
+
+/** Environment variables that change how every Node process starts (see {@link NodeStartEnv}). */
+export const NODE_START_VARIABLES: readonly string[] = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"];
+
+function readNodeStartEnv(): NodeStartEnv | undefined {
+  const names = NODE_START_VARIABLES.filter((name) => process.env[name]);
+  if (names.length === 0) return undefined;
+  const without = { ...process.env };
+  for (const name of names) delete without[name];
+  return { names, withMs: nodeStartMs(process.env), withoutMs: nodeStartMs(without) };
 }
 
 function readAutogroup(): boolean | undefined {
@@ -31,6 +70,7 @@ function readAutogroup(): boolean | undefined {
 export function describeMachine(): MachineInfo {
   const list = cpus();
   const autogroup = readAutogroup();
+  const nodeStartEnv = readNodeStartEnv();
   return {
     cpu: list[0]?.model.trim() || "unknown CPU",
     cores: list.length,
@@ -40,5 +80,6 @@ export function describeMachine(): MachineInfo {
     node: process.version,
     loadAverage: loadavg()[0] ?? 0,
     ...(autogroup === undefined ? {} : { autogroup }),
+    ...(nodeStartEnv === undefined ? {} : { nodeStartEnv }),
   };
 }

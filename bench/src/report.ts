@@ -91,6 +91,11 @@ export function renderReport(report: BenchReport): string {
           `- Scheduler: autogroup ${machine.autogroup ? "on" : "off"} (\`kernel.sched_autogroup_enabled\`; see README.md, "Busy machines")`,
         ]),
     `- Node: ${machine.node}`,
+    ...(machine.nodeStartEnv === undefined
+      ? []
+      : [
+          `- Environment: ${machine.nodeStartEnv.names.map((name) => `\`${name}\``).join(" and ")} set; a \`node -e 0\` took ${machine.nodeStartEnv.withMs.toFixed(1)} ms with ${machine.nodeStartEnv.names.length > 1 ? "them" : "it"} and ${machine.nodeStartEnv.withoutMs.toFixed(1)} ms without. mcp-rt's stdio servers inherit the host's environment (minus names that look secret), the raw SDK's and LangChain's get the SDK's default six variables: each Node server starts slower under mcp-rt by the difference (see README.md, "Busy machines")`,
+        ]),
     `- Date: ${report.startedAt.toISOString()}`,
     `- Duration: ${(report.durationMs / 1000).toFixed(0)} s`,
     "",

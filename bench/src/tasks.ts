@@ -35,6 +35,11 @@ export interface StartupTask {
   expectTools: number;
   /** Raw SDK only: start every server through `setsid`, as in {@link CallsTask} (diagnostic). */
   serverInOwnSession?: boolean;
+  /**
+   * Raw SDK only: give every server the host's whole environment, as mcp-rt
+   * does (less what looks secret), instead of the SDK's default six variables (diagnostic).
+   */
+  serverWithHostEnv?: boolean;
 }
 
 /** The host's V8 heap at the end of a run, in MB (diagnostic: what its peak RSS is made of). */

@@ -84,7 +84,8 @@ async function closeAll(connected: Connected[]): Promise<void> {
 
 /** Connect + list every server in parallel. */
 export async function startup(task: StartupTask): Promise<StartupResult> {
-  const servers = task.serverInOwnSession ? inAllOwnSessions(task.servers) : task.servers;
+  let servers = task.serverInOwnSession ? inAllOwnSessions(task.servers) : task.servers;
+  if (task.serverWithHostEnv) servers = withHostEnv(servers);
   const stall = watchEventLoop();
   const cpu = cpuTime();
   const start = performance.now();
@@ -135,6 +136,16 @@ export async function toolCalls(task: ToolCallsTask): Promise<ToolCallsResult> {
 /** The server started through `setsid`, in a session of its own as mcp-rt starts every stdio server. */
 function inOwnSession(server: StdioServer): StdioServer {
   return { ...server, command: "setsid", args: [server.command, ...server.args] };
+}
+
+/** Every server given the host's environment under its own `env`, as mcp-rt gives it (diagnostic). */
+function withHostEnv(servers: Record<string, StdioServer>): Record<string, StdioServer> {
+  const host = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  return Object.fromEntries(
+    Object.entries(servers).map(([name, server]) => [name, { ...server, env: { ...host, ...server.env } }]),
+  );
 }
 
 function inAllOwnSessions(servers: Record<string, StdioServer>): Record<string, StdioServer> {

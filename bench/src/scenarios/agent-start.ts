@@ -4,6 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alternate, type ContenderPlan } from "../alternate.js";
+import { NODE_START_VARIABLES } from "../machine.js";
 import { medianAtMost, metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
 import { summarize } from "../stats.js";
 
@@ -144,12 +145,32 @@ export const agentStart: Scenario = {
     const expectTools = primed.tools;
     if (expectTools === 0) throw new Error("the priming start had no tools in hand");
 
+    // Diagnostic rows: both again without the variables that slow every Node start, when they are set.
+    const slowing = NODE_START_VARIABLES.filter((name) => box.env[name]);
+    const plainEnv = { ...box.env };
+    for (const name of slowing) delete plainEnv[name];
     const plans: ContenderPlan<ProcessRun>[] = [
       { id: "agent", ...size, run: () => timeProcess(agentArgs, box.env, box.project, expectTools) },
       { id: "node", ...size, run: () => timeProcess(["-e", "0"], box.env, box.project) },
+      ...(slowing.length > 0
+        ? [
+            {
+              id: "agent-plain-env",
+              ...size,
+              run: () => timeProcess(agentArgs, plainEnv, box.project, expectTools),
+            },
+            { id: "node-plain-env", ...size, run: () => timeProcess(["-e", "0"], plainEnv, box.project) },
+          ]
+        : []),
     ];
     const outcomes = await alternate(plans, context.onRun);
-    const labels = { agent: "mcp-rt, the example agent (`--demo --exec /quit`)", node: "bare `node -e 0`" };
+    const without = `without ${slowing.map((name) => `\`${name}\``).join(" and ")} (diagnostic)`;
+    const labels = {
+      agent: "mcp-rt, the example agent (`--demo --exec /quit`)",
+      node: "bare `node -e 0`",
+      "agent-plain-env": `the example agent, ${without}`,
+      "node-plain-env": `bare \`node -e 0\`, ${without}`,
+    };
     const pick = (id: string, value: (run: ProcessRun) => number) =>
       summarize(outcomes.get(id)?.results.map(value) ?? []);
     const ready = metricTable({
@@ -211,6 +232,11 @@ export const agentStart: Scenario = {
           ? [`A median of ${deferred.median} of ${expectTools} tools came from the cache (deferred).`]
           : []),
         "The servers keep starting after the `ready` line; `/quit` stops them, which is the shutdown row.",
+        ...(slowing.length > 0
+          ? [
+              `The diagnostic rows run both ${without.replace(" (diagnostic)", "")}, which this machine sets for every process (the head names what it costs a \`node -e 0\`): there the agent had its tools in hand after ${pick("agent-plain-env", (run) => run.readyMs)?.median.toFixed(1) ?? "—"} ms and a bare \`node\` exited after ${pick("node-plain-env", (run) => run.readyMs)?.median.toFixed(1) ?? "—"} ms. The targets are read from the first two rows, in the environment as given.`,
+            ]
+          : []),
         ...readyBudgetNote(
           pick("agent", (run) => run.readyMs)?.median,
           pick("node", (run) => run.readyMs)?.median,

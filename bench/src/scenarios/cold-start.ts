@@ -7,7 +7,7 @@ import { metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "..
 import { summarize } from "../stats.js";
 import type { StartupResult } from "../tasks.js";
 import { hasSetsid } from "./call-overhead.js";
-import { LABELS, OWN_SESSION, ownSessionNote, runStartups } from "./startup-plans.js";
+import { HOST_ENV, LABELS, OWN_SESSION, ownSessionNote, runStartups } from "./startup-plans.js";
 
 const msOf = (outcome: ContenderOutcome<StartupResult> | undefined) =>
   summarize(outcome?.results.map((result) => result.ms) ?? []);
@@ -27,14 +27,16 @@ export const coldStart: Scenario = {
     let run = 0;
     // Every run gets an empty cache folder: a first start on this machine.
     const cacheDir = (): string => join(dir, `cache-${++run}`);
-    // In full runs: the raw SDK with its servers in sessions of their own, as in scenario 3.
-    const diagnostic = context.mode === "full" && hasSetsid();
+    // In full runs, two diagnostic rows of the raw SDK: its servers in sessions of their own (as in
+    // scenario 3), and its servers given the host's environment, as mcp-rt's are.
+    const full = context.mode === "full";
     const outcomes = await runStartups(context, { kind: "startup", servers, cwd, expectTools, cacheDir }, [
       { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
       { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
-      ...(diagnostic
+      ...(full && hasSetsid()
         ? [{ id: "raw-sdk" as const, warmup: size.warmup, runs: size.runs, ownSession: true }]
         : []),
+      ...(full ? [{ id: "raw-sdk" as const, warmup: size.warmup, runs: size.runs, hostEnv: true }] : []),
       { id: "langchain", warmup: 0, runs: size.langchainRuns },
     ]);
     const time = metricTable({
@@ -80,6 +82,7 @@ export const coldStart: Scenario = {
       notes: [
         ...ownSessionNote(outcomes, { mcpRt: "mcp-rt", raw: "raw-sdk", ownSession: OWN_SESSION }),
         ...hostCpuNote(outcomes, size.servers),
+        ...hostEnvNote(outcomes),
         `LangChain ran ${size.langchainRuns} time(s) without warm-up: it connects servers one after another.`,
       ],
     };
@@ -94,5 +97,16 @@ function hostCpuNote(outcomes: Map<string, ContenderOutcome<StartupResult>>, ser
   if (mcpRt === undefined || raw === undefined) return [];
   return [
     `Host CPU until every tool was in hand (medians): mcp-rt ${mcpRt.toFixed(0)} ms, the raw SDK ${raw.toFixed(0)} ms; mcp-rt's includes naming, the registry and writing ${servers} cache entries (JSON, HMAC, an atomic file write each) while the other servers still start. With ${availableParallelism()} CPU core(s) here, host CPU is CPU the ${servers} starting servers do not get.`,
+  ];
+}
+
+/** The diagnostic row of the raw SDK given the host's environment, which mcp-rt's servers get. */
+function hostEnvNote(outcomes: Map<string, ContenderOutcome<StartupResult>>): string[] {
+  const median = (id: string) =>
+    summarize(outcomes.get(id)?.results.map((result) => result.ms) ?? [])?.median;
+  const [mcpRt, raw, hostEnv] = [median("mcp-rt"), median("raw-sdk"), median(HOST_ENV)];
+  if (mcpRt === undefined || raw === undefined || hostEnv === undefined) return [];
+  return [
+    `The raw SDK row with the host's environment is a diagnostic: its servers get the whole environment this run started in, as mcp-rt's do (less what looks secret), instead of the SDK's default six variables; ${(hostEnv / raw).toFixed(3)} × the raw SDK here, and mcp-rt was ${(mcpRt / hostEnv).toFixed(3)} × that row. The head says whether this environment holds variables that slow every Node start.`,
   ];
 }

@@ -11,7 +11,12 @@ export interface StartupContender {
   timeoutMs?: number;
   /** Raw SDK only: every server started through `setsid` (diagnostic); shown as {@link OWN_SESSION}. */
   ownSession?: boolean;
+  /** Raw SDK only: every server given the host's environment (diagnostic); shown as {@link HOST_ENV}. */
+  hostEnv?: boolean;
 }
+
+/** The raw SDK with every server given the host's whole environment, as mcp-rt gives it (diagnostic). */
+export const HOST_ENV = "raw-sdk-host-env";
 
 /** The raw SDK with every server in a session of its own, as mcp-rt starts stdio servers (diagnostic). */
 export const OWN_SESSION = "raw-sdk-own-session";
@@ -20,6 +25,7 @@ export const OWN_SESSION = "raw-sdk-own-session";
 export const LABELS: Record<string, string> = {
   ...CONTENDER_LABELS,
   [OWN_SESSION]: "raw SDK, servers in sessions of their own (setsid; diagnostic)",
+  [HOST_ENV]: "raw SDK, servers given the host's environment (diagnostic)",
 };
 
 /**
@@ -51,7 +57,7 @@ export function runStartups(
   const { cacheDir, ...rest } = task;
   const plans = contenders.map(
     (contender): ContenderPlan<StartupResult> => ({
-      id: contender.ownSession ? OWN_SESSION : contender.id,
+      id: contender.ownSession ? OWN_SESSION : contender.hostEnv ? HOST_ENV : contender.id,
       warmup: contender.warmup,
       runs: contender.runs,
       run: () =>
@@ -61,6 +67,7 @@ export function runStartups(
             contender: contender.id,
             cacheDir: typeof cacheDir === "function" ? cacheDir() : cacheDir,
             ...(contender.ownSession ? { serverInOwnSession: true } : {}),
+            ...(contender.hostEnv ? { serverWithHostEnv: true } : {}),
           },
           contender.timeoutMs,
         ),
