@@ -50,12 +50,21 @@ function nodeStartMs(env: NodeJS.ProcessEnv, runs = 7): number {
 /** Environment variables that change how every Node process starts (see {@link NodeStartEnv}). */
 export const NODE_START_VARIABLES: readonly string[] = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"];
 
-function readNodeStartEnv(): NodeStartEnv | undefined {
-  const names = NODE_START_VARIABLES.filter((name) => process.env[name]);
-  if (names.length === 0) return undefined;
-  const without = { ...process.env };
+/** `env` without {@link NODE_START_VARIABLES}, and which of them it had. */
+export function withoutNodeStartVariables(env: NodeJS.ProcessEnv): {
+  names: string[];
+  env: NodeJS.ProcessEnv;
+} {
+  const names = NODE_START_VARIABLES.filter((name) => env[name]);
+  const without = { ...env };
   for (const name of names) delete without[name];
-  return { names, withMs: nodeStartMs(process.env), withoutMs: nodeStartMs(without) };
+  return { names, env: without };
+}
+
+function readNodeStartEnv(): NodeStartEnv | undefined {
+  const without = withoutNodeStartVariables(process.env);
+  if (without.names.length === 0) return undefined;
+  return { names: without.names, withMs: nodeStartMs(process.env), withoutMs: nodeStartMs(without.env) };
 }
 
 function readAutogroup(): boolean | undefined {

@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alternate, type ContenderPlan } from "../alternate.js";
-import { NODE_START_VARIABLES } from "../machine.js";
+import { withoutNodeStartVariables } from "../machine.js";
 import { medianAtMost, metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
 import { summarize } from "../stats.js";
 
@@ -146,9 +146,7 @@ export const agentStart: Scenario = {
     if (expectTools === 0) throw new Error("the priming start had no tools in hand");
 
     // Diagnostic rows: both again without the variables that slow every Node start, when they are set.
-    const slowing = NODE_START_VARIABLES.filter((name) => box.env[name]);
-    const plainEnv = { ...box.env };
-    for (const name of slowing) delete plainEnv[name];
+    const { names: slowing, env: plainEnv } = withoutNodeStartVariables(box.env);
     const plans: ContenderPlan<ProcessRun>[] = [
       { id: "agent", ...size, run: () => timeProcess(agentArgs, box.env, box.project, expectTools) },
       { id: "node", ...size, run: () => timeProcess(["-e", "0"], box.env, box.project) },
@@ -164,12 +162,12 @@ export const agentStart: Scenario = {
         : []),
     ];
     const outcomes = await alternate(plans, context.onRun);
-    const without = `without ${slowing.map((name) => `\`${name}\``).join(" and ")} (diagnostic)`;
+    const without = `without ${slowing.map((name) => `\`${name}\``).join(" and ")}`;
     const labels = {
       agent: "mcp-rt, the example agent (`--demo --exec /quit`)",
       node: "bare `node -e 0`",
-      "agent-plain-env": `the example agent, ${without}`,
-      "node-plain-env": `bare \`node -e 0\`, ${without}`,
+      "agent-plain-env": `the example agent, ${without} (diagnostic)`,
+      "node-plain-env": `bare \`node -e 0\`, ${without} (diagnostic)`,
     };
     const pick = (id: string, value: (run: ProcessRun) => number) =>
       summarize(outcomes.get(id)?.results.map(value) ?? []);
@@ -234,7 +232,7 @@ export const agentStart: Scenario = {
         "The servers keep starting after the `ready` line; `/quit` stops them, which is the shutdown row.",
         ...(slowing.length > 0
           ? [
-              `The diagnostic rows run both ${without.replace(" (diagnostic)", "")}, which this machine sets for every process (the head names what it costs a \`node -e 0\`): there the agent had its tools in hand after ${pick("agent-plain-env", (run) => run.readyMs)?.median.toFixed(1) ?? "—"} ms and a bare \`node\` exited after ${pick("node-plain-env", (run) => run.readyMs)?.median.toFixed(1) ?? "—"} ms. The targets are read from the first two rows, in the environment as given.`,
+              `The diagnostic rows run both ${without}, which this machine sets for every process (the head names what it costs a \`node -e 0\`): there the agent had its tools in hand after ${pick("agent-plain-env", (run) => run.readyMs)?.median.toFixed(1) ?? "—"} ms and a bare \`node\` exited after ${pick("node-plain-env", (run) => run.readyMs)?.median.toFixed(1) ?? "—"} ms. The targets are read from the first two rows, in the environment as given.`,
             ]
           : []),
         ...readyBudgetNote(

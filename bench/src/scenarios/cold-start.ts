@@ -7,7 +7,7 @@ import { metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "..
 import { summarize } from "../stats.js";
 import type { StartupResult } from "../tasks.js";
 import { hasSetsid } from "./call-overhead.js";
-import { HOST_ENV, LABELS, OWN_SESSION, ownSessionNote, runStartups } from "./startup-plans.js";
+import { diagnosticRowNote, HOST_ENV, LABELS, ownSessionNote, runStartups } from "./startup-plans.js";
 
 const msOf = (outcome: ContenderOutcome<StartupResult> | undefined) =>
   summarize(outcome?.results.map((result) => result.ms) ?? []);
@@ -80,9 +80,14 @@ export const coldStart: Scenario = {
         }),
       ],
       notes: [
-        ...ownSessionNote(outcomes, { mcpRt: "mcp-rt", raw: "raw-sdk", ownSession: OWN_SESSION }),
+        ...ownSessionNote(outcomes),
         ...hostCpuNote(outcomes, size.servers),
-        ...hostEnvNote(outcomes),
+        ...diagnosticRowNote(
+          outcomes,
+          HOST_ENV,
+          "with the host's environment is a diagnostic: its servers get the whole environment this run started in, as mcp-rt's do (less what looks secret), instead of the SDK's default six variables",
+          "The head says whether this environment holds variables that slow every Node start.",
+        ),
         `LangChain ran ${size.langchainRuns} time(s) without warm-up: it connects servers one after another.`,
       ],
     };
@@ -97,16 +102,5 @@ function hostCpuNote(outcomes: Map<string, ContenderOutcome<StartupResult>>, ser
   if (mcpRt === undefined || raw === undefined) return [];
   return [
     `Host CPU until every tool was in hand (medians): mcp-rt ${mcpRt.toFixed(0)} ms, the raw SDK ${raw.toFixed(0)} ms; mcp-rt's includes naming, the registry and writing ${servers} cache entries (JSON, HMAC, an atomic file write each) while the other servers still start. With ${availableParallelism()} CPU core(s) here, host CPU is CPU the ${servers} starting servers do not get.`,
-  ];
-}
-
-/** The diagnostic row of the raw SDK given the host's environment, which mcp-rt's servers get. */
-function hostEnvNote(outcomes: Map<string, ContenderOutcome<StartupResult>>): string[] {
-  const median = (id: string) =>
-    summarize(outcomes.get(id)?.results.map((result) => result.ms) ?? [])?.median;
-  const [mcpRt, raw, hostEnv] = [median("mcp-rt"), median("raw-sdk"), median(HOST_ENV)];
-  if (mcpRt === undefined || raw === undefined || hostEnv === undefined) return [];
-  return [
-    `The raw SDK row with the host's environment is a diagnostic: its servers get the whole environment this run started in, as mcp-rt's do (less what looks secret), instead of the SDK's default six variables; ${(hostEnv / raw).toFixed(3)} × the raw SDK here, and mcp-rt was ${(mcpRt / hostEnv).toFixed(3)} × that row. The head says whether this environment holds variables that slow every Node start.`,
   ];
 }

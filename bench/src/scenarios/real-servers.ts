@@ -236,7 +236,7 @@ export const realServersScenario: Scenario = {
             ]
           : []),
         ...(diagnostic
-          ? ownSessionNote(starts, { mcpRt: "mcp-rt", raw: "raw-sdk", ownSession: OWN_SESSION })
+          ? ownSessionNote(starts)
           : [
               'Cold start on a busy machine: mcp-rt starts every stdio server in a session of its own, which the autogroup scheduler gives a CPU share of its own while eight Node servers load at once (README, "Busy machines"); read the cold ratio with the load average in the head.',
             ]),

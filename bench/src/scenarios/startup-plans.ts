@@ -29,20 +29,33 @@ export const LABELS: Record<string, string> = {
 };
 
 /**
- * A note on a start's diagnostic row: the raw SDK with its servers in sessions
- * of their own, against the raw SDK and mcp-rt, medians of one run.
+ * A note on a diagnostic row of the raw SDK in a start (`row`, which `what`
+ * describes): the row against the raw SDK, and mcp-rt against the row,
+ * medians of one run; `after` follows.
  */
-export function ownSessionNote(
+export function diagnosticRowNote(
   outcomes: Map<string, ContenderOutcome<StartupResult>>,
-  ids: { mcpRt: string; raw: string; ownSession: string },
+  row: string,
+  what: string,
+  after: string,
 ): string[] {
   const median = (id: string) =>
     summarize(outcomes.get(id)?.results.map((result) => result.ms) ?? [])?.median;
-  const [mcpRt, raw, own] = [median(ids.mcpRt), median(ids.raw), median(ids.ownSession)];
-  if (mcpRt === undefined || raw === undefined || own === undefined) return [];
+  const [mcpRt, raw, diagnostic] = [median("mcp-rt"), median("raw-sdk"), median(row)];
+  if (mcpRt === undefined || raw === undefined || diagnostic === undefined) return [];
   return [
-    `The raw SDK row with \`setsid\` is a diagnostic: the raw SDK with every server started in a session of its own, as mcp-rt starts stdio servers (its process-group design), ${(own / raw).toFixed(3)} × the raw SDK here; mcp-rt was ${(mcpRt / own).toFixed(3)} × that row. On a machine with the autogroup scheduler a session of its own is a scheduling group of its own (README, "Busy machines").`,
+    `The raw SDK row ${what}, ${(diagnostic / raw).toFixed(3)} × the raw SDK here; mcp-rt was ${(mcpRt / diagnostic).toFixed(3)} × that row. ${after}`,
   ];
+}
+
+/** {@link diagnosticRowNote} of the raw SDK with its servers in sessions of their own. */
+export function ownSessionNote(outcomes: Map<string, ContenderOutcome<StartupResult>>): string[] {
+  return diagnosticRowNote(
+    outcomes,
+    OWN_SESSION,
+    "with `setsid` is a diagnostic: the raw SDK with every server started in a session of its own, as mcp-rt starts stdio servers (its process-group design)",
+    'On a machine with the autogroup scheduler a session of its own is a scheduling group of its own (README, "Busy machines").',
+  );
 }
 
 /**
