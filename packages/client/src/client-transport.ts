@@ -15,7 +15,7 @@ export interface ClientTransport extends Transport {
   readonly exit?: ProcessExit | undefined;
   /** The protocol version agreed at `initialize`. */
   readonly protocolVersion?: string | undefined;
-  /** Why the transport closed on its own (a lost session, a dropped stream, a message too large), once it has. */
+  /** Why the transport closed on its own (a lost session, a dropped stream, a message too large, a broken stdin), once it has. */
   readonly closeReason?: string | undefined;
   /** Set when a stdio transport closed because the server sent a message past `maxMessageBytes`: what happened. */
   readonly limitBreach?: string | undefined;

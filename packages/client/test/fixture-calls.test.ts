@@ -6,10 +6,11 @@ import {
   crashOnCallServer,
   fixtureServer,
   hugeOutputServer,
+  isProcessAlive,
   slowCallServer,
 } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { textOf, until, useConnections } from "./helpers.js";
+import { inlineServer, textOf, until, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
@@ -102,6 +103,40 @@ describe("callTool against fixtures", () => {
       code: "TRANSPORT_CLOSED",
       message: expect.stringContaining("process exited with code 1"),
     });
+  });
+
+  it("ends a server that closed its stdin and fails the call that could not reach it", async () => {
+    // Answers, then closes its end of stdin and stays alive: nothing the client writes can reach it.
+    const deaf = inlineServer([
+      'import { closeSync } from "node:fs";',
+      'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
+      'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+      'import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";',
+      'const server = new Server({ name: "deaf", version: "1.0.0" }, { capabilities: { tools: {} } });',
+      "server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'deafen', inputSchema: { type: 'object' } }] }));",
+      "server.setRequestHandler(CallToolRequestSchema, () => {",
+      "  setImmediate(() => { process.stdin.pause(); closeSync(0); });",
+      "  return { content: [{ type: 'text', text: 'not listening any more' }] };",
+      "});",
+      "setInterval(() => {}, 1000);",
+      "await server.connect(new StdioServerTransport());",
+    ]);
+    const connection = await connect("deaf", deaf);
+    const pid = connection.pid as number;
+    const errors: McpRtError[] = [];
+    connection.onError((error) => errors.push(error));
+    expect(textOf(await callTool(connection, "deafen", {}))).toBe("not listening any more");
+    await sleep(100);
+
+    const error = (await callTool(connection, "deafen", {}).catch((e: unknown) => e)) as McpRtError;
+
+    expect(error.code).toBe("TRANSPORT_CLOSED");
+    expect(error.message).toBe(
+      'MCP server "deaf" closed the connection during the call of tool "deafen": it stopped reading its stdin (EPIPE), so mcp-rt ended it',
+    );
+    expect(errors[0]).toMatchObject({ code: "TRANSPORT_CLOSED", message: expect.stringContaining("EPIPE") });
+    expect(connection.closed).toBe(true);
+    await until(() => !isProcessAlive(pid));
   });
 
   it("tells a late onClose subscriber that a server crashed right after initializing", async () => {
