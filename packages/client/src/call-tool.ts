@@ -10,6 +10,7 @@ import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { rpcCode } from "./error-text.js";
 import { followSignal } from "./linked-signal.js";
+import type { WatchedCall } from "./progress-calls.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
@@ -59,23 +60,14 @@ export async function callTool(
   checkTimeOption("maxTotalTimeout", options.maxTotalTimeout);
   const timeoutMs = options.timeout ?? connection.config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxTotalTimeoutMs = options.maxTotalTimeout ?? timeoutMs * 10;
-  const onProgress = options.onProgress;
   // The call's own signal: the caller's, followed only while the call runs (the SDK never removes the
   // abort listener it adds, and a caller may reuse one signal for many calls), and the limit without
   // progress, restarted by each notification (progress-calls.ts says why not the SDK's `onprogress`).
   // The SDK keeps the limit however much progress arrives.
-  const controller = new CallAbort();
-  let quietTooLong = false;
-  const quiet = setTimeout(() => {
-    quietTooLong = true;
-    controller.abort(new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: timeoutMs }));
-  }, timerMs(timeoutMs));
-  const unfollow = followSignal(options.signal, (reason) => controller.abort(reason));
+  const call = new ToolCall(timeoutMs, options.onProgress);
+  const unfollow = options.signal ? followSignal(options.signal, (reason) => call.abort(reason)) : undefined;
   // Always ask for progress: it is what keeps a long call alive past `timeout`.
-  const progressToken = internals.progress.add((progress) => {
-    quiet.refresh();
-    if (onProgress) deliverProgress(onProgress, progress);
-  });
+  const progressToken = internals.progress.add(call);
   try {
     // A plain request: the SDK's callTool throws away a result whose structuredContent does not
     // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
@@ -89,7 +81,7 @@ export async function callTool(
         },
       },
       CallToolResultSchema,
-      { signal: controller.signal, timeout: timerMs(maxTotalTimeoutMs) },
+      { signal: call.signal, timeout: timerMs(maxTotalTimeoutMs) },
     );
     return result as CallToolResult;
   } catch (error) {
@@ -103,13 +95,12 @@ export async function callTool(
       timeoutMs,
       maxTotalTimeoutMs,
       // The SDK's own limit on the call is the total one; the quiet one aborts it from here.
-      pastTotal: !quietTooLong && rpcCode(error) === ErrorCode.RequestTimeout,
+      pastTotal: !call.quietTooLong && rpcCode(error) === ErrorCode.RequestTimeout,
       signal: options.signal,
     });
   } finally {
-    clearTimeout(quiet);
     internals.progress.delete(progressToken);
-    unfollow();
+    unfollow?.();
   }
 }
 
@@ -118,11 +109,37 @@ function callOf(toolName: string): string {
   return `call of tool "${toolName}"`;
 }
 
-function deliverProgress(onProgress: (progress: MCPProgress) => void, progress: Progress): void {
-  try {
-    onProgress(progress);
-  } catch {
-    // A throwing progress listener must not fail the call.
+/**
+ * One call in flight: the abort switch the SDK gets as its signal, and what
+ * its connection's {@link ProgressCalls} watches (progress, the limit without it).
+ */
+class ToolCall extends CallAbort implements WatchedCall {
+  readonly quietMs: number;
+  deadline = 0;
+  /** Set when the limit without progress ended the call. */
+  quietTooLong = false;
+  readonly #timeoutMs: number;
+  readonly #onProgress: ((progress: MCPProgress) => void) | undefined;
+
+  constructor(timeoutMs: number, onProgress: ((progress: MCPProgress) => void) | undefined) {
+    super();
+    this.quietMs = timerMs(timeoutMs);
+    this.#timeoutMs = timeoutMs;
+    this.#onProgress = onProgress;
+  }
+
+  progressed(progress: Progress): void {
+    try {
+      this.#onProgress?.(progress);
+    } catch {
+      // A throwing progress listener must not fail the call.
+    }
+  }
+
+  tooQuiet(): void {
+    if (this.aborted) return;
+    this.quietTooLong = true;
+    this.abort(new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: this.#timeoutMs }));
   }
 }
 
