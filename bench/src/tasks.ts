@@ -108,6 +108,12 @@ export interface CallsTask {
    * it asked with tokens of its own, to show what that costs (diagnostic).
    */
   askForProgress?: boolean;
+  /**
+   * Raw SDK only: every call carries a `progressToken` in `_meta`, as
+   * mcp-rt's `callTool` sends one (so a server may report progress), without
+   * `onprogress`: the request mcp-rt makes, from the raw client (diagnostic).
+   */
+  sendProgressToken?: boolean;
   /** Untimed calls first, so both contenders run warm code. */
   warmupCalls: number;
   calls: number;

@@ -168,7 +168,10 @@ export async function calls(task: CallsTask): Promise<CallsResult> {
   try {
     const call = async (i: number): Promise<void> => {
       const message = `message ${i}`;
-      const answer = await client.callTool({ name: "echo", arguments: { message } }, undefined, options);
+      const params = task.sendProgressToken
+        ? { name: "echo", arguments: { message }, _meta: { progressToken: i } }
+        : { name: "echo", arguments: { message } };
+      const answer = await client.callTool(params, undefined, options);
       const content = answer.content as Array<{ type: string; text?: string }>;
       const first = content[0];
       if (answer.isError || first?.type !== "text" || first.text !== message) {

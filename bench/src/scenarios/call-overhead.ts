@@ -10,6 +10,7 @@ import { LABELS } from "./startup-plans.js";
 
 const OWN_SESSION = "raw-sdk-own-session";
 const WITH_ONPROGRESS = "raw-sdk-onprogress";
+const WITH_TOKEN = "raw-sdk-progress-token";
 
 /** `setsid` (util-linux) runs a program in a new session, as mcp-rt's process groups do. */
 export function hasSetsid(): boolean {
@@ -28,9 +29,9 @@ export const callOverhead: Scenario = {
     const server = Object.values(fixtureServers(1))[0]!;
     const plan = (
       id: ContenderId,
-      { ownSession = false, progress = false } = {},
+      { ownSession = false, progress = false, token = false } = {},
     ): ContenderPlan<CallsResult> => ({
-      id: progress ? WITH_ONPROGRESS : ownSession ? OWN_SESSION : id,
+      id: progress ? WITH_ONPROGRESS : token ? WITH_TOKEN : ownSession ? OWN_SESSION : id,
       warmup: size.warmup,
       runs: size.runs,
       run: () =>
@@ -43,6 +44,7 @@ export const callOverhead: Scenario = {
           warmupCalls: size.warmupCalls,
           ...(ownSession ? { serverInOwnSession: true } : {}),
           ...(progress ? { askForProgress: true } : {}),
+          ...(token ? { sendProgressToken: true } : {}),
         }),
     });
     const diagnostic = hasSetsid();
@@ -51,7 +53,11 @@ export const callOverhead: Scenario = {
         plan("mcp-rt"),
         plan("raw-sdk"),
         ...(diagnostic
-          ? [plan("raw-sdk", { ownSession: true }), plan("raw-sdk", { ownSession: true, progress: true })]
+          ? [
+              plan("raw-sdk", { ownSession: true }),
+              plan("raw-sdk", { ownSession: true, progress: true }),
+              plan("raw-sdk", { ownSession: true, token: true }),
+            ]
           : []),
       ],
       context.onRun,
@@ -61,6 +67,8 @@ export const callOverhead: Scenario = {
       [OWN_SESSION]: "raw SDK, server in a session of its own (setsid; diagnostic)",
       [WITH_ONPROGRESS]:
         "raw SDK asking for progress through `onprogress`, server in a session of its own (diagnostic)",
+      [WITH_TOKEN]:
+        "raw SDK sending a `progressToken` (no `onprogress`), server in a session of its own: mcp-rt's request (diagnostic)",
     };
     const total = metricTable({
       metric: `${size.calls} sequential echo calls`,
@@ -112,9 +120,28 @@ export const callOverhead: Scenario = {
           ? [
               "The third row is a diagnostic, not a peer: the raw SDK with its server started through `setsid`, in a session of its own as mcp-rt starts every stdio server (its process-group design). It shows how much the session alone moves a call on this machine; the CPU table shows each client's own work.",
               "The fourth row is a diagnostic too: the raw SDK with its server in a session of its own and every call asking for progress through the SDK's `onprogress` (the limit restarted by each notification), as mcp-rt's `callTool` did until it asked with tokens of its own: given `onprogress`, the SDK builds each request again with two spread-then-property literals, on Node 20's slow path. mcp-rt asks for progress on every call all the same (it keeps a long call alive past its timeout).",
+              ...tokenRowNote(ms, cpu),
             ]
           : []),
       ],
     };
   },
 };
+
+/**
+ * What the fifth row says: the raw SDK making mcp-rt's request (a server in
+ * a session of its own, a `progressToken` in every call) against the raw
+ * SDK, and mcp-rt against it, which leaves mcp-rt's own code.
+ */
+function tokenRowNote(
+  ms: (id: string) => { median: number } | undefined,
+  cpu: (id: string) => { median: number } | undefined,
+): string[] {
+  const [mcpRt, raw, row] = [ms("mcp-rt"), ms("raw-sdk"), ms(WITH_TOKEN)];
+  const [mcpRtCpu, rawCpu, rowCpu] = [cpu("mcp-rt"), cpu("raw-sdk"), cpu(WITH_TOKEN)];
+  if (!mcpRt || !raw || !row || !mcpRtCpu || !rawCpu || !rowCpu) return [];
+  const ratio = (a: { median: number }, b: { median: number }) => (a.median / b.median).toFixed(3);
+  return [
+    `The fifth row is the raw SDK making the request mcp-rt makes: its server in a session of its own and a \`progressToken\` in every call's \`_meta\` (mcp-rt asks for progress on every call: it lets a server report progress, which keeps a long call alive past its timeout), without \`onprogress\`. It took ${ratio(row, raw)} × the raw SDK's time and ${ratio(rowCpu, rawCpu)} × its host CPU: a server does more for a call that may report progress, its client hardly. mcp-rt took ${ratio(mcpRt, row)} × that row's time and ${ratio(mcpRtCpu, rowCpu)} × its host CPU: what mcp-rt adds beyond the request it makes.`,
+  ];
+}
