@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createServerEnv } from "@mcp-rt/client/light";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -138,13 +139,16 @@ function inOwnSession(server: StdioServer): StdioServer {
   return { ...server, command: "setsid", args: [server.command, ...server.args] };
 }
 
-/** Every server given the host's environment under its own `env`, as mcp-rt gives it (diagnostic). */
+/** Every server given the host's environment (less what looks secret) under its own `env`, as mcp-rt gives it (diagnostic). */
 function withHostEnv(servers: Record<string, StdioServer>): Record<string, StdioServer> {
-  const host = Object.fromEntries(
-    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
   return Object.fromEntries(
-    Object.entries(servers).map(([name, server]) => [name, { ...server, env: { ...host, ...server.env } }]),
+    Object.entries(servers).map(([name, server]) => [
+      name,
+      {
+        ...server,
+        env: createServerEnv({ parent: process.env, ...(server.env ? { env: server.env } : {}) }),
+      },
+    ]),
   );
 }
 

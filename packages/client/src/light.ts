@@ -1,5 +1,6 @@
 // What a start path needs before it connects anything, without loading the MCP SDK (README "Light entry").
 
+export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
 export type {
   ElicitationHandler,
   MCPElicitationField,

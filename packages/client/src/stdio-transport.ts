@@ -272,8 +272,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
    * with it the requests waiting for it.
    */
   async #onStdinBroken(error: Error): Promise<void> {
-    await firstSettled([this.#exited ?? Promise.resolve()], DRAIN_MS);
-    if (this.#exit || this.#closing) return;
+    if ((await this.waitForExit(DRAIN_MS)) || this.#closing) return;
     this.#stdinBroken = `it stopped reading its stdin (${errnoOf(error) ?? error.message}), so mcp-rt ended it`;
     await this.terminate();
   }
