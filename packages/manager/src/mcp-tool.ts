@@ -152,9 +152,11 @@ export class MCPTool implements CustomTool {
     }
     const mcp = client();
     try {
-      const options: CallToolOptions = {};
-      if (signal) options.signal = signal;
-      if (onUpdate) options.onProgress = (progress) => onUpdate(this.#progressUpdate(progress));
+      // One literal of one shape: properties added one by one move the object through a map each.
+      const options: CallToolOptions = {
+        signal,
+        onProgress: onUpdate ? (progress) => onUpdate(this.#progressUpdate(progress)) : undefined,
+      };
       const raw = await mcp.callTool(live.connection, tool, params ?? {}, options);
       const result = toToolResult(raw, this.#context, this.#host);
       const outputSchema = this.definition.outputSchema;
