@@ -116,6 +116,7 @@ export const callOverhead: Scenario = {
       ],
       notes: [
         "LangChain is not run here: the issue compares call overhead against the raw client only.",
+        "Host CPU per call is a time, and on a small virtual machine it swings by more than the gap between two clients (min and max above). `node dist/instructions.js` counts a call's instructions instead (valgrind's callgrind, the same contenders and server), which move by about ±5 % between runs: README.md, \"Counting instructions\", says what it found and how to run it.",
         ...(diagnostic
           ? [
               "The third row is a diagnostic, not a peer: the raw SDK with its server started through `setsid`, in a session of its own as mcp-rt starts every stdio server (its process-group design). It shows how much the session alone moves a call on this machine; the CPU table shows each client's own work.",
