@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { loadContender } from "./contenders/load.js";
 import { fixtureServers } from "./fixture-servers.js";
 import type { CallsTask } from "./tasks.js";
 
@@ -91,9 +92,15 @@ async function child(contender: Contender, calls: number, warmupCalls: number): 
     calls,
     warmupCalls,
   };
-  const module =
-    contender === "mcp-rt" ? await import("./contenders/mcp-rt.js") : await import("./contenders/raw-sdk.js");
+  const module = await loadContender(contender);
+  if (!module.calls) throw new Error(`${contender} has no calls benchmark`);
   await module.calls(task);
+}
+
+/** Every thread's instructions together, and the main thread's (where the calls run), by kind. */
+interface Threads {
+  all: number;
+  main: InstructionCounts;
 }
 
 /** One callgrind run: every thread's instructions together, and the main thread's (where the calls run). */
@@ -122,12 +129,6 @@ function callgrind(outFile: string, contender: Contender, calls: number, warmup:
   const main = counted[0];
   if (!main) throw new Error(`callgrind wrote no profile for ${contender}`);
   return { all: counted.reduce((sum, c) => sum + c.total, 0), main };
-}
-
-/** What {@link callgrind} returns. */
-interface Threads {
-  all: number;
-  main: InstructionCounts;
 }
 
 /** Whether `command` is on the PATH (callgrind_annotate answers `--version` with exit code 255). */
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), "mcp-rt-callgrind-"));
   try {
-    const counted = new Map<Contender, { all: number; main: InstructionCounts }>();
+    const counted = new Map<Contender, Threads>();
     for (const contender of CONTENDERS) {
       const without = callgrind(join(dir, `${contender}-0.out`), contender, 0, warmup);
       const withCalls = callgrind(join(dir, `${contender}-${calls}.out`), contender, calls, warmup);

@@ -3,26 +3,8 @@
  * only the contender it needs (so no other library inflates its memory or
  * start-up), runs the task, sends the result back and exits.
  */
-import type { ContenderId, Task, TaskResults, WorkerMessage } from "./tasks.js";
-
-interface ContenderModule {
-  startup(task: Extract<Task, { kind: "startup" }>): Promise<TaskResults["startup"]>;
-  calls?(task: Extract<Task, { kind: "calls" }>): Promise<TaskResults["calls"]>;
-  reload?(task: Extract<Task, { kind: "reload" }>): Promise<TaskResults["reload"]>;
-  toolCalls?(task: Extract<Task, { kind: "tool-calls" }>): Promise<TaskResults["tool-calls"]>;
-}
-
-async function loadContender(id: ContenderId): Promise<ContenderModule> {
-  switch (id) {
-    case "mcp-rt":
-    case "mcp-rt-cache-first":
-      return import("./contenders/mcp-rt.js");
-    case "raw-sdk":
-      return import("./contenders/raw-sdk.js");
-    case "langchain":
-      return import("./contenders/langchain.js");
-  }
-}
+import { loadContender } from "./contenders/load.js";
+import type { Task, TaskResults, WorkerMessage } from "./tasks.js";
 
 async function run(task: Task): Promise<TaskResults[Task["kind"]]> {
   switch (task.kind) {
