@@ -12,16 +12,22 @@
 export class CallAbort {
   aborted = false;
   reason: unknown = undefined;
-  #listeners: Array<() => void> = [];
+  /** The SDK's listener: it adds one per request (and never removes it). */
+  #listener: (() => void) | undefined = undefined;
+  /** Any further listeners; none on the SDK's path, so no array is made for a call. */
+  #more: Array<() => void> | undefined = undefined;
 
   /** Throws the reason once aborted. */
   throwIfAborted(): void {
     if (this.aborted) throw this.reason;
   }
 
-  /** Adds an `"abort"` listener (the SDK adds one per request and never removes it). */
+  /** Adds an `"abort"` listener. */
   addEventListener(_type: "abort", listener: () => void): void {
-    if (!this.aborted) this.#listeners.push(listener);
+    if (this.aborted) return;
+    if (this.#listener === undefined) this.#listener = listener;
+    else if (this.#more) this.#more.push(listener);
+    else this.#more = [listener];
   }
 
   /** Aborts once, with `reason`; later calls do nothing. */
@@ -29,9 +35,12 @@ export class CallAbort {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
-    const listeners = this.#listeners;
-    this.#listeners = [];
-    for (const listener of listeners) listener();
+    const first = this.#listener;
+    const more = this.#more;
+    this.#listener = undefined;
+    this.#more = undefined;
+    first?.();
+    if (more) for (const listener of more) listener();
   }
 
   /** This switch as the SDK's request options take a signal. */

@@ -115,6 +115,7 @@ function callOf(toolName: string): string {
  */
 class ToolCall extends CallAbort implements WatchedCall {
   readonly quietMs: number;
+  token = 0;
   deadline = 0;
   /** Set when the limit without progress ended the call. */
   quietTooLong = false;

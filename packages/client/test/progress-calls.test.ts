@@ -7,6 +7,7 @@ import { ProgressCalls, type WatchedCall } from "../src/progress-calls.js";
 function watched(quietMs = 60_000): WatchedCall & { seen: Progress[]; quiet: number } {
   return {
     quietMs,
+    token: 0,
     deadline: 0,
     seen: [],
     quiet: 0,
@@ -44,6 +45,19 @@ describe("ProgressCalls", () => {
     expect(call.seen).toEqual([]);
   });
 
+  it("keeps finding the calls still in flight when one in the middle settles", () => {
+    const calls = new ProgressCalls();
+    const [first, middle, last] = [watched(), watched(), watched()];
+    const tokens = [first, middle, last].map((call) => calls.add(call));
+    calls.delete(tokens[1] as number);
+    calls.delete(tokens[1] as number);
+    for (const [i, token] of tokens.entries()) calls.deliver({ progressToken: token, progress: i });
+    expect([first.seen, middle.seen, last.seen]).toEqual([[{ progress: 0 }], [], [{ progress: 2 }]]);
+    calls.delete(tokens[0] as number);
+    calls.deliver({ progressToken: tokens[2] as number, progress: 3 });
+    expect(last.seen).toEqual([{ progress: 2 }, { progress: 3 }]);
+  });
+
   it("tells each call its limit passed on one shared timer; progress restarts the limit", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     try {
@@ -73,16 +87,23 @@ describe("ProgressCalls", () => {
 });
 
 describe("CallAbort", () => {
-  it("aborts once: its listeners run with the first reason, throwIfAborted throws it", () => {
+  it("aborts once: its listeners run in order with the first reason, throwIfAborted throws it", () => {
     const abort = new CallAbort();
     const reasons: unknown[] = [];
-    abort.addEventListener("abort", () => reasons.push(abort.reason));
+    for (const listener of ["a", "b", "c"]) {
+      abort.addEventListener("abort", () => reasons.push([listener, abort.reason]));
+    }
     expect(() => abort.throwIfAborted()).not.toThrow();
     const first = new Error("first");
     abort.abort(first);
     abort.abort(new Error("second"));
+    abort.addEventListener("abort", () => reasons.push(["late", abort.reason]));
     expect(abort.aborted).toBe(true);
-    expect(reasons).toEqual([first]);
+    expect(reasons).toEqual([
+      ["a", first],
+      ["b", first],
+      ["c", first],
+    ]);
     expect(() => abort.throwIfAborted()).toThrow(first);
   });
 });

@@ -104,6 +104,8 @@ function convertBlock(block: unknown): ToolResultContent {
   }
 }
 
+const isImage = (block: ToolResultContent): boolean => block.type === "image";
+
 /** True when some text block already carries the structured content (the spec asks servers to do so). */
 function mirrorsStructured(content: ToolResultContent[], structured: unknown): boolean {
   const expected = json(structured);
@@ -194,16 +196,8 @@ export function toToolResult(
 ): ToolResult {
   const limit = options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT;
   const mediaLimit = options.resultMediaByteLimit ?? DEFAULT_RESULT_MEDIA_BYTE_LIMIT;
-  // One pass over the blocks; images are counted so that text-only results skip the media limit.
-  let content: ToolResultContent[] = [];
-  let images = false;
-  if (Array.isArray(raw.content)) {
-    for (const block of raw.content) {
-      const converted = convertBlock(block);
-      if (converted.type === "image") images = true;
-      content.push(converted);
-    }
-  }
+  // `map` makes the array at its size; pushing to `[]` grows it (a second array) on every call.
+  let content: ToolResultContent[] = Array.isArray(raw.content) ? raw.content.map(convertBlock) : [];
   if (raw.structuredContent !== undefined && !mirrorsStructured(content, raw.structuredContent)) {
     content.push({ type: "text", text: json(raw.structuredContent) });
   }
@@ -214,7 +208,8 @@ export function toToolResult(
     });
   }
   if (content.length === 0) content = [{ type: "text", text: "(no output)" }];
-  if (images) content = limitMedia(content, mediaLimit);
+  // Text-only results, the usual ones, skip the media limit.
+  if (content.some(isImage)) content = limitMedia(content, mediaLimit);
   const details = resultDetails(context, raw.isError === true, raw);
   const result: ToolResult = { content: truncate(content, limit), details };
   if (details.isError) result.isError = true;
