@@ -160,6 +160,9 @@ function inAllOwnSessions(servers: Record<string, StdioServer>): Record<string, 
 export async function calls(task: CallsTask): Promise<CallsResult> {
   const server = task.serverInOwnSession ? inOwnSession(task.server) : task.server;
   const client = await connect(server, task.cwd);
+  // Listed first, as an agent must before it can call a tool, and as mcp-rt's contender is: the SDK's
+  // parsing code then runs its calls in the state a listing leaves it in (README.md, "Counting instructions").
+  await listAllTools(client);
   // What mcp-rt's callTool asked of the SDK before it asked for progress itself: each notification restarting the limit.
   const options: RequestOptions | undefined = task.askForProgress
     ? {

@@ -101,7 +101,7 @@ export const callOverhead: Scenario = {
       number: 3,
       title: `Call overhead: ${size.calls} sequential \`echo\` calls over stdio`,
       setup: [
-        `One \`echoServer\` fixture; each run in a fresh process connects (untimed), makes ${size.warmupCalls} untimed calls, then times ${size.calls} calls one after another, checking every answer.`,
+        `One \`echoServer\` fixture; each run in a fresh process connects and lists the tools (untimed; the raw SDK too, as an agent must before it can call one), makes ${size.warmupCalls} untimed calls, then times ${size.calls} calls one after another, checking every answer.`,
         "mcp-rt: `MCPTool.execute` of the tool `connectServers` returned (result converted to the agent's `ToolResult`); raw SDK: `client.callTool`.",
       ],
       tables: [total, perCall, cpuPerCall],
