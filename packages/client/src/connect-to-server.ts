@@ -22,6 +22,7 @@ import type { ElicitationHandler } from "./elicitation-form.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
+import { linkSignal } from "./linked-signal.js";
 import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
@@ -190,10 +191,18 @@ async function connectOnce(
         await launchTurn();
         signal.throwIfAborted();
       }
-      await client.connect(transport, {
-        signal,
-        timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
-      });
+      // Linked only while connecting: the SDK never removes the abort listener it adds to the
+      // initialize request, and the deadline (or the caller's signal) aborting later would send
+      // the server a `notifications/cancelled` for that long-answered request.
+      const linked = linkSignal(signal);
+      try {
+        await client.connect(transport, {
+          signal: linked.signal,
+          timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
+        });
+      } finally {
+        linked.unlink();
+      }
       return connection;
     } catch (error) {
       // Read before stopping it: after terminate() every process has "exited". A server

@@ -1,4 +1,4 @@
-import { setImmediate as tick } from "node:timers/promises";
+import { setTimeout as sleep, setImmediate as tick } from "node:timers/promises";
 import { callTool, listTools, type MCPServerConnection, ping } from "@mcp-rt/client";
 import { manyToolsServer } from "@mcp-rt/testing";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -56,6 +56,25 @@ describe("requests that finished", () => {
       (message) => "method" in message && message.method === "tools/call" && message.params?.name === "slow",
     );
     expect(cancelled[0]).toMatchObject({ params: { requestId: (slowCall as { id: number }).id } });
+  });
+
+  it("the connect's initialize is not cancelled once its timeout passes or its signal aborts", async () => {
+    const controller = new AbortController();
+    const timeout = 3000;
+    const started = performance.now();
+    const connection = await connect(
+      "many",
+      { ...manyToolsServer(3), timeout },
+      { signal: controller.signal },
+    );
+    const sent = recordSent(connection);
+    // The connect's deadline passes on a healthy connection, then its caller's signal aborts.
+    await sleep(Math.max(0, started + timeout + 200 - performance.now()));
+    controller.abort();
+    await tick();
+    expect(cancellations(sent)).toEqual([]);
+    await ping(connection);
+    expect(connection.closed).toBe(false);
   });
 
   it("an already aborted signal still rejects at once with AbortError", async () => {

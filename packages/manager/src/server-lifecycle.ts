@@ -285,10 +285,12 @@ export class ServerLifecycle {
     const hadContent = record.setContent(NO_CONTENT);
     if (table.holds(record)) table.forget(record.name);
     record.quiet();
-    record.attempt?.controller.abort(removedError(record.name));
+    const { attempt } = record;
+    // A settled attempt has nothing left to call off.
+    if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
     const closed = Promise.allSettled([
       record.connection && client().closeConnection(record.connection),
-      record.attempt?.done,
+      attempt?.done,
     ]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
     tasks.add(closed);
