@@ -9,7 +9,7 @@ import { summarize } from "../stats.js";
 import type { ContenderId, StartupResult, StdioServer, ToolCallsResult } from "../tasks.js";
 import { hasSetsid } from "./call-overhead.js";
 import { callsPerServerTable, startPerServerTable } from "./real-servers-tables.js";
-import { LABELS, OWN_SESSION, ownSessionNote } from "./startup-plans.js";
+import { diagnosticRowNote, HOST_ENV, LABELS, OWN_SESSION, ownSessionNote } from "./startup-plans.js";
 
 const WARM_GATE = "mcp-rt-warm";
 const WARM_CACHE_FIRST = "mcp-rt-cache-first";
@@ -67,8 +67,7 @@ export const realServersScenario: Scenario = {
       id: string,
       contender: ContenderId,
       cacheDir: () => string,
-      counts = { warmup: size.warmup, runs: size.runs },
-      ownSession = false,
+      { counts = { warmup: size.warmup, runs: size.runs }, ownSession = false, hostEnv = false } = {},
     ): ContenderPlan<StartupResult> => ({
       id,
       ...counts,
@@ -81,10 +80,13 @@ export const realServersScenario: Scenario = {
           cacheDir: cacheDir(),
           expectTools: expectTools(contender),
           ...(ownSession ? { serverInOwnSession: true } : {}),
+          ...(hostEnv ? { serverWithHostEnv: true } : {}),
         }),
     });
-    // As in scenario 3, and in full runs only: the raw SDK with its servers in sessions of their own.
-    const diagnostic = context.mode === "full" && hasSetsid();
+    // In full runs only, as in scenarios 2 and 3: the raw SDK with its servers in sessions of their own,
+    // and with its servers given the host's environment, as mcp-rt's are.
+    const full = context.mode === "full";
+    const diagnostic = full && hasSetsid();
     // One run of turns for all: the raw SDK and LangChain have no cache, their start is cold and warm alike.
     const starts = await alternate(
       [
@@ -92,8 +94,9 @@ export const realServersScenario: Scenario = {
         start(WARM_GATE, "mcp-rt", () => warmCache),
         start(WARM_CACHE_FIRST, "mcp-rt-cache-first", () => warmCache),
         start("raw-sdk", "raw-sdk", () => warmCache),
-        ...(diagnostic ? [start(OWN_SESSION, "raw-sdk", () => warmCache, undefined, true)] : []),
-        start("langchain", "langchain", () => warmCache, { warmup: 0, runs: size.langchainRuns }),
+        ...(diagnostic ? [start(OWN_SESSION, "raw-sdk", () => warmCache, { ownSession: true })] : []),
+        ...(full ? [start(HOST_ENV, "raw-sdk", () => warmCache, { hostEnv: true })] : []),
+        start("langchain", "langchain", () => warmCache, { counts: { warmup: 0, runs: size.langchainRuns } }),
       ],
       context.onRun,
     );
@@ -135,7 +138,7 @@ export const realServersScenario: Scenario = {
     const cold = metricTable({
       metric: "cold start (empty cache): connect + list until every tool is in hand",
       unit: "ms",
-      outcomes: pickOutcomes(starts, ["mcp-rt", "raw-sdk", OWN_SESSION, "langchain"]),
+      outcomes: pickOutcomes(starts, ["mcp-rt", "raw-sdk", OWN_SESSION, HOST_ENV, "langchain"]),
       labels: START_LABELS,
       pick: (result) => result.ms,
       baseline: "raw-sdk",
@@ -240,6 +243,12 @@ export const realServersScenario: Scenario = {
           : [
               'Cold start on a busy machine: mcp-rt starts every stdio server in a session of its own, which the autogroup scheduler gives a CPU share of its own while eight Node servers load at once (README, "Busy machines"); read the cold ratio with the load average in the head.',
             ]),
+        ...diagnosticRowNote(
+          starts,
+          HOST_ENV,
+          "with the host's environment is a diagnostic: its servers get the whole environment this run started in, as mcp-rt's do (less what looks secret), instead of the SDK's default six variables",
+          "The head says whether this environment holds variables that slow every Node start; these servers are Node programs.",
+        ),
         ...(gateStall
           ? [
               `In gate mode the gate is a timer, and a timer fires only when the event loop comes round: the longest event-loop stall of mcp-rt's warm gate-mode runs was ${gateStall.median.toFixed(1)} ms (median; \`spawn()\` of a server is synchronous, and these are ${size.servers.length} at once), which can hold the gate past its ${STARTUP_TIMEOUT_MS} ms.`,
