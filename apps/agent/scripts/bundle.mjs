@@ -14,6 +14,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
+import { assertNoDynamicImport } from "./no-dynamic-import.mjs";
 
 const app = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(app, "dist");
@@ -65,11 +66,16 @@ const { output } = await bundle.write({
   // Legal comments stay; JSDoc goes (~180 KB of the entry file), and so do bundler annotations.
   comments: { legal: true, annotation: false, jsdoc: false },
   charset: "ascii",
+  // The entry file runs through `vm.Script` with a code cache (scripts/main-loader.cjs), where an
+  // `import()` has no loader once V8 accepted the cache: an external one (`node:child_process`)
+  // becomes a `require`. Chunks are loaded through `require` already.
+  dynamicImportInCjs: false,
 });
 await bundle.close();
 
 const entry = output.find((file) => file.type === "chunk" && file.isEntry);
 const entryFile = join(dist, entry.fileName);
+assertNoDynamicImport(entry.fileName, entry.code);
 const WRAPPER = "(function (exports, require, module, __filename, __dirname) {";
 let code = await readFile(entryFile, "utf8");
 if (code.startsWith("#!")) {

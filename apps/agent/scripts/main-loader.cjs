@@ -6,13 +6,16 @@
 // `vm.Script` with `cachedData`, written when there was none or V8 rejected it (another Node, other
 // flags).
 //
+// A script made from an accepted code cache has no dynamic import callback, so the bundle holds no
+// `import()` (scripts/bundle.mjs fails the build when it would).
+//
 // This file is CommonJS (dist/package.json says so): Node runs it without starting its ES module
 // loader, which cost ~10 ms before the first line of the agent ran.
 "use strict";
 const { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } = require("node:fs");
 const { createRequire, Module } = require("node:module");
 const { dirname, join } = require("node:path");
-const { constants, Script } = require("node:vm");
+const { Script } = require("node:vm");
 
 // The bundle's file name carries a hash of its content, so a cache never outlives its bundle.
 const BUNDLE = "agent.cjs";
@@ -21,7 +24,9 @@ const BUNDLE = "agent.cjs";
 const ENCODING = "utf8";
 
 const file = join(__dirname, BUNDLE);
-const cacheFile = join(__dirname, "v8-cache", `${BUNDLE}.${process.version}-${process.arch}.bin`);
+// MCP_RT_AGENT_CODE_CACHE_DIR moves the cache (tests running side by side each keep their own).
+const cacheDir = process.env.MCP_RT_AGENT_CODE_CACHE_DIR || join(__dirname, "v8-cache");
+const cacheFile = join(cacheDir, `${BUNDLE}.${process.version}-${process.arch}.bin`);
 
 /** Reads up to `size` bytes of `fd` into the start of `buffer`; returns how many it read. */
 function readInto(fd, buffer, size) {
@@ -73,11 +78,7 @@ function readBundle() {
 // The file is the bundle inside the CommonJS module wrapper, `(function (exports, require, module,
 // __filename, __dirname) {…})` (the build puts it there): V8 gets the string as read.
 const { source, cachedData } = readBundle();
-const script = new Script(source, {
-  filename: file,
-  cachedData,
-  importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-});
+const script = new Script(source, { filename: file, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
   let written = false;
   const write = () => {
