@@ -7,8 +7,8 @@ import { createAuthStorage, createKeychainAuthStorage, type KeyringModule } from
 import { createRedisAuthStorage } from "@mcp-rt/cache/redis";
 import { McpRtError } from "@mcp-rt/config";
 import { authStorageContractTests } from "@mcp-rt/config/contract";
+import { type RedisServer, redisUnavailable, startRedisServer } from "@mcp-rt/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type RedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
 
 const missing = redisUnavailable();
 let dir: string;

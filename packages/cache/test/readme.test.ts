@@ -1,8 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type RedisServer, redisUnavailable, startRedisServer } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { useQuickStart } from "../../../test-support/readme-quick-start.js";
-import { type RedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
 
 const quickStart = useQuickStart({ readme: new URL("../README.md", import.meta.url) });
 const missing = redisUnavailable();

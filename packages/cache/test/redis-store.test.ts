@@ -4,10 +4,10 @@ import { createCacheFromUrl, MCPToolCache } from "@mcp-rt/cache";
 import { toolCacheContractTests } from "@mcp-rt/cache/contract";
 import { createRedisStore } from "@mcp-rt/cache/redis";
 import { McpRtError } from "@mcp-rt/config";
+import { freePort, type RedisServer, redisUnavailable, startRedisServer } from "@mcp-rt/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { assertBuilt, cliConfig, cliCwd, runCli } from "./cache-cli.js";
 import { recordingLogger, sampleTools, testCacheKey } from "./helpers.js";
-import { freePort, type RedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
 
 const missing = redisUnavailable();
 const config = { command: "node", args: ["server.js"] };

@@ -37,3 +37,5 @@ export type { OAuthFixture, OAuthFixtureCounts, OAuthFixtureOptions } from "./oa
 export { startOAuthFixture } from "./oauth-fixture.js";
 export type { PidFileEntry } from "./pid-file.js";
 export { readPidFile, readPidFileEntries } from "./pid-file.js";
+export type { RedisServer } from "./redis-server.js";
+export { freePort, hasRedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";
