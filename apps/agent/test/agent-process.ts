@@ -30,17 +30,30 @@ export interface Sandbox {
   home: string;
   cache: string;
   project: string;
+  /** The bin's code cache folder when the sandbox has its own (`ownCodeCache`), else undefined. */
+  codeCache: string | undefined;
   marker: string;
   env: NodeJS.ProcessEnv;
   cleanup(): Promise<void>;
 }
 
-export async function createSandbox(): Promise<Sandbox> {
+/** Options of {@link createSandbox}. */
+export interface SandboxOptions {
+  /**
+   * Give the bin a code cache folder of its own (`MCP_RT_AGENT_CODE_CACHE_DIR`) instead of the
+   * one next to it that every other test shares: a test that removes or replaces the cache then
+   * disturbs no other. @default false
+   */
+  ownCodeCache?: boolean;
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "mcp-rt-agent-test-")));
   const home = join(root, "home");
   const cache = join(root, "cache");
   const project = join(root, "project");
   const tmp = join(root, "tmp");
+  const codeCache = options.ownCodeCache ? join(root, "v8-cache") : undefined;
   await Promise.all([home, cache, project, tmp].map((dir) => mkdir(dir, { recursive: true })));
   const marker = randomUUID();
   const env: NodeJS.ProcessEnv = {
@@ -49,7 +62,9 @@ export async function createSandbox(): Promise<Sandbox> {
     XDG_CACHE_HOME: cache,
     TMPDIR: tmp,
     MCP_RT_AGENT_TEST_RUN: marker,
+    MCP_RT_AGENT_CODE_CACHE_DIR: codeCache,
   };
+  if (!codeCache) delete env.MCP_RT_AGENT_CODE_CACHE_DIR;
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
   delete env.OPENAI_MODEL;
@@ -59,6 +74,7 @@ export async function createSandbox(): Promise<Sandbox> {
     home,
     cache,
     project,
+    codeCache,
     marker,
     env,
     cleanup: () => rm(root, { recursive: true, force: true }),
@@ -69,11 +85,11 @@ export async function createSandbox(): Promise<Sandbox> {
  * A fresh {@link Sandbox} for each test of the calling `describe` (the agent
  * built first); after each test, no process of its run is left, and it is removed.
  */
-export function useSandbox(): () => Sandbox {
+export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
   let sandbox: Sandbox | undefined;
   beforeAll(() => assertBuilt());
   beforeEach(async () => {
-    sandbox = await createSandbox();
+    sandbox = await createSandbox(options);
   });
   afterEach(async () => {
     if (!sandbox) return;
@@ -168,6 +184,8 @@ export interface LiveProcess {
   child: ChildProcess;
   /** Everything printed so far (stdout and stderr). */
   output(): string;
+  /** What it printed on stderr so far, as printed. */
+  stderr(): string;
   /** Resolves once the output matches `pattern` after `from` (an offset into it). */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; from?: number }): Promise<void>;
   write(text: string): void;
@@ -183,6 +201,7 @@ const CONTROL = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\r/g;
 export function liveProcess(child: ChildProcess): LiveProcess {
   let raw = "";
   let text = "";
+  let stderr = "";
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer | string): void => {
     raw += chunk.toString();
@@ -190,12 +209,16 @@ export function liveProcess(child: ChildProcess): LiveProcess {
     for (const wake of waiters) wake();
   };
   child.stdout?.on("data", onData);
-  child.stderr?.on("data", onData);
+  child.stderr?.on("data", (chunk: Buffer | string) => {
+    stderr += chunk.toString();
+    onData(chunk);
+  });
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return {
     child,
     exited,
     output: () => text,
+    stderr: () => stderr,
     write: (chunk) => void child.stdin?.write(chunk),
     waitFor(pattern, options = {}) {
       const from = options.from ?? 0;

@@ -1,26 +1,19 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runAgent, startAgent, stopAgent, useSandbox } from "./agent-process.js";
+import { bundleName, codeCacheFile } from "./code-cache-mode.js";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 
-/** The bundle the bin runs, named in dist/main.js (its name carries a hash of its content). */
-function bundleName(): string {
-  const name = readFileSync(join(dist, "main.js"), "utf8").match(/^const BUNDLE = "([^"]+)";$/m)?.[1];
-  if (!name) throw new Error("dist/main.js names no bundle");
-  return name;
-}
-
 describe("the bin's V8 code cache", () => {
-  const sandbox = useSandbox();
+  const sandbox = useSandbox({ ownCodeCache: true });
 
   it("is written by a start without one, and rewritten when V8 rejects it; the agent runs either way", async () => {
     const bundle = bundleName();
     expect(readdirSync(dist)).toContain(bundle);
-    const cacheFile = join(dist, "v8-cache", `${bundle}.${process.version}-${process.arch}.bin`);
-    rmSync(cacheFile, { force: true });
+    const cacheFile = codeCacheFile(sandbox().codeCache);
 
     const first = await runAgent(["--demo", "--json", "--exec", "/quit"], sandbox());
     expect(first.code).toBe(0);
@@ -41,8 +34,7 @@ describe("the bin's V8 code cache", () => {
   });
 
   it("is written once the tools are in hand, not at exit: it holds the start path, not the whole session", async () => {
-    const cacheFile = join(dist, "v8-cache", `${bundleName()}.${process.version}-${process.arch}.bin`);
-    rmSync(cacheFile, { force: true });
+    const cacheFile = codeCacheFile(sandbox().codeCache);
     const agent = startAgent(sandbox(), ["--demo", "--json"]);
     try {
       await agent.waitFor(/"event":"ready"/);
@@ -57,8 +49,7 @@ describe("the bin's V8 code cache", () => {
   });
 
   it("is used by the next start as it is: V8 accepts it and it is not written again", async () => {
-    const cacheFile = join(dist, "v8-cache", `${bundleName()}.${process.version}-${process.arch}.bin`);
-    rmSync(cacheFile, { force: true });
+    const cacheFile = codeCacheFile(sandbox().codeCache);
     expect((await runAgent(["--demo", "--json", "--exec", "/quit"], sandbox())).code).toBe(0);
     const written = statSync(cacheFile, { bigint: true });
 

@@ -1,0 +1,3 @@
+import { lazyPathSuite } from "./lazy-paths.js";
+
+lazyPathSuite("warm");
