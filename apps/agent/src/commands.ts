@@ -76,12 +76,29 @@ export function createCommands(options: CommandsOptions): Commands {
     return "failed";
   };
 
+  /**
+   * A tool that is not there yet may be one of a server still connecting (one the start did not
+   * wait for, or a slow one): waits for those servers, each within its own `timeout`, then looks
+   * again. Undefined when no server is connecting or the tool is still not there.
+   */
+  const onceConnected = async (name: string, signal: AbortSignal): Promise<CustomTool | undefined> => {
+    const manager = session.mcpManager;
+    const connecting = manager?.getServerStates().filter((state) => state.status === "connecting") ?? [];
+    if (!manager || connecting.length === 0) return undefined;
+    const names = connecting.map((state) => state.name);
+    output.write("status", `… ${name}: waiting for ${names.join(", ")} to connect`, { servers: names });
+    await Promise.allSettled(names.map((server) => manager.waitForConnection(server, { signal })));
+    signal.throwIfAborted();
+    session.syncMCPTools();
+    return findTool(session.activeTools(), name);
+  };
+
   const call = async (rest: string, signal: AbortSignal): Promise<LineOutcome> => {
     const match = /^(\S+)\s*([\s\S]*)$/.exec(rest.trim());
     if (!match)
       return fail('Usage: /call <tool> [json], e.g. /call mcp_everything_echo {"message":"hi"}', "USAGE");
     const [, name = "", json = ""] = match;
-    const tool = findTool(session.activeTools(), name);
+    const tool = findTool(session.activeTools(), name) ?? (await onceConnected(name, signal));
     if (!tool) {
       const near = session.toolSearch.rank(name.replace(/^mcp_/, "").replace(/_/g, " "), 5);
       const hint = near.length > 0 ? ` Did you mean ${near.map((t) => t.name).join(", ")}?` : "";
