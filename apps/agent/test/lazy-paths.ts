@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createAuthStorage } from "@mcp-rt/session";
 import {
@@ -143,6 +143,32 @@ export function lazyPathSuite(mode: CodeCacheMode): void {
       expect(second.code, transcript(second)).toBe(0);
       expect(second.stdout).toMatch(/← mcp_remote_whoami \(\d+ ms\)\n.*mcp:read/);
       expect(oauth.counts).toMatchObject({ authorizations: 1 });
+    });
+
+    it("/mcp login on a desktop: the browser opens the address (the open package, xdg-open)", async () => {
+      const oauth: OAuthFixture = await startOAuthFixture();
+      closers.push(() => oauth.close());
+      const config = await configFile({ remote: oauth.config() });
+      // xdg-open on a display with no known desktop runs $BROWSER with the address: this one notes it.
+      const opened = join(sandbox.root, "opened.txt");
+      const browser = join(sandbox.root, "browser.sh");
+      await writeFile(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> ${quote(opened)}\n`, { mode: 0o755 });
+      Object.assign(sandbox.env, { DISPLAY: ":99", BROWSER: browser });
+      for (const name of [
+        "XDG_CURRENT_DESKTOP",
+        "DESKTOP_SESSION",
+        "SSH_CONNECTION",
+        "SSH_CLIENT",
+        "SSH_TTY",
+      ])
+        delete sandbox.env[name];
+
+      const login = start(["--config", config, "--cache", "memory:", "--exec", "/mcp login remote"]);
+      await expect.poll(() => readFile(opened, "utf8").catch(() => ""), { timeout: 15_000 }).toMatch(/^http/);
+      await createBrowserStandIn().openUrl((await readFile(opened, "utf8")).trim());
+      expect(await login.finish(), login.agent.output()).toBe(0);
+      expect(login.agent.output()).toMatch(/● remote: signed in .*; connected, 2 tools\./);
+      expect(login.agent.stderr()).toBe("");
     });
 
     // In CI a missing redis-server fails this test; elsewhere it is skipped.
