@@ -74,8 +74,8 @@ describe("resultSpill: long text results as files the model can read", () => {
       const page = await read!.execute(`p${pages}`, { id: "result-1", offset, limit: 40_000 });
       pages += 1;
       expect(page.isError).toBeUndefined();
-      const body = page.content[0]!.type === "text" ? page.content[0].text : "";
-      text += body;
+      const [body] = page.content;
+      text += body?.type === "text" ? body.text : "";
       const next = /"offset":(\d+)\}\]$/.exec(textOf(page));
       if (!next) {
         expect(textOf(page)).toContain('the end of result "result-1"');
