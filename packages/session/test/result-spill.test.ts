@@ -59,12 +59,7 @@ describe("resultSpill: long text results as files the model can read", () => {
     // Registered with the first spilled result, and sent to the model.
     const read = find(READ_RESULT_NAME);
     expect(read).toBeDefined();
-    expect(
-      session
-        .modelTools()
-        .visible()
-        .map((tool) => tool.name),
-    ).toContain(READ_RESULT_NAME);
+    expect(session.modelTools().visible()).toContain(read);
 
     // Page by page, following what each page says: the whole text, in order.
     let text = "";
