@@ -23,6 +23,13 @@ export interface ToolResultDetails {
    * the same; the mismatch is the server's, reported here for UIs and logs.
    */
   structuredContentError?: string;
+  /**
+   * Set only when `resultCharLimit` cut the text of `content`: the content as
+   * it was before the cut (the same blocks the model would have seen, not
+   * the server's raw result), so that a session can keep the whole text
+   * (`resultSpill`) instead of losing it.
+   */
+  uncutContent?: ToolResultContent[];
 }
 
 /** What a tool call returns. */

@@ -186,7 +186,8 @@ export function resultDetails(
  * Converts an MCP `tools/call` result into a {@link ToolResult}: text stays text,
  * images stay images; audio, embedded resources, resource links and
  * `structuredContent` become short text (uri, mime type, JSON). Text past
- * `resultCharLimit` is cut and images past `resultMediaByteLimit` become
+ * `resultCharLimit` is cut (the content before the cut is kept in
+ * `details.uncutContent`) and images past `resultMediaByteLimit` become
  * notes, each saying so. The server's result is kept as is in `details.rawContent`.
  */
 export function toToolResult(
@@ -211,7 +212,9 @@ export function toToolResult(
   // Text-only results, the usual ones, skip the media limit.
   if (content.some(isImage)) content = limitMedia(content, mediaLimit);
   const details = resultDetails(context, raw.isError === true, raw);
-  const result: ToolResult = { content: truncate(content, limit), details };
+  const cut = truncate(content, limit);
+  if (cut !== content) details.uncutContent = content;
+  const result: ToolResult = { content: cut, details };
   if (details.isError) result.isError = true;
   return result;
 }

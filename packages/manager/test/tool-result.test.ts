@@ -101,6 +101,16 @@ describe("toToolResult", () => {
         text: "[output truncated: 30 of 130 characters cut; raise resultCharLimit to see more]",
       },
     ]);
+    // What was cut is not lost: a session can keep it (resultSpill).
+    expect(result.details.uncutContent).toEqual([
+      { type: "text", text: "a".repeat(60) },
+      { type: "image", data: "x", mimeType: "image/png" },
+      { type: "text", text: "b".repeat(60) },
+      { type: "text", text: "c".repeat(10) },
+    ]);
+    expect(toToolResult({ content: [{ type: "text", text: "short" }] }, ctx).details).not.toHaveProperty(
+      "uncutContent",
+    );
   });
 
   it("has a default budget of 100 000 characters", () => {

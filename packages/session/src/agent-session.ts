@@ -15,6 +15,7 @@ import { DEFAULT_MAX_LOADED_TOOLS, ModelTools } from "./model-tools.js";
 import { type NativeExa, NativeExaTools } from "./native-exa.js";
 import { type AttachedLine, attachResources } from "./resource-attachments.js";
 import { ResourceTools } from "./resource-tools.js";
+import { ResultSpill, type ResultSpillOptions } from "./result-spill.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 import { DEFAULT_TOOL_SEARCH, ToolSearch, type ToolSearchMode } from "./tool-search.js";
@@ -62,6 +63,15 @@ export interface AgentSessionOptions {
    * server has resources (see {@link ResourceTools}). @default true
    */
   resourceTools?: boolean;
+  /**
+   * Keep long text results for the model instead of cutting them (see
+   * {@link ResultSpill}): past `thresholdChars` (or `resultCharLimit`) the
+   * whole text goes to a file in a private folder of this session, removed
+   * at `dispose()`, and the model gets its head and tail and
+   * `mcp_read_result` to read the rest. `false`: the manager cuts at
+   * `resultCharLimit`, as before. @default { thresholdChars: 40000 }
+   */
+  resultSpill?: ResultSpillOptions | false;
 }
 
 /** Options of {@link AgentSession.reload}. */
@@ -102,6 +112,8 @@ export class AgentSession {
   readonly #maxLoadedTools: number;
   readonly #resourceToolsOn: boolean;
   #resourceTools: ResourceTools | undefined;
+  readonly #spillOptions: ResultSpillOptions | false;
+  #spill: ResultSpill | undefined;
 
   constructor(options: AgentSessionOptions = {}) {
     this.registry = options.registry ?? createToolRegistry();
@@ -112,6 +124,7 @@ export class AgentSession {
     this.toolSearch = new ToolSearch(this, options.toolSearch ?? DEFAULT_TOOL_SEARCH);
     this.#maxLoadedTools = options.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS;
     this.#resourceToolsOn = options.resourceTools ?? true;
+    this.#spillOptions = options.resultSpill ?? {};
     if (options.nativeExa) {
       this.#exa = new NativeExaTools({
         registry: this.registry,
@@ -185,6 +198,11 @@ export class AgentSession {
     return attachResources(manager, line, options);
   }
 
+  /** Where this session keeps long results (`resultSpill`); absent without MCP or with `resultSpill: false`. */
+  get resultSpill(): ResultSpill | undefined {
+    return this.#spill;
+  }
+
   /** The MCP tools this session registered, in order. */
   mcpTools(): CustomTool[] {
     return [...this.#wrappers.values()];
@@ -243,7 +261,10 @@ export class AgentSession {
         next.set(tool, kept);
         continue;
       }
-      const wrapper = new SessionMCPTool(tool, path);
+      const wrapper = new SessionMCPTool(tool, {
+        ...(path === undefined ? {} : { path }),
+        ...(this.#spill ? { results: this.#spill } : {}),
+      });
       try {
         this.registry.add(wrapper);
         next.set(tool, wrapper);
@@ -292,7 +313,7 @@ export class AgentSession {
   /**
    * Removes this session's MCP tools (and native Exa tools), lets a reload
    * under way finish, then closes the manager (every server, and the cache it
-   * made). Idempotent.
+   * made) and removes the folder of long results. Idempotent.
    */
   dispose(): Promise<void> {
     this.#disposed ??= this.#dispose();
@@ -316,6 +337,7 @@ export class AgentSession {
     this.#exa?.remove();
     await this.#tasks.idle();
     await this.mcpManager?.close();
+    await this.#spill?.close();
   }
 
   async #reload(options: { all: boolean; retryFailed: boolean }): Promise<MCPReloadResult> {
@@ -337,13 +359,24 @@ export class AgentSession {
 
   #follow(manager: MCPManager): void {
     this.mcpManager = manager;
+    if (this.#spillOptions !== false) {
+      const spill = new ResultSpill({ ...this.#spillOptions, registry: this.registry, logger: this.logger });
+      this.#spill = spill;
+      // What crashed runs left is swept now, in the background (dispose waits for it).
+      this.#track(spill.sweep());
+    }
     const schedule = (): void => this.#schedule();
     this.#unsubscribe.push(
       manager.on("tools:changed", schedule),
       manager.on("server:disconnected", schedule),
     );
     if (this.#resourceToolsOn) {
-      const tools = new ResourceTools({ registry: this.registry, manager, logger: this.logger });
+      const tools = new ResourceTools({
+        registry: this.registry,
+        manager,
+        logger: this.logger,
+        ...(this.#spill ? { results: this.#spill } : {}),
+      });
       this.#resourceTools = tools;
       tools.sync();
       this.#unsubscribe.push(

@@ -22,6 +22,7 @@ import { AgentSession } from "./agent-session.js";
 import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
 import { logLoadProblems, silentLogger } from "./logger.js";
 import type { NativeExa } from "./native-exa.js";
+import { checkResultSpill, type ResultSpillOptions } from "./result-spill.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 import { checkToolSearchMode, type ToolSearchMode } from "./tool-search.js";
 
@@ -111,6 +112,15 @@ export interface CreateAgentSessionOptions {
   maxLoadedTools?: number;
   /** Give the model `mcp_list_resources` and `mcp_read_resource` while some server has resources. @default true */
   resourceTools?: boolean;
+  /**
+   * Long text results: `{ thresholdChars, dir, previewChars }` writes text
+   * past `thresholdChars` (or cut by `resultCharLimit`) to a file in a
+   * private folder of the session (0700, files 0600; removed at `dispose()`,
+   * leftovers of crashed runs swept at the next start); the model gets the
+   * head, the tail, the size and `mcp_read_result { id, offset, limit }`.
+   * `false` cuts at `resultCharLimit` instead. @default { thresholdChars: 40000 }
+   */
+  resultSpill?: ResultSpillOptions | false;
 }
 
 /** What {@link createAgentSession} returns. */
@@ -153,6 +163,7 @@ export async function createAgentSession(
 ): Promise<CreateAgentSessionResult> {
   // A bad option fails before any server starts.
   if (options.toolSearch !== undefined) checkToolSearchMode(options.toolSearch);
+  if (options.resultSpill !== undefined) checkResultSpill(options.resultSpill);
   const logger = options.logger ?? silentLogger;
   const registry = options.registry ?? createToolRegistry();
   const discovery = sessionDiscovery(options);
@@ -165,6 +176,7 @@ export async function createAgentSession(
     ...(options.toolSearch === undefined ? {} : { toolSearch: options.toolSearch }),
     ...(options.maxLoadedTools === undefined ? {} : { maxLoadedTools: options.maxLoadedTools }),
     ...(options.resourceTools === undefined ? {} : { resourceTools: options.resourceTools }),
+    ...(options.resultSpill === undefined ? {} : { resultSpill: options.resultSpill }),
     ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
   };
 

@@ -71,7 +71,15 @@ export { createNativeConfigWriter } from "./native-config-writer.js";
 export type { NativeExa } from "./native-exa.js";
 export type { AttachedLine, ResourceAttachment } from "./resource-attachments.js";
 export { LIST_RESOURCES_NAME, READ_RESOURCE_NAME, ResourceTools } from "./resource-tools.js";
+export type { ResultSpillOptions, SpilledResult, SpilledResultDetails } from "./result-spill.js";
+export {
+  DEFAULT_SPILL_PREVIEW_CHARS,
+  DEFAULT_SPILL_THRESHOLD_CHARS,
+  READ_RESULT_NAME,
+  ResultSpill,
+} from "./result-spill.js";
 export { isValidServerName, SERVER_NAME_PATTERN } from "./server-name.js";
+export type { ResultKeeper, SessionMCPToolOptions } from "./session-mcp-tool.js";
 export { SessionMCPTool } from "./session-mcp-tool.js";
 export type { ToolRegistry } from "./tool-registry.js";
 export { createToolRegistry } from "./tool-registry.js";

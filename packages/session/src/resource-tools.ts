@@ -1,6 +1,7 @@
 import { errorMessage } from "@mcp-rt/config/util";
 import type { CustomTool, Logger, MCPManager, ToolResult } from "@mcp-rt/manager";
 import { filterResources, formatResources } from "./server-content-text.js";
+import type { ResultKeeper } from "./session-mcp-tool.js";
 import type { ToolRegistry } from "./tool-registry.js";
 
 /** The built-in tool that lists the servers' resources for the model. */
@@ -40,7 +41,8 @@ function textResult(name: string, text: string, isError = false): ToolResult {
  * `mcp_list_resources { server?, query? }` and `mcp_read_resource { server, uri }`.
  * They are registered (and active) while some server has resources or
  * templates, and removed when none has any; a read goes through the same
- * budget as a tool result (`MCPManager.readResourceResult`).
+ * budget as a tool result (`MCPManager.readResourceResult`), and a long text
+ * is kept in a file like a tool result (`results`, the session's `resultSpill`).
  */
 export class ResourceTools {
   readonly tools: readonly CustomTool[];
@@ -49,11 +51,16 @@ export class ResourceTools {
   readonly #logger: Logger;
   #registered = false;
 
-  constructor(options: { registry: ToolRegistry; manager: MCPManager; logger: Logger }) {
+  constructor(options: {
+    registry: ToolRegistry;
+    manager: MCPManager;
+    logger: Logger;
+    results?: ResultKeeper;
+  }) {
     this.#registry = options.registry;
     this.#manager = options.manager;
     this.#logger = options.logger;
-    const manager = options.manager;
+    const { manager, results } = options;
     this.tools = [
       {
         name: LIST_RESOURCES_NAME,
@@ -82,7 +89,8 @@ export class ResourceTools {
           if (typeof server !== "string" || typeof uri !== "string" || server === "" || uri === "") {
             return textResult(READ_RESOURCE_NAME, 'Give "server" and "uri" (see mcp_list_resources).', true);
           }
-          return manager.readResourceResult(server, uri, signal ? { signal } : {});
+          const read = await manager.readResourceResult(server, uri, signal ? { signal } : {});
+          return results ? results.keep(read) : read;
         },
       },
     ];

@@ -1,5 +1,18 @@
 import type { CustomTool, MCPTool, ToolResult } from "@mcp-rt/manager";
 
+/** What a {@link SessionMCPTool} does with a result before the agent gets it (the session's `ResultSpill`). */
+export interface ResultKeeper {
+  keep(result: ToolResult): Promise<ToolResult>;
+}
+
+/** Options of {@link SessionMCPTool}. */
+export interface SessionMCPToolOptions {
+  /** Where the tool came from, e.g. `mcp:github via Cursor`. */
+  path?: string;
+  /** Keeps long results in a file instead of cutting them (`resultSpill`). @default none: results as the manager made them */
+  results?: ResultKeeper;
+}
+
 /**
  * The session's wrapper around one MCP tool from the manager. The session
  * registers wrappers, never the manager's objects, so it can tell exactly which
@@ -24,10 +37,12 @@ export class SessionMCPTool implements CustomTool {
   readonly server: string;
   /** The tool's title, when the server gave one. */
   readonly title: string | undefined;
+  readonly #results: ResultKeeper | undefined;
 
-  constructor(source: CustomTool, path?: string) {
+  constructor(source: CustomTool, options: SessionMCPToolOptions = {}) {
     this.source = source;
-    this.path = path;
+    this.path = options.path;
+    this.#results = options.results;
     this.name = source.name;
     this.label = source.label;
     this.description = source.description;
@@ -38,13 +53,15 @@ export class SessionMCPTool implements CustomTool {
     this.title = mcp.definition?.title ?? mcp.definition?.annotations?.title;
   }
 
-  /** Runs the wrapped tool. */
+  /** Runs the wrapped tool; a long text result comes back spilled (see `ResultSpill`) when the session keeps them. */
   execute(
     toolCallId: string,
     params: unknown,
     signal?: AbortSignal,
     onUpdate?: (partial: ToolResult) => void,
   ): Promise<ToolResult> {
-    return this.source.execute(toolCallId, params, signal, onUpdate);
+    const result = this.source.execute(toolCallId, params, signal, onUpdate);
+    const results = this.#results;
+    return results ? result.then((done) => results.keep(done)) : result;
   }
 }

@@ -60,6 +60,8 @@ export async function createWorld(): Promise<World> {
         cwd,
         logger: world.logger,
         refreshDebounceMs: 10,
+        // Long results go to the world's folder, never the real temp folder.
+        resultSpill: { dir: join(root, "results") },
         ...options,
         discovery: { homeDir: home, env: world.env, ...options.discovery },
         // A session waits 5 s for a server without a cache entry; on a loaded CI machine a

@@ -16,7 +16,10 @@ afterEach(async () => {
 describe("createAgentSession's manager options", () => {
   it("passes every manager option through: resultCharLimit cuts results, reconnect: false leaves a dead server down", async () => {
     await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
-    const { session } = await world.start({ manager: { resultCharLimit: 10, reconnect: false } });
+    const { session } = await world.start({
+      manager: { resultCharLimit: 10, reconnect: false },
+      resultSpill: false,
+    });
     const echo = session.registry.list().find((tool) => tool.name === "mcp_alpha_echo")!;
     const result = await echo.execute("call-1", { message: "a message well over ten characters" });
     const text = result.content.map((block) => ("text" in block ? block.text : "")).join("");
