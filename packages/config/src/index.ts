@@ -55,6 +55,7 @@ export {
   MCPResourceDefinitionSchema,
   MCPResourceTemplateDefinitionSchema,
 } from "./server-content.js";
+export { createAntigravitySource } from "./sources/antigravity.js";
 export { builtinSources } from "./sources/builtin-sources.js";
 export { createClaudeCodeSource } from "./sources/claude-code.js";
 export { createClaudeDesktopSource } from "./sources/claude-desktop.js";
