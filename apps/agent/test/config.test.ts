@@ -1,5 +1,5 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { echoServer, fixtureServerPath } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { runAgent, useSandbox } from "./agent-process.js";
@@ -29,6 +29,31 @@ describe("where the agent's servers come from", () => {
 
     const again = await runAgent(["--cache", "memory:", "--exec", "/mcp list"], sandbox());
     expect(again.stdout).toMatch(/● proj +connected/);
+  });
+
+  it("the Antigravity CLI's ~/.gemini/config/mcp_config.json, written as its documentation shows it", async () => {
+    const { command, args } = echoServer();
+    const file = join(sandbox().home, ".gemini", "config", "mcp_config.json");
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          agy: { command, args, env: { MODE: "server" } },
+          resting: { command, args, disabled: true },
+        },
+      }),
+    );
+    const run = await runAgent(
+      ["--cache", "memory:", "--exec", '/call mcp_agy_echo {"message":"from agy"}', "--exec", "/mcp list"],
+      sandbox(),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/← mcp_agy_echo \(\d+ ms\)\nfrom agy/);
+    expect(run.stdout).toMatch(
+      /Antigravity · ~\/\.gemini\/config\/mcp_config\.json \(user\)\n {2}● agy +connected/,
+    );
+    expect(run.stdout).toMatch(/– resting +disabled/);
   });
 
   it("--config adds a file of its own; --no-project-config leaves the project's files unread", async () => {
