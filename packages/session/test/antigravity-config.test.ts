@@ -1,11 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { MCPConfigChange } from "@mcp-rt/manager";
 import { echoServer, isProcessAlive } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentSession } from "../src/agent-session.js";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
-import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
+import { activeMCPNames, createWorld, nextChange, pidOf, type World } from "./helpers.js";
 
 let world: World;
 beforeEach(async () => {
@@ -14,15 +12,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await world.cleanup();
 });
-
-function nextChange(session: AgentSession): Promise<MCPConfigChange> {
-  return new Promise((resolve) => {
-    const off = session.mcpManager!.on("config:changed", (change) => {
-      off();
-      resolve(change);
-    });
-  });
-}
 
 describe("a session over the Antigravity CLI's and IDE's files", () => {
   it("watches both before they exist, and turns their servers off and on without editing them", async () => {
