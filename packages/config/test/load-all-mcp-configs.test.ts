@@ -91,7 +91,7 @@ describe("loadAllMCPConfigs: the result", () => {
     });
   });
 
-  it("puts every entry in exactly one list, across all eight providers", async () => {
+  it("puts every entry in exactly one list, across all the built-in providers", async () => {
     const tree = await fixture();
     await tree.writeHome(".mcp-rt/mcp.json", {
       mcpServers: { n1: { command: "a" } },
