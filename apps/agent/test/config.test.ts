@@ -80,7 +80,8 @@ describe("where the agent's servers come from", () => {
       JSON.stringify({
         mcpServers: {
           good: echoServer(),
-          broken: { command: join(sandbox().root, "no-such-program") },
+          // A plain env value is no secret: the message keeps the word (issue 29, part 4).
+          broken: { command: join(sandbox().root, "no-such-program"), env: { MODE: "server" } },
           crashing: { command: process.execPath, args: [fixtureServerPath, "--exit-code=3"] },
         },
       }),
@@ -94,6 +95,8 @@ describe("where the agent's servers come from", () => {
     expect(run.stdout).toMatch(
       /✗ broken: .*no-such-program.* — fix it, then \/mcp reload; \/mcp disable broken silences it/,
     );
+    expect(run.stdout).toMatch(/✗ broken: .*MCP server "broken"/);
+    expect(run.stdout).not.toContain("***");
     expect(run.stdout).toMatch(/✗ crashing: .*— fix it/);
     expect(run.stdout).toMatch(/✗ .*\.claude\.json/);
     expect(run.stdout).toMatch(/← mcp_good_echo \(\d+ ms\)\nfine/);
