@@ -47,7 +47,8 @@ export type ParseAgentArgsResult = { ok: true; args: AgentArgs } | { ok: false; 
 export const USAGE: string = `Usage: mcp-rt-agent [options]
 
 An example coding-agent loop on mcp-rt: finds your MCP server configs (Claude
-Code, Cursor, VS Code, Codex, Gemini CLI, Windsurf, Claude Desktop, mcp-rt),
+Code, Cursor, VS Code, Codex, Antigravity, Gemini CLI, Windsurf, Claude Desktop,
+mcp-rt),
 connects to all of them and lets a model (or you) call their tools. Without any
 config it runs an embedded demo of real servers.
 

@@ -106,7 +106,7 @@ function foundNothing(result: LoadConfigsResult): boolean {
 /**
  * config → manager → session, with `createAgentSession`:
  *
- * 1. config: the sources to read (`--config` first, then the eight clients'
+ * 1. config: the sources to read (`--config` first, then the nine clients'
  *    files), project trust (`--trust-project` approves), and a first look at
  *    what is configured; with `--demo`, or when nothing is, the embedded demo
  *    source instead;

@@ -1,5 +1,5 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { echoServer, fixtureServerPath } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { runAgent, useSandbox } from "./agent-process.js";
@@ -31,6 +31,31 @@ describe("where the agent's servers come from", () => {
     expect(again.stdout).toMatch(/● proj +connected/);
   });
 
+  it("the Antigravity CLI's ~/.gemini/config/mcp_config.json, written as its documentation shows it", async () => {
+    const { command, args } = echoServer();
+    const file = join(sandbox().home, ".gemini", "config", "mcp_config.json");
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          agy: { command, args, env: { MODE: "server" } },
+          resting: { command, args, disabled: true },
+        },
+      }),
+    );
+    const run = await runAgent(
+      ["--cache", "memory:", "--exec", '/call mcp_agy_echo {"message":"from agy"}', "--exec", "/mcp list"],
+      sandbox(),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/← mcp_agy_echo \(\d+ ms\)\nfrom agy/);
+    expect(run.stdout).toMatch(
+      /Antigravity · ~\/\.gemini\/config\/mcp_config\.json \(user\)\n {2}● agy +connected/,
+    );
+    expect(run.stdout).toMatch(/– resting +disabled/);
+  });
+
   it("--config adds a file of its own; --no-project-config leaves the project's files unread", async () => {
     await writeFile(
       join(sandbox().project, ".mcp.json"),
@@ -55,7 +80,8 @@ describe("where the agent's servers come from", () => {
       JSON.stringify({
         mcpServers: {
           good: echoServer(),
-          broken: { command: join(sandbox().root, "no-such-program") },
+          // A plain env value is no secret: the message keeps the word (issue 29, part 4).
+          broken: { command: join(sandbox().root, "no-such-program"), env: { MODE: "server" } },
           crashing: { command: process.execPath, args: [fixtureServerPath, "--exit-code=3"] },
         },
       }),
@@ -69,6 +95,8 @@ describe("where the agent's servers come from", () => {
     expect(run.stdout).toMatch(
       /✗ broken: .*no-such-program.* — fix it, then \/mcp reload; \/mcp disable broken silences it/,
     );
+    expect(run.stdout).toMatch(/✗ broken: .*MCP server "broken"/);
+    expect(run.stdout).not.toContain("***");
     expect(run.stdout).toMatch(/✗ crashing: .*— fix it/);
     expect(run.stdout).toMatch(/✗ .*\.claude\.json/);
     expect(run.stdout).toMatch(/← mcp_good_echo \(\d+ ms\)\nfine/);

@@ -21,6 +21,8 @@ import type { ProcessExit } from "./stdio-transport.js";
 export interface ConnectFailure {
   name: string;
   config: MCPServerConfig;
+  /** `config` before its `!command` values ran, when the caller resolved it. */
+  written?: MCPServerConfig | undefined;
   error: unknown;
   transport: ClientTransport;
   /** How the process had ended when the handshake failed (before we stopped it), if it had. */
@@ -43,7 +45,7 @@ export interface ConnectFailure {
  * shapes (`redactConfigText`): what the server or the network answered may quote them.
  */
 export function toConnectError(failure: ConnectFailure): McpRtError {
-  return withoutSecrets(describeConnectError(failure), failure.config);
+  return withoutSecrets(describeConnectError(failure), { config: failure.config, written: failure.written });
 }
 
 function describeConnectError(failure: ConnectFailure): McpRtError {

@@ -219,6 +219,7 @@ async function connectOnce(
       throw toConnectError({
         name,
         config,
+        written: options.unresolvedConfig,
         error,
         transport,
         exit,

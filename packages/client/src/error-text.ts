@@ -51,15 +51,27 @@ export function errorText(error: unknown): string {
   return message.replace(/^(MCP error -?\d+: )+/, "").split("\n")[0] ?? message;
 }
 
+/** The configs a message is scrubbed with: the one connected with, and the one written. */
+export interface SecretsOf {
+  /** The config connected with (resolved: `!command` outputs filled in). */
+  config: unknown;
+  /** The config before its `!command` values ran, when it differs. */
+  written?: unknown;
+}
+
 /**
  * `error` with a message, stderr tail and details that carry no credential
- * of `config` nor any URL credential or token shape (`redactConfigText`):
- * what a server or the network answered may quote them. The same error
- * when there was nothing to hide.
+ * of the config nor any URL credential or token shape (`redactConfigText`):
+ * what a server or the network answered may quote them. The server's name
+ * stays readable. The same error when there was nothing to hide.
  */
-export function withoutSecrets<T extends Error>(error: T, config: unknown): T | McpRtError {
+export function withoutSecrets<T extends Error>(error: T, secrets: SecretsOf): T | McpRtError {
   if (!McpRtError.isInstance(error)) return error;
-  const redact = (text: string): string => redactConfigText(text, config);
+  const options = {
+    ...(secrets.written === undefined ? {} : { written: secrets.written }),
+    ...(error.server === undefined ? {} : { server: error.server }),
+  };
+  const redact = (text: string): string => redactConfigText(text, secrets.config, options);
   const message = redact(error.message);
   const stderrTail = error.stderrTail === undefined ? undefined : redact(error.stderrTail);
   const details = error.details === undefined ? undefined : redactStrings(error.details, redact);

@@ -72,7 +72,11 @@ export function notConnectedError(
  * carries no credential (`withoutSecrets`).
  */
 export function toRequestError(failure: RequestFailure): Error {
-  return withoutSecrets(describeRequestError(failure), failure.internals.resolvedConfig);
+  const { connection, internals } = failure;
+  return withoutSecrets(describeRequestError(failure), {
+    config: internals.resolvedConfig,
+    written: connection.config,
+  });
 }
 
 function describeRequestError(failure: RequestFailure): Error {

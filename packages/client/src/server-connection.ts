@@ -91,7 +91,7 @@ export class ServerConnection implements MCPServerConnection {
 
   stderrTail(): string {
     const tail = this.#transport.stderrTail(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
-    return tail && redactConfigText(tail, this.#resolvedConfig);
+    return tail && redactConfigText(tail, this.#resolvedConfig, { written: this.config, server: this.name });
   }
 
   onClose(listener: (event: MCPConnectionCloseEvent) => void): () => void {
@@ -163,7 +163,7 @@ export class ServerConnection implements MCPServerConnection {
             ...(stderrTail ? { stderrTail } : {}),
             ...(details ? { details } : {}),
           }),
-          this.#resolvedConfig,
+          { config: this.#resolvedConfig, written: this.config },
         ),
       };
     }

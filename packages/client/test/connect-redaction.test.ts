@@ -105,6 +105,44 @@ describe("a server's stderr never shows its config's secrets", () => {
   const shown = (error: McpRtError): string =>
     JSON.stringify({ message: error.message, stderrTail: error.stderrTail, details: error.details });
 
+  // A bare stdio server that logs its settings on stderr, then refuses `initialize`.
+  const refusing = (env: Record<string, string>) => ({
+    command: process.execPath,
+    args: [
+      "-e",
+      `const names = ${JSON.stringify(Object.keys(env))};
+      process.stderr.write("settings: " + names.map((n) => process.env[n]).join(" ") + "\\n");
+      require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        const m = JSON.parse(line);
+        if (m.method === "initialize") process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32600, message: "modern server: reject legacy clients" } }) + "\\n");
+      });`,
+    ],
+    env,
+  });
+
+  it("keeps plain values and the server's name readable", async () => {
+    const error = await connectError(
+      "modern",
+      refusing({ FIX_NAME: "modern", FIX_LEGACY: "reject", MODE: "server" }),
+    );
+    expect(error.message).toContain('MCP server "modern"');
+    expect(error.message).toContain("modern server: reject legacy clients");
+    expect(error.stderrTail).toContain("settings: modern reject server");
+    expect(shown(error)).not.toContain("***");
+  });
+
+  it("hides secrets by name, by shape and by randomness in the same messages", async () => {
+    const secrets = {
+      SERVICE_TOKEN: "hunter2hunter2",
+      GH: "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+      SEED: "7x2yAXs3UzfRrVvG1ZW-",
+    };
+    const error = await connectError("modern", refusing({ ...secrets, MODE: "server" }));
+    expect(error.stderrTail).toContain("settings: *** *** *** server");
+    for (const secret of Object.values(secrets)) expect(shown(error)).not.toContain(secret);
+    expect(error.message).toContain('MCP server "modern"');
+  });
+
   it("hides it in a failed start's message and stderr tail", async () => {
     const error = await connectError("leaky", leaky(true));
     expect(error.stderrTail).toContain("starting with key ***");

@@ -18,11 +18,12 @@ export type { TrustHashEntry, TrustHashEnvFile, TrustHashExtras } from "./projec
 export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
-export type { RedactOptions } from "./redact.js";
+export type { RedactConfigTextOptions, RedactOptions, SecretValuesOptions } from "./redact.js";
 export { redactConfigText, redactServerConfig } from "./redact.js";
 export { REDACTED, redactText, redactUrl } from "./redact-text.js";
 export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
 export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";
+export { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./secret-env-name.js";
 export type {
   ConfigIssue,
   MCPAuthConfig,
@@ -54,6 +55,7 @@ export {
   MCPResourceDefinitionSchema,
   MCPResourceTemplateDefinitionSchema,
 } from "./server-content.js";
+export { createAntigravitySource } from "./sources/antigravity.js";
 export { builtinSources } from "./sources/builtin-sources.js";
 export { createClaudeCodeSource } from "./sources/claude-code.js";
 export { createClaudeDesktopSource } from "./sources/claude-desktop.js";

@@ -1,5 +1,7 @@
 import { referencedVariables } from "./interpolate.js";
 import { isSecretName, isTokenLike, REDACTED, redactText, redactTokens, redactUrl } from "./redact-text.js";
+import { isSecretCandidate, MIN_SECRET_LENGTH } from "./secret-candidate.js";
+import { containsToken, wholeTokenPattern } from "./whole-token.js";
 
 // A `${…}` placeholder: a value holding one is a template, not a secret.
 const PLACEHOLDER = /\$\{[^}]*\}/;
@@ -132,31 +134,56 @@ function templateStrings(template: unknown): string[] {
   return out;
 }
 
+/** Options of {@link secretValues} and {@link redactConfigText}. */
+export interface SecretValuesOptions {
+  /**
+   * The same config before its `!command` values ran (what `connectToServer`
+   * gets as `unresolvedConfig`): an `env` or `headers` value that differs
+   * from its written form came from a command or from stored credentials,
+   * and is hidden whatever its name or shape.
+   */
+  written?: unknown;
+}
+
 /**
- * The secret values of a config, as {@link redactServerConfig} would hide
- * them: `env` and `headers` values (numbers too, as a message would print
- * them), URL credentials, token-like parameters and path segments, token-like
- * flag values, secret-named header arguments, `auth.clientSecret`.
+ * The secret values of a config: `env` and `headers` values that can be
+ * secrets (by their key's name, their shape or their randomness: see
+ * `isSecretCandidate`; numbers too, as a message would print them), URL
+ * credentials, token-like parameters and path segments, token-like flag
+ * values, secret-named header arguments, `auth.clientSecret`.
  * Used to scrub them from text that quotes a config, such as a validation
  * message. Values shorter than 6 characters are left out: hiding them would
  * blank out ordinary words; so are templates holding a `${…}` placeholder,
- * which messages quote to say what is unset.
+ * which messages quote to say what is unset. A plain `env` value such as
+ * `MODE=server` is not a secret: explain still shows it as `***` (it goes
+ * by provenance), but messages keep the word.
  */
-export function secretValues(config: unknown): string[] {
+export function secretValues(config: unknown, options: SecretValuesOptions = {}): string[] {
   const found = new Set<string>();
   const add = (value: unknown): void => {
     if (typeof value === "number" || typeof value === "boolean") value = String(value);
-    if (typeof value !== "string" || value.length < 6 || PLACEHOLDER.test(value)) return;
+    if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH || PLACEHOLDER.test(value)) return;
     found.add(value);
     // "Bearer <token>": the token alone may be quoted elsewhere.
     const token = /^\S+\s+(\S{6,})$/.exec(value)?.[1];
     if (token) found.add(token);
   };
   if (!isRecord(config)) return [...found];
+  const written = isRecord(options.written) ? options.written : {};
   for (const field of ["env", "headers"] as const) {
     const values = config[field];
-    if (values && typeof values === "object") Object.values(values).forEach(add);
-    else add(values);
+    if (!values || typeof values !== "object") {
+      add(values);
+      continue;
+    }
+    const writtenValues = isRecord(written[field]) ? written[field] : {};
+    for (const [key, value] of Object.entries(values)) {
+      const text = typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+      if (typeof text !== "string") continue;
+      const fromCommand = typeof writtenValues[key] === "string" && writtenValues[key] !== text;
+      // An array (the wrong shape) has no names to go by: every value counts.
+      if (fromCommand || isSecretCandidate(Array.isArray(values) ? undefined : key, text)) add(text);
+    }
   }
   if (isRecord(config.auth)) add(config.auth.clientSecret);
   const texts = [config.url, ...(Array.isArray(config.args) ? config.args : [])];
@@ -207,7 +234,8 @@ export function expansionReferences(config: unknown, options: RedactOptions): Ma
 
 /**
  * `text` with every one of `secrets` replaced by `***`, and every key of
- * `references` by its value (`${NAME}`), longest first.
+ * `references` by its value (`${NAME}`), longest first; each only where it
+ * stands as a whole token, never inside a longer word.
  */
 export function scrubSecrets(
   text: string,
@@ -218,15 +246,23 @@ export function scrubSecrets(
   for (const secret of secrets) all.set(secret, REDACTED);
   let out = text;
   for (const [secret, shown] of [...all].sort(([a], [b]) => b.length - a.length))
-    out = out.replaceAll(secret, shown);
+    if (out.includes(secret)) out = out.replace(wholeTokenPattern(secret), () => shown);
   return out;
 }
 
+/** Options of {@link redactConfigText}. */
+export interface RedactConfigTextOptions extends SecretValuesOptions {
+  /** The server's name: never masked, even when a value of its config reads the same. */
+  server?: string;
+}
+
 /**
- * `text` (an error message, a log line) with the secrets of `config` hidden,
- * as {@link redactServerConfig} hides them in the config itself, and whatever
+ * `text` (an error message, a log line) with the secrets of `config` hidden
+ * where they stand as whole tokens (see {@link secretValues} for which values
+ * count: `MODE=server` does not, `GITHUB_TOKEN=…` does), and whatever
  * `redactText` recognises (URL credentials and path tokens, token shapes):
- * what a server or the network answered may quote them.
+ * what a server or the network answered may quote them. The server's own
+ * name stays readable.
  *
  * @example
  * ```ts
@@ -234,6 +270,14 @@ export function scrubSecrets(
  * // → 'header "***" refused'
  * ```
  */
-export function redactConfigText(text: string, config: unknown): string {
-  return redactText(scrubSecrets(text, secretValues(config)));
+export function redactConfigText(
+  text: string,
+  config: unknown,
+  options: RedactConfigTextOptions = {},
+): string {
+  const { server } = options;
+  const secrets = secretValues(config, options).filter(
+    (secret) => server === undefined || !containsToken(server, secret),
+  );
+  return redactText(scrubSecrets(text, secrets));
 }

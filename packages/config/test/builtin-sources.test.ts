@@ -3,12 +3,13 @@ import { appConfigDir, builtinSources } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
 
 describe("builtinSources", () => {
-  it("lists the eight providers, highest priority first", () => {
+  it("lists the nine providers, highest priority first", () => {
     expect(builtinSources.map((source) => source.id)).toEqual([
       "mcp-rt",
       "claude-code",
       "claude-desktop",
       "codex",
+      "antigravity",
       "gemini",
       "cursor",
       "windsurf",

@@ -114,6 +114,41 @@ describe("mcp-rt-config list", () => {
     ]);
   });
 
+  it("lists an Antigravity config written as its documentation shows it: the CLI's file, then the IDE's", async () => {
+    await writeAt(fx.home, ".gemini/config/mcp_config.json", {
+      mcpServers: {
+        context7: {
+          serverUrl: "https://mcp.context7.com/mcp",
+          headers: { CONTEXT7_API_KEY: "ctx7sk-9f8e7d6c-5b4a-3f2e-1d0c" },
+        },
+        fetch: { command: "uvx", args: ["mcp-server-fetch"], env: { MODE: "server" } },
+        sleeping: { command: "npx", args: ["-y", "some-mcp"], disabled: true },
+      },
+    });
+    await writeAt(fx.home, ".gemini/antigravity/mcp_config.json", {
+      mcpServers: { fetch: { command: "old-fetch" }, ide: { serverUrl: "https://ide.example/mcp" } },
+    });
+    const { code, stdout, stderr } = fx.cli("list");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const cli = "~/\\.gemini/config/mcp_config\\.json";
+    const ide = "~/\\.gemini/antigravity/mcp_config\\.json";
+    expect(stdout).toMatch(new RegExp(`^context7\\s+http\\s+Antigravity\\s+user\\s+${cli}\\s+active$`, "m"));
+    expect(stdout).toMatch(new RegExp(`^fetch\\s+stdio\\s+Antigravity\\s+user\\s+${cli}\\s+active$`, "m"));
+    expect(stdout).toMatch(new RegExp(`^fetch\\s+stdio\\s+Antigravity\\s+user\\s+${ide}\\s+shadowed$`, "m"));
+    expect(stdout).toMatch(new RegExp(`^ide\\s+http\\s+Antigravity\\s+user\\s+${ide}\\s+active$`, "m"));
+    expect(stdout).toMatch(
+      new RegExp(`^sleeping\\s+stdio\\s+Antigravity\\s+user\\s+${cli}\\s+disabled$`, "m"),
+    );
+    expect(stdout).not.toContain("ctx7sk-9f8e7d6c");
+    const explained = fx.cli("explain", "context7");
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toContain("Antigravity, ~/.gemini/config/mcp_config.json: active");
+    expect(explained.stdout).toContain('"url": "https://mcp.context7.com/mcp"');
+    expect(explained.stdout).toContain('"CONTEXT7_API_KEY": "***"');
+    expect(explained.stdout).not.toContain("ctx7sk-9f8e7d6c");
+  });
+
   it("says so when nothing is configured", async () => {
     await rm(fx.home, { recursive: true, force: true });
     await rm(join(fx.project, ".mcp.json"));

@@ -4,6 +4,7 @@ import {
   type AuthStorage,
   appConfigDir,
   type CapabilitySource,
+  createAntigravitySource,
   createClaudeCodeSource,
   createClaudeDesktopSource,
   createCodexSource,
@@ -72,6 +73,10 @@ const fixtures: Record<string, CapabilitySourceFixture> = {
   }),
   "Claude Desktop": jsonSource(createClaudeDesktopSource, {
     user: appConfig("Claude", "claude_desktop_config.json"),
+  }),
+  Antigravity: jsonSource(createAntigravitySource, { user: home(".gemini", "config", "mcp_config.json") }),
+  "Antigravity, the IDE's file": jsonSource(createAntigravitySource, {
+    user: home(".gemini", "antigravity", "mcp_config.json"),
   }),
   "Gemini CLI": jsonSource(createGeminiSource, {
     user: home(".gemini", "settings.json"),

@@ -91,6 +91,48 @@ describe("files written as each client's documentation shows them", () => {
     expect(result.disabled.map((entry) => entry.name)).toEqual(["quiet"]);
   });
 
+  it("Antigravity: the CLI's ~/.gemini/config/mcp_config.json (serverUrl, headers, disabled), then the IDE's", async () => {
+    const tree = await fixture();
+    await tree.writeHome(".gemini/config/mcp_config.json", {
+      mcpServers: {
+        "github-mcp-server": {
+          command: "docker",
+          args: [
+            "run",
+            "-i",
+            "--rm",
+            "-e",
+            "GITHUB_PERSONAL_ACCESS_TOKEN",
+            "ghcr.io/github/github-mcp-server",
+          ],
+          env: { GITHUB_PERSONAL_ACCESS_TOKEN: "<YOUR_TOKEN>" },
+        },
+        context7: {
+          serverUrl: "https://mcp.context7.com/mcp",
+          headers: { CONTEXT7_API_KEY: "${API_KEY2}" },
+        },
+        sleeping: { command: "npx", args: ["-y", "some-mcp"], disabled: true },
+      },
+    });
+    await tree.writeHome(".gemini/antigravity/mcp_config.json", {
+      mcpServers: { "from-ide": { serverUrl: "https://ide.example/mcp" } },
+    });
+    const result = await loadAsDocumented(tree);
+    expect(result.errors).toEqual([]);
+    expect(result.configs["github-mcp-server"]).toEqual({
+      command: "docker",
+      args: ["run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "ghcr.io/github/github-mcp-server"],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: "<YOUR_TOKEN>" },
+    });
+    expect(result.configs.context7).toEqual({
+      url: "https://mcp.context7.com/mcp",
+      headers: { CONTEXT7_API_KEY: "k-2" },
+    });
+    expect(result.configs["from-ide"]).toEqual({ url: "https://ide.example/mcp" });
+    expect(result.sources.context7).toMatchObject({ provider: "antigravity", providerName: "Antigravity" });
+    expect(result.disabled.map((entry) => entry.name)).toEqual(["sleeping"]);
+  });
+
   it("VS Code: user and workspace mcp.json with comments, trailing commas, inputs, envFile and type", async () => {
     const tree = await fixture();
     await tree.writeHome(

@@ -21,6 +21,8 @@ const providers: Array<{ provider: string; file: string; content: string }> = [
     content:
       '[mcp_servers.off]\ncommand = "off-server"\nenabled = false\n\n[mcp_servers.on]\ncommand = "on-server"\n',
   },
+  { provider: "antigravity", file: ".gemini/config/mcp_config.json", content: json("mcpServers") },
+  { provider: "antigravity", file: ".gemini/antigravity/mcp_config.json", content: json("mcpServers") },
   { provider: "gemini", file: ".gemini/settings.json", content: json("mcpServers") },
   { provider: "cursor", file: ".cursor/mcp.json", content: json("mcpServers") },
   { provider: "windsurf", file: ".codeium/windsurf/mcp_config.json", content: json("mcpServers") },
@@ -29,7 +31,7 @@ const providers: Array<{ provider: string; file: string; content: string }> = [
 
 describe("enabled: false in every provider's file", () => {
   for (const { provider, file, content } of providers) {
-    it(`${provider}: the server is disabled, the other one loads`, async () => {
+    it(`${provider} (${file}): the server is disabled, the other one loads`, async () => {
       const tree = await fixture();
       await tree.writeHome(file, content);
       const result = await tree.load();

@@ -180,6 +180,7 @@ const providers: Provider[] = [
           .join("\n"),
       ),
   },
+  { id: "antigravity", syntax: "posix", write: json("mcpServers", ".gemini/config/mcp_config.json") },
   { id: "gemini", syntax: "gemini", write: json("mcpServers", ".gemini/settings.json") },
   { id: "cursor", syntax: "cursor", write: json("mcpServers", ".cursor/mcp.json") },
   { id: "windsurf", syntax: "windsurf", write: json("mcpServers", ".codeium/windsurf/mcp_config.json") },

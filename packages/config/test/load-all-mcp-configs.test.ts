@@ -91,7 +91,7 @@ describe("loadAllMCPConfigs: the result", () => {
     });
   });
 
-  it("puts every entry in exactly one list, across all eight providers", async () => {
+  it("puts every entry in exactly one list, across all the built-in providers", async () => {
     const tree = await fixture();
     await tree.writeHome(".mcp-rt/mcp.json", {
       mcpServers: { n1: { command: "a" } },
@@ -105,6 +105,9 @@ describe("loadAllMCPConfigs: the result", () => {
     await tree.writeHome(".gemini/settings.json", {
       mcpServers: { g1: { httpUrl: "https://g.dev/mcp" } },
     });
+    await tree.writeHome(".gemini/config/mcp_config.json", {
+      mcpServers: { a1: { serverUrl: "https://a.dev/mcp" }, a2: { command: "a", disabled: true } },
+    });
     await tree.writeHome(".cursor/mcp.json", {
       mcpServers: { u1: { url: "https://u.dev/mcp" }, n1: { command: "b" } },
     });
@@ -115,10 +118,10 @@ describe("loadAllMCPConfigs: the result", () => {
     const result = await tree.load({
       reserve: ({ name }) => (name === "g1" ? { reason: "test" } : undefined),
     });
-    expect(Object.keys(result.configs)).toEqual(["n1", "d1", "u1"]);
-    expect(Object.keys(result.sources)).toEqual(["n1", "d1", "u1"]);
+    expect(Object.keys(result.configs)).toEqual(["n1", "d1", "a1", "u1"]);
+    expect(Object.keys(result.sources)).toEqual(["n1", "d1", "a1", "u1"]);
     expect(result.shadowed.map((entry) => entry.name)).toEqual(["n1"]);
-    expect(result.disabled.map((entry) => entry.name)).toEqual(["x1", "w1"]);
+    expect(result.disabled.map((entry) => entry.name)).toEqual(["x1", "a2", "w1"]);
     expect(result.filtered.map((entry) => entry.name)).toEqual(["g1"]);
     expect(result.errors.map((issue) => [issue.server, issue.code])).toEqual([
       ["c1", "CONFIG_INVALID"],

@@ -14,6 +14,8 @@ const jsonFiles: Array<[string, Place, string, "JSON" | "JSON (with comments)"]>
   ["Claude Code user", "home", ".claude.json", "JSON"],
   ["Claude Code project", "project", ".mcp.json", "JSON"],
   ["Claude Desktop", "home", ".config/Claude/claude_desktop_config.json", "JSON"],
+  ["Antigravity CLI", "home", ".gemini/config/mcp_config.json", "JSON"],
+  ["Antigravity IDE", "home", ".gemini/antigravity/mcp_config.json", "JSON"],
   ["Gemini CLI user", "home", ".gemini/settings.json", "JSON (with comments)"],
   ["Gemini CLI project", "project", ".gemini/settings.json", "JSON (with comments)"],
   ["Cursor user", "home", ".cursor/mcp.json", "JSON"],

@@ -2,6 +2,7 @@
 import { rm } from "node:fs/promises";
 import {
   type CapabilitySource,
+  createAntigravitySource,
   createClaudeCodeSource,
   createClaudeDesktopSource,
   createCodexSource,
@@ -58,6 +59,11 @@ const placements: Placement[] = [
     label: "Codex",
     source: createCodexSource,
     write: (t, s) => t.writeHome(".codex/config.toml", toToml({ mcp_servers: tomlable(s) })),
+  },
+  {
+    label: "Antigravity",
+    source: createAntigravitySource,
+    write: (t, s) => t.writeHome(".gemini/config/mcp_config.json", { mcpServers: s }),
   },
   {
     label: "Gemini",

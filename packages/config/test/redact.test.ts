@@ -1,6 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in config values are part of what is tested
 import { describe, expect, it } from "vitest";
-import { expansionReferences, redactServerConfig, scrubSecrets, secretValues } from "../src/redact.js";
+import {
+  expansionReferences,
+  redactConfigText,
+  redactServerConfig,
+  scrubSecrets,
+  secretValues,
+} from "../src/redact.js";
 import { isSecretName, REDACTED, redactUrl } from "../src/redact-text.js";
 import { useFixtureTrees } from "./helpers.js";
 
@@ -85,7 +91,7 @@ describe("redactServerConfig", () => {
 describe("secretValues and scrubSecrets", () => {
   const config = {
     url: "host/mcp?api_key=key-in-url-1&page=22222222",
-    headers: { Authorization: "Bearer tok-in-header", N: 123456789 },
+    headers: { Authorization: "Bearer tok-in-header", "X-Api-Key": 123456789, "X-Team": "platform" },
     env: { SHORT: "abc" },
     args: [7, "--password", "pw-in-args", "--secret=sec-in-flag", "https://user:pw-in-userinfo@h/"],
   };
@@ -107,14 +113,62 @@ describe("secretValues and scrubSecrets", () => {
   });
 
   it("hides them in text that quotes them, even when the args are not all strings", () => {
-    const message = 'url: got "host/mcp?api_key=key-in-url-1", header N: got 123456789, arg pw-in-args';
+    const message =
+      'url: got "host/mcp?api_key=key-in-url-1", header X-Api-Key: got 123456789, arg pw-in-args, team platform';
     const scrubbed = scrubSecrets(message, secretValues(config));
     expect(scrubbed).toBe(
-      `url: got "host/mcp?api_key=${REDACTED}", header N: got ${REDACTED}, arg ${REDACTED}`,
+      `url: got "host/mcp?api_key=${REDACTED}", header X-Api-Key: got ${REDACTED}, arg ${REDACTED}, team platform`,
     );
     expect(JSON.stringify(redactServerConfig(config))).not.toMatch(
       /tok-in-header|key-in-url-1|pw-in|sec-in-flag/,
     );
+  });
+});
+
+describe("redactConfigText: messages stay readable, secrets do not show", () => {
+  const GHP = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+  const RANDOM = "7x2yAXs3UzfRrVvG1ZW-";
+
+  it("keeps plain env values, wherever they appear in a message", () => {
+    const broken = { command: "npx", env: { MODE: "server", LOG_LEVEL: "verbose" } };
+    const spawn = 'Cannot start MCP server "broken": command not found: npx (mode server, verbose logs)';
+    expect(redactConfigText(spawn, broken, { server: "broken" })).toBe(spawn);
+    const modern = { command: "fixture", env: { FIX_NAME: "modern", FIX_LEGACY: "reject" } };
+    const refused =
+      'Connection to MCP server "modern" failed: the server rejected "initialize" (reject legacy clients)';
+    expect(redactConfigText(refused, modern, { server: "modern" })).toBe(refused);
+  });
+
+  it("hides secrets by name, by shape and by randomness, inside a longer message", () => {
+    const config = {
+      command: "npx",
+      env: { GITHUB_TOKEN: "hunter2hunter2", GH: GHP, SEED: RANDOM, MODE: "server" },
+      headers: { "X-Api-Key": "plainword" },
+    };
+    const text = `server said: login hunter2hunter2 refused; token ${GHP} (seed=${RANDOM}), key "plainword"`;
+    expect(redactConfigText(text, config)).toBe(
+      'server said: login *** refused; token *** (seed=***), key "***"',
+    );
+  });
+
+  it("hides a secret only where it stands as a whole token", () => {
+    const config = { command: "x", env: { DB_PASSWORD: "reject" } };
+    expect(redactConfigText('the server rejected "reject"', config)).toBe('the server rejected "***"');
+  });
+
+  it("never hides the server's own name, even when a secret value reads the same", () => {
+    const config = { command: "x", env: { SERVICE_TOKEN: "acme-prod" } };
+    const text = 'MCP server "acme-prod" stopped: bad token acme-prod';
+    expect(redactConfigText(text, config, { server: "acme-prod" })).toBe(text);
+    expect(redactConfigText(text, config)).toBe('MCP server "***" stopped: bad token ***');
+  });
+
+  it("hides what a !command produced, whatever its name and shape", () => {
+    const resolved = { command: "x", env: { LOGIN: "hunter2hunter2", MODE: "server" } };
+    const written = { command: "x", env: { LOGIN: "!pass show login", MODE: "server" } };
+    const text = "login hunter2hunter2 refused in server mode";
+    expect(redactConfigText(text, resolved, { written })).toBe("login *** refused in server mode");
+    expect(redactConfigText(text, resolved)).toBe(text);
   });
 });
 
@@ -140,7 +194,7 @@ describe("redaction of configs of the wrong shape", () => {
 
   it("does not count placeholders as secrets, so messages about them stay readable", () => {
     const secrets = secretValues({
-      env: { KEY: "${input:api-key}", B: "Bearer ${TOKEN}", REAL: "real-secret" },
+      env: { KEY: "${input:api-key}", B: "Bearer ${TOKEN}", PASSWORD: "real-secret" },
       headers: "whole-header-secret",
     });
     expect(secrets).toContain("real-secret");

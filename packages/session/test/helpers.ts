@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type Logger, MCPToolCache } from "@mcp-rt/manager";
+import { type Logger, type MCPConfigChange, MCPToolCache } from "@mcp-rt/manager";
 import { childProcessesOf } from "@mcp-rt/testing";
 import { expect } from "vitest";
 import type { AgentSession } from "../src/agent-session.js";
@@ -91,4 +91,14 @@ export async function pidOf(session: AgentSession, name: string): Promise<number
 export function activeMCPNames(session: AgentSession): string[] {
   const mcp = new Set(session.mcpTools().map((tool) => tool.name));
   return session.registry.active().filter((name) => mcp.has(name));
+}
+
+/** The next `config:changed` of the session's manager. */
+export function nextChange(session: AgentSession): Promise<MCPConfigChange> {
+  return new Promise((resolve) => {
+    const off = session.mcpManager!.on("config:changed", (change) => {
+      off();
+      resolve(change);
+    });
+  });
 }

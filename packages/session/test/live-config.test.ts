@@ -1,11 +1,10 @@
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { MCPConfigChange } from "@mcp-rt/manager";
 import { echoServer, isProcessAlive, slowCallServer } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentSession } from "../src/agent-session.js";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
-import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
+import { activeMCPNames, createWorld, nextChange, pidOf, type World } from "./helpers.js";
 
 let world: World;
 beforeEach(async () => {
@@ -14,16 +13,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await world.cleanup();
 });
-
-/** The next `config:changed` of the session's manager. */
-function nextChange(session: AgentSession): Promise<MCPConfigChange> {
-  return new Promise((resolve) => {
-    const off = session.mcpManager!.on("config:changed", (change) => {
-      off();
-      resolve(change);
-    });
-  });
-}
 
 /** Waits until the session's active MCP tools are `names` (sorted). */
 async function toolsBecome(session: AgentSession, names: string[]): Promise<void> {

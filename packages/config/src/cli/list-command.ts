@@ -42,7 +42,7 @@ export function formatList(inventory: ServerInventory, context: ReasonContext): 
       "No MCP servers found.",
       "",
       "Looked in the user-level and project files of mcp-rt, Claude Code, Claude Desktop, Codex,",
-      "Gemini CLI, Cursor, Windsurf and VS Code. To add one for every project, write",
+      "Antigravity, Gemini CLI, Cursor, Windsurf and VS Code. To add one for every project, write",
       '~/.mcp-rt/mcp.json: { "mcpServers": { "<name>": { "command": "npx", "args": ["-y", "<package>"] } } }',
     );
   } else {

@@ -2,6 +2,7 @@ import { expansionReferences, scrubSecrets, secretValues } from "../redact.js";
 import { redactText } from "../redact-text.js";
 import type { ConfigIssue, SourceMeta } from "../server-config.js";
 import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
+import { containsToken } from "../whole-token.js";
 
 /** Why a server entry will, or will not, start. */
 export type ServerStatus = "active" | "disabled" | "filtered" | "shadowed" | "needs approval" | "invalid";
@@ -218,7 +219,8 @@ function compare(a: string, b: string): number {
 
 /**
  * A function that hides, in any text, the secret values of the given entries'
- * configs (validation messages quote the values they reject), and whatever
+ * configs where they stand as whole tokens (validation messages quote the
+ * values they reject), but never an entry's own name, and whatever
  * `redactText` recognises (URL credentials, token shapes); what `env` gave
  * their placeholders, and the values of its secret-named variables, are
  * shown as the reference (`${NAME}`).
@@ -227,7 +229,14 @@ export function secretScrubber(
   entries: readonly InventoryEntry[],
   env?: Record<string, string | undefined>,
 ): (text: string) => string {
-  const secrets = [...new Set(entries.flatMap((entry) => secretValues(entry.config)))];
+  // A server's own name stays readable, even where a value of its config reads the same.
+  const secrets = [
+    ...new Set(
+      entries.flatMap((entry) =>
+        secretValues(entry.config).filter((secret) => !containsToken(entry.name, secret)),
+      ),
+    ),
+  ];
   const references = new Map<string, string>();
   for (const entry of entries) {
     const options = {

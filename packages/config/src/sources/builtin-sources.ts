@@ -1,4 +1,5 @@
 import type { CapabilitySource } from "../types.js";
+import { createAntigravitySource } from "./antigravity.js";
 import { createClaudeCodeSource } from "./claude-code.js";
 import { createClaudeDesktopSource } from "./claude-desktop.js";
 import { createCodexSource } from "./codex.js";
@@ -10,7 +11,7 @@ import { createWindsurfSource } from "./windsurf.js";
 
 /**
  * The built-in sources, highest priority first: mcp-rt, Claude Code,
- * Claude Desktop, Codex, Gemini CLI, Cursor, Windsurf, VS Code.
+ * Claude Desktop, Codex, Antigravity, Gemini CLI, Cursor, Windsurf, VS Code.
  *
  * @example
  * ```ts
@@ -24,6 +25,7 @@ export const builtinSources: readonly CapabilitySource[] = Object.freeze([
   createClaudeCodeSource(),
   createClaudeDesktopSource(),
   createCodexSource(),
+  createAntigravitySource(),
   createGeminiSource(),
   createCursorSource(),
   createWindsurfSource(),
