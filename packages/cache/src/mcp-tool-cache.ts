@@ -21,8 +21,8 @@ import {
   checkEntry,
   describeIssues,
   type MCPToolCacheEntry,
-  type MCPToolCacheMissedStartup,
   MCPToolCacheEntrySchema,
+  type MCPToolCacheMissedStartup,
 } from "./cache-entry.js";
 import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
@@ -304,7 +304,8 @@ export class MCPToolCache {
       return { entry: null, missedStartup: { waitMs: entry.missedStartup.waitMs, at: entry.savedAt } };
     }
     const { rejection } = check;
-    if (rejection.kind === "corrupt") await this.#discard(serverName, key, `are unreadable (${rejection.reason})`);
+    if (rejection.kind === "corrupt")
+      await this.#discard(serverName, key, `are unreadable (${rejection.reason})`);
     else if (rejection.kind === "refused")
       await this.#discard(
         serverName,
