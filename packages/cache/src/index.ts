@@ -9,13 +9,13 @@ export { createFileStore, defaultCacheDir } from "./file-store.js";
 export { CACHE_FORMAT_VERSION, toolCacheFingerprint } from "./fingerprint.js";
 export type { KeychainAuthStorageOptions, KeyringModule } from "./keychain-auth-storage.js";
 export { createKeychainAuthStorage } from "./keychain-auth-storage.js";
+export { MCPToolCache } from "./mcp-tool-cache.js";
 export type {
   MCPToolCacheNoteOptions,
   MCPToolCacheOptions,
   MCPToolCacheRead,
   MCPToolCacheSetOptions,
-} from "./mcp-tool-cache.js";
-export { MCPToolCache } from "./mcp-tool-cache.js";
+} from "./mcp-tool-cache-options.js";
 export type { RedisAuthStorageOptions } from "./redis-auth-storage.js";
 export type { RedisStoreOptions } from "./redis-store-options.js";
 export type { ToolCacheStore } from "./store-keyv.js";
