@@ -43,6 +43,15 @@ const ROOTS_TOOLS: Readonly<Record<string, number>> = { everything: 1 };
 /** Servers that offer resources: with one of them, an `AgentSession` adds `mcp_list_resources` and `mcp_read_resource`. */
 const WITH_RESOURCES: ReadonlySet<string> = new Set(["everything", "memory"]);
 
+/** The tools the servers of `names` list to `client` (without the tools an `AgentSession` adds). */
+export function listedRealTools(names: readonly string[], client: "mcp-rt" | "sdk"): number {
+  return names.reduce(
+    (sum, name) =>
+      sum + (REAL_SERVER_TOOLS[name] ?? 0) + (client === "mcp-rt" ? (ROOTS_TOOLS[name] ?? 0) : 0),
+    0,
+  );
+}
+
 /**
  * The tools in hand once every server of `names` is listed: the raw SDK and
  * LangChain get {@link REAL_SERVER_TOOLS}; mcp-rt's client declares `roots`
@@ -50,11 +59,7 @@ const WITH_RESOURCES: ReadonlySet<string> = new Set(["everything", "memory"]);
  * tools while some server has resources.
  */
 export function expectedRealTools(names: readonly string[], client: "mcp-rt" | "sdk"): number {
-  const listed = names.reduce(
-    (sum, name) =>
-      sum + (REAL_SERVER_TOOLS[name] ?? 0) + (client === "mcp-rt" ? (ROOTS_TOOLS[name] ?? 0) : 0),
-    0,
-  );
+  const listed = listedRealTools(names, client);
   const resourceTools = client === "mcp-rt" && names.some((name) => WITH_RESOURCES.has(name)) ? 2 : 0;
   return listed + resourceTools;
 }

@@ -35,6 +35,8 @@ export interface BenchSizes {
     warmupRounds: number;
     rounds: number;
   };
+  /** Scenario 11: the agent's warm start over real servers, quiet and beside CPU-bound processes. */
+  busyCacheReads: RunCounts & { servers: readonly string[]; busyProcesses: number };
 }
 
 /**
@@ -71,6 +73,7 @@ export const FULL: BenchSizes = {
     warmupRounds: 200,
     rounds: 200,
   },
+  busyCacheReads: { servers: Object.keys(REAL_SERVER_PACKAGES), warmup: 0, runs: 5, busyProcesses: 6 },
 };
 
 /** Every scenario at a tiny size, every contender once or twice: checks the harness, not the numbers. */
@@ -102,4 +105,5 @@ export const QUICK: BenchSizes = {
     warmupRounds: 2,
     rounds: 5,
   },
+  busyCacheReads: { servers: ["filesystem", "thinking"], warmup: 0, runs: 1, busyProcesses: 2 },
 };

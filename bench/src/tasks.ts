@@ -40,6 +40,20 @@ export interface StartupTask {
    * does (less what looks secret), instead of the SDK's default six variables (diagnostic).
    */
   serverWithHostEnv?: boolean;
+  /** mcp-rt only: bounds the hard wait for servers without a cache entry, as the example agent does (5000). */
+  maxStartupWaitMs?: number;
+  /** mcp-rt only: record every cache read's time and what the cache says of reads it gave up on. */
+  logCacheReads?: boolean;
+}
+
+/** mcp-rt's tool cache reads during one start (diagnostic of a read timing out on a busy machine). */
+export interface CacheReadLog {
+  /** Each store read (the file store's `get`), from call to answer, in ms. */
+  readMs: number[];
+  /** Reads the cache stopped waiting for: how long it waited, how late its timers fired, how much it stretched the limit. */
+  timeouts: Array<{ server: string; elapsedMs: number; lateMs: number; stretchMs: number }>;
+  /** Those reads' answers, when they came: how long after the cache stopped waiting, and whether they held an entry. */
+  late: Array<{ server: string; afterMs: number; found: boolean }>;
 }
 
 /** The host's V8 heap at the end of a run, in MB (diagnostic: what its peak RSS is made of). */
@@ -75,6 +89,8 @@ export interface StartupResult {
    * start until its tools were listed, in ms (which server holds the start up).
    */
   perServerMs?: Record<string, number>;
+  /** With `logCacheReads`: the tool cache's reads. */
+  cacheReads?: CacheReadLog;
 }
 
 /** mcp-rt only: connect every server until its tools are cached, so a later start finds the cache warm. */

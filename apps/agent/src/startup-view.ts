@@ -161,8 +161,12 @@ export function createStartupView(options: StartupViewOptions): StartupView {
           const text = `◌ ${state.name}  deferred: ${plural(state.toolCount, "tool")} from the cache; the server is still starting`;
           update(state.name, text, { status: "deferred", toolCount: state.toolCount });
         } else if (state.status === "connecting") {
-          const text = `◌ ${state.name}  still connecting; its tools follow when it is up`;
-          update(state.name, text, { status: "connecting" });
+          const missed = state.notWaitedFor;
+          const why = !missed
+            ? "still connecting"
+            : `not waited for: did not come up within ${missed.waitMs} ms${missed.reason === "missed-before" ? " at the last start" : ""}`;
+          const text = `◌ ${state.name}  ${why}; its tools follow when it is up`;
+          update(state.name, text, { status: "connecting", ...(missed ? { notWaitedFor: missed } : {}) });
         }
       }
       for (const row of rows) {

@@ -13,6 +13,7 @@ import {
 } from "@mcp-rt/manager";
 import { AgentSession } from "@mcp-rt/session";
 import type {
+  CacheReadLog,
   CallsResult,
   CallsTask,
   PrimeCacheResult,
@@ -44,6 +45,41 @@ function fileCache(dir: string): MCPToolCache {
   return new MCPToolCache(createFileStore(dir), { keyFile: join(dir, "cache-key") });
 }
 
+/**
+ * A file-store cache that records its reads: each store `get`'s time, and the
+ * cache's own words on reads it stopped waiting for and their late answers.
+ */
+function loggedFileCache(dir: string): { cache: MCPToolCache; log: CacheReadLog } {
+  const log: CacheReadLog = { readMs: [], timeouts: [], late: [] };
+  const store = createFileStore(dir);
+  const get = store.get.bind(store);
+  store.get = async <Value>(key: string) => {
+    const began = performance.now();
+    try {
+      return await get<Value>(key);
+    } finally {
+      log.readMs.push(since(began));
+    }
+  };
+  const ignore = (): void => {};
+  const debug = (message: string, data?: unknown): void => {
+    const fields = (data ?? {}) as Record<string, unknown>;
+    const server = String(fields.server ?? "");
+    if (message.includes("not answered after")) {
+      log.timeouts.push({
+        server,
+        elapsedMs: Number(fields.elapsedMs),
+        lateMs: Number(fields.lateMs),
+        stretchMs: Number(fields.stretchMs),
+      });
+    } else if (message.includes("late read")) {
+      log.late.push({ server, afterMs: Number(fields.afterMs), found: fields.found === true });
+    }
+  };
+  const logger = { debug, info: ignore, warn: ignore, error: ignore };
+  return { cache: new MCPToolCache(store, { keyFile: join(dir, "cache-key"), logger }), log };
+}
+
 function countDeferred(tools: CustomTool[]): number {
   return tools.filter((tool) => tool instanceof DeferredMCPTool).length;
 }
@@ -57,9 +93,11 @@ function failures(errors: Map<string, McpRtError>): string {
  * the cache) and the session putting the tools into the agent's registry.
  */
 export async function startup(task: StartupTask): Promise<StartupResult> {
+  const logged = task.logCacheReads ? loggedFileCache(task.cacheDir) : undefined;
   const manager = new MCPManager(task.cwd, {
-    cache: fileCache(task.cacheDir),
+    cache: logged?.cache ?? fileCache(task.cacheDir),
     startupMode: task.contender === "mcp-rt-cache-first" ? "cache-first" : "gate",
+    ...(task.maxStartupWaitMs === undefined ? {} : { maxStartupWaitMs: task.maxStartupWaitMs }),
     // Scenario 6 lists 5000 tools on one server, past the default bound of 2000 a server.
     toolLimits: { maxTools: task.expectTools },
   });
@@ -103,6 +141,7 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
     processesLeft: left,
     // Only when every server was waited for (a cold start): otherwise some came up after the tools were handed over.
     ...(Object.keys(perServerMs).length === Object.keys(configs).length ? { perServerMs } : {}),
+    ...(logged ? { cacheReads: logged.log } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Scenario } from "../scenario.js";
 import { agentStart } from "./agent-start.js";
 import { bigToolList } from "./big-tool-list.js";
+import { busyCacheReads } from "./busy-cache-reads.js";
 import { cacheStores } from "./cache-stores.js";
 import { callOverhead } from "./call-overhead.js";
 import { coldStart } from "./cold-start.js";
@@ -22,4 +23,5 @@ export const SCENARIOS: readonly Scenario[] = [
   toolSearch,
   agentStart,
   realServersScenario,
+  busyCacheReads,
 ];

@@ -24,6 +24,12 @@ export interface CachedServerInfo {
   [key: string]: unknown;
 }
 
+/** A note, kept where a server's tools would be, that it did not come up within the startup wait. */
+export interface MCPToolCacheMissedStartup {
+  /** The bound it missed: the manager's `maxStartupWaitMs` then, in ms. */
+  waitMs: number;
+}
+
 /** One server's cached tools, as the store keeps them. */
 export interface MCPToolCacheEntry {
   /** The cache format version that wrote it. */
@@ -45,6 +51,12 @@ export interface MCPToolCacheEntry {
   prompts?: MCPPromptDefinition[];
   /** The server's `instructions` from `initialize`, when the writer passed them. */
   instructions?: string;
+  /**
+   * Set on a note instead of an entry (no tools): the server was still
+   * starting when the startup wait ran out. Readers of this format version
+   * that predate it read a note as a server without tools.
+   */
+  missedStartup?: MCPToolCacheMissedStartup;
   /** When it was written, in ms since the epoch. */
   savedAt: number;
   /** HMAC-SHA-256 (hex), under the cache key, of every other field: an entry without the right one is refused. */
@@ -68,6 +80,7 @@ export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.objec
   resourceTemplates: z.optional(z.array(MCPResourceTemplateDefinitionSchema)),
   prompts: z.optional(z.array(MCPPromptDefinitionSchema)),
   instructions: z.optional(z.string()),
+  missedStartup: z.optional(z.object({ waitMs: z.number().check(z.nonnegative()) })),
   savedAt: z.number(),
   mac: z.string(),
 });

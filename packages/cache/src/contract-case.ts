@@ -3,7 +3,8 @@ import type { MCPHttpServerConfig, MCPStdioServerConfig } from "@mcp-rt/config";
 import { CacheKey } from "./cache-key.js";
 import { type ProbeStore, probeStore, type RawStore, recordingLogger } from "./contract-support.js";
 import { toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
-import { MCPToolCache, type MCPToolCacheOptions } from "./mcp-tool-cache.js";
+import { MCPToolCache } from "./mcp-tool-cache.js";
+import type { MCPToolCacheOptions } from "./mcp-tool-cache-options.js";
 
 /** The `it` (or `test`) function of any test runner: vitest, jest, `node:test`. */
 export type ContractIt = (name: string, fn: () => void | Promise<void>) => unknown;

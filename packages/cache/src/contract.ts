@@ -185,6 +185,42 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     assert.deepEqual(await c.cache({ through: "probe" }).get("github", stdio, "/work/a"), sampleTools(2));
   });
 
+  test("slow store: a read not waited for still hands over what the store answers", async (c) => {
+    const cache = c.cache({ through: "probe", readTimeoutMs: 50 });
+    await cache.set("github", stdio, sampleTools(2), "/work/a");
+    c.probe.mode = "slow";
+    c.probe.delayMs = 600;
+    const read = await cache.read("github", stdio, "/work/a");
+    assert.equal(read.entry, null);
+    assert.ok(read.late, "a timed-out read hands over the read still under way");
+    assert.equal(c.probe.stalledDone, 0, "it returned before the store answered");
+    const late = await read.late;
+    assert.deepEqual(late.entry?.tools, sampleTools(2));
+    c.probe.mode = "pass";
+    const quick = await c.cache({ through: "probe" }).read("github", stdio, "/work/a");
+    assert.equal(quick.late, undefined, "a read in time has nothing late");
+  });
+
+  test("missed startup: a note is read back until the server's tools replace it", async (c) => {
+    const cache = c.cache();
+    await cache.noteMissedStartup("github", stdio, { cwd: "/work/a", waitMs: 5000 });
+    const noted = await cache.read("github", stdio, "/work/a");
+    assert.equal(noted.entry, null);
+    assert.equal(noted.missedStartup?.waitMs, 5000);
+    assert.ok(noted.missedStartup && Math.abs(Date.now() - noted.missedStartup.at) < 60_000);
+    assert.equal(await cache.get("github", stdio, "/work/a"), null, "a note is no tool list");
+    assert.equal(
+      (await cache.read("github", { ...stdio, args: ["other.js"] }, "/work/a")).missedStartup,
+      undefined,
+      "kept per config, like an entry",
+    );
+    await cache.set("github", stdio, sampleTools(2), "/work/a");
+    const replaced = await c.cache().read("github", stdio, "/work/a");
+    assert.deepEqual(replaced.entry?.tools, sampleTools(2));
+    assert.equal(replaced.missedStartup, undefined);
+    assert.equal(c.logger.count("warn"), 0);
+  });
+
   test("concurrent writers: one whole, valid entry survives", async (c) => {
     const writers = Array.from({ length: 8 }, (_, i) => ({
       cache: c.cache(),

@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { McpRtError, redactUrl } from "@mcp-rt/config";
 import { createFileStore } from "./file-store.js";
-import { MCPToolCache, type MCPToolCacheOptions } from "./mcp-tool-cache.js";
+import { MCPToolCache } from "./mcp-tool-cache.js";
+import type { MCPToolCacheOptions } from "./mcp-tool-cache-options.js";
 import type { RedisStoreOptions } from "./redis-store-options.js";
 
 /** Options of {@link createCacheFromUrl}: the cache's own, plus the Redis store's for `redis://` URLs. */

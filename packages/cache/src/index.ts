@@ -1,4 +1,4 @@
-export type { CachedServerInfo, MCPToolCacheEntry } from "./cache-entry.js";
+export type { CachedServerInfo, MCPToolCacheEntry, MCPToolCacheMissedStartup } from "./cache-entry.js";
 export { CachedServerInfoSchema, MCPToolCacheEntrySchema } from "./cache-entry.js";
 export type { AuthStorageUrlOptions } from "./create-auth-storage.js";
 export { createAuthStorage } from "./create-auth-storage.js";
@@ -9,8 +9,13 @@ export { createFileStore, defaultCacheDir } from "./file-store.js";
 export { CACHE_FORMAT_VERSION, toolCacheFingerprint } from "./fingerprint.js";
 export type { KeychainAuthStorageOptions, KeyringModule } from "./keychain-auth-storage.js";
 export { createKeychainAuthStorage } from "./keychain-auth-storage.js";
-export type { MCPToolCacheOptions, MCPToolCacheSetOptions } from "./mcp-tool-cache.js";
 export { MCPToolCache } from "./mcp-tool-cache.js";
+export type {
+  MCPToolCacheNoteOptions,
+  MCPToolCacheOptions,
+  MCPToolCacheRead,
+  MCPToolCacheSetOptions,
+} from "./mcp-tool-cache-options.js";
 export type { RedisAuthStorageOptions } from "./redis-auth-storage.js";
 export type { RedisStoreOptions } from "./redis-store-options.js";
 export type { ToolCacheStore } from "./store-keyv.js";

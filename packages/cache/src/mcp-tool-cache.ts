@@ -1,16 +1,13 @@
+import type { Logger, MCPServerConfig, MCPToolDefinition } from "@mcp-rt/config";
 import {
-  type Logger,
-  type MCPPromptDefinition,
-  type MCPResourceDefinition,
-  type MCPResourceTemplateDefinition,
-  type MCPServerConfig,
-  type MCPToolDefinition,
-  McpRtError,
-} from "@mcp-rt/config";
-import { errorMessage, measureJson, type Settled, settleWithin } from "@mcp-rt/config/util";
+  errorMessage,
+  measureJson,
+  type Settled,
+  type SettleTimeout,
+  settleWithin,
+} from "@mcp-rt/config/util";
 import type { Keyv } from "keyv";
 import {
-  type CachedServerInfo,
   CachedServerInfoSchema,
   checkEntry,
   describeIssues,
@@ -19,74 +16,32 @@ import {
 } from "./cache-entry.js";
 import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
+import {
+  DAY_MS,
+  HOUR_MS,
+  type MCPToolCacheNoteOptions,
+  type MCPToolCacheOptions,
+  type MCPToolCacheRead,
+  type MCPToolCacheSetOptions,
+  positive,
+} from "./mcp-tool-cache-options.js";
 import { isUnreadable, type ToolCacheStore, toKeyv } from "./store-keyv.js";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Options of {@link MCPToolCache}. */
-export interface MCPToolCacheOptions {
-  /** How long an entry lives, in ms. @default 2592000000 (30 days) */
-  ttlMs?: number;
-  /** Prefix of every key, so that several caches can share one store. @default "mcp-rt" */
-  namespace?: string;
-  /** A read slower than this (ms) counts as a miss, so a slow store never delays startup. @default 100 */
-  readTimeoutMs?: number;
-  /** A write or delete slower than this (ms) is given up (it may still land). @default 5000 */
-  writeTimeoutMs?: number;
-  /** Where warnings go: a dead or slow store (once), a corrupt or refused entry, an unusable key file. @default silent */
-  logger?: Logger;
-  /**
-   * The largest entry written or used, in bytes of JSON (about): a larger list
-   * is not cached (a warning), and a larger entry read (planted, or written
-   * with a higher limit) is deleted and read as a miss. @default 10485760 (10 MiB)
-   */
-  maxEntryBytes?: number;
-  /**
-   * The secret entries are keyed and signed with (HMAC-SHA-256), at least 16
-   * bytes. Give every agent of a fleet that shares a store the same one (e.g.
-   * `openssl rand -hex 32`, from your secret manager) and they share entries;
-   * caches with different keys neither read nor accept each other's.
-   * @default the installation's key from `keyFile`; for a `Map` store, a random key of this process
-   */
-  key?: string | Uint8Array;
-  /**
-   * Where the installation's key lives, created on first use (random, 0600,
-   * in a 0700 folder). Ignored when `key` is given.
-   * @default `~/.mcp-rt/cache-key` (beside the auth store); for a `Map` store, none
-   */
-  keyFile?: string;
-}
 
 /** Nesting deeper than any entry of tool definitions within the tool limits; deeper ones are refused. */
 const MAX_ENTRY_DEPTH = 512;
 
-/** Options of {@link MCPToolCache.set}. */
-export interface MCPToolCacheSetOptions {
-  /** The server's `serverInfo` from `initialize`, returned by {@link MCPToolCache.getEntry}. */
-  serverInfo?: CachedServerInfo;
-  /** The server's resources, kept beside its tools (same key) and returned by {@link MCPToolCache.getEntry}. */
-  resources?: MCPResourceDefinition[];
-  /** The server's resource templates, kept like `resources`. */
-  resourceTemplates?: MCPResourceTemplateDefinition[];
-  /** The server's prompts, kept like `resources`. */
-  prompts?: MCPPromptDefinition[];
-  /** The server's `instructions`, kept like `resources`. */
-  instructions?: string;
+const MISS: MCPToolCacheRead = { entry: null };
+
+/** What a read's value is checked against. */
+interface Expected {
+  serverName: string;
+  key: string;
+  fingerprint: string;
+  cacheKey: CacheKey;
 }
 
 const ignore = (): void => {};
 const silent: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignore };
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value > 0)) {
-    throw new McpRtError(
-      "CONFIG_INVALID",
-      `MCPToolCache: ${name} must be a positive number${name === "maxEntryBytes" ? " of bytes" : " of ms"}, got ${value}`,
-    );
-  }
-  return value;
-}
 
 /**
  * Tool definitions that outlive the process, so an agent can offer a server's
@@ -118,9 +73,12 @@ export class MCPToolCache {
   readonly #readTimeoutMs: number;
   readonly #writeTimeoutMs: number;
   readonly #maxEntryBytes: number;
+  readonly #missedStartupTtlMs: number;
   readonly #logger: Logger;
   readonly #keyFile: string | undefined;
   #key: Promise<CacheKey> | undefined;
+  /** The last write or delete of each key still under way: writes of one key land in the order they were made. */
+  readonly #writes = new Map<string, Promise<unknown>>();
   #storeDown = false;
   #slowWarned = false;
   #closed = false;
@@ -136,6 +94,7 @@ export class MCPToolCache {
     this.#readTimeoutMs = positive("readTimeoutMs", options.readTimeoutMs, 100);
     this.#writeTimeoutMs = positive("writeTimeoutMs", options.writeTimeoutMs, 5000);
     this.#maxEntryBytes = positive("maxEntryBytes", options.maxEntryBytes, 10 * 1024 * 1024);
+    this.#missedStartupTtlMs = positive("missedStartupTtlMs", options.missedStartupTtlMs, HOUR_MS);
     this.#namespace = options.namespace ?? "mcp-rt";
     this.#logger = options.logger ?? silent;
     if (options.key !== undefined) this.#key = Promise.resolve(new CacheKey(options.key));
@@ -159,55 +118,46 @@ export class MCPToolCache {
     config: MCPServerConfig,
     cwd?: string,
   ): Promise<MCPToolCacheEntry | null> {
-    if (this.#closed) return null;
+    return (await this.read(serverName, config, cwd)).entry;
+  }
+
+  /**
+   * What the store holds for a server: its entry, a note that it missed the
+   * startup wait ({@link MCPToolCache.noteMissedStartup}), or nothing. Never
+   * throws. A store slower than `readTimeoutMs` is not waited for: the result
+   * is a miss with `late`, the read still under way, which settles with what
+   * the store answers.
+   */
+  async read(serverName: string, config: MCPServerConfig, cwd?: string): Promise<MCPToolCacheRead> {
+    if (this.#closed) return MISS;
     try {
       const cacheKey = await this.#cacheKey();
       const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
-      const key = toolCacheKey(this.#namespace, fingerprint);
-      const read = await settleWithin(() => this.#keyv.get<unknown>(key), this.#readTimeoutMs);
-      if (read.status === "timeout") {
-        this.#readTooSlow(serverName);
-        return null;
-      }
-      if (read.status === "error") {
-        // A caller-supplied Keyv throws its deserializer's error for unparsable text.
-        if (read.error instanceof SyntaxError)
-          await this.#discard(serverName, key, "are unreadable (the stored text is not JSON)");
-        else this.#storeFailed(read.error);
-        return null;
-      }
-      // A caller-supplied Keyv may swallow read errors into `undefined`: only a hit proves it works.
-      if (this.#ownsKeyv || read.value !== undefined) this.#storeWorks();
-      if (read.value === undefined || read.value === null) return null;
-      if (isUnreadable(read.value)) {
-        await this.#discard(serverName, key, "are unreadable (the stored text is not a JSON cache entry)");
-        return null;
-      }
-      const tooBig = this.#tooBig(read.value);
-      if (tooBig) {
-        await this.#discard(serverName, key, `cannot be used (${tooBig})`);
-        return null;
-      }
-      const check = checkEntry(read.value, {
+      const expected: Expected = {
+        serverName,
+        key: toolCacheKey(this.#namespace, fingerprint),
         fingerprint,
-        version: CACHE_FORMAT_VERSION,
-        key: cacheKey,
-        ttlMs: this.#ttlMs,
-        now: Date.now(),
-      });
-      if (check.ok) return check.entry;
-      const { rejection } = check;
-      if (rejection.kind === "corrupt")
-        await this.#discard(serverName, key, `are unreadable (${rejection.reason})`);
-      else if (rejection.kind === "refused")
-        await this.#discard(
-          serverName,
-          key,
-          "were not written with this cache's key (planted in the store, or written with another key)",
-        );
-      else if (rejection.kind === "expired") this.#logger.debug(`tool cache: "${serverName}" entry expired`);
-      else this.#logger.debug(`tool cache: "${serverName}" entry has format version ${rejection.version}`);
-      return null;
+        cacheKey,
+      };
+      const read = await settleWithin(() => this.#keyv.get<unknown>(expected.key), this.#readTimeoutMs);
+      if (read.status !== "timeout") return await this.#use(read, expected);
+      this.#readTooSlow(serverName, read);
+      const started = Date.now();
+      const late = read.operation
+        .then(
+          (value): Settled<unknown> => ({ status: "ok", value }),
+          (error: unknown): Settled<unknown> => ({ status: "error", error }),
+        )
+        .then(async (settled) => {
+          const found = await this.#use(settled, expected);
+          this.#logger.debug(
+            `tool cache: the late read of "${serverName}" answered ${Date.now() - started} ms after it was given up (${found.entry ? "an entry" : found.missedStartup ? "a note" : "nothing"})`,
+            { server: serverName, afterMs: Date.now() - started, found: found.entry !== null },
+          );
+          return found;
+        })
+        .catch(() => MISS);
+      return { entry: null, late };
     } catch (error) {
       this.#logger.warn(
         `Tool cache: could not read "${serverName}" (${errorMessage(error)}); treating it as a miss.`,
@@ -215,7 +165,105 @@ export class MCPToolCache {
           error,
         },
       );
-      return null;
+      return MISS;
+    }
+  }
+
+  /** What a store's answer means: an entry, a note, or a miss (a bad value is removed, with a warning). */
+  async #use(read: Settled<unknown>, expected: Expected): Promise<MCPToolCacheRead> {
+    const { serverName, key } = expected;
+    if (read.status === "timeout") return MISS;
+    if (read.status === "error") {
+      // A caller-supplied Keyv throws its deserializer's error for unparsable text.
+      if (read.error instanceof SyntaxError)
+        await this.#discard(serverName, key, "are unreadable (the stored text is not JSON)");
+      else this.#storeFailed(read.error);
+      return MISS;
+    }
+    // A caller-supplied Keyv may swallow read errors into `undefined`: only a hit proves it works.
+    if (this.#ownsKeyv || read.value !== undefined) this.#storeWorks();
+    if (read.value === undefined || read.value === null) return MISS;
+    if (isUnreadable(read.value)) {
+      await this.#discard(serverName, key, "are unreadable (the stored text is not a JSON cache entry)");
+      return MISS;
+    }
+    const tooBig = this.#tooBig(read.value);
+    if (tooBig) {
+      await this.#discard(serverName, key, `cannot be used (${tooBig})`);
+      return MISS;
+    }
+    const now = Date.now();
+    const check = checkEntry(read.value, {
+      fingerprint: expected.fingerprint,
+      version: CACHE_FORMAT_VERSION,
+      key: expected.cacheKey,
+      ttlMs: this.#ttlMs,
+      now,
+    });
+    if (check.ok) {
+      const { entry } = check;
+      if (entry.missedStartup === undefined) return { entry };
+      if (now - entry.savedAt > this.#missedStartupTtlMs) {
+        this.#logger.debug(`tool cache: the note that "${serverName}" missed the startup wait expired`);
+        return MISS;
+      }
+      return { entry: null, missedStartup: { waitMs: entry.missedStartup.waitMs, at: entry.savedAt } };
+    }
+    const { rejection } = check;
+    if (rejection.kind === "corrupt")
+      await this.#discard(serverName, key, `are unreadable (${rejection.reason})`);
+    else if (rejection.kind === "refused")
+      await this.#discard(
+        serverName,
+        key,
+        "were not written with this cache's key (planted in the store, or written with another key)",
+      );
+    else if (rejection.kind === "expired") this.#logger.debug(`tool cache: "${serverName}" entry expired`);
+    else this.#logger.debug(`tool cache: "${serverName}" entry has format version ${rejection.version}`);
+    return MISS;
+  }
+
+  /**
+   * Notes, where the server's tools would be kept, that it was still starting
+   * when the startup wait of `waitMs` ran out: `read` returns the note
+   * (`missedStartup`) until the server's tools are `set` (which replaces it),
+   * the entry is deleted, or `missedStartupTtlMs` passed. A logged no-op when
+   * the store fails.
+   */
+  async noteMissedStartup(
+    serverName: string,
+    config: MCPServerConfig,
+    options: MCPToolCacheNoteOptions,
+  ): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const cacheKey = await this.#cacheKey();
+      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, options.cwd));
+      const parsed = MCPToolCacheEntrySchema.safeParse({
+        version: CACHE_FORMAT_VERSION,
+        fingerprint,
+        tools: [],
+        missedStartup: { waitMs: options.waitMs },
+        savedAt: Date.now(),
+        mac: "",
+      });
+      if (!parsed.success) {
+        this.#logger.warn(
+          `Tool cache: not keeping the note on "${serverName}": ${describeIssues(parsed.error)}.`,
+        );
+        return;
+      }
+      const { mac: _unsigned, ...fields } = parsed.data;
+      const note: MCPToolCacheEntry = { ...fields, mac: cacheKey.sign(fields) };
+      const key = toolCacheKey(this.#namespace, fingerprint);
+      this.#afterWrite(
+        await this.#inOrder(key, () =>
+          settleWithin(() => this.#keyv.set(key, note, this.#missedStartupTtlMs), this.#writeTimeoutMs),
+        ),
+        "write",
+      );
+    } catch (error) {
+      this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
     }
   }
 
@@ -271,7 +319,9 @@ export class MCPToolCache {
       // Signed as stored: after the schema dropped what it does not keep.
       const { mac: _unsigned, ...fields } = parsed.data;
       const entry: MCPToolCacheEntry = { ...fields, mac: cacheKey.sign(fields) };
-      const write = await settleWithin(() => this.#keyv.set(key, entry, this.#ttlMs), this.#writeTimeoutMs);
+      const write = await this.#inOrder(key, () =>
+        settleWithin(() => this.#keyv.set(key, entry, this.#ttlMs), this.#writeTimeoutMs),
+      );
       this.#afterWrite(write, "write");
     } catch (error) {
       this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
@@ -316,7 +366,22 @@ export class MCPToolCache {
   }
 
   async #deleteKey(key: string): Promise<void> {
-    this.#afterWrite(await settleWithin(() => this.#keyv.delete(key), this.#writeTimeoutMs), "delete");
+    this.#afterWrite(
+      await this.#inOrder(key, () => settleWithin(() => this.#keyv.delete(key), this.#writeTimeoutMs)),
+      "delete",
+    );
+  }
+
+  /** Runs `write` once the writes of `key` made before it settled, so that the last one made is the one kept. */
+  #inOrder<T>(key: string, write: () => Promise<T>): Promise<T> {
+    const before = this.#writes.get(key);
+    const running = before ? before.then(write) : write();
+    const done = running.catch(() => undefined);
+    this.#writes.set(key, done);
+    void done.then(() => {
+      if (this.#writes.get(key) === done) this.#writes.delete(key);
+    });
+    return running;
   }
 
   #afterWrite(result: Settled<boolean>, what: "write" | "delete"): void {
@@ -360,15 +425,19 @@ export class MCPToolCache {
     }
   }
 
-  #readTooSlow(serverName: string): void {
+  #readTooSlow(serverName: string, read: SettleTimeout<unknown>): void {
+    const { elapsedMs, lateMs, stretchMs } = read;
+    const timing = { server: serverName, elapsedMs, lateMs, stretchMs };
+    this.#logger.debug(
+      `tool cache: read of "${serverName}" not answered after ${Math.round(elapsedMs)} ms (timers late by ${Math.round(lateMs)} ms, limit stretched by ${Math.round(stretchMs)} ms)`,
+      timing,
+    );
     // A store already known to be down was warned about; slowness adds nothing.
-    if (this.#slowWarned || this.#storeDown) {
-      this.#logger.debug(`tool cache: read of "${serverName}" timed out`);
-      return;
-    }
+    if (this.#slowWarned || this.#storeDown) return;
     this.#slowWarned = true;
     this.#logger.warn(
-      `Tool cache: the store did not answer within ${this.#readTimeoutMs} ms (reading "${serverName}"), so it counts as a miss. Raise readTimeoutMs if the store is slow but healthy.`,
+      `Tool cache: the store did not answer within ${this.#readTimeoutMs} ms (reading "${serverName}"); startup goes on without waiting for it, and uses the entry if it arrives before the server is up. Raise readTimeoutMs if the store is slow but healthy.`,
+      timing,
     );
   }
 

@@ -172,3 +172,46 @@ describe("MCPToolCache", () => {
     expect(disconnects).toBe(1);
   });
 });
+
+describe("MCPToolCache: the startup notes and slow reads", () => {
+  it("forgets a note that a server missed the startup wait after missedStartupTtlMs", async () => {
+    const cache = new MCPToolCache(new Map(), { missedStartupTtlMs: 200 });
+    await cache.noteMissedStartup("s", stdio, { cwd: "/p", waitMs: 5000 });
+    expect((await cache.read("s", stdio, "/p")).missedStartup).toMatchObject({ waitMs: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await cache.read("s", stdio, "/p")).toEqual({ entry: null });
+  });
+
+  it("lands writes of one server in the order they were made: a slow note never replaces the tools after it", async () => {
+    const probe = probeStore(new Map());
+    const cache = new MCPToolCache(probe, { key: testCacheKey });
+    probe.mode = "slow";
+    probe.delayMs = 300;
+    const note = cache.noteMissedStartup("s", stdio, { cwd: "/p", waitMs: 5000 });
+    // The tools are written while the note is still on its way to the store.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    probe.mode = "pass";
+    await Promise.all([note, cache.set("s", stdio, sampleTools(2), "/p")]);
+    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(2));
+  });
+
+  it("says how long a read it gave up on was waited for, and what the late answer held", async () => {
+    const probe = probeStore(new Map());
+    const logger = recordingLogger();
+    const cache = new MCPToolCache(probe, { key: testCacheKey, logger, readTimeoutMs: 30 });
+    await cache.set("s", stdio, sampleTools(1), "/p");
+    probe.mode = "slow";
+    probe.delayMs = 300;
+    const read = await cache.read("s", stdio, "/p");
+    expect(read.entry).toBeNull();
+    expect((await read.late)?.entry?.tools).toEqual(sampleTools(1));
+    const messages = logger.lines.map((line) => `${line.level} ${line.message}`);
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^warn .*did not answer within 30 ms \(reading "s"\); startup goes on/),
+    );
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^debug .*read of "s" not answered after \d+ ms \(timers late by \d+ ms/),
+    );
+    expect(messages).toContainEqual(expect.stringMatching(/^debug .*late read of "s" answered .*an entry/));
+  });
+});

@@ -17,7 +17,7 @@ export { monotonicMs } from "./util/monotonic-ms.js";
 export { plural } from "./util/plural.js";
 export type { SecretInput } from "./util/read-secret.js";
 export { readSecret } from "./util/read-secret.js";
-export type { Settled } from "./util/settle-within.js";
+export type { Settled, SettleTimeout } from "./util/settle-within.js";
 export { settleWithin } from "./util/settle-within.js";
 export { TaskGroup } from "./util/task-group.js";
 export type { WriteJsonAtomicOptions } from "./util/write-json-atomic.js";

@@ -28,8 +28,21 @@ describe("settleWithin", () => {
 
   it("times out an operation that is slow while the event loop is free", async () => {
     const began = performance.now();
-    expect(await settleWithin(() => after(2_000, "late"), 50)).toEqual({ status: "timeout" });
+    const result = await settleWithin(() => after(2_000, "late"), 50);
+    expect(result).toMatchObject({ status: "timeout", stretchMs: 0 });
     expect(performance.now() - began).toBeLessThan(1_000);
+  });
+
+  it("hands over the operation it stopped waiting for, and says how long and how late it waited", async () => {
+    const read = settleWithin(() => after(400, "late"), 20);
+    blockFor(60);
+    const result = await read;
+    if (result.status !== "timeout") throw new Error(`expected a timeout, got ${result.status}`);
+    // The timer fired ~40 ms late: that much more was granted, once.
+    expect(result.lateMs).toBeGreaterThan(30);
+    expect(result.stretchMs).toBeGreaterThan(30);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(20 + result.stretchMs - 1);
+    expect(await result.operation).toBe("late");
   });
 
   it("does not blame the store for time the caller held the event loop", async () => {
@@ -45,7 +58,7 @@ describe("settleWithin", () => {
     const began = performance.now();
     const read = settleWithin(() => new Promise<never>(() => {}), 20);
     blockFor(100);
-    expect(await read).toEqual({ status: "timeout" });
+    expect(await read).toMatchObject({ status: "timeout" });
     expect(performance.now() - began).toBeLessThan(1_000);
   });
 });

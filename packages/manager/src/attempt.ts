@@ -1,4 +1,4 @@
-import type { MCPToolCache, MCPToolCacheEntry } from "@mcp-rt/cache";
+import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheRead } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs } from "@mcp-rt/config/util";
@@ -33,12 +33,26 @@ export class Attempt {
   readonly controller: AbortController = new AbortController();
   /** When it started (`monotonicMs()`). */
   readonly startedAt: number = monotonicMs();
-  /** The cached tool definitions, read while the connection is made (the startup gate never waits for them). */
+  /**
+   * The cached tool definitions, read while the connection is made; a miss
+   * once the cache's read timeout passed (the startup gate never waits for
+   * a slow store).
+   */
   readonly cached: Promise<MCPToolDefinition[] | null>;
+  /**
+   * The tools of a cache read that answered only after its timeout; `null` at
+   * once when the read was in time, or when the late answer holds none. They
+   * stand in for the server if they land before it is up.
+   */
+  readonly late: Promise<MCPToolDefinition[] | null>;
   /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
   readonly done: Promise<MCPServerConnection>;
-  /** The whole cache entry once `cached` resolved (resources, prompts, instructions beside the tools); `null` on a miss. */
+  /** The whole cache entry once `cached` (or `late`) found it (resources, prompts, instructions beside the tools); `null` on a miss. */
   cachedEntry: MCPToolCacheEntry | null = null;
+  /** The cache's note that the server did not come up within the startup wait at an earlier start, read with `cached`. */
+  missedStartup?: { waitMs: number; at: number };
+  /** True once the store answered the read, in time or late: only then is a miss known to be one. */
+  readAnswered = false;
   /** Set once `done` settled. */
   outcome?: { ok: true } | { ok: false; error: McpRtError };
   /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
@@ -57,15 +71,16 @@ export class Attempt {
     this.returned = this.reconnect;
     // The cache never throws by contract; a miss is the only safe reading of anything else.
     const { cache, name, config, cwd } = options;
-    this.cached = cache
+    const found: Promise<MCPToolCacheRead | null> = cache
       ? cache
-          .then((open) => open?.getEntry(name, config, cwd) ?? null)
+          .then((open) => open?.read(name, config, cwd) ?? null)
           .catch(() => null)
-          .then((entry) => {
-            this.cachedEntry = entry;
-            return entry?.tools ?? null;
-          })
+          .then((read) => this.#found(read))
       : Promise.resolve(null);
+    this.cached = found.then((read) => read?.entry?.tools ?? null);
+    this.late = found.then((read) =>
+      read?.late ? read.late.then((late) => this.#found(late)?.entry?.tools ?? null) : null,
+    );
     this.done = options.run(this);
     this.done.then(
       () => {
@@ -75,6 +90,14 @@ export class Attempt {
         this.outcome = { ok: false, error };
       },
     );
+  }
+
+  /** Keeps what a read (in time or late) found. */
+  #found(read: MCPToolCacheRead | null): MCPToolCacheRead | null {
+    if (read?.entry) this.cachedEntry = read.entry;
+    if (read?.missedStartup) this.missedStartup = read.missedStartup;
+    if (read && !read.late) this.readAnswered = true;
+    return read;
   }
 
   /**

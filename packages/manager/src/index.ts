@@ -75,6 +75,7 @@ export type {
   MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
+  MCPNotWaitedFor,
   MCPReloadOptions,
   MCPReloadResult,
   MCPServerState,

@@ -15,6 +15,22 @@ import type { ReconnectOptions } from "./reconnect-policy.js";
 /** The design document's three statuses of a server, derived from its phase. */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
 
+/**
+ * Why `connectServers` returned without waiting for a server that had no
+ * cached tools (its tools arrive live, with `tools:changed`).
+ */
+export interface MCPNotWaitedFor {
+  /**
+   * `"ran-out"`: it was still starting when `maxStartupWaitMs` ran out at this
+   * start. `"missed-before"`: it was still starting when the wait ran out at
+   * its last start (a note the tool cache keeps), so this start did not wait
+   * for it.
+   */
+  reason: "ran-out" | "missed-before";
+  /** The wait it did not come up within, in ms. */
+  waitMs: number;
+}
+
 /** A server as a UI shows it. */
 export interface MCPServerState {
   /** The config name. */
@@ -53,6 +69,8 @@ export interface MCPServerState {
   alwaysLoad?: boolean;
   /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
+  /** While it is still starting: why startup did not wait for it (see {@link MCPNotWaitedFor}). */
+  notWaitedFor?: MCPNotWaitedFor;
   /** The last failure: connect, list, or a dropped transport. */
   lastError?: { code: string; message: string; stderrTail?: string };
 }
@@ -168,7 +186,11 @@ export interface MCPManagerOptions {
   /**
    * How long `connectServers` waits for pending servers without a cache entry.
    * After it, such a server stays `connecting` and its tools arrive through
-   * `tools:changed`. @default unbounded (each server's own `timeout` still applies)
+   * `tools:changed`. A server still starting when the wait ran out is noted in
+   * the tool cache (keyed like its entry), and later starts do not wait for it
+   * (`MCPServerState.notWaitedFor`) until its tools are cached, the note
+   * expires (the cache's `missedStartupTtlMs`), or the bound is raised above
+   * the one it missed. @default unbounded (each server's own `timeout` still applies)
    */
   maxStartupWaitMs?: number;
   /** Where warnings (late failures, cache errors) go. @default silent */

@@ -210,12 +210,14 @@ export class MCPManager implements AsyncDisposable {
       attempts.set(name, this.#lifecycle.start(record, config));
     }
 
+    const { maxStartupWaitMs } = this.#options;
     await passStartupGate([...attempts.values()], {
       startupTimeoutMs: this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS,
-      maxStartupWaitMs: this.#options.maxStartupWaitMs,
+      maxStartupWaitMs,
       mode: this.#startupMode,
       startedAt,
       defer: (offers) => this.#lifecycle.defer(offers),
+      notWaitedFor: (late, reason) => this.#lifecycle.notWaitedFor(late, reason, maxStartupWaitMs ?? 0),
     });
 
     for (const [name, attempt] of attempts) {

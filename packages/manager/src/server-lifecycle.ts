@@ -9,7 +9,7 @@ import { client, loadClient } from "./client-module.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
 import type { ManagerCache } from "./manager-cache.js";
-import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
+import type { MCPManagerEvents, MCPManagerOptions, MCPNotWaitedFor } from "./manager-types.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
@@ -155,7 +155,8 @@ export class ServerLifecycle {
     const deferred: { record: ServerRecord; attempt: Attempt; hasTools: boolean }[] = [];
     for (const { attempt, cached } of offers) {
       const record = table.get(attempt.name);
-      if (!record || !this.#isCurrent(record, attempt)) continue;
+      // A late cache read never replaces live tools.
+      if (!record || !this.#isCurrent(record, attempt) || record.connection) continue;
       used.add(attempt);
       deferred.push({ record, attempt, hasTools: record.defer(cached) });
     }
@@ -166,6 +167,27 @@ export class ServerLifecycle {
       if (entry) announceContent(emitter, record, record.deferContent(entry));
     }
     return used;
+  }
+
+  /**
+   * The startup gate did not wait for these attempts, which have no cached
+   * tools: they are marked so (`notWaitedFor`). Those it stopped waiting for
+   * (`ran-out`) are noted in the cache, where their tools would be, so that
+   * the next start does not wait for them either; not when the store did not
+   * answer the read (an entry may be there). Their tools, once listed,
+   * replace the note.
+   */
+  notWaitedFor(attempts: readonly Attempt[], reason: MCPNotWaitedFor["reason"], waitMs: number): void {
+    const { table, cache, cwd, tasks } = this.#parts;
+    for (const attempt of attempts) {
+      const record = table.get(attempt.name);
+      if (!record || !this.#isCurrent(record, attempt) || record.connection) continue;
+      const missed = reason === "missed-before" ? attempt.missedStartup?.waitMs : waitMs;
+      record.notWaitedFor = { reason, waitMs: missed ?? waitMs };
+      if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) continue;
+      const { name, config } = attempt;
+      tasks.add(cache.get().then((open) => open?.noteMissedStartup(name, config, { cwd, waitMs })));
+    }
   }
 
   /**
@@ -347,7 +369,8 @@ export class ServerLifecycle {
    */
   async #afterCacheReads(attempt: Attempt): Promise<void> {
     // The attempts of one `connectServers` call are all started before this first await ends.
-    if ((await attempt.cached) === null) return;
+    // One the gate will not wait for (its note says it missed the wait before) launches after the handoff too.
+    if ((await attempt.cached) === null && !attempt.missedStartup) return;
     while (this.#reads.size > 0) await Promise.all(this.#reads);
     // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -3,7 +3,7 @@ import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError, type SourceMeta } from "@mcp-rt/config";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
-import type { MCPConnectionStatus, MCPServerState } from "./manager-types.js";
+import type { MCPConnectionStatus, MCPNotWaitedFor, MCPServerState } from "./manager-types.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { filterServerTools } from "./tool-filter.js";
@@ -73,6 +73,8 @@ export class ServerRecord {
   readonly subscriptions: Set<string> = new Set();
   /** How long the last successful connect + list took (ms). */
   connectedMs?: number;
+  /** While the current attempt is under way without cached tools: why startup did not wait for it. */
+  notWaitedFor?: MCPNotWaitedFor;
   /** The last failure or drop. */
   lastError?: McpRtError;
   /** Why the last live connection went away. */
@@ -162,12 +164,14 @@ export class ServerRecord {
     this.config = attempt.config;
     this.phase = "connecting";
     delete this.resolvedFingerprint;
+    delete this.notWaitedFor;
   }
 
   /** Cached definitions stand in while the server connects; returns whether there are any. */
   defer(cached: readonly MCPToolDefinition[]): boolean {
     this.definitions = filterServerTools(cached, this.config);
     this.deferred = true;
+    delete this.notWaitedFor;
     return this.definitions.length > 0;
   }
 
@@ -189,6 +193,7 @@ export class ServerRecord {
     this.relisted(serverTools);
     this.#setInstructions(connection.instructions);
     delete this.disconnectReason;
+    delete this.notWaitedFor;
   }
 
   /**
@@ -235,6 +240,7 @@ export class ServerRecord {
     this.definitions = [];
     this.deferred = false;
     delete this.instructions;
+    delete this.notWaitedFor;
     return hadTools;
   }
 
@@ -313,6 +319,7 @@ export class ServerRecord {
     if ((this.config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
     if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
     if (this.connectedMs !== undefined) state.connectedMs = this.connectedMs;
+    if (this.notWaitedFor) state.notWaitedFor = { ...this.notWaitedFor };
     if (this.lastError) {
       const { code, message, stderrTail } = this.lastError;
       state.lastError = { code, message, ...(stderrTail ? { stderrTail } : {}) };

@@ -12,6 +12,7 @@ function pendingAttempt(cached: MCPToolDefinition[] | null): Attempt {
     name: "pending",
     done: new Promise(() => {}),
     cached: Promise.resolve(cached),
+    late: Promise.resolve(null),
   } as unknown as Attempt;
 }
 
@@ -23,6 +24,7 @@ async function launchInHoldWindow(cached: MCPToolDefinition[] | null): Promise<s
     maxStartupWaitMs: 0,
     mode: "gate",
     defer: (offers) => new Set(offers.map(({ attempt }) => attempt)),
+    notWaitedFor: () => {},
   });
   await new Promise((resolve) => setTimeout(resolve, startupTimeoutMs - LAUNCH_HOLD_MS / 2));
   // A launch that is not held starts on this event-loop iteration, before any timer can fire.
@@ -58,6 +60,7 @@ describe("the startup gate's time", () => {
         deferred.push(...offers.map(({ attempt }) => attempt.name));
         return new Set(offers.map(({ attempt }) => attempt));
       },
+      notWaitedFor: () => {},
     });
     expect(deferred).toEqual(["pending"]);
   });

@@ -151,11 +151,11 @@ describe.each(modes)("%s: connectServers: the failure modes of the README", (sta
   it("a server without a cache entry starts without waiting for the other servers' cache reads", async () => {
     let slowReadDone = false;
     class SlowReadCache extends MCPToolCache {
-      override async getEntry(...args: Parameters<MCPToolCache["getEntry"]>) {
-        if (args[0] !== "slowRead") return super.getEntry(...args);
+      override async read(...args: Parameters<MCPToolCache["read"]>) {
+        if (args[0] !== "slowRead") return super.read(...args);
         await new Promise((resolve) => setTimeout(resolve, 3000));
         slowReadDone = true;
-        return super.getEntry(...args);
+        return super.read(...args);
       }
     }
     const cache = new SlowReadCache(new Map(), { readTimeoutMs: 10_000 });

@@ -1,5 +1,11 @@
 import { displayPath, plural } from "@mcp-rt/config/util";
-import type { LoadConfigsResult, MCPServerState, SignInStatus, SourceMeta } from "@mcp-rt/manager";
+import type {
+  LoadConfigsResult,
+  MCPNotWaitedFor,
+  MCPServerState,
+  SignInStatus,
+  SourceMeta,
+} from "@mcp-rt/manager";
 import { formatTokens, type ToolTokens } from "./tool-tokens.js";
 
 /** What `/mcp list` says about one entry. */
@@ -66,6 +72,8 @@ export interface MCPListEntry {
   alwaysLoad?: boolean;
   /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
+  /** While it is still starting: why startup did not wait for it. */
+  notWaitedFor?: MCPNotWaitedFor;
   /** The last failure, with the server's stderr tail when it is a stdio server. */
   lastError?: { code: string; message: string; stderrTail?: string };
   /** A short explanation: why it does not run, or what is odd about it. */
@@ -123,6 +131,15 @@ const RUNTIME: Record<MCPServerState["status"], MCPListStatus> = {
   "needs-auth": "needs-auth",
 };
 
+/** Why startup went on without a server that had no cached tools, as `/mcp list` says it. */
+function notWaitedNote({ reason, waitMs }: MCPNotWaitedFor): string {
+  const why =
+    reason === "missed-before"
+      ? `did not come up within ${waitMs} ms at the last start`
+      : `did not come up within ${waitMs} ms`;
+  return `not waited for: ${why}; its tools follow when it is up`;
+}
+
 function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEntry, "name" | "source"> {
   const status: MCPListStatus =
     state.status === "connecting" && state.deferred ? "deferred" : RUNTIME[state.status];
@@ -136,6 +153,10 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
   if (state.lastError && state.status !== "connected") entry.lastError = state.lastError;
   if (status === "deferred") entry.note = "tools from the cache; the server is still starting";
+  if (state.notWaitedFor && status === "connecting") {
+    entry.notWaitedFor = { ...state.notWaitedFor };
+    entry.note = notWaitedNote(state.notWaitedFor);
+  }
   if (status === "needs-auth") entry.note = `sign in with /mcp login ${state.name}`;
   if (signIn) {
     entry.signIn = {

@@ -1,9 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in fixture configs are part of what is tested
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { echoServer, exitServer, isProcessAlive } from "@mcp-rt/testing";
+import { echoServer, exitServer, isProcessAlive, slowInitServer } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
+import type { MCPServerList } from "../src/mcp-server-list.js";
 import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
 
 let world: World;
@@ -210,6 +211,28 @@ describe("/mcp list, test and explain", () => {
     expect(text).toMatch(/^Cursor · ~\/\.cursor\/mcp\.json \(user\)$/m);
     expect(text).toMatch(/– alpha\s+shadowed · shadowed by mcp-rt/);
     expect(data).toMatchObject({ groups: expect.any(Array), fileErrors: [] });
+  });
+
+  it("list says why startup did not wait for a server, at the start that ran out and at the next", async () => {
+    await world.write(world.userFile, { mcpServers: { slow: slowInitServer(4000) } });
+    const manager = { maxStartupWaitMs: 500, startupTimeoutMs: 50 };
+    const first = await world.start({ manager });
+    const ranOut = await new MCPCommandController(first.session).handle("/mcp list");
+    expect(ranOut.text).toMatch(
+      /◌ slow\s+connecting · 0 tools · not waited for: did not come up within 500 ms; its tools follow when it is up$/m,
+    );
+    // The run ends before the server is up.
+    await first.session.dispose();
+
+    const second = await world.start({ manager });
+    const { text, data } = await new MCPCommandController(second.session).handle("/mcp list");
+    expect(text).toMatch(
+      /◌ slow\s+connecting · 0 tools · not waited for: did not come up within 500 ms at the last start; its tools follow when it is up$/m,
+    );
+    const slow = (data as MCPServerList).groups
+      .flatMap((group) => group.entries)
+      .find((e) => e.name === "slow");
+    expect(slow?.notWaitedFor).toEqual({ reason: "missed-before", waitMs: 500 });
   });
 
   it("test connects once, reports the server and closes it", async () => {

@@ -1,9 +1,19 @@
 import { monotonicMs } from "./monotonic-ms.js";
 /** How an operation given to {@link settleWithin} ended: its value, its error, or out of time. */
-export type Settled<T> =
-  | { status: "ok"; value: T }
-  | { status: "error"; error: unknown }
-  | { status: "timeout" };
+export type Settled<T> = { status: "ok"; value: T } | { status: "error"; error: unknown } | SettleTimeout<T>;
+
+/** An operation given to {@link settleWithin} that was not waited for any longer. */
+export interface SettleTimeout<T> {
+  status: "timeout";
+  /** How long it was waited for, in ms. */
+  elapsedMs: number;
+  /** How late its timers fired in all, in ms: time the event loop was held by someone else. */
+  lateMs: number;
+  /** How much longer than the limit it was granted for that, in ms. */
+  stretchMs: number;
+  /** The operation, still running: what it settles with once it does. */
+  operation: Promise<T>;
+}
 
 // A timer that fires this much later than asked means the event loop was held.
 const STALL_MS = 5;
@@ -26,6 +36,7 @@ export function settleWithin<T>(operation: () => Promise<T>, ms: number): Promis
     const start = monotonicMs();
     const hardLimit = start + ms * MAX_STRETCH;
     let deadline = start + ms;
+    let lateMs = 0;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     const finish = (result: Settled<T>): void => {
@@ -36,6 +47,7 @@ export function settleWithin<T>(operation: () => Promise<T>, ms: number): Promis
     };
     const onTimer = (): void => {
       const late = monotonicMs() - deadline;
+      lateMs += Math.max(0, late);
       // setImmediate runs after the poll phase, where a completed read lands.
       setImmediate(() => {
         if (settled) return;
@@ -45,7 +57,13 @@ export function settleWithin<T>(operation: () => Promise<T>, ms: number): Promis
           timer = setTimeout(onTimer, deadline - now);
           return;
         }
-        finish({ status: "timeout" });
+        finish({
+          status: "timeout",
+          elapsedMs: now - start,
+          lateMs,
+          stretchMs: deadline - start - ms,
+          operation: running,
+        });
       });
     };
     timer = setTimeout(onTimer, ms);

@@ -1,0 +1,106 @@
+import type {
+  Logger,
+  MCPPromptDefinition,
+  MCPResourceDefinition,
+  MCPResourceTemplateDefinition,
+} from "@mcp-rt/config";
+import { McpRtError } from "@mcp-rt/config";
+import type { CachedServerInfo, MCPToolCacheEntry, MCPToolCacheMissedStartup } from "./cache-entry.js";
+
+// The options and results of `MCPToolCache` (mcp-tool-cache.ts), and how its options are checked.
+
+/** An hour, in ms. */
+export const HOUR_MS: number = 60 * 60 * 1000;
+/** A day, in ms. */
+export const DAY_MS: number = 24 * HOUR_MS;
+
+/** Options of `MCPToolCache`. */
+export interface MCPToolCacheOptions {
+  /** How long an entry lives, in ms. @default 2592000000 (30 days) */
+  ttlMs?: number;
+  /** Prefix of every key, so that several caches can share one store. @default "mcp-rt" */
+  namespace?: string;
+  /**
+   * A read slower than this (ms) is not waited for, so a slow store never
+   * delays startup: `get` and `getEntry` return a miss, and `read` hands over
+   * the read still under way (`late`). @default 100
+   */
+  readTimeoutMs?: number;
+  /**
+   * How long a note that a server missed the startup wait
+   * (`MCPToolCache.noteMissedStartup`) is kept: after it, the server is
+   * waited for once more. @default 3600000 (1 hour)
+   */
+  missedStartupTtlMs?: number;
+  /** A write or delete slower than this (ms) is given up (it may still land). @default 5000 */
+  writeTimeoutMs?: number;
+  /** Where warnings go: a dead or slow store (once), a corrupt or refused entry, an unusable key file. @default silent */
+  logger?: Logger;
+  /**
+   * The largest entry written or used, in bytes of JSON (about): a larger list
+   * is not cached (a warning), and a larger entry read (planted, or written
+   * with a higher limit) is deleted and read as a miss. @default 10485760 (10 MiB)
+   */
+  maxEntryBytes?: number;
+  /**
+   * The secret entries are keyed and signed with (HMAC-SHA-256), at least 16
+   * bytes. Give every agent of a fleet that shares a store the same one (e.g.
+   * `openssl rand -hex 32`, from your secret manager) and they share entries;
+   * caches with different keys neither read nor accept each other's.
+   * @default the installation's key from `keyFile`; for a `Map` store, a random key of this process
+   */
+  key?: string | Uint8Array;
+  /**
+   * Where the installation's key lives, created on first use (random, 0600,
+   * in a 0700 folder). Ignored when `key` is given.
+   * @default `~/.mcp-rt/cache-key` (beside the auth store); for a `Map` store, none
+   */
+  keyFile?: string;
+}
+
+/** Options of `MCPToolCache.set`. */
+export interface MCPToolCacheSetOptions {
+  /** The server's `serverInfo` from `initialize`, returned by `MCPToolCache.getEntry`. */
+  serverInfo?: CachedServerInfo;
+  /** The server's resources, kept beside its tools (same key) and returned by `MCPToolCache.getEntry`. */
+  resources?: MCPResourceDefinition[];
+  /** The server's resource templates, kept like `resources`. */
+  resourceTemplates?: MCPResourceTemplateDefinition[];
+  /** The server's prompts, kept like `resources`. */
+  prompts?: MCPPromptDefinition[];
+  /** The server's `instructions`, kept like `resources`. */
+  instructions?: string;
+}
+
+/** What `MCPToolCache.read` found under a server's key. */
+export interface MCPToolCacheRead {
+  /** The server's cached tools and what was kept beside them; `null` on a miss, a note or a problem. */
+  entry: MCPToolCacheEntry | null;
+  /** A note that the server missed the startup wait (and when it was written, ms since the epoch), instead of an entry. */
+  missedStartup?: MCPToolCacheMissedStartup & { at: number };
+  /**
+   * Set when the store did not answer within `readTimeoutMs`: the read goes on,
+   * and this settles (never rejects) with what it found once the store answers.
+   */
+  late?: Promise<MCPToolCacheRead>;
+}
+
+/** Options of `MCPToolCache.noteMissedStartup`. */
+export interface MCPToolCacheNoteOptions {
+  /** The project folder, as for `set`. */
+  cwd?: string;
+  /** The startup wait the server missed, in ms. */
+  waitMs: number;
+}
+
+/** A number option of {@link MCPToolCacheOptions}, checked: positive, else its fallback when unset. */
+export function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value > 0)) {
+    throw new McpRtError(
+      "CONFIG_INVALID",
+      `MCPToolCache: ${name} must be a positive number${name === "maxEntryBytes" ? " of bytes" : " of ms"}, got ${value}`,
+    );
+  }
+  return value;
+}
