@@ -1,6 +1,7 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ToolCallSpec } from "./tasks.js";
+import { realServers } from "./real-servers.js";
+import type { StdioServer, ToolCallSpec } from "./tasks.js";
 
 const NOTES = "Notes of the bench.\nThe filesystem server reads this file.\n";
 const ENTITY = { type: "entity", name: "mcp-rt", entityType: "project", observations: ["an MCP runtime"] };
@@ -13,6 +14,32 @@ const ENTITY = { type: "entity", name: "mcp-rt", entityType: "project", observat
 export async function prepareRealServerDir(dir: string): Promise<void> {
   await writeFile(join(dir, "notes.txt"), NOTES);
   await writeFile(join(dir, "memory.jsonl"), `${JSON.stringify(ENTITY)}\n`);
+}
+
+/**
+ * A project folder `project` in `dir`, prepared as {@link prepareRealServerDir}
+ * says, and the real servers of `names` started in it, as the bench's workers
+ * take them.
+ */
+export async function realServerProject(
+  dir: string,
+  names: readonly string[],
+): Promise<{ cwd: string; servers: Record<string, StdioServer> }> {
+  const cwd = join(dir, "project");
+  await mkdir(cwd);
+  await prepareRealServerDir(cwd);
+  const every = realServers(cwd);
+  const servers: Record<string, StdioServer> = Object.fromEntries(
+    names.map((name) => {
+      const config = every[name];
+      if (!config) throw new Error(`no real server named "${name}"`);
+      return [
+        name,
+        { command: config.command, args: config.args ?? [], ...(config.env ? { env: config.env } : {}) },
+      ];
+    }),
+  );
+  return { cwd, servers };
 }
 
 /**

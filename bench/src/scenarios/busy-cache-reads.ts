@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { alternate, type ContenderOutcome } from "../alternate.js";
-import { prepareRealServerDir } from "../real-server-calls.js";
-import { expectedRealTools, listedRealTools, realServers } from "../real-servers.js";
+import { realServerProject } from "../real-server-calls.js";
+import { expectedRealTools, listedRealTools } from "../real-servers.js";
 import { metricTable, type Scenario, type ScenarioReport } from "../scenario.js";
-import type { StartupResult, StdioServer } from "../tasks.js";
+import type { StartupResult } from "../tasks.js";
 
 const QUIET = "quiet";
 const BUSY = "busy";
@@ -50,20 +49,7 @@ export const busyCacheReads: Scenario = {
   async run(context): Promise<ScenarioReport> {
     const size = context.sizes.busyCacheReads;
     const dir = await context.tempDir("busy-cache-reads");
-    const cwd = join(dir, "project");
-    await mkdir(cwd);
-    await prepareRealServerDir(cwd);
-    const every = realServers(cwd);
-    const servers: Record<string, StdioServer> = Object.fromEntries(
-      size.servers.map((name) => {
-        const config = every[name];
-        if (!config) throw new Error(`no real server named "${name}"`);
-        return [
-          name,
-          { command: config.command, args: config.args ?? [], ...(config.env ? { env: config.env } : {}) },
-        ];
-      }),
-    );
+    const { cwd, servers } = await realServerProject(dir, size.servers);
     const cacheDir = join(dir, "cache");
     context.log(`priming the tool cache with ${size.servers.length} real servers`);
     const primed = await context.worker({ kind: "prime-cache", servers, cwd, cacheDir });

@@ -1,12 +1,11 @@
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { STARTUP_TIMEOUT_MS } from "@mcp-rt/manager";
 import { alternate, type ContenderOutcome, type ContenderPlan } from "../alternate.js";
-import { prepareRealServerDir, realServerCalls } from "../real-server-calls.js";
-import { expectedRealTools, realServers } from "../real-servers.js";
+import { realServerCalls, realServerProject } from "../real-server-calls.js";
+import { expectedRealTools } from "../real-servers.js";
 import { medianAtMost, metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
 import { summarize } from "../stats.js";
-import type { ContenderId, StartupResult, StdioServer, ToolCallsResult } from "../tasks.js";
+import type { ContenderId, StartupResult, ToolCallsResult } from "../tasks.js";
 import { hasSetsid } from "./call-overhead.js";
 import { callsPerServerTable, startPerServerTable } from "./real-servers-tables.js";
 import { diagnosticRowNote, HOST_ENV, LABELS, OWN_SESSION, ownSessionNote } from "./startup-plans.js";
@@ -39,20 +38,7 @@ export const realServersScenario: Scenario = {
   async run(context): Promise<ScenarioReport> {
     const size = context.sizes.realServers;
     const dir = await context.tempDir("real-servers");
-    const cwd = join(dir, "project");
-    await mkdir(cwd);
-    await prepareRealServerDir(cwd);
-    const every = realServers(cwd);
-    const servers: Record<string, StdioServer> = Object.fromEntries(
-      size.servers.map((name) => {
-        const config = every[name];
-        if (!config) throw new Error(`no real server named "${name}"`);
-        return [
-          name,
-          { command: config.command, args: config.args ?? [], ...(config.env ? { env: config.env } : {}) },
-        ];
-      }),
-    );
+    const { cwd, servers } = await realServerProject(dir, size.servers);
     const expectTools = (contender: ContenderId): number =>
       expectedRealTools(size.servers, contender.startsWith("mcp-rt") ? "mcp-rt" : "sdk");
 
