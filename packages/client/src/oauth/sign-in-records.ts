@@ -145,13 +145,13 @@ export class SignInRecords {
       ? OAuthClientInformationFullSchema.partial({ redirect_uris: true }).safeParse(client.info)
       : undefined;
     const token = tokens === undefined ? undefined : OAuthTokensSchema.safeParse(tokens);
-    // Checked, then handed back as stored: the schemas drop the SDK's `issuer` stamp, which must round-trip.
+    // The SDK's schemas keep its `issuer` stamp, which must round-trip.
     return {
       ...rest,
       ...(client && info?.success
-        ? { client: { info: client.info as OAuthClientInformationMixed, source: client.source } }
+        ? { client: { info: info.data as OAuthClientInformationMixed, source: client.source } }
         : {}),
-      ...(token?.success ? { tokens: tokens as StoredOAuthTokens } : {}),
+      ...(token?.success ? { tokens: token.data } : {}),
     };
   }
 
