@@ -1,11 +1,12 @@
 /** Who is measured: this project, the floor it is compared with, and the library a developer would pick instead. */
-export type ContenderId = "mcp-rt" | "mcp-rt-cache-first" | "raw-sdk" | "langchain";
+export type ContenderId = "mcp-rt" | "mcp-rt-cache-first" | "raw-sdk" | "raw-sdk-v2" | "langchain";
 
 /** How each contender is named in the report. */
 export const CONTENDER_LABELS: Record<ContenderId, string> = {
   "mcp-rt": "mcp-rt",
   "mcp-rt-cache-first": 'mcp-rt, `startupMode: "cache-first"`',
   "raw-sdk": "raw SDK",
+  "raw-sdk-v2": "raw SDK v2",
   langchain: "LangChain MultiServerMCPClient",
 };
 

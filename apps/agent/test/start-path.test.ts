@@ -7,9 +7,16 @@ import { assertBuilt, createSandbox, runAgent, type Sandbox, waitForNoProcesses 
 const moduleLog = fileURLToPath(new URL("fixtures/module-log.mjs", import.meta.url));
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 
+/**
+ * A module of the MCP SDK: v2's `@modelcontextprotocol/client` and `core` (and `server`), or
+ * v1's `@modelcontextprotocol/sdk`, as a specifier or a path (pnpm's `@modelcontextprotocol+client@…` too).
+ */
+const isSdkModule = (specifier: string): boolean =>
+  /@modelcontextprotocol[/+](sdk|client|core|core-internal|server)([/@]|$)/.test(specifier);
+
 /** The MCP SDK, its transports and schemas, and the client package that wraps them. */
 const isClientModule = (specifier: string): boolean =>
-  specifier.includes("@modelcontextprotocol/sdk") ||
+  isSdkModule(specifier) ||
   specifier === "@mcp-rt/client" ||
   /(^|\/)packages\/client\/dist\/index\.js$/.test(specifier);
 
@@ -85,6 +92,10 @@ describe("the start path of a warm start", () => {
     // The call waited for its server, started after the handoff through the client and the SDK.
     expect(run.stdout).toContain("Echo: after the handoff");
     expect(atExit.some(isClientModule)).toBe(true);
+    // The guard above sees the SDK itself, whichever package it comes in: v2's client and core.
+    const sdkAtExit = atExit.filter(isSdkModule);
+    expect(sdkAtExit.some((id) => id.includes("@modelcontextprotocol/client/"))).toBe(true);
+    expect(sdkAtExit.some((id) => id.includes("@modelcontextprotocol/core/"))).toBe(true);
     expect(atExit.some(isZodClassic)).toBe(true);
   });
 

@@ -16,6 +16,8 @@ export async function loadContender(id: ContenderId): Promise<ContenderModule> {
       return import("./mcp-rt.js");
     case "raw-sdk":
       return import("./raw-sdk.js");
+    case "raw-sdk-v2":
+      return import("./raw-sdk-v2.js");
     case "langchain":
       return import("./langchain.js");
   }

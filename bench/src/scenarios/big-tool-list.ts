@@ -24,6 +24,7 @@ export const bigToolList: Scenario = {
       [
         { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
         { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
+        { id: "raw-sdk-v2", warmup: size.warmup, runs: size.runs },
         { id: "langchain", warmup: 0, runs: size.langchainRuns },
       ],
     );

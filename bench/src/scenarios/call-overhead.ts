@@ -52,6 +52,7 @@ export const callOverhead: Scenario = {
       [
         plan("mcp-rt"),
         plan("raw-sdk"),
+        plan("raw-sdk-v2"),
         ...(diagnostic
           ? [
               plan("raw-sdk", { ownSession: true }),

@@ -33,6 +33,7 @@ export const coldStart: Scenario = {
     const outcomes = await runStartups(context, { kind: "startup", servers, cwd, expectTools, cacheDir }, [
       { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
       { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
+      { id: "raw-sdk-v2", warmup: size.warmup, runs: size.runs },
       ...(full && hasSetsid()
         ? [{ id: "raw-sdk" as const, warmup: size.warmup, runs: size.runs, ownSession: true }]
         : []),

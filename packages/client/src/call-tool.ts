@@ -1,15 +1,8 @@
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  type Progress,
-} from "@modelcontextprotocol/sdk/types.js";
-import { CallAbort } from "./call-abort.js";
+import { type CallToolResult, type Progress, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
-import { rpcCode } from "./error-text.js";
-import { followSignal } from "./linked-signal.js";
+import { sdkCode } from "./error-text.js";
+import { followSignal } from "./follow-signal.js";
 import type { WatchedCall } from "./progress-calls.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
@@ -60,10 +53,10 @@ export async function callTool(
   checkTimeOption("maxTotalTimeout", options.maxTotalTimeout);
   const timeoutMs = options.timeout ?? connection.config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxTotalTimeoutMs = options.maxTotalTimeout ?? timeoutMs * 10;
-  // The call's own signal: the caller's, followed only while the call runs (the SDK never removes the
-  // abort listener it adds, and a caller may reuse one signal for many calls), and the limit without
-  // progress, restarted by each notification (progress-calls.ts says why not the SDK's `onprogress`).
-  // The SDK keeps the limit however much progress arrives.
+  // The call's own signal: the caller's, followed only while the call runs (a caller may reuse one
+  // signal for many calls), and the limit without progress, restarted by each notification
+  // (progress-calls.ts says why not the SDK's `onprogress`). The SDK keeps the limit however much
+  // progress arrives.
   const call = new ToolCall(timeoutMs, options.onProgress);
   const unfollow = options.signal ? followSignal(options.signal, (reason) => call.abort(reason)) : undefined;
   // Always ask for progress: it is what keeps a long call alive past `timeout`.
@@ -71,7 +64,7 @@ export async function callTool(
   try {
     // A plain request: the SDK's callTool throws away a result whose structuredContent does not
     // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
-    const result = await internals.client.request(
+    return await internals.client.request(
       {
         method: "tools/call",
         params: {
@@ -80,10 +73,8 @@ export async function callTool(
           _meta: { progressToken },
         },
       },
-      CallToolResultSchema,
       { signal: call.signal, timeout: timerMs(maxTotalTimeoutMs) },
     );
-    return result as CallToolResult;
   } catch (error) {
     throw toRequestError({
       connection,
@@ -95,7 +86,7 @@ export async function callTool(
       timeoutMs,
       maxTotalTimeoutMs,
       // The SDK's own limit on the call is the total one; the quiet one aborts it from here.
-      pastTotal: !call.quietTooLong && rpcCode(error) === ErrorCode.RequestTimeout,
+      pastTotal: !call.quietTooLong && sdkCode(error) === SdkErrorCode.RequestTimeout,
       signal: options.signal,
     });
   } finally {
@@ -110,10 +101,12 @@ function callOf(toolName: string): string {
 }
 
 /**
- * One call in flight: the abort switch the SDK gets as its signal, and what
- * its connection's {@link ProgressCalls} watches (progress, the limit without it).
+ * One call in flight: the `AbortSignal` the SDK gets for its request (a real
+ * one: the SDK adds and removes its listener, and a stand-in would have to
+ * follow `AbortSignal` wherever the SDK goes), and what its connection's
+ * {@link ProgressCalls} watches (progress, the limit without it).
  */
-class ToolCall extends CallAbort implements WatchedCall {
+class ToolCall implements WatchedCall {
   readonly quietMs: number;
   token = 0;
   deadline = 0;
@@ -121,9 +114,9 @@ class ToolCall extends CallAbort implements WatchedCall {
   quietTooLong = false;
   readonly #timeoutMs: number;
   readonly #onProgress: ((progress: MCPProgress) => void) | undefined;
+  readonly #controller = new AbortController();
 
   constructor(timeoutMs: number, onProgress: ((progress: MCPProgress) => void) | undefined) {
-    super();
     this.quietMs = timerMs(timeoutMs);
     this.#timeoutMs = timeoutMs;
     this.#onProgress = onProgress;
@@ -137,10 +130,20 @@ class ToolCall extends CallAbort implements WatchedCall {
     }
   }
 
+  /** What the SDK's request listens to. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Aborts the request once, with `reason`. */
+  abort(reason: unknown): void {
+    this.#controller.abort(reason);
+  }
+
   tooQuiet(): void {
-    if (this.aborted) return;
+    if (this.#controller.signal.aborted) return;
     this.quietTooLong = true;
-    this.abort(new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: this.#timeoutMs }));
+    this.abort(new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: this.#timeoutMs }));
   }
 }
 

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
 import {
@@ -9,6 +9,7 @@ import {
   errorText,
   inConfig,
   rpcCode,
+  sdkCode,
   withoutSecrets,
   withStderr,
 } from "./error-text.js";
@@ -82,7 +83,7 @@ function describeConnectError(failure: ConnectFailure): McpRtError {
     });
   }
 
-  if (failure.deadline.aborted || rpcCode(error) === ErrorCode.RequestTimeout) {
+  if (failure.deadline.aborted || sdkCode(error) === SdkErrorCode.RequestTimeout) {
     const message = `Connection to MCP server "${name}" timed out after ${failure.timeoutMs} ms (raise "timeout" ${where})${noise}`;
     return new McpRtError("CONNECT_TIMEOUT", withStderr(message, stderrTail), base);
   }
@@ -112,7 +113,7 @@ function describeConnectError(failure: ConnectFailure): McpRtError {
   }
 
   const code = rpcCode(error);
-  if (code === ErrorCode.ConnectionClosed) {
+  if (sdkCode(error) === SdkErrorCode.ConnectionClosed) {
     const message = `${fail}: the connection closed before initializing${noise}`;
     return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), base);
   }

@@ -2,17 +2,7 @@ import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  ProgressNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
@@ -22,7 +12,6 @@ import type { ElicitationHandler } from "./elicitation-form.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
-import { linkSignal } from "./linked-signal.js";
 import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
@@ -191,18 +180,10 @@ async function connectOnce(
         await launchTurn();
         signal.throwIfAborted();
       }
-      // Linked only while connecting: the SDK never removes the abort listener it adds to the
-      // initialize request, and the deadline (or the caller's signal) aborting later would send
-      // the server a `notifications/cancelled` for that long-answered request.
-      const linked = linkSignal(signal);
-      try {
-        await client.connect(transport, {
-          signal: linked.signal,
-          timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
-        });
-      } finally {
-        linked.unlink();
-      }
+      await client.connect(transport, {
+        signal,
+        timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
+      });
       return connection;
     } catch (error) {
       // Read before stopping it: after terminate() every process has "exited". A server
@@ -279,6 +260,8 @@ function createConnection(
   const client = new Client(options.clientInfo ?? { name: "mcp-rt", version }, {
     capabilities: options.onElicitation ? { roots: {}, elicitation: { form: {}, url: {} } } : { roots: {} },
     jsonSchemaValidator: new LazySchemaValidator(),
+    // The 2025 wire: `initialize`, no `server/discover` probe (the SDK's default, said here on purpose).
+    versionNegotiation: { mode: "legacy" },
   });
   const progress = new ProgressCalls();
   const connection = new ServerConnection({
@@ -292,29 +275,29 @@ function createConnection(
   });
   client.onclose = () => connection.handleClose();
   client.onerror = (error) => connection.handleError(error);
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => connection.handleToolsChanged());
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+  client.setNotificationHandler("notifications/tools/list_changed", () => connection.handleToolsChanged());
+  client.setNotificationHandler("notifications/resources/list_changed", () =>
     connection.handleListChanged("resources"),
   );
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+  client.setNotificationHandler("notifications/prompts/list_changed", () =>
     connection.handleListChanged("prompts"),
   );
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+  client.setNotificationHandler("notifications/resources/updated", (notification) =>
     connection.handleResourceUpdated(notification.params.uri),
   );
   // In place of the SDK's handler: only `callTool` asks for progress, with tokens of its own (progress-calls.ts).
-  client.setNotificationHandler(ProgressNotificationSchema, (notification) =>
+  client.setNotificationHandler("notifications/progress", (notification) =>
     progress.deliver(notification.params),
   );
   const onElicitation = options.onElicitation;
   if (onElicitation) {
     client.setRequestHandler(
-      ElicitRequestSchema,
-      (request, extra) =>
-        answerElicitation(name, request.params as never, onElicitation, extra.signal) as never,
+      "elicitation/create",
+      (request, ctx) =>
+        answerElicitation(name, request.params as never, onElicitation, ctx.mcpReq.signal) as never,
     );
   }
-  client.setRequestHandler(ListRootsRequestSchema, () => ({
+  client.setRequestHandler("roots/list", () => ({
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd }],
   }));
   return connection;

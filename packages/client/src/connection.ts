@@ -1,6 +1,5 @@
 import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, Implementation, ServerCapabilities } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import type { ProgressCalls } from "./progress-calls.js";
 import type { ProcessExit } from "./stdio-transport.js";

@@ -6,8 +6,7 @@ import {
   McpRtError,
   redactUrl,
 } from "@mcp-rt/config";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, OAuthClientProvider } from "@modelcontextprotocol/client";
 import { createServerEnv } from "./child-env.js";
 import type { ClientTransport } from "./client-transport.js";
 import { inConfig } from "./error-text.js";

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import {
   applyElicitationDefaults,
   checkElicitationContent,
@@ -37,8 +37,8 @@ export async function answerElicitation(
   const answer = await handler(request, signal);
   const action = answer?.action;
   if (action !== "accept" && action !== "decline" && action !== "cancel") {
-    throw new McpError(
-      ErrorCode.InternalError,
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
       `the client's elicitation handler answered ${JSON.stringify(action)}`,
     );
   }
@@ -46,8 +46,8 @@ export async function answerElicitation(
   const content = applyElicitationDefaults(params.requestedSchema, answer.content);
   const problem = checkElicitationContent(params.requestedSchema, content);
   if (problem) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `the user's answer does not fit the requested form: ${problem}`,
     );
   }

@@ -1,6 +1,6 @@
 import { McpRtError, redactConfigText } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, type SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ProcessExit } from "./stdio-transport.js";
 
 /** Where a user fixes a setting: the config file when known. */
@@ -38,16 +38,22 @@ export function errnoOf(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** The JSON-RPC error code of an SDK `McpError`, else undefined. */
+/** The JSON-RPC error code of an SDK `ProtocolError` (an error the server answered with), else undefined. */
 export function rpcCode(error: unknown): number | undefined {
-  if (error instanceof McpError) return error.code;
+  if (error instanceof ProtocolError) return error.code;
   return undefined;
 }
 
-/** First line of an error's message, without the SDK's "MCP error -32603: " prefixes. */
+/** The code of an SDK-local `SdkError` (`REQUEST_TIMEOUT`, `CONNECTION_CLOSED`, …: never from the wire), else undefined. */
+export function sdkCode(error: unknown): SdkErrorCode | undefined {
+  if (error instanceof SdkError) return error.code;
+  return undefined;
+}
+
+/** First line of an error's message, without "MCP error -32603: " prefixes. */
 export function errorText(error: unknown): string {
   const message = errorMessage(error);
-  // Errors relayed from an SDK server carry the prefix twice.
+  // Servers on the v1 SDK relay their own errors with the prefix, sometimes twice.
   return message.replace(/^(MCP error -?\d+: )+/, "").split("\n")[0] ?? message;
 }
 

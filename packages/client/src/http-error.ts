@@ -1,20 +1,28 @@
 import { McpRtError } from "@mcp-rt/config";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  InsufficientScopeError,
+  SdkHttpError,
+  SseError,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
 import { errorText, inConfig } from "./error-text.js";
 import { signInRequiredError } from "./oauth/sign-in-error.js";
 import type { HttpFailure } from "./remote-fetch.js";
 
-/** The HTTP status an SDK transport error reports, if it reports one. */
+/**
+ * The HTTP status an SDK transport error reports, by its class: `SdkHttpError`
+ * carries it in `status`, the SSE transport's `SseError` in `code`,
+ * `UnauthorizedError` means 401, `InsufficientScopeError` (a challenge for
+ * more scope, with no OAuth provider to step up) 403. Errors of other kinds
+ * report none (the SSE transport's failed POSTs are plain errors:
+ * `RemoteTransport` pairs them with the response it saw instead).
+ */
 export function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof UnauthorizedError) return 401;
-  if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === "number") {
-    return error.code >= 100 && error.code <= 599 ? error.code : undefined;
-  }
-  // The SSE transport's POST errors are plain Errors: "Error POSTing to endpoint (HTTP 500): …".
-  const match = error instanceof Error ? /\(HTTP (\d{3})\)/.exec(error.message) : null;
-  return match ? Number(match[1]) : undefined;
+  if (error instanceof InsufficientScopeError) return 403;
+  const status =
+    error instanceof SdkHttpError ? error.status : error instanceof SseError ? error.code : undefined;
+  return typeof status === "number" && status >= 100 && status <= 599 ? status : undefined;
 }
 
 /** System errors that mean nothing answers at the server's address any more. */

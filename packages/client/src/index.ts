@@ -1,4 +1,4 @@
-export type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+export type { CallToolResult } from "@modelcontextprotocol/client";
 export type { CallToolOptions, MCPProgress } from "./call-tool.js";
 export { callTool, checkStructuredContent, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
 export type { ServerEnvOptions } from "./child-env.js";

@@ -8,7 +8,7 @@ import {
   McpRtError,
 } from "@mcp-rt/config";
 import { z } from "@mcp-rt/config/util";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/client";
 import type { MCPServerConnection } from "./connection.js";
 import { MAX_TOOL_PAGES } from "./list-tools.js";
 import { type ServerRequestOptions, sendRequest } from "./server-request.js";
@@ -131,7 +131,7 @@ async function listAll<T extends { description?: string; title?: string }>(
       );
     } catch (error) {
       // A server that declares the capability but lacks the method has none, as the spec's peers expect.
-      if (page === 1 && rpcCodeOf(error) === ErrorCode.MethodNotFound) return [];
+      if (page === 1 && rpcCodeOf(error) === ProtocolErrorCode.MethodNotFound) return [];
       throw error;
     }
     const list = Array.isArray(result?.[kind.key]) ? (result[kind.key] as unknown[]) : [];

@@ -1,12 +1,16 @@
 import { type MCPToolDefinition, MCPToolDefinitionSchema, McpRtError } from "@mcp-rt/config";
+import { z } from "@mcp-rt/config/util";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
-import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 import { toToolDefinition } from "./tool-definition.js";
 import { resolveToolLimits, type ToolLimitBreach, ToolLimiter, type ToolLimits } from "./tool-limits.js";
+
+// The page's frame only: each tool is checked on its own below (the SDK's schema for the whole
+// page recurses through every input schema, and a hostile one runs it out of stack).
+const PAGE = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.optional(z.string()) });
 
 /** Pages after which `listTools` gives up: a server that never stops paging is broken. */
 export const MAX_TOOL_PAGES = 1000;
@@ -63,15 +67,15 @@ export async function listTools(
   let cursor: string | undefined;
 
   for (let page = 1; ; page++) {
-    let result: Awaited<ReturnType<typeof internals.client.listTools>>;
-    // A signal per page, unlinked once the page is in: the SDK never removes the
-    // abort listener it adds, so a later abort must not reach finished pages.
-    const linked = linkSignal(signal);
+    let result: z.infer<typeof PAGE>;
     try {
-      result = await internals.client.listTools(cursor === undefined ? {} : { cursor }, {
-        signal: linked.signal,
-        timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
-      });
+      // One page per request, never the SDK's `listTools()`: without a cursor it walks every page
+      // itself (past our page limit and cursor check) and may answer from its response cache.
+      result = await internals.client.request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        PAGE,
+        { signal, timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))) },
+      );
     } catch (error) {
       throw toRequestError({
         connection,
@@ -84,8 +88,6 @@ export async function listTools(
         signal: options.signal,
         deadline,
       });
-    } finally {
-      linked.unlink();
     }
     const keep = (definition: MCPToolDefinition): void => {
       if (tools.has(definition.name)) return;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ErrorCode, type JSONRPCMessage, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./max-message-bytes.js";
 
@@ -32,7 +32,7 @@ export function tooLargeResponse(id: string | number, limit: number): JSONRPCMes
     jsonrpc: "2.0",
     id,
     error: {
-      code: ErrorCode.InternalError,
+      code: ProtocolErrorCode.InternalError,
       message: `the server sent ${tooLargeText(limit)}; it was not read`,
       data: { mcpRtLimit: MARK, limit },
     },
@@ -41,7 +41,7 @@ export function tooLargeResponse(id: string | number, limit: number): JSONRPCMes
 
 /** For an error made by {@link tooLargeResponse}: its text; else undefined. */
 export function tooLargeReasonOf(error: unknown): string | undefined {
-  if (!(error instanceof McpError)) return undefined;
+  if (!(error instanceof ProtocolError)) return undefined;
   const data = error.data as { mcpRtLimit?: unknown; limit?: unknown } | undefined;
   if (data?.mcpRtLimit !== MARK || typeof data.limit !== "number") return undefined;
   return `the server sent ${tooLargeText(data.limit)}; it was not read`;

@@ -1,4 +1,4 @@
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { Progress } from "@modelcontextprotocol/client";
 
 /** A tool call in flight, as {@link ProgressCalls} watches it. */
 export interface WatchedCall {

@@ -1,5 +1,5 @@
 import { redactUrl } from "@mcp-rt/config";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { boundResponse, requestIdsOf } from "./bounded-body.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
 import { type SignInNeed, signInNeedOf } from "./oauth/sign-in-error.js";

@@ -1,13 +1,21 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { firstSettled } from "@mcp-rt/config/util";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type FetchLike,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type OAuthClientProvider,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
+  type TransportSendOptions,
+} from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import { errorText } from "./error-text.js";
 import {
+  describeHttpFailure,
   httpStatusOf,
   isLostSession,
   lostSessionReason,
@@ -46,6 +54,8 @@ const FAILURES_KEPT = 8;
 // After a network error that does not say whether the server is gone: wait, then ask.
 const PROBE_DELAY_MS = 250;
 const PROBE_TIMEOUT_MS = 5000;
+// Times the event stream is re-opened after it dropped (the SDK's own default), before the server counts as gone.
+const STREAM_RETRIES = 2;
 
 /**
  * An SDK Streamable HTTP or SSE client transport with what a connection needs
@@ -82,6 +92,8 @@ export class RemoteTransport implements ClientTransport {
   #closeDetails: Record<string, unknown> | undefined;
   #protocolVersion: string | undefined;
   #lastStreamError: string | undefined;
+  // The SSE transport's failed POSTs are plain errors: each is paired here with the response it got.
+  readonly #postFailures = new WeakMap<Error, HttpFailure>();
 
   constructor(options: RemoteTransportOptions) {
     this.#options = options;
@@ -97,7 +109,18 @@ export class RemoteTransport implements ClientTransport {
     const sdkOptions = { fetch, ...(options.authProvider ? { authProvider: options.authProvider } : {}) };
     this.#inner =
       options.kind === "http"
-        ? new StreamableHTTPClientTransport(options.url, sdkOptions)
+        ? new StreamableHTTPClientTransport(options.url, {
+            ...sdkOptions,
+            // The limit is kept here, so that giving up is known by state, not by the SDK's error text.
+            reconnectionOptions: {
+              initialReconnectionDelay: 1000,
+              maxReconnectionDelay: 30_000,
+              reconnectionDelayGrowFactor: 1.5,
+              maxRetries: Number.MAX_SAFE_INTEGER,
+            },
+            reconnectionScheduler: (reconnect, delay, attempt) =>
+              this.#scheduleReconnect(reconnect, delay, attempt),
+          })
         : new SSEClientTransport(options.url, sdkOptions);
     this.#inner.onmessage = (message: JSONRPCMessage) => this.onmessage?.(message);
     this.#inner.onerror = (error) => this.#onInnerError(error);
@@ -138,6 +161,7 @@ export class RemoteTransport implements ClientTransport {
 
   /** The HTTP error response behind an error the SDK threw, if there was one. */
   httpFailureOf(error: unknown): HttpFailure | undefined {
+    if (error instanceof Error && this.#postFailures.has(error)) return this.#postFailures.get(error);
     const status = httpStatusOf(error);
     if (status === undefined) return undefined;
     return this.#failures.findLast((failure) => failure.status === status);
@@ -167,11 +191,20 @@ export class RemoteTransport implements ClientTransport {
 
   /** Sends one message (an HTTP POST). Rejects once the transport is closing or closed. */
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.#closing || this.#closeReported) return Promise.reject(new Error("Not connected"));
+    if (this.#closing || this.#closeReported) {
+      return Promise.reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
+    }
     const inner = this.#inner;
-    return inner instanceof StreamableHTTPClientTransport
-      ? inner.send(message, options)
-      : inner.send(message);
+    if (inner instanceof StreamableHTTPClientTransport) return inner.send(message, options);
+    const failuresBefore = this.#failures.length === 0 ? undefined : this.#failures.at(-1);
+    return inner.send(message).catch((error: unknown) => {
+      // The SSE transport throws a plain error for an HTTP error answer to its POST: pair them.
+      const failure = this.#failures.at(-1);
+      if (error instanceof Error && failure && failure !== failuresBefore && failure.method === "POST") {
+        this.#postFailures.set(error, failure);
+      }
+      throw error;
+    });
   }
 
   /**
@@ -218,12 +251,7 @@ export class RemoteTransport implements ClientTransport {
       return;
     }
     if (this.#established && error instanceof SseError && failure === undefined) {
-      this.#lose(`the SSE stream closed (${errorText(error).replace(/^SSE error: /, "")})`);
-      return;
-    }
-    if (this.#established && /^Maximum reconnection attempts/.test(error.message)) {
-      const last = this.#lastStreamError ? `: ${this.#lastStreamError}` : "";
-      this.#lose(`its event stream closed and could not be re-opened${last}`);
+      this.#lose(`the SSE stream closed (${errorText(error)})`);
       return;
     }
     const network = networkErrorOf(error);
@@ -233,7 +261,7 @@ export class RemoteTransport implements ClientTransport {
     }
     // A socket cut mid-request ("other side closed") may be a server that just died, or a hiccup.
     if (this.#established && network) this.#probe();
-    if (/SSE stream|reconnect/i.test(error.message)) this.#lastStreamError = errorText(error);
+    this.#lastStreamError = failure ? describeHttpFailure(failure) : errorText(error);
     this.onerror?.(
       outOfBandError({ name: this.#options.name, error, failure, sourcePath: this.#options.sourcePath }),
     );
@@ -273,6 +301,27 @@ export class RemoteTransport implements ClientTransport {
       .finally(() => {
         this.#probing = false;
       });
+  }
+
+  /**
+   * The Streamable HTTP transport's scheduler of event stream re-opens: the
+   * SDK's delays, and after {@link STREAM_RETRIES} failed attempts the
+   * server counts as gone (once the connection is established).
+   */
+  #scheduleReconnect(reconnect: () => void, delay: number, attempt: number): (() => void) | undefined {
+    if (this.#closing || this.#closeReported) return undefined;
+    if (attempt >= STREAM_RETRIES) {
+      const last = this.#lastStreamError ? `: ${this.#lastStreamError}` : "";
+      const reason = `its event stream closed and could not be re-opened${last}`;
+      if (this.#established) this.#lose(reason);
+      else {
+        const { name, sourcePath } = this.#options;
+        this.onerror?.(outOfBandError({ name, error: new Error(reason), failure: undefined, sourcePath }));
+      }
+      return undefined;
+    }
+    const timer = setTimeout(reconnect, delay);
+    return () => clearTimeout(timer);
   }
 
   #remember(failure: HttpFailure): void {

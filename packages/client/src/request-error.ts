@@ -1,6 +1,6 @@
 import { McpRtError } from "@mcp-rt/config";
 import { abortError } from "@mcp-rt/config/util";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
 import {
   describeExit,
@@ -8,6 +8,7 @@ import {
   errorText,
   inConfig,
   rpcCode,
+  sdkCode,
   withoutSecrets,
   withStderr,
 } from "./error-text.js";
@@ -92,7 +93,7 @@ function describeRequestError(failure: RequestFailure): Error {
   const stderrTail = internals.transport.stderrTail() || undefined;
   const base = { server, cause: error, ...(stderrTail ? { stderrTail } : {}) };
 
-  if (failure.deadline?.aborted || code === ErrorCode.RequestTimeout) {
+  if (failure.deadline?.aborted || sdkCode(error) === SdkErrorCode.RequestTimeout) {
     const total = failure.pastTotal === true && failure.maxTotalTimeoutMs !== undefined;
     const limit = total
       ? `ran past its maximum of ${failure.maxTotalTimeoutMs} ms despite progress (raise "maxTotalTimeout")`
@@ -128,11 +129,12 @@ function describeRequestError(failure: RequestFailure): Error {
   // A write into a pipe whose reader just died fails with EPIPE & co. before the close is reported;
   // a remote server that stopped listening fails with ECONNREFUSED & co.
   const errno = errnoOf(error) !== undefined || network !== undefined;
+  const local = sdkCode(error);
   if (
-    code === ErrorCode.ConnectionClosed ||
+    local === SdkErrorCode.ConnectionClosed ||
+    local === SdkErrorCode.NotConnected ||
     connection.closed ||
-    errno ||
-    /^Not connected$/.test(errorText(error))
+    errno
   ) {
     const breach = internals.transport.limitBreach;
     if (breach) {
@@ -151,7 +153,7 @@ function describeRequestError(failure: RequestFailure): Error {
   }
   if (
     failure.toolName !== undefined &&
-    code === ErrorCode.InvalidParams &&
+    code === ProtocolErrorCode.InvalidParams &&
     /not found|unknown tool/i.test(errorText(error))
   ) {
     const message = `MCP server "${server}" has no tool "${failure.toolName}" (${errorText(error)}); list its tools again`;

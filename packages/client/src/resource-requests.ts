@@ -1,11 +1,5 @@
 import { McpRtError } from "@mcp-rt/config";
-import {
-  EmptyResultSchema,
-  type GetPromptResult,
-  GetPromptResultSchema,
-  type ReadResourceResult,
-  ReadResourceResultSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 import type { MCPServerConnection } from "./connection.js";
 import { type ServerRequestOptions, sendRequest } from "./server-request.js";
 
@@ -30,7 +24,8 @@ export function readResource(
     connection,
     `resources/read request for ${JSON.stringify(uri)}`,
     (client, request) =>
-      client.request({ method: "resources/read", params: { uri } }, ReadResourceResultSchema, request),
+      // A plain request, never the SDK's `readResource()`, which may answer from its response cache.
+      client.request({ method: "resources/read", params: { uri } }, request),
     options,
   );
 }
@@ -50,11 +45,7 @@ export function getPrompt(
     connection,
     `prompts/get request for "${name}"`,
     (client, request) =>
-      client.request(
-        { method: "prompts/get", params: { name, arguments: args } },
-        GetPromptResultSchema,
-        request,
-      ),
+      client.request({ method: "prompts/get", params: { name, arguments: args } }, request),
     options,
   );
 }
@@ -92,7 +83,7 @@ async function subscription(
   await sendRequest(
     connection,
     `${method} request for ${JSON.stringify(uri)}`,
-    (client, request) => client.request({ method, params: { uri } }, EmptyResultSchema, request),
+    (client, request) => client.request({ method, params: { uri } }, request),
     options,
   );
 }

@@ -1,9 +1,5 @@
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type {
-  JsonSchemaType,
-  JsonSchemaValidator,
-  jsonSchemaValidator,
-} from "@modelcontextprotocol/sdk/validation/types.js";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 
 type Check = (value: unknown) => { valid: boolean; errorMessage?: string | undefined };
 
@@ -33,11 +29,11 @@ export function checkAgainstSchema(schema: object, value: unknown): string | und
 }
 
 /**
- * The SDK client's validator of tools' output schemas, with its Ajv instance
- * made on first use. The SDK makes one per `Client` up front (a new Ajv with
- * its meta-schema and formats: the largest part of setting a connection up);
- * a server whose tools declare no `outputSchema` never needs it. One per
- * connection, as the SDK's own, so no two servers share compiled schemas.
+ * The SDK client's JSON Schema validator, made on first use. v1 made one per
+ * `Client` up front (a new Ajv with its meta-schema and formats: the largest
+ * part of setting a connection up); v2's builds its Ajv on first use too, and
+ * this keeps a connection's setup from depending on that. One per connection,
+ * as the SDK's own, so no two servers share compiled schemas.
  */
 export class LazySchemaValidator implements jsonSchemaValidator {
   #validator: AjvJsonSchemaValidator | undefined;

@@ -1,5 +1,5 @@
 import { type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import type {
   MCPConnectionCloseEvent,

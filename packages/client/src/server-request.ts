@@ -1,7 +1,6 @@
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
-import { linkSignal } from "./linked-signal.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 
@@ -22,8 +21,7 @@ export type RequestRun<T> = (
 /**
  * Runs one SDK request against a connection with the package's rules: a
  * closed connection fails at once, the time limit is the config's `timeout`
- * unless given, the caller's signal is linked only while the request runs,
- * and a failure becomes an `McpRtError` (or an `AbortError`) naming `what`.
+ * unless given, and a failure becomes an `McpRtError` (or an `AbortError`) naming `what`.
  */
 export async function sendRequest<T>(
   connection: MCPServerConnection,
@@ -37,9 +35,8 @@ export async function sendRequest<T>(
   const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const linked = linkSignal(signal);
   try {
-    return await run(internals.client, { signal: linked.signal, timeout: timerMs(timeoutMs) });
+    return await run(internals.client, { signal, timeout: timerMs(timeoutMs) });
   } catch (error) {
     throw toRequestError({
       connection,
@@ -51,7 +48,5 @@ export async function sendRequest<T>(
       signal: options.signal,
       deadline,
     });
-  } finally {
-    linked.unlink();
   }
 }

@@ -1,14 +1,14 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { errorMessage, firstSettled } from "@mcp-rt/config/util";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, SdkError, SdkErrorCode, serializeMessage } from "@modelcontextprotocol/client";
 import spawn from "cross-spawn";
 import type { ClientTransport } from "./client-transport.js";
 import { errnoOf } from "./error-text.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "./message-limit.js";
 import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
 import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
+import { StdoutLines, StdoutNoise } from "./stdout-lines.js";
 
 const noop = (): void => {};
 /** What `send` returns once the message is handed to the pipe. */
@@ -54,7 +54,7 @@ const DRAIN_MS = 200;
  * A stdio transport that runs the server in its own process group, so closing
  * it ends the server and everything the server started (`npx`, shell wrappers,
  * grandchildren), and a terminal's Ctrl-C does not reach servers behind the
- * agent's back. Messages are framed with the SDK's own `ReadBuffer` and
+ * agent's back. Messages are framed with the SDK's `deserializeMessage` and
  * `serializeMessage`.
  *
  * Close: end stdin, wait `stdinGraceMs`, SIGTERM the group, wait `killGraceMs`,
@@ -71,7 +71,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   onmessage?: ((message: JSONRPCMessage) => void) | undefined;
 
   readonly #options: StdioTransportOptions;
-  readonly #readBuffer: ReadBuffer;
+  readonly #readBuffer: StdoutLines;
   readonly #killGraceMs: number;
   readonly #stderr: StderrBuffer;
   #child: ChildProcess | undefined;
@@ -93,9 +93,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     this.#options = options;
     this.#killGraceMs = options.killGraceMs ?? KILL_GRACE_MS;
     this.#stderr = createStderrBuffer(options.stderrLimit);
-    this.#readBuffer = new ReadBuffer({
-      maxBufferSize: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-    });
+    this.#readBuffer = new StdoutLines(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   }
 
   /** The server's process id (also its process group id), once started. */
@@ -214,7 +212,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#exit || this.#closing || !stdin.writable) {
-      return Promise.reject(new Error("Not connected"));
+      return Promise.reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
     }
     stdin.write(serializeMessage(message));
     return SENT;
@@ -297,18 +295,16 @@ export class ProcessGroupStdioTransport implements ClientTransport {
       return;
     }
     for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#readBuffer.readMessage();
-      } catch (error) {
-        // The line is consumed by ReadBuffer; report it and go on with the next one.
-        const text = errorMessage(error);
+      const message = this.#readBuffer.next();
+      if (message === null) break;
+      if (message instanceof StdoutNoise) {
+        // Report the line and go on with the next one.
+        const text = errorMessage(message.error);
         const reason = text.length > 300 ? `${text.slice(0, 299)}…` : text;
         this.#stdoutNoise ??= reason;
         this.onerror?.(new Error(`The server wrote a line that is not JSON-RPC on stdout: ${reason}`));
         continue;
       }
-      if (message === null) break;
       this.onmessage?.(message);
     }
   }

@@ -7,9 +7,9 @@ const isOptionalString = (value: unknown): value is string | undefined =>
 
 /**
  * The quick path of normalising a listed tool: the same rules as
- * `MCPToolDefinitionSchema` (unknown fields dropped), checked by hand, since
- * the SDK has already validated the page with its own schema. Returns
- * `undefined` when the tool breaks a rule; zod then says which.
+ * `MCPToolDefinitionSchema` (unknown fields dropped), checked by hand: most
+ * tools pass, and zod is slow to build results. Returns `undefined` when the
+ * tool breaks a rule; zod then says which.
  */
 export function toToolDefinition(tool: unknown): MCPToolDefinition | undefined {
   if (!isPlainObject(tool)) return undefined;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep, setImmediate as tick } from "node:timers/promises";
 import { callTool, listTools, type MCPServerConnection, ping } from "@mcp-rt/client";
 import { manyToolsServer } from "@mcp-rt/testing";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { getConnectionInternals } from "../src/connection.js";
 import { until, useConnections } from "./helpers.js";

@@ -109,12 +109,11 @@ describe("callTool against fixtures", () => {
     // Answers, then closes its end of stdin and stays alive: nothing the client writes can reach it.
     const deaf = inlineServer([
       'import { closeSync } from "node:fs";',
-      'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
-      'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
-      'import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";',
+      'import { Server } from "@modelcontextprotocol/server";',
+      'import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
       'const server = new Server({ name: "deaf", version: "1.0.0" }, { capabilities: { tools: {} } });',
-      "server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'deafen', inputSchema: { type: 'object' } }] }));",
-      "server.setRequestHandler(CallToolRequestSchema, () => {",
+      "server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'deafen', inputSchema: { type: 'object' } }] }));",
+      "server.setRequestHandler('tools/call', () => {",
       "  setImmediate(() => { process.stdin.pause(); closeSync(0); });",
       "  return { content: [{ type: 'text', text: 'not listening any more' }] };",
       "});",

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import {
   type CallToolResult,
   closeConnection,
@@ -23,10 +24,10 @@ export const everythingEntry: string = join(everythingDir, "dist/index.js");
 /** server-everything over stdio, run by this Node (no `npx`, so no network). */
 export const everythingServer: MCPStdioServerConfig = { command: process.execPath, args: [everythingEntry] };
 
-// A folder from which `@modelcontextprotocol/sdk` resolves, for inline servers.
-const sdkHome = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/sdk/package.json"));
+// This package's folder, from which its devDependency `@modelcontextprotocol/server` resolves, for inline servers.
+const sdkHome = fileURLToPath(new URL("..", import.meta.url));
 
-/** A stdio server whose ES module source is `lines`, able to import the SDK. */
+/** A stdio server whose ES module source is `lines`, able to import the SDK's server side. */
 export function inlineServer(lines: string[]): MCPStdioServerConfig {
   return { command: process.execPath, args: ["--input-type=module", "-e", lines.join("\n")], cwd: sdkHome };
 }

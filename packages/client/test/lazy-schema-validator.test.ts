@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 
 const made = vi.hoisted(() => ({ count: 0 }));
 
-vi.mock("@modelcontextprotocol/sdk/validation/ajv", async (importOriginal) => {
-  const original = await importOriginal<typeof import("@modelcontextprotocol/sdk/validation/ajv")>();
+vi.mock("@modelcontextprotocol/client/validators/ajv", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@modelcontextprotocol/client/validators/ajv")>();
   class CountedValidator extends original.AjvJsonSchemaValidator {
     constructor() {
       super();

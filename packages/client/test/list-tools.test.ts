@@ -42,8 +42,8 @@ describe("listTools", () => {
     const connection = await connect(
       "prompts-only",
       inlineServer([
-        'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
-        'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+        'import { Server } from "@modelcontextprotocol/server";',
+        'import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
         'const server = new Server({ name: "prompts-only", version: "1.0.0" }, { capabilities: { prompts: {} } });',
         "await server.connect(new StdioServerTransport());",
       ]),

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { callTool, isSignInRequired, readSignInStatus, signOut } from "@mcp-rt/client";
 import { createMemoryAuthStorage } from "@mcp-rt/config";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SignInRecords } from "../src/oauth/sign-in-records.js";
 import { useConnections } from "./helpers.js";
 import { rejection, useOAuthKit, whoami } from "./oauth-helpers.js";
 
@@ -9,6 +10,33 @@ const kit = useOAuthKit();
 const { connect } = useConnections();
 
 describe("stored OAuth tokens", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("keep the SDK's issuer stamps on the tokens and the registration, so it never warns or signs in again", async () => {
+    // The SDK binds what it saves to the authorization server that issued it (an `issuer`
+    // stamp) and warns on every read of a credential without one.
+    const warn = vi.spyOn(console, "warn");
+    const fixture = await kit.fixture();
+    const storage = createMemoryAuthStorage();
+    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+
+    const records = new SignInRecords(storage);
+    const server = await records.readServer(fixture.url);
+    const record = server && (await records.readSignIn(server));
+    expect(record?.tokens).toMatchObject({ issuer: fixture.issuer });
+    expect(record?.client?.info).toMatchObject({ issuer: fixture.issuer });
+
+    // A restart that refreshes, then a call that refreshes after a 401: the stored values are read back.
+    fixture.revokeAccessTokens();
+    const again = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    fixture.revokeAccessTokens();
+    expect(await whoami(again)).toContain("alice");
+    expect(fixture.counts).toMatchObject({ refreshes: 2, authorizations: 1 });
+    expect(warn.mock.calls.flat().filter((text) => /mcp-sdk/.test(String(text)))).toEqual([]);
+  });
+
   it("are refreshed before they expire, without a 401, and the rotated refresh token is kept", async () => {
     const fixture = await kit.fixture({ accessTokenTtlSeconds: 2 });
     const storage = kit.fileStorage();

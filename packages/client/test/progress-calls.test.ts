@@ -1,6 +1,5 @@
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { Progress } from "@modelcontextprotocol/client";
 import { describe, expect, it, vi } from "vitest";
-import { CallAbort } from "../src/call-abort.js";
 import { ProgressCalls, type WatchedCall } from "../src/progress-calls.js";
 
 /** A watched call that records what reaches it. */
@@ -83,27 +82,5 @@ describe("ProgressCalls", () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-});
-
-describe("CallAbort", () => {
-  it("aborts once: its listeners run in order with the first reason, throwIfAborted throws it", () => {
-    const abort = new CallAbort();
-    const reasons: unknown[] = [];
-    for (const listener of ["a", "b", "c"]) {
-      abort.addEventListener("abort", () => reasons.push([listener, abort.reason]));
-    }
-    expect(() => abort.throwIfAborted()).not.toThrow();
-    const first = new Error("first");
-    abort.abort(first);
-    abort.abort(new Error("second"));
-    abort.addEventListener("abort", () => reasons.push(["late", abort.reason]));
-    expect(abort.aborted).toBe(true);
-    expect(reasons).toEqual([
-      ["a", first],
-      ["b", first],
-      ["c", first],
-    ]);
-    expect(() => abort.throwIfAborted()).toThrow(first);
   });
 });

@@ -8,14 +8,14 @@ checkNoProcessesLeftAfterFile();
 
 /** A low-level SDK server whose tools/call answers with JSON-RPC errors instead of tool results. */
 const strictServer = inlineServer([
-  'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
-  'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
-  'import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";',
+  'import { Server } from "@modelcontextprotocol/server";',
+  'import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
+  'import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";',
   'const server = new Server({ name: "strict", version: "1.0.0" }, { capabilities: { tools: {} } });',
-  "server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'boom', inputSchema: { type: 'object' }, icons: [], _meta: { x: 1 } }] }));",
-  "server.setRequestHandler(CallToolRequestSchema, (request) => {",
-  "  if (request.params.name === 'boom') throw new McpError(ErrorCode.InternalError, 'kaboom');",
-  "  throw new McpError(ErrorCode.InvalidParams, 'Unknown tool: ' + request.params.name);",
+  "server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'boom', inputSchema: { type: 'object' }, icons: [], _meta: { x: 1 } }] }));",
+  "server.setRequestHandler('tools/call', (request) => {",
+  "  if (request.params.name === 'boom') throw new ProtocolError(ProtocolErrorCode.InternalError, 'kaboom');",
+  "  throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown tool: ' + request.params.name);",
   "});",
   "await server.connect(new StdioServerTransport());",
 ]);

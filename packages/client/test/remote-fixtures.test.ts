@@ -7,7 +7,7 @@ import {
 } from "@mcp-rt/client";
 import type { McpRtError } from "@mcp-rt/config";
 import { type HttpFixture, startHttpFixture } from "@mcp-rt/testing";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, useTestServers } from "./http-test-servers.js";

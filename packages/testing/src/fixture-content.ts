@@ -1,5 +1,4 @@
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { FixtureOptions } from "./fixture-options.js";
 
@@ -53,7 +52,11 @@ export function addFixtureContent(mcp: McpServer, options: FixtureOptions, addTo
   const addPrompt = (name: string): void => {
     mcp.registerPrompt(
       name,
-      { title: `Prompt ${name}`, description: `Greets someone (${name}).`, argsSchema: { who: z.string() } },
+      {
+        title: `Prompt ${name}`,
+        description: `Greets someone (${name}).`,
+        argsSchema: z.object({ who: z.string() }),
+      },
       ({ who }) => ({
         messages: [{ role: "user", content: { type: "text", text: `${name}: say hello to ${who}` } }],
       }),

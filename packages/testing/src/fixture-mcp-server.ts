@@ -1,16 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type ServerNotification,
-  type ServerRequest,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RegisteredTool,
+  type ServerContext,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { DEEP_SCHEMA_MARKER } from "./deep-schema.js";
 import { addFixtureContent } from "./fixture-content.js";
@@ -26,7 +24,7 @@ export interface FixtureHooks {
 
 type ToolHandler = (
   args: Record<string, unknown>,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ctx: ServerContext,
 ) => CallToolResult | Promise<CallToolResult>;
 
 const text = (value: string, isError = false): CallToolResult => ({
@@ -96,7 +94,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     const registered = mcp.registerTool(
       name,
       { description, inputSchema: schema },
-      (args: Record<string, unknown>, extra) => handler(args, extra),
+      (args: Record<string, unknown>, ctx) => handler(args, ctx),
     );
     listed.set(name, {
       // Listed, not registered: the SDK server would refuse to send a result that does not match it.
@@ -114,7 +112,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     text(String(message)),
   );
 
-  mcp.server.setRequestHandler(ListToolsRequestSchema, (request) => {
+  mcp.server.setRequestHandler("tools/list", (request) => {
     const all = [...listed.values()].map((entry) => entry.definition);
     const cursor = request.params?.cursor;
     let start = 0;
@@ -122,7 +120,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       const match = /^offset:(\d+)$/.exec(cursor);
       start = match ? Number(match[1]) : Number.NaN;
       if (!Number.isSafeInteger(start) || start > all.length) {
-        throw new McpError(ErrorCode.InvalidParams, `Invalid cursor "${cursor}"`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor "${cursor}"`);
       }
     }
     const end = options.pageSize === undefined ? all.length : start + options.pageSize;
@@ -153,19 +151,19 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       `${prefix}slow`,
       "Takes `ms` milliseconds in `steps` steps, reporting progress after each; honours cancellation.",
       { ms: z.number().int().min(0).default(1000), steps: z.number().int().min(1).max(10_000).default(5) },
-      async (args, extra) => {
+      async (args, ctx) => {
         const ms = Number(args.ms);
         const steps = Number(args.steps);
-        const progressToken = extra._meta?.progressToken;
+        const progressToken = ctx.mcpReq._meta?.progressToken;
         for (let step = 1; step <= steps; step++) {
           try {
-            await sleep(ms / steps, undefined, { signal: extra.signal });
+            await sleep(ms / steps, undefined, { signal: ctx.mcpReq.signal });
           } catch (error) {
             hooks.log(`slow cancelled after ${step - 1} of ${steps} steps`);
             throw error;
           }
           if (progressToken !== undefined) {
-            await extra.sendNotification({
+            await ctx.mcpReq.notify({
               method: "notifications/progress",
               params: { progressToken, progress: step, total: steps, message: `step ${step} of ${steps}` },
             });
@@ -199,7 +197,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       `Its input schema nests ${options.schemaDepth} levels deep.`,
       {},
       () => text("deep called"),
-      { type: "object", properties: { next: DEEP_SCHEMA_MARKER as unknown as object } },
+      { type: "object", properties: { next: DEEP_SCHEMA_MARKER as never } },
     );
   }
 

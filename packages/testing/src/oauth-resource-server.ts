@@ -2,14 +2,20 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { type CallToolResult, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
+  type CallToolResult,
+  isInitializeRequest,
+  McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Provider } from "oidc-provider";
+import { sendWebResponse, toWebRequest } from "./node-http-bridge.js";
 
 /** What the resource server counts, for assertions. */
 export interface ResourceServerCounts {
@@ -53,7 +59,7 @@ export interface ResourceServer {
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
 
 /**
- * An MCP server built with the SDK behind `requireBearerAuth`: each endpoint
+ * An MCP server built with the SDK behind its `verifyBearerToken`: each endpoint
  * publishes its protected resource metadata (RFC 9728) and answers requests
  * without a valid token 401 with a `WWW-Authenticate` challenge naming it.
  * Tools: `whoami` (who signed in, with which scopes) and `admin_action`, which
@@ -69,7 +75,7 @@ export async function startResourceServer(options: ResourceServerOptions, port =
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const urls = options.endpoints.map((path) => `${origin}${path}`);
   const resources = new Map(urls.map((url) => [url, options.resource === "origin" ? `${origin}/` : url]));
-  const transports = new Set<StreamableHTTPServerTransport>();
+  const transports = new Set<WebStandardStreamableHTTPServerTransport>();
 
   app.use((_req, res, next) => {
     res.on("finish", () => {
@@ -92,18 +98,40 @@ export async function startResourceServer(options: ResourceServerOptions, port =
         bearer_methods_supported: ["header"],
       });
     });
-    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+    const bearer = {
+      verifier: {
+        verifyAccessToken: (token: string) => verify(options.authorizationServer().provider, token),
+      },
+      requiredScopes: [options.scope],
+      resourceMetadataUrl: metadataUrl,
+      expectedResource: new URL(resource),
+    };
+    const serve = async (
+      transport: WebStandardStreamableHTTPServerTransport,
+      req: Request,
+      res: Response,
+    ): Promise<void> => {
+      const response = await transport.handleRequest(toWebRequest(req, new URL(req.originalUrl, origin)), {
+        parsedBody: req.body,
+        authInfo: res.locals.auth as AuthInfo,
+      });
+      await sendWebResponse(res, response);
+    };
     app.all(
       path,
       express.json(),
-      requireBearerAuth({
-        verifier: { verifyAccessToken: (token) => verify(options.authorizationServer().provider, token) },
-        requiredScopes: [options.scope],
-        resourceMetadataUrl: metadataUrl,
-        expectedResource: new URL(resource),
-      }),
+      async (req: Request, res: Response, next: NextFunction) => {
+        try {
+          res.locals.auth = await verifyBearerToken(req.headers.authorization, bearer);
+        } catch (error) {
+          await sendWebResponse(res, bearerAuthChallengeResponse(error, bearer));
+          return;
+        }
+        next();
+      },
       (req: Request, res: Response, next: NextFunction) => {
-        const scopes = req.auth?.scopes ?? [];
+        const scopes = (res.locals.auth as AuthInfo).scopes;
         const body = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
         if (
           body?.method === "tools/call" &&
@@ -129,7 +157,7 @@ export async function startResourceServer(options: ResourceServerOptions, port =
       async (req: Request, res: Response) => {
         const sessionId = req.headers["mcp-session-id"];
         const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-        if (existing) return existing.handleRequest(req, res, req.body);
+        if (existing) return serve(existing, req, res);
         if (req.method !== "POST" || !isInitializeRequest(req.body)) {
           res.status(typeof sessionId === "string" ? 404 : 400).json({
             jsonrpc: "2.0",
@@ -138,7 +166,7 @@ export async function startResourceServer(options: ResourceServerOptions, port =
           });
           return;
         }
-        const transport = new StreamableHTTPServerTransport({
+        const transport = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => void sessions.set(id, transport),
         });
@@ -148,7 +176,7 @@ export async function startResourceServer(options: ResourceServerOptions, port =
           if (transport.sessionId) sessions.delete(transport.sessionId);
         };
         await createMcpServer(path).connect(transport);
-        await transport.handleRequest(req, res, req.body);
+        await serve(transport, req, res);
       },
     );
   }
@@ -171,7 +199,7 @@ export async function startResourceServer(options: ResourceServerOptions, port =
 async function verify(provider: Provider, token: string): Promise<AuthInfo> {
   const found = await provider.AccessToken.find(token);
   if (!found || found.isExpired)
-    throw new InvalidTokenError("The access token is unknown, revoked or expired");
+    throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is unknown, revoked or expired");
   const audience = Array.isArray(found.aud) ? found.aud[0] : found.aud;
   return {
     token,
@@ -185,11 +213,10 @@ async function verify(provider: Provider, token: string): Promise<AuthInfo> {
 
 function createMcpServer(path: string): McpServer {
   const mcp = new McpServer({ name: `mcp-rt-oauth-fixture${path}`, version: "1.0.0" });
-  mcp.registerTool("whoami", { description: "Who signed in, with which scopes." }, (extra) =>
-    text(
-      `subject=${String(extra.authInfo?.extra?.subject)} scopes=${extra.authInfo?.scopes.join(" ") ?? ""}`,
-    ),
-  );
+  mcp.registerTool("whoami", { description: "Who signed in, with which scopes." }, (ctx) => {
+    const authInfo = ctx.http?.authInfo;
+    return text(`subject=${String(authInfo?.extra?.subject)} scopes=${authInfo?.scopes.join(" ") ?? ""}`);
+  });
   mcp.registerTool("admin_action", { description: "Needs the step-up scope." }, () =>
     text("admin action done"),
   );

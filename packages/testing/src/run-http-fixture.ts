@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorMessage } from "@mcp-rt/config/util";
-import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { connectFixture, createFixtureMcpServer, type FixtureHooks } from "./fixture-mcp-server.js";
 import type { FixtureCommandLine } from "./fixture-options.js";
+import { readJson, sendWebResponse, toWebRequest } from "./node-http-bridge.js";
+import { SseServerTransport } from "./sse-server-transport.js";
 
 /** Path of the Streamable HTTP endpoint. */
 const MCP_PATH = "/mcp";
@@ -19,26 +19,29 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
-async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
-  } catch {
-    return { ok: false };
-  }
-}
-
 /**
  * Serves the fixture over HTTP on 127.0.0.1: Streamable HTTP with stateful
  * sessions at `/mcp`, or (`transport: "sse"`) the legacy SSE transport at
  * `/sse`. Prints `LISTENING <url>` on stdout once the port is bound.
  */
 export async function runHttpFixture(options: FixtureCommandLine, hooks: FixtureHooks): Promise<void> {
-  const streamable = new Map<string, StreamableHTTPServerTransport>();
-  const sse = new Map<string, SSEServerTransport>();
+  const streamable = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const sse = new Map<string, SseServerTransport>();
+  const serve = async (
+    transport: WebStandardStreamableHTTPServerTransport,
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    parsedBody?: unknown,
+  ): Promise<void> => {
+    const response = await transport.handleRequest(
+      toWebRequest(req, url),
+      parsedBody === undefined ? {} : { parsedBody },
+    );
+    await sendWebResponse(res, response);
+  };
 
-  const handleStreamable = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handleStreamable = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const sessionId = req.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? streamable.get(sessionId) : undefined;
     if (typeof sessionId === "string" && !existing) {
@@ -46,15 +49,15 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
     }
     if (req.method !== "POST") {
       if (!existing) return sendJsonRpcError(res, 400, -32000, "Bad Request: missing mcp-session-id header");
-      return existing.handleRequest(req, res);
+      return serve(existing, req, res, url);
     }
     const body = await readJson(req);
     if (!body.ok) return sendJsonRpcError(res, 400, -32700, "Parse error: request body is not JSON");
-    if (existing) return existing.handleRequest(req, res, body.value);
+    if (existing) return serve(existing, req, res, url, body.value);
     if (!isInitializeRequest(body.value)) {
       return sendJsonRpcError(res, 400, -32000, "Bad Request: no session; send initialize first");
     }
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         streamable.set(id, transport);
@@ -64,12 +67,12 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
       if (transport.sessionId) streamable.delete(transport.sessionId);
     };
     await connectFixture(createFixtureMcpServer(options, hooks), transport, options, hooks);
-    await transport.handleRequest(req, res, body.value);
+    await serve(transport, req, res, url, body.value);
   };
 
   const handleSse = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     if (req.method === "GET" && url.pathname === SSE_PATH) {
-      const transport = new SSEServerTransport(SSE_MESSAGES_PATH, res);
+      const transport = new SseServerTransport(SSE_MESSAGES_PATH, res);
       sse.set(transport.sessionId, transport);
       res.on("close", () => sse.delete(transport.sessionId));
       await connectFixture(createFixtureMcpServer(options, hooks), transport, options, hooks);
@@ -78,7 +81,9 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
     if (req.method === "POST" && url.pathname === SSE_MESSAGES_PATH) {
       const transport = sse.get(url.searchParams.get("sessionId") ?? "");
       if (!transport) return sendJsonRpcError(res, 404, -32001, "Session not found");
-      return transport.handlePostMessage(req, res);
+      const body = await readJson(req);
+      if (!body.ok) return sendJsonRpcError(res, 400, -32700, "Parse error: request body is not JSON");
+      return transport.handlePost(body.value, res);
     }
     res.writeHead(url.pathname === SSE_PATH ? 405 : 404).end();
   };
@@ -97,7 +102,7 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
       options.transport === "sse"
         ? handleSse(req, res, url)
         : url.pathname === MCP_PATH
-          ? handleStreamable(req, res)
+          ? handleStreamable(req, res, url)
           : Promise.resolve(void res.writeHead(404).end());
     handled.catch((error: unknown) => {
       hooks.log(`request failed: ${errorMessage(error)}`);

@@ -23,7 +23,7 @@ export async function runStdioFixture(options: FixtureOptions, hooks: FixtureHoo
   }
 
   const [{ StdioServerTransport }, { connectFixture, createFixtureMcpServer }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("@modelcontextprotocol/server/stdio"),
     import("./fixture-mcp-server.js"),
   ]);
   const mcp = createFixtureMcpServer(options, hooks);

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, afterEach, expect } from "vitest";
 import { childProcessesOf, waitForProcessExit } from "../src/index.js";
 

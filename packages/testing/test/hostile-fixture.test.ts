@@ -1,4 +1,3 @@
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { fixtureServer, hugeOutputServer, TERMINAL_ESCAPES } from "../src/index.js";
 import { closeSessionsAfterEach, connectStdio } from "./helpers.js";
@@ -17,6 +16,11 @@ function nextDepth(schema: SchemaNode): number {
   return depth;
 }
 
+/** A result schema that takes any result as it is. */
+const asSent = {
+  "~standard": { version: 1, vendor: "test", validate: (value: unknown) => ({ value }) },
+} as const;
+
 describe("hostile modes", () => {
   it("descriptionChars makes every description exactly that long", async () => {
     const { client } = await connectStdio(fixtureServer({ tools: 3, descriptionChars: 5000 }));
@@ -27,7 +31,11 @@ describe("hostile modes", () => {
 
   it("schemaDepth sends a schema deeper than JSON.stringify can write", async () => {
     const { client } = await connectStdio(fixtureServer({ schemaDepth: 20_000 }));
-    const deep = (await client.listTools()).tools.find((tool) => tool.name === "deep");
+    // As sent: the SDK's own result schema recurses through the schema and runs out of stack.
+    const listed = await client.request({ method: "tools/list", params: {} }, asSent);
+    const deep = (listed as { tools: Array<{ name: string; inputSchema: unknown }> }).tools.find(
+      (tool) => tool.name === "deep",
+    );
     expect(nextDepth(deep!.inputSchema as SchemaNode)).toBe(20_000);
     expect(() => JSON.stringify(deep!.inputSchema)).toThrow(RangeError);
   });
@@ -54,7 +62,7 @@ describe("hostile modes", () => {
   it("listChangedStorm announces a change after every tools/list", async () => {
     const { client } = await connectStdio(fixtureServer({ listChangedStorm: true }));
     let announced = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
       announced++;
     });
     for (let i = 0; i < 3; i++) await client.listTools();

@@ -1,9 +1,10 @@
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   childProcessesOf,
@@ -54,7 +55,7 @@ describe("Streamable HTTP fixture", () => {
     const client = await connect(transport);
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(client.getServerVersion()?.name).toBe("remote");
-    const first = await client.listTools();
+    const first = await client.request({ method: "tools/list", params: {} });
     expect(first.tools.map((tool) => tool.name)).toEqual(["echo", "tool_0"]);
     expect(first.nextCursor).toBeDefined();
     expect(await echo(client, "over http")).toBe("over http");
@@ -83,7 +84,7 @@ describe("Streamable HTTP fixture", () => {
     const a = await connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
     const b = await connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
     const notified = new Promise<void>((resolve) =>
-      a.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      a.setNotificationHandler("notifications/tools/list_changed", () => resolve()),
     );
     await a.callTool({ name: "add_tool", arguments: { name: "only_a" } });
     await notified;

@@ -1,10 +1,14 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import {
+  auth,
+  Client,
+  type OAuthClientInformationMixed,
+  type OAuthClientProvider,
+  type OAuthTokens,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBrowserStandIn, type OAuthFixture, startOAuthFixture } from "../src/index.js";
 
@@ -79,7 +83,12 @@ async function signIn(server: OAuthFixture, scope = "mcp:read") {
   await browser.openUrl(authorizationUrl!);
   const code = callback.last()?.get("code");
   expect(code, JSON.stringify(browser.lastPage)).toBeTruthy();
-  expect(await auth(provider, { serverUrl: server.url, scope, authorizationCode: code! })).toBe("AUTHORIZED");
+  // The authorization server names itself in the callback (RFC 9207); the SDK checks it.
+  const iss = callback.last()?.get("iss");
+  expect(iss).toBe(server.issuer);
+  expect(await auth(provider, { serverUrl: server.url, scope, authorizationCode: code!, iss: iss! })).toBe(
+    "AUTHORIZED",
+  );
   return { provider, state, callback, browser };
 }
 

@@ -1,4 +1,4 @@
-import { ErrorCode, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type Client, type ListToolsResult, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import {
   crashOnCallServer,
@@ -13,13 +13,18 @@ import { closeSessionsAfterEach, connectStdio, handshake, rpc, runToExit, textOf
 
 closeSessionsAfterEach();
 
+/** One page of `tools/list`, as the server sent it (the SDK's `listTools()` would walk them all). */
+function listPage(client: Client, cursor?: string): Promise<ListToolsResult> {
+  return client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } });
+}
+
 describe("tool listing", () => {
   it("manyToolsServer pages tools/list with nextCursor", async () => {
     const { client } = await connectStdio(manyToolsServer(25, 10));
     const pages: string[][] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      const page = await listPage(client, cursor);
       pages.push(page.tools.map((tool) => tool.name));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -37,15 +42,15 @@ describe("tool listing", () => {
 
   it("rejects an unknown cursor with InvalidParams", async () => {
     const { client } = await connectStdio(manyToolsServer(5, 2));
-    await expect(client.listTools({ cursor: "nonsense" })).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
+    await expect(listPage(client, "nonsense")).rejects.toMatchObject({
+      code: ProtocolErrorCode.InvalidParams,
     });
   });
 
   it("cursorLoop returns the same nextCursor forever", async () => {
     const { client } = await connectStdio(fixtureServer({ tools: 3, pageSize: 2, cursorLoop: true }));
-    const first = await client.listTools();
-    const second = await client.listTools({ cursor: first.nextCursor! });
+    const first = await listPage(client);
+    const second = await listPage(client, first.nextCursor);
     expect(first.nextCursor).toBe("loop");
     expect(second.nextCursor).toBe("loop");
     expect(second.tools.map((tool) => tool.name)).toEqual(first.tools.map((tool) => tool.name));
@@ -55,7 +60,7 @@ describe("tool listing", () => {
     const { client } = await connectStdio(listChangingServer());
     let notifications = 0;
     let notified: () => void = () => {};
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
       notifications++;
       notified();
     });
@@ -117,12 +122,15 @@ describe("tool calls", () => {
   it("slowCallServer reports progress to an SDK client", async () => {
     const { client } = await connectStdio(slowCallServer());
     const progress: number[] = [];
-    const result = await client.callTool({ name: "slow", arguments: { ms: 300, steps: 4 } }, undefined, {
-      onprogress: ({ progress: value, total }) => {
-        expect(total).toBe(4);
-        progress.push(value);
+    const result = await client.callTool(
+      { name: "slow", arguments: { ms: 300, steps: 4 } },
+      {
+        onprogress: ({ progress: value, total }) => {
+          expect(total).toBe(4);
+          progress.push(value);
+        },
       },
-    });
+    );
     expect(textOf(result)).toBe("slow done: 300 ms in 4 steps");
     // The SDK client handles notifications a tick later than responses, so it
     // may drop the last ones; the test above shows the server sends all four.
@@ -133,12 +141,15 @@ describe("tool calls", () => {
   it("slowCallServer stops when the call is cancelled", async () => {
     const session = await connectStdio(slowCallServer());
     const controller = new AbortController();
-    const call = session.client.callTool({ name: "slow", arguments: { ms: 10_000, steps: 100 } }, undefined, {
-      signal: controller.signal,
-      onprogress: ({ progress }) => {
-        if (progress === 2) controller.abort();
+    const call = session.client.callTool(
+      { name: "slow", arguments: { ms: 10_000, steps: 100 } },
+      {
+        signal: controller.signal,
+        onprogress: ({ progress }) => {
+          if (progress === 2) controller.abort();
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow();
     await expect
       .poll(() => session.stderr(), { timeout: 5000 })

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import {
   crashAfterInitServer,
@@ -71,7 +71,7 @@ describe("start-up faults", () => {
   it("slowInitServer makes a short initialize timeout fire", async () => {
     const session = spawnStdio(slowInitServer(5000));
     await expect(session.client.connect(session.transport, { timeout: 200 })).rejects.toMatchObject({
-      code: ErrorCode.RequestTimeout,
+      code: SdkErrorCode.RequestTimeout,
     });
   });
 
@@ -94,7 +94,7 @@ describe("start-up faults", () => {
     expect(pid).toBeGreaterThan(0);
     expect(isProcessAlive(pid!)).toBe(true);
     await session.close();
-    await expect(connecting).rejects.toBeInstanceOf(McpError);
+    await expect(connecting).rejects.toBeInstanceOf(SdkError);
     expect(await waitForProcessExit(pid!)).toBe(true);
   });
 
@@ -134,7 +134,7 @@ describe("start-up faults", () => {
 
     const session = spawnStdio(garbageServer());
     await expect(session.client.connect(session.transport, { timeout: 500 })).rejects.toBeInstanceOf(
-      McpError,
+      SdkError,
     );
   });
 

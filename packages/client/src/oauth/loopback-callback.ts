@@ -38,8 +38,13 @@ export interface LoopbackCallback {
   readonly redirectUrl: string;
   /** The `state` value the authorization request must carry, and the callback bring back. */
   readonly state: string;
-  /** Resolves with the authorization code once the browser comes back with it and the right `state`. */
-  waitForCode(options: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<string>;
+  /**
+   * Resolves once the browser comes back with a `code` and the right
+   * `state`, with the callback's whole query (`code`, `state`, and `iss`
+   * where the authorization server sends it, RFC 9207), as the SDK's
+   * `finishAuth` takes it.
+   */
+  waitForCode(options: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<URLSearchParams>;
   /** Stops listening and drops open connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -87,8 +92,8 @@ function sameState(a: string | null, b: string): boolean {
  */
 export async function startLoopbackCallback(options: LoopbackCallbackOptions): Promise<LoopbackCallback> {
   const state = randomBytes(24).toString("base64url");
-  let settle: ((outcome: { code: string } | { failure: CallbackFailure }) => void) | undefined;
-  const outcome = new Promise<{ code: string } | { failure: CallbackFailure }>((resolve) => {
+  let settle: ((outcome: { query: URLSearchParams } | { failure: CallbackFailure }) => void) | undefined;
+  const outcome = new Promise<{ query: URLSearchParams } | { failure: CallbackFailure }>((resolve) => {
     settle = resolve;
   });
   const server = createServer((req, res) => {
@@ -130,7 +135,7 @@ export async function startLoopbackCallback(options: LoopbackCallbackOptions): P
       "Signed in",
       `You are signed in to MCP server "${options.serverName}". You can close this tab and return to the agent.`,
     );
-    settle?.({ code });
+    settle?.({ query: url.searchParams });
   });
 
   let port: number | "taken";
@@ -179,7 +184,7 @@ export async function startLoopbackCallback(options: LoopbackCallbackOptions): P
       try {
         const result = await Promise.race([outcome, stopped]);
         if ("failure" in result) throw new CallbackError(result.failure);
-        return result.code;
+        return result.query;
       } finally {
         if (onAbort) stop.removeEventListener("abort", onAbort);
       }

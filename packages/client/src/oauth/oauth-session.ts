@@ -1,6 +1,5 @@
 import { type MCPAuthConfig, McpRtError } from "@mcp-rt/config";
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import { errorText } from "../error-text.js";
 import { isSameOrigin } from "../remote-fetch.js";
 import type { OAuthOptions } from "./oauth-options.js";

@@ -2,10 +2,10 @@ import { McpRtError } from "@mcp-rt/config";
 import {
   auth,
   discoverOAuthServerInfo,
+  type FetchLike,
   type OAuthDiscoveryState,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+  OAuthError,
+} from "@modelcontextprotocol/client";
 import { errorText, inConfig } from "../error-text.js";
 import { networkErrorOf } from "../http-error.js";
 import { timerMs } from "../time-limit.js";
@@ -32,6 +32,9 @@ export interface SignInContext {
   /** The plain fetch (no bearer token) for discovery and the authorization server. */
   fetch: FetchLike;
 }
+
+/** The authorization server has no way for this client to register (no registration endpoint, no metadata document). */
+class NoRegistration extends Error {}
 
 /** Why the session asks for a sign-in, and the access token it had (a sign-in that finished meanwhile replaced it). */
 export type SignInRequest = SignInNeed & { staleAccessToken?: string | undefined };
@@ -176,21 +179,42 @@ async function browserStep(
     ...(step.resourceMetadataUrl ? { resourceMetadataUrl: step.resourceMetadataUrl } : {}),
   };
   try {
+    // Known before `auth()` tries and fails with an error only its text tells apart.
+    if (!(await canIdentify(provider, step.discovery))) throw new NoRegistration();
     // "AUTHORIZED" at once: a stored refresh token already covered the scope.
     if ((await auth(provider, options)) === "AUTHORIZED") return;
-    const code = await Promise.race([
+    const query = await Promise.race([
       callback.waitForCode({
         timeoutMs: timerMs(context.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS),
         signal: step.abort,
       }),
       opening,
     ]);
-    await auth(provider, { ...options, authorizationCode: code });
+    // The callback's `iss` goes with the code: `auth()` checks it names the authorization server
+    // the browser was sent to (RFC 9207), and refuses the code otherwise.
+    const iss = query.get("iss");
+    await auth(provider, {
+      ...options,
+      authorizationCode: query.get("code") ?? "",
+      ...(iss === null ? {} : { iss }),
+    });
   } finally {
     opening.catch(() => undefined);
     await callback.close();
     await provider.forgetVerifier().catch(() => undefined);
   }
+}
+
+/**
+ * Whether `auth()` will have a client id to use: one configured or stored,
+ * a client id metadata document the authorization server accepts, or a
+ * registration endpoint (or no metadata at all: then `auth()` tries `/register`).
+ */
+async function canIdentify(provider: StoredOAuthProvider, discovery: OAuthDiscoveryState): Promise<boolean> {
+  const metadata = discovery.authorizationServerMetadata;
+  if (!metadata || metadata.registration_endpoint) return true;
+  if (provider.clientMetadataUrl && metadata.client_id_metadata_document_supported === true) return true;
+  return (await provider.clientInformation()) !== undefined;
 }
 
 function describeCallbackFailure(
@@ -240,11 +264,11 @@ function toSignInError(
   } else if (error instanceof SignInFailure) {
     kind = error.kind;
     what = error.message;
-  } else if (/does not support dynamic client registration/.test(errorText(error))) {
+  } else if (error instanceof NoRegistration) {
     kind = "no-registration";
     what = `the authorization server${at} does not register clients dynamically; register mcp-rt there and set "auth.clientId" (and "auth.clientSecret") ${inConfig(context.sourcePath)}`;
   } else if (error instanceof OAuthError) {
-    what = `the authorization server${at} refused (${error.errorCode}${error.message ? `: ${error.message}` : ""})`;
+    what = `the authorization server${at} refused (${error.code}${error.message ? `: ${error.message}` : ""})`;
   } else if (networkErrorOf(error)) {
     kind = "unreachable";
     what = `cannot reach the authorization server${at} (${networkErrorOf(error)?.message})`;

@@ -1,12 +1,15 @@
 import type { AuthStorage } from "@mcp-rt/config";
+import type {
+  OAuthClientInformationMixed,
+  OAuthProtectedResourceMetadata,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import {
   OAuthClientInformationFullSchema,
-  type OAuthClientInformationMixed,
-  type OAuthProtectedResourceMetadata,
   OAuthProtectedResourceMetadataSchema,
-  type OAuthTokens,
   OAuthTokensSchema,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+} from "@modelcontextprotocol/core";
 import { z } from "zod";
 
 /** Which sign-in a server uses: found by discovery, kept so a restart finds its tokens without it. */
@@ -23,10 +26,12 @@ export interface ServerRecord {
 
 /** One sign-in: a client registration and the tokens it got, for one issuer and resource. */
 export interface SignInRecord {
-  /** How this client is known to the issuer, when it registered (dynamically, or as its metadata document URL). */
-  client?: { info: OAuthClientInformationMixed; source: "dcr" | "cimd" } | undefined;
+  /** How this client is known to the issuer, when it registered (dynamically, or as its metadata document URL), as the SDK saved it (with its `issuer` stamp). */
+  client?:
+    | { info: OAuthClientInformationMixed & StoredOAuthClientInformation; source: "dcr" | "cimd" }
+    | undefined;
   /** The tokens, as the SDK saved them (with its `issuer` stamp). */
-  tokens?: OAuthTokens | undefined;
+  tokens?: StoredOAuthTokens | undefined;
   /** When the access token expires (ms since the epoch), when the server said. */
   expiresAt?: number | undefined;
   /** When the tokens were saved (ms since the epoch). */
@@ -140,6 +145,7 @@ export class SignInRecords {
       ? OAuthClientInformationFullSchema.partial({ redirect_uris: true }).safeParse(client.info)
       : undefined;
     const token = tokens === undefined ? undefined : OAuthTokensSchema.safeParse(tokens);
+    // The SDK's schemas keep its `issuer` stamp, which must round-trip.
     return {
       ...rest,
       ...(client && info?.success

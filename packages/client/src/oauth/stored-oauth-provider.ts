@@ -1,9 +1,12 @@
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
+  OAuthClientInformationContext,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import { SignInNeededSignal } from "./sign-in-error.js";
 import { normalizeUrl, type SignInKey, type SignInRecords } from "./sign-in-records.js";
 
@@ -91,7 +94,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const metadata: OAuthClientMetadata & { application_type: string } = {
       client_name: this.#options.identity.clientName,
       redirect_uris: [this.redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
+      // No `grant_types`: the SDK registers ["authorization_code", "refresh_token"] by default, and a
+      // `refresh_token` here would also add `offline_access` to the scope the browser is sent to ask for.
       response_types: ["code"],
       token_endpoint_auth_method: "none",
       // A native app on a loopback address: servers then accept the callback on any port (RFC 8252).
@@ -104,12 +108,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.#options.state ?? "";
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(
+    context?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
     const { identity, mode } = this.#options;
     if (identity.clientId !== undefined) {
+      // The config's client id is for whichever authorization server the server names: it carries
+      // the issuer stamp of the one asking (the SDK binds stored credentials to their issuer).
       return {
         client_id: identity.clientId,
         ...(identity.clientSecret === undefined ? {} : { client_secret: identity.clientSecret }),
+        ...(context ? { issuer: context.issuer } : {}),
       };
     }
     const stored = (await this.#record())?.client;
@@ -130,7 +139,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.#update((record) => ({ ...record, client: { info, source } }));
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
     const record = await this.#record();
     let tokens = record?.tokens;
     // A sign-in for more scope must not end in a refresh that grants the same scope again.
@@ -141,7 +150,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return tokens;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  /** Stores the tokens as the SDK gives them: its `issuer` stamp is read back with them. */
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const now = Date.now();
     await this.#update((record) => ({
       ...record,

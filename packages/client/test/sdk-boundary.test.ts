@@ -1,0 +1,152 @@
+import { getEventListeners } from "node:events";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import {
+  callTool,
+  listTools,
+  type MCPConnectionCloseEvent,
+  type MCPServerConnection,
+  readResource,
+} from "@mcp-rt/client";
+import { type HttpFixture, manyToolsServer, startHttpFixture } from "@mcp-rt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { getConnectionInternals } from "../src/connection.js";
+import { inlineServer, useConnections } from "./helpers.js";
+import { checkNoPortsLeftAfterFile, useTestServers } from "./http-test-servers.js";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+// What mcp-rt relies on in the SDK's client, each a place where v2 differs from v1
+// (docs/architecture.md, "On the SDK"). A new SDK version is read against this file first.
+
+checkNoProcessesLeftAfterFile();
+checkNoPortsLeftAfterFile();
+
+const fixtures: HttpFixture[] = [];
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((server) => server.close()));
+});
+const { proxy } = useTestServers();
+const { connect } = useConnections();
+
+/** A stdio peer without the SDK: every `tools/list` and `resources/read` answer is new, and says it stays fresh for an hour. */
+const cachingServer = inlineServer([
+  'import { createInterface } from "node:readline";',
+  "let n = 0;",
+  "const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\\n');",
+  "const hint = { ttlMs: 3600000, cacheScope: 'public' };",
+  "createInterface({ input: process.stdin }).on('line', (line) => {",
+  "  const { id, method, params } = JSON.parse(line);",
+  "  if (id === undefined) return;",
+  "  if (method === 'initialize') send({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {}, resources: {} }, serverInfo: { name: 'cached', version: '1' } } });",
+  "  else if (method === 'tools/list') send({ id, result: { tools: [{ name: 'listed_' + ++n, inputSchema: { type: 'object' } }], ...hint } });",
+  "  else if (method === 'resources/read') send({ id, result: { contents: [{ uri: params.uri, text: 'read ' + ++n }], ...hint } });",
+  "  else send({ id, error: { code: -32601, message: 'no ' + method } });",
+  "});",
+]);
+
+/** The requests the client sends from now on. */
+function recordRequests(connection: MCPServerConnection): Array<{ method: string; params?: unknown }> {
+  const transport = getConnectionInternals(connection).client.transport!;
+  const sent: Array<{ method: string; params?: unknown }> = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ("method" in message && "id" in message) sent.push({ method: message.method, params: message.params });
+    return send(message, options);
+  };
+  return sent;
+}
+
+describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
+  it("is version 2.4.0, the one this file was checked against", () => {
+    const entry = createRequire(import.meta.url).resolve("@modelcontextprotocol/client");
+    const manifest = JSON.parse(readFileSync(join(dirname(entry), "..", "package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "@modelcontextprotocol/client", version: "2.4.0" });
+  });
+
+  it("gets a real AbortSignal for each tool call, and removes its listener when the call ends", async () => {
+    // v2's Protocol.request calls removeEventListener on the signal as each request ends:
+    // a stand-in that only imitates part of AbortSignal fails every call.
+    const connection = await connect("calls", manyToolsServer(1));
+    const client = getConnectionInternals(connection).client;
+    const signals: AbortSignal[] = [];
+    const request = client.request.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as { request: unknown }).request = (...args: unknown[]) => {
+      const options = args.at(-1) as { signal?: AbortSignal } | undefined;
+      if (options?.signal) signals.push(options.signal);
+      return request(...args);
+    };
+
+    const result = await callTool(connection, "echo", { message: "through v2" });
+
+    expect(result.content).toEqual([{ type: "text", text: "through v2" }]);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+    expect(getEventListeners(signals[0] as AbortSignal, "abort")).toHaveLength(0);
+  });
+
+  it("pages tools/list itself, one request a page, past the SDK's own cap of 64 pages", async () => {
+    // Without a cursor, v2's listTools() walks every page itself and throws after 64.
+    const connection = await connect("pages", manyToolsServer(79, 1));
+    const sent = recordRequests(connection);
+
+    const tools = await listTools(connection);
+
+    expect(tools).toHaveLength(80);
+    const lists = sent.filter((request) => request.method === "tools/list");
+    expect(lists).toHaveLength(80);
+    expect(lists[0]?.params).toEqual({});
+    expect(lists[1]?.params).toEqual({ cursor: "offset:1" });
+  });
+
+  it("asks the server again on every listing and read: nothing comes from the SDK's response cache", async () => {
+    // v2 keeps results a server says are fresh (ttlMs) and answers listTools() and
+    // readResource() from them, even on a 2025 connection: a re-list after list_changed would be stale.
+    const connection = await connect("cached", cachingServer);
+
+    expect((await listTools(connection)).map((tool) => tool.name)).toEqual(["listed_1"]);
+    expect((await listTools(connection)).map((tool) => tool.name)).toEqual(["listed_2"]);
+    expect((await readResource(connection, "note://a")).contents).toEqual([
+      { uri: "note://a", text: "read 3" },
+    ]);
+    expect((await readResource(connection, "note://a")).contents).toEqual([
+      { uri: "note://a", text: "read 4" },
+    ]);
+  });
+
+  it("speaks the 2025-11-25 revision with initialize, as v1 did", async () => {
+    const connection = await connect("wire", manyToolsServer(1));
+    expect(connection.protocolVersion).toBe("2025-11-25");
+    expect(getConnectionInternals(connection).client.getProtocolEra()).toBe("legacy");
+  });
+
+  it("closes a connection whose event stream cannot be re-opened, knowing so by its own count of attempts", async () => {
+    // v2 says so only in an error's text ("Maximum reconnection attempts"); mcp-rt schedules the
+    // attempts itself and stops after the SDK's default two.
+    const fixture = await startHttpFixture({ transport: "http" });
+    fixtures.push(fixture);
+    let streams = 0;
+    const front = await proxy(new URL(fixture.url).origin, {
+      intercept(req, res) {
+        if (req.method !== "GET") return false;
+        if (++streams === 1) {
+          res.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
+          setTimeout(() => res.end(), 50);
+        } else {
+          res.writeHead(503, "Service Unavailable").end("down for maintenance");
+        }
+        return true;
+      },
+    });
+    const connection = await connect("streamy", { type: "http", url: `${front.origin}/mcp` });
+    const closed = new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
+
+    const event = await closed;
+
+    expect(streams).toBe(3);
+    expect(event.expected).toBe(false);
+    expect(event.reason).toMatch(
+      /^MCP server "streamy" stopped: its event stream closed and could not be re-opened: .*Service Unavailable/,
+    );
+  }, 20_000);
+});
