@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,9 +18,9 @@ interface CliRun {
   stderr: string;
 }
 
-function runCli(args: string[], timeoutMs: number): Promise<CliRun> {
+function runCli(args: string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { timeout: timeoutMs }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { timeout: timeoutMs, env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -46,9 +46,11 @@ describe("pnpm bench:quick", () => {
     const dir = await mkdtemp(join(tmpdir(), "mcp-rt-bench-test-"));
     temps.push(dir);
     const out = join(dir, "RESULTS.md");
-    const before = new Set(await readdir(tmpdir()));
+    // A temp folder of its own: another bench running on the machine cannot look like a leftover.
+    const tmp = join(dir, "tmp");
+    await mkdir(tmp);
 
-    const run = await runCli(["--quick", "--out", out], 170_000);
+    const run = await runCli(["--quick", "--out", out], 170_000, { ...process.env, TMPDIR: tmp });
     expect(run.stderr).toContain("report written to");
     expect(run.code, run.stderr).toBe(0);
 
@@ -86,9 +88,7 @@ describe("pnpm bench:quick", () => {
     for (const row of targetRows) expect(row).toMatch(/\| (met|not met) \|$/);
 
     // Its temp folders are gone.
-    const leftovers = (await readdir(tmpdir())).filter(
-      (name) => name.startsWith("mcp-rt-bench-") && !before.has(name),
-    );
+    const leftovers = (await readdir(tmp)).filter((name) => name.startsWith("mcp-rt-bench-"));
     expect(leftovers).toEqual([]);
   }, 180_000);
 
