@@ -15,9 +15,9 @@ export async function loadContender(id: ContenderId): Promise<ContenderModule> {
     case "mcp-rt-cache-first":
       return import("./mcp-rt.js");
     case "raw-sdk":
-      return import("./raw-sdk.js");
+      return (await import("./raw-sdk.js")).rawSdk;
     case "raw-sdk-v2":
-      return import("./raw-sdk-v2.js");
+      return (await import("./raw-sdk-v2.js")).rawSdkV2;
     case "langchain":
       return import("./langchain.js");
   }
