@@ -28,6 +28,7 @@ export type {
   ConfigIssue,
   MCPAuthConfig,
   MCPHttpServerConfig,
+  MCPProtocolSetting,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
@@ -42,6 +43,7 @@ export {
   MCPServerConfigSchema,
   MCPStdioServerConfigSchema,
   MCPToolDefinitionSchema,
+  PROTOCOL_SETTINGS,
   SourceMetaSchema,
 } from "./server-config.js";
 export type {

@@ -43,7 +43,22 @@ export interface MCPServerCommon {
    * @default false
    */
   alwaysLoad?: boolean;
+  /**
+   * Which MCP era to speak: `"auto"` asks the server (`server/discover`)
+   * and falls back to `initialize`; `"legacy"` goes straight to
+   * `initialize` (2025-11-25 and before); `"2026-07-28"` speaks only that
+   * revision and fails against a server that does not. mcp-rt's own field:
+   * servers from other clients' files get `"auto"`.
+   * @default "auto"
+   */
+  protocol?: MCPProtocolSetting;
 }
+
+/** The values of {@link MCPServerCommon.protocol}. */
+export const PROTOCOL_SETTINGS = ["auto", "legacy", "2026-07-28"] as const;
+
+/** Which MCP era a server is spoken to in: see {@link MCPServerCommon.protocol}. */
+export type MCPProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
 
 /** A local server, started as a child process and spoken to over stdio. */
 export interface MCPStdioServerConfig extends MCPServerCommon {
@@ -169,6 +184,7 @@ const common = {
   includeTools: z.optional(z.array(z.string())),
   excludeTools: z.optional(z.array(z.string())),
   alwaysLoad: z.optional(z.boolean()),
+  protocol: z.optional(z.enum(PROTOCOL_SETTINGS)),
 };
 
 /** zod schema of {@link MCPStdioServerConfig}. */

@@ -5,6 +5,7 @@ import {
   MCPHttpServerConfigSchema,
   type MCPServerConfig,
   MCPStdioServerConfigSchema,
+  PROTOCOL_SETTINGS,
 } from "./server-config.js";
 
 /** One thing wrong with a server config: the field (`""` for the entry itself) and what to change. */
@@ -138,6 +139,12 @@ export function findServerConfigProblems(name: string, config: unknown): ServerC
   checkStringArray(config.includeTools, "includeTools", '["read_file"]', add);
   checkStringArray(config.excludeTools, "excludeTools", '["delete_file"]', add);
   if (config.auth !== undefined) checkAuth(config.auth, add);
+  if (config.protocol !== undefined && !(PROTOCOL_SETTINGS as readonly unknown[]).includes(config.protocol)) {
+    add(
+      "protocol",
+      `must be "auto" (ask the server), "legacy" (2025-11-25 and before) or "2026-07-28", got ${describeValue(config.protocol)}`,
+    );
+  }
 
   if (problems.length === 0) problems.push(...schemaProblems(config));
   return problems;

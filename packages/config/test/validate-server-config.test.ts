@@ -23,6 +23,9 @@ describe("validateServerConfig", () => {
       "variables passed through on purpose",
       { command: "x", envPassthrough: ["GITHUB_TOKEN", "AWS_PROFILE"] },
     ],
+    ["each protocol setting", { command: "x", protocol: "auto" }],
+    ["a legacy server", { url: "https://example.com/mcp", protocol: "legacy" }],
+    ["a 2026-07-28 server", { command: "x", protocol: "2026-07-28" }],
     ["fields of the other transport, which are ignored", { command: "x", headers: 5, url: undefined }],
   ])("accepts %s", (_label, config) => {
     expect(validateServerConfig("ok", config)).toEqual([]);
@@ -190,6 +193,11 @@ describe("validateServerConfig", () => {
       "alwaysLoad as a string",
       { command: "x", alwaysLoad: "yes" },
       'servers.foo.alwaysLoad: must be true or false, got "yes"',
+    ],
+    [
+      "an unknown protocol",
+      { url: "https://example.com/mcp", protocol: "2025-11-25" },
+      'servers.foo.protocol: must be "auto" (ask the server), "legacy" (2025-11-25 and before) or "2026-07-28", got "2025-11-25"',
     ],
     [
       "includeTools as a string",
