@@ -1,6 +1,7 @@
 import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { Client, Implementation, ServerCapabilities } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
+import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import type { ProgressCalls } from "./progress-calls.js";
 import type { ProcessExit } from "./stdio-transport.js";
 
@@ -39,8 +40,14 @@ export interface MCPServerConnection {
   readonly capabilities: MCPServerCapabilities;
   /** The server's usage hints for the model, if it sent any. */
   readonly instructions?: string | undefined;
-  /** The protocol revision agreed at `initialize`. */
+  /** The protocol revision agreed (at `initialize`, or through `server/discover`). */
   readonly protocolVersion?: string | undefined;
+  /** The era the connection speaks: `"modern"` (2026-07-28) or `"legacy"` (`initialize`). */
+  readonly era: MCPEra;
+  /** How the era was decided. */
+  readonly eraDecision: MCPEraDecision;
+  /** What to keep for the next connect (`ConnectOptions.prior`): the era, the version, the discover result, when. */
+  readonly eraVerdict: MCPEraVerdict;
   /** The server's process id, which is also its process group id (stdio). */
   readonly pid?: number | undefined;
   /** True once the connection has closed, for whatever reason. */

@@ -21,6 +21,7 @@ export type {
   MCPElicitationSchema,
 } from "./elicitation-form.js";
 export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
+export type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 export { holdLaunches } from "./launch-turn.js";
 export type { ListContentOptions } from "./list-server-content.js";
 export { listPrompts, listResources, listResourceTemplates } from "./list-server-content.js";

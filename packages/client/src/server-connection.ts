@@ -8,6 +8,7 @@ import type {
   MCPServerInfo,
 } from "./connection.js";
 import { setConnectionInternals } from "./connection.js";
+import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
 import type { ProgressCalls } from "./progress-calls.js";
 
@@ -43,6 +44,8 @@ export class ServerConnection implements MCPServerConnection {
   readonly #updateListeners = new Set<(uri: string) => void>();
   #closeEvent: MCPConnectionCloseEvent | undefined;
   #closing: Promise<void> | undefined;
+  #eraDecision: MCPEraDecision = { how: "setting", text: "the legacy era (initialize)" };
+  #decidedAt = Date.now();
 
   constructor(init: ServerConnectionInit) {
     this.name = init.name;
@@ -78,7 +81,31 @@ export class ServerConnection implements MCPServerConnection {
   }
 
   get protocolVersion(): string | undefined {
-    return this.#transport.protocolVersion;
+    return this.#client.getNegotiatedProtocolVersion() ?? this.#transport.protocolVersion;
+  }
+
+  get era(): MCPEra {
+    return this.#client.getProtocolEra() ?? "legacy";
+  }
+
+  get eraDecision(): MCPEraDecision {
+    return this.#eraDecision;
+  }
+
+  get eraVerdict(): MCPEraVerdict {
+    const discover = this.#client.getDiscoverResult() as Record<string, unknown> | undefined;
+    return {
+      era: this.era,
+      protocolVersion: this.protocolVersion ?? "unknown",
+      ...(this.era === "modern" && discover ? { discover } : {}),
+      decidedAt: this.#decidedAt,
+    };
+  }
+
+  /** Records how the era was decided, and when (an adopted verdict keeps its own date). */
+  settleEra(decision: MCPEraDecision, decidedAt: number = Date.now()): void {
+    this.#eraDecision = decision;
+    this.#decidedAt = decidedAt;
   }
 
   get pid(): number | undefined {

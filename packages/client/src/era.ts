@@ -1,0 +1,35 @@
+/**
+ * An MCP era: `"modern"` is 2026-07-28 and later (no `initialize`;
+ * `server/discover`, and `_meta` on every request), `"legacy"` is the
+ * `initialize` handshake of 2025-11-25 and before.
+ */
+export type MCPEra = "modern" | "legacy";
+
+/**
+ * What a connection learnt about its server's era: kept (in the tool cache)
+ * and handed back as `ConnectOptions.prior`, so the next connect sends no
+ * probe. Plain JSON.
+ */
+export interface MCPEraVerdict {
+  era: MCPEra;
+  /** The revision agreed: `"2026-07-28"`, `"2025-11-25"`… */
+  protocolVersion: string;
+  /** The server's `server/discover` result (modern only), as it sent it. */
+  discover?: Record<string, unknown>;
+  /** When the era was found out (ms since the epoch): a legacy verdict goes stale. */
+  decidedAt: number;
+}
+
+/** How a connection's era was decided, for `/mcp test`, `explain` and events. */
+export interface MCPEraDecision {
+  /**
+   * `setting`: the config's `protocol` named the era; `probe`: the server
+   * answered `server/discover` (a result, or an error meaning legacy);
+   * `stored`: a verdict from an earlier connect, no probe sent; `fallback`:
+   * the probe got no usable answer and the server was started again
+   * straight into `initialize`.
+   */
+  how: "setting" | "probe" | "stored" | "fallback";
+  /** One sentence saying what happened, e.g. `the server answered server/discover with -32601, so it speaks the legacy era`. */
+  text: string;
+}
