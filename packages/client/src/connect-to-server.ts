@@ -2,14 +2,20 @@ import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
-import { Client, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type ClientCapabilities,
+  type OAuthClientProvider,
+  type PriorDiscovery,
+} from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport, transportKinds } from "./create-transport.js";
 import { answerElicitation } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
-import { errnoOf } from "./error-text.js";
+import type { MCPEraDecision, MCPEraVerdict } from "./era.js";
+import { errnoOf, rpcCode } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
 import { checkMaxMessageBytes } from "./message-limit.js";
@@ -19,6 +25,8 @@ import { isSignInRequired } from "./oauth/sign-in-error.js";
 import { ProgressCalls } from "./progress-calls.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { ServerConnection } from "./server-connection.js";
+import { planStdioEra } from "./stdio-era.js";
+import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
 /** `timeout` used when a config has none: connect + `tools/list`, in ms. */
@@ -80,6 +88,15 @@ export interface ConnectOptions {
    * fit the requested schema is refused instead of sent.
    */
   onElicitation?: ElicitationHandler;
+  /**
+   * The era verdict an earlier connection left (`connection.eraVerdict`,
+   * kept by the caller): a stdio server is then spoken to in that era with
+   * no probe. A stored legacy verdict the server rejects is probed again
+   * once. The caller decides when a verdict is too old to pass.
+   */
+  prior?: MCPEraVerdict;
+  /** How long a stdio server has to answer the era probe, from its first sign of life. @default 5000 */
+  probeWaitMs?: number;
 }
 
 /**
@@ -123,8 +140,26 @@ export async function connectToServer(
   checkMaxMessageBytes(options.maxMessageBytes);
 
   const session = oauthSessionFor(name, config, options);
-  const attempt = (): Promise<ServerConnection> =>
-    connectOnce(name, config, options, { cwd, timeoutMs, session });
+  const attempt = async (): Promise<ServerConnection> => {
+    try {
+      return await connectOnce(name, config, options, { cwd, timeoutMs, session });
+    } catch (error) {
+      // A stored verdict the server no longer fits (a modern-only server rejecting `initialize`): ask it again, once.
+      if (!options.prior || !isRejection(error) || options.signal?.aborted) throw error;
+      const stale = describeStale(options.prior);
+      const connection = await connectOnce(
+        name,
+        config,
+        { ...options, prior: undefined },
+        { cwd, timeoutMs, session },
+      );
+      connection.settleEra({
+        how: connection.eraDecision.how,
+        text: `${stale}; ${connection.eraDecision.text}`,
+      });
+      return connection;
+    }
+  };
   let connection: ServerConnection;
   try {
     connection = await attempt();
@@ -159,40 +194,61 @@ async function connectOnce(
   const kinds = transportKinds(config);
   let fallbackFrom: ConnectFailure["fallbackFrom"];
   for (const [attempt, kind] of kinds.entries()) {
-    const transport: ClientTransport = createTransport(name, config, {
-      cwd,
-      parentEnv: options.env ?? process.env,
-      onStderr: options.onStderr,
-      stdinGraceMs: options.stdinGraceMs,
-      killGraceMs: options.killGraceMs,
-      kind: kind === "stdio" ? undefined : kind,
-      authProvider: session ? undefined : options.authProvider,
-      fetch: session?.fetch,
-      signal,
-      sourcePath: options.sourcePath,
-      maxMessageBytes: options.maxMessageBytes,
-    });
-    const connection = createConnection(name, config, transport, cwd, options);
-    const client = getConnectionInternals(connection).client;
+    const newTransport = (): ClientTransport =>
+      createTransport(name, config, {
+        cwd,
+        parentEnv: options.env ?? process.env,
+        onStderr: options.onStderr,
+        stdinGraceMs: options.stdinGraceMs,
+        killGraceMs: options.killGraceMs,
+        kind: kind === "stdio" ? undefined : kind,
+        authProvider: session ? undefined : options.authProvider,
+        fetch: session?.fetch,
+        signal,
+        sourcePath: options.sourcePath,
+        maxMessageBytes: options.maxMessageBytes,
+      });
+    let transport: ClientTransport = newTransport();
     try {
-      if (kind === "stdio") {
+      let era: { prior: PriorDiscovery; decision: MCPEraDecision; decidedAt: number } | undefined;
+      if (transport instanceof ProcessGroupStdioTransport) {
         // One launch per event-loop turn: timers and reads run between two spawns.
         await launchTurn();
         signal.throwIfAborted();
+        const plan = await planStdioEra(transport, {
+          setting: config.protocol,
+          prior: options.prior,
+          clientInfo: clientInfoOf(options),
+          capabilities: capabilitiesOf(options),
+          signal,
+          probeWaitMs: options.probeWaitMs,
+        });
+        if (plan.kind === "restart") {
+          await transport.terminate();
+          transport = newTransport();
+          era = { prior: { kind: "legacy" }, decision: plan.decision, decidedAt: Date.now() };
+        } else {
+          era = plan;
+        }
       }
+      const connection = createConnection(name, config, transport, cwd, options);
+      const client = getConnectionInternals(connection).client;
       await client.connect(transport, {
         signal,
         timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
+        ...(era ? { prior: era.prior } : {}),
       });
+      if (era) connection.settleEra(era.decision, era.decidedAt);
       return connection;
     } catch (error) {
+      const failed: ClientTransport = transport;
       // Read before stopping it: after terminate() every process has "exited". A server
       // that dies at once fails the initialize write (EPIPE) before its exit is seen.
       const exit =
-        transport.exit ??
-        (errnoOf(error) === undefined ? undefined : await transport.waitForExit?.(EXIT_WAIT_MS));
-      await transport.terminate();
-      const status = transport.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
+        failed.exit ??
+        (errnoOf(error) === undefined ? undefined : await failed.waitForExit?.(EXIT_WAIT_MS));
+      await failed.terminate();
+      const status = failed.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
       if (attempt < kinds.length - 1 && !signal.aborted && shouldFallBackToSse(status)) {
         fallbackFrom = { kind, status: status as number };
         continue;
@@ -202,7 +258,7 @@ async function connectOnce(
         config,
         written: options.unresolvedConfig,
         error,
-        transport,
+        transport: failed,
         exit,
         timeoutMs,
         signal: options.signal,
@@ -249,6 +305,26 @@ function shouldFallBackToSse(status: number | undefined): boolean {
   return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
 
+/** How the client introduces itself. */
+function clientInfoOf(options: ConnectOptions): { name: string; version: string; title?: string } {
+  return options.clientInfo ?? { name: "mcp-rt", version };
+}
+
+/** What the client declares: roots, and elicitation when there is a handler. */
+function capabilitiesOf(options: ConnectOptions): ClientCapabilities {
+  return options.onElicitation ? { roots: {}, elicitation: { form: {}, url: {} } } : { roots: {} };
+}
+
+/** The server answered the handshake with a JSON-RPC error (not a timeout, an exit or a network failure). */
+function isRejection(error: unknown): boolean {
+  return McpRtError.isInstance(error) && error.code === "INIT_FAILED" && rpcCode(error.cause) !== undefined;
+}
+
+function describeStale(prior: MCPEraVerdict): string {
+  const era = prior.era === "modern" ? prior.protocolVersion : `${prior.protocolVersion} (legacy)`;
+  return `the stored verdict (${era}) no longer fits: the server rejected the handshake, so it was asked again`;
+}
+
 /** A connection (not yet initialized) over `transport`, with its SDK client wired to it. */
 function createConnection(
   name: string,
@@ -257,8 +333,8 @@ function createConnection(
   cwd: string,
   options: ConnectOptions,
 ): ServerConnection {
-  const client = new Client(options.clientInfo ?? { name: "mcp-rt", version }, {
-    capabilities: options.onElicitation ? { roots: {}, elicitation: { form: {}, url: {} } } : { roots: {} },
+  const client = new Client(clientInfoOf(options), {
+    capabilities: capabilitiesOf(options),
     jsonSchemaValidator: new LazySchemaValidator(),
     // The 2025 wire: `initialize`, no `server/discover` probe (the SDK's default, said here on purpose).
     versionNegotiation: { mode: "legacy" },

@@ -33,3 +33,6 @@ export interface MCPEraDecision {
   /** One sentence saying what happened, e.g. `the server answered server/discover with -32601, so it speaks the legacy era`. */
   text: string;
 }
+
+/** The revision that starts the modern era, and the only modern one mcp-rt speaks. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";

@@ -88,6 +88,12 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   readonly #hurried = new Promise<void>((resolve) => {
     this.#hurry = resolve;
   });
+  #started: Promise<void> | undefined;
+  #spokeAt: number | undefined;
+  #spoke: (() => void) | undefined;
+  readonly #spoken = new Promise<void>((resolve) => {
+    this.#spoke = resolve;
+  });
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
@@ -147,9 +153,33 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     return this.#exit;
   }
 
-  /** Spawns the server. Rejects with the spawn error (`code` ENOENT, EACCES…) if it cannot start. */
+  /**
+   * When the server first wrote anything (stdout or stderr), in ms since the
+   * epoch: its first sign of life, which a slow `npx -y` download delays.
+   */
+  get firstOutputAt(): number | undefined {
+    return this.#spokeAt;
+  }
+
+  /** Resolves when the server first writes anything, on stdout or stderr. */
+  firstOutput(): Promise<void> {
+    return this.#spoken;
+  }
+
+  /**
+   * Spawns the server. Rejects with the spawn error (`code` ENOENT, EACCES…)
+   * if it cannot start. Once started, another call returns the same promise:
+   * the era probe starts the transport before the SDK client, which starts
+   * it again when it connects.
+   */
   start(): Promise<void> {
-    if (this.#child || this.#closing) throw new Error("ProcessGroupStdioTransport already started");
+    if (this.#started) return this.#started;
+    if (this.#closing) throw new Error("ProcessGroupStdioTransport was closed before it started");
+    this.#started = this.#spawn();
+    return this.#started;
+  }
+
+  #spawn(): Promise<void> {
     const { command, args = [], env, cwd } = this.#options;
     const child = spawn(command, args, {
       cwd,
@@ -281,7 +311,14 @@ export class ProcessGroupStdioTransport implements ClientTransport {
     this.onclose?.();
   }
 
+  #noteOutput(): void {
+    if (this.#spokeAt !== undefined) return;
+    this.#spokeAt = Date.now();
+    this.#spoke?.();
+  }
+
   #onStdout(chunk: Buffer): void {
+    this.#noteOutput();
     // The rest of a message past the limit is dropped, not read as new lines.
     if (this.#limitBreach) return;
     try {
@@ -310,6 +347,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
   }
 
   #onStderr(chunk: string): void {
+    this.#noteOutput();
     this.#stderr.append(chunk);
     try {
       this.#options.onStderr?.(chunk);

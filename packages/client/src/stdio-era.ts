@@ -1,0 +1,259 @@
+import type { MCPProtocolSetting } from "@mcp-rt/config";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type ClientCapabilities,
+  type Implementation,
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  type PriorDiscovery,
+  SdkError,
+  SdkErrorCode,
+} from "@modelcontextprotocol/client";
+import { type MCPEraDecision, type MCPEraVerdict, MODERN_PROTOCOL_VERSION } from "./era.js";
+import type { ProcessGroupStdioTransport } from "./stdio-transport.js";
+
+/**
+ * How long a stdio server has to answer `server/discover`, counted from its
+ * first sign of life (its first output, or its spawn while it writes
+ * nothing), within its `timeout`. A server that stays silent that long is
+ * started again straight into `initialize`.
+ */
+export const PROBE_WAIT_MS = 5000;
+
+/** The `-32022` (UnsupportedProtocolVersion) error of MCP 2026-07-28. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32_022;
+
+/** What to do after the era is known. */
+export type StdioEraPlan =
+  /** Connect on the probed process (or, with a stored verdict, the fresh one). */
+  | { kind: "connect"; prior: PriorDiscovery; decision: MCPEraDecision; decidedAt: number }
+  /** The probe got no usable answer: stop this process and start another straight into `initialize`. */
+  | { kind: "restart"; decision: MCPEraDecision };
+
+/** What {@link planStdioEra} needs. */
+export interface StdioEraOptions {
+  setting: MCPProtocolSetting | undefined;
+  /** A verdict from an earlier connect, when there is one to trust. */
+  prior: MCPEraVerdict | undefined;
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  /** The connect's signal (caller's abort and `timeout`). */
+  signal: AbortSignal;
+  /** How long to wait for the probe's answer. @default {@link PROBE_WAIT_MS} */
+  probeWaitMs?: number | undefined;
+}
+
+/**
+ * Decides a stdio server's era on the process that will keep serving it:
+ * `legacy` and a stored verdict send nothing; otherwise `server/discover`
+ * goes out with the `_meta` envelope. A result offering 2026-07-28 → modern;
+ * `-32022` → one more probe at a version from its `supported` list; any
+ * other error → legacy, `initialize` on the same process; silence or an
+ * exit → a new process straight into `initialize` (`"auto"` only: with
+ * `"2026-07-28"` each of these fails the connect). Starts the transport.
+ */
+export async function planStdioEra(
+  transport: ProcessGroupStdioTransport,
+  options: StdioEraOptions,
+): Promise<StdioEraPlan> {
+  const { setting, prior } = options;
+  if (setting === "legacy") {
+    await transport.start();
+    return connectAs({ kind: "legacy" }, "setting", 'the config says protocol "legacy"');
+  }
+  if (prior && (prior.era === "modern" || setting !== "2026-07-28")) {
+    await transport.start();
+    const age = describeAge(Date.now() - prior.decidedAt);
+    const text = `a verdict stored ${age} ago says ${describeEra(prior.era, prior.protocolVersion)}; no probe sent`;
+    return prior.era === "modern" && prior.discover
+      ? connectAs({ kind: "modern", discover: prior.discover as never }, "stored", text, prior.decidedAt)
+      : connectAs({ kind: "legacy" }, "stored", text, prior.decidedAt);
+  }
+  const pinned = setting === "2026-07-28";
+  const probe = new DiscoverProbe(transport, options);
+  try {
+    await transport.start();
+    let version = MODERN_PROTOCOL_VERSION;
+    for (let attempt = 0; ; attempt++) {
+      const reply = await probe.send(version);
+      if (reply.kind === "result") {
+        const offered = supportedVersions(reply.result);
+        if (offered?.includes(MODERN_PROTOCOL_VERSION)) {
+          return connectAs(
+            { kind: "modern", discover: reply.result as never },
+            pinned ? "setting" : "probe",
+            `the server answered server/discover offering ${offered.join(", ")}`,
+          );
+        }
+        const what = offered
+          ? `offering only ${offered.join(", ") || "no version"}`
+          : "with a result that is not a discover result";
+        if (pinned) throw notModern(`it answered server/discover ${what}`);
+        return connectAs(
+          { kind: "legacy" },
+          "probe",
+          `the server answered server/discover ${what}, so it is spoken to in the legacy era`,
+        );
+      }
+      if (reply.kind === "error") {
+        const supported = reply.code === UNSUPPORTED_PROTOCOL_VERSION ? supportedList(reply.data) : undefined;
+        if (supported?.includes(MODERN_PROTOCOL_VERSION) && attempt === 0) {
+          version = MODERN_PROTOCOL_VERSION;
+          continue;
+        }
+        const what = `the server answered server/discover with ${reply.code} (${reply.message})`;
+        if (pinned) throw notModern(what.replace("the server answered", "it answered"));
+        return connectAs({ kind: "legacy" }, "probe", `${what}, so it speaks the legacy era`);
+      }
+      const what =
+        reply.kind === "closed"
+          ? "the server exited on server/discover"
+          : `the server did not answer server/discover within ${probe.waitMs} ms of its first sign of life`;
+      if (pinned) throw notModern(what.replace("the server ", "it "));
+      return {
+        kind: "restart",
+        decision: {
+          how: "fallback",
+          text: `${what}, so it was started again straight into initialize (legacy era)`,
+        },
+      };
+    }
+  } finally {
+    probe.detach();
+  }
+}
+
+function connectAs(
+  prior: PriorDiscovery,
+  how: MCPEraDecision["how"],
+  text: string,
+  decidedAt: number = Date.now(),
+): StdioEraPlan {
+  return { kind: "connect", prior, decision: { how, text }, decidedAt };
+}
+
+function notModern(what: string): SdkError {
+  return new SdkError(
+    SdkErrorCode.EraNegotiationFailed,
+    `the config says protocol "${MODERN_PROTOCOL_VERSION}", but ${what}; set "protocol" to "auto" or "legacy"`,
+  );
+}
+
+/** `2026-07-28` or `2025-11-25 (legacy)`. */
+export function describeEra(era: MCPEraVerdict["era"], protocolVersion: string): string {
+  return era === "modern" ? protocolVersion : `${protocolVersion} (legacy)`;
+}
+
+function describeAge(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 1) return "less than a minute";
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
+}
+
+function supportedVersions(result: unknown): string[] | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  const versions = (result as { supportedVersions?: unknown }).supportedVersions;
+  return Array.isArray(versions) && versions.every((v) => typeof v === "string") ? versions : undefined;
+}
+
+function supportedList(data: unknown): string[] | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const supported = (data as { supported?: unknown }).supported;
+  return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
+}
+
+type ProbeReply =
+  | { kind: "result"; result: unknown }
+  | { kind: "error"; code: number; message: string; data?: unknown }
+  | { kind: "closed" }
+  | { kind: "silent" };
+
+/**
+ * The probe's hold on the transport before the SDK client takes it: its
+ * answer is picked out by id, anything else the server sends meanwhile is
+ * dropped, and an exit ends the wait.
+ */
+class DiscoverProbe {
+  readonly waitMs: number;
+  readonly #transport: ProcessGroupStdioTransport;
+  readonly #options: StdioEraOptions;
+  readonly #spawnedAt = Date.now();
+  #count = 0;
+  #pending: { id: string; settle: (reply: ProbeReply) => void } | undefined;
+  #closed = false;
+
+  constructor(transport: ProcessGroupStdioTransport, options: StdioEraOptions) {
+    this.#transport = transport;
+    this.#options = options;
+    this.waitMs = options.probeWaitMs ?? PROBE_WAIT_MS;
+    transport.onmessage = (message: JSONRPCMessage) => {
+      const pending = this.#pending;
+      if (!pending || !("id" in message) || message.id !== pending.id) return;
+      if ("result" in message) pending.settle({ kind: "result", result: message.result });
+      else if ("error" in message) pending.settle({ kind: "error", ...message.error });
+    };
+    transport.onclose = () => {
+      this.#closed = true;
+      this.#pending?.settle({ kind: "closed" });
+    };
+  }
+
+  /** Sends `server/discover` at `version`; resolves with the answer, or rejects when the connect is aborted or times out. */
+  send(version: string): Promise<ProbeReply> {
+    const { signal, clientInfo, capabilities } = this.#options;
+    signal.throwIfAborted();
+    if (this.#closed) return Promise.resolve({ kind: "closed" });
+    const id = `mcp-rt-discover-${++this.#count}`;
+    return new Promise<ProbeReply>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        this.#pending = undefined;
+      };
+      const settle = (reply: ProbeReply): void => {
+        done();
+        resolve(reply);
+      };
+      const onAbort = (): void => {
+        done();
+        reject(signal.reason);
+      };
+      // The wait counts from the first sign of life: a server still being downloaded is not silent.
+      const arm = (): void => {
+        if (this.#pending?.id !== id) return;
+        clearTimeout(timer);
+        const from = this.#transport.firstOutputAt ?? this.#spawnedAt;
+        timer = setTimeout(() => settle({ kind: "silent" }), Math.max(0, from + this.waitMs - Date.now()));
+      };
+      this.#pending = { id, settle };
+      signal.addEventListener("abort", onAbort, { once: true });
+      arm();
+      this.#transport.firstOutput().then(arm, () => {});
+      this.#transport
+        .send({
+          jsonrpc: "2.0",
+          id,
+          method: "server/discover",
+          params: {
+            _meta: {
+              [PROTOCOL_VERSION_META_KEY]: version,
+              [CLIENT_INFO_META_KEY]: clientInfo,
+              [CLIENT_CAPABILITIES_META_KEY]: capabilities,
+            },
+          },
+        })
+        .catch(() => settle({ kind: "closed" }));
+    });
+  }
+
+  /** Hands the transport back with no handlers: the SDK client installs its own. */
+  detach(): void {
+    this.#pending = undefined;
+    this.#transport.onmessage = undefined;
+    this.#transport.onclose = undefined;
+  }
+}
