@@ -245,8 +245,7 @@ async function connectOnce(
       // Read before stopping it: after terminate() every process has "exited". A server
       // that dies at once fails the initialize write (EPIPE) before its exit is seen.
       const exit =
-        failed.exit ??
-        (errnoOf(error) === undefined ? undefined : await failed.waitForExit?.(EXIT_WAIT_MS));
+        failed.exit ?? (errnoOf(error) === undefined ? undefined : await failed.waitForExit?.(EXIT_WAIT_MS));
       await failed.terminate();
       const status = failed.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
       if (attempt < kinds.length - 1 && !signal.aborted && shouldFallBackToSse(status)) {
