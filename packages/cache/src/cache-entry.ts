@@ -30,6 +30,21 @@ export interface MCPToolCacheMissedStartup {
   waitMs: number;
 }
 
+/**
+ * The MCP era a server was found to speak (`@mcp-rt/client`'s
+ * `MCPEraVerdict`), kept so that the next start connects without a probe.
+ */
+export interface MCPToolCacheEra {
+  /** `modern` (2026-07-28 and later) or `legacy` (`initialize`). */
+  era: "modern" | "legacy";
+  /** The revision agreed: `2026-07-28`, `2025-11-25`… */
+  protocolVersion: string;
+  /** The server's `server/discover` result (modern only), as it sent it. */
+  discover?: Record<string, unknown>;
+  /** When the era was found out, in ms since the epoch (a legacy verdict goes stale). */
+  decidedAt: number;
+}
+
 /** One server's cached tools, as the store keeps them. */
 export interface MCPToolCacheEntry {
   /** The cache format version that wrote it. */
@@ -57,6 +72,8 @@ export interface MCPToolCacheEntry {
    * that predate it read a note as a server without tools.
    */
   missedStartup?: MCPToolCacheMissedStartup;
+  /** The era the server spoke when its tools were listed, when the writer passed it. */
+  era?: MCPToolCacheEra;
   /** When it was written, in ms since the epoch. */
   savedAt: number;
   /** HMAC-SHA-256 (hex), under the cache key, of every other field: an entry without the right one is refused. */
@@ -70,6 +87,14 @@ export const CachedServerInfoSchema: z.ZodMiniType<CachedServerInfo> = z.looseOb
   title: z.optional(z.string()),
 });
 
+/** zod schema of {@link MCPToolCacheEra}. */
+export const MCPToolCacheEraSchema: z.ZodMiniType<MCPToolCacheEra> = z.object({
+  era: z.enum(["modern", "legacy"]),
+  protocolVersion: z.string().check(z.minLength(1)),
+  discover: z.optional(z.record(z.string(), z.unknown())),
+  decidedAt: z.number(),
+});
+
 /** zod schema of {@link MCPToolCacheEntry}: what a read accepts. */
 export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.object({
   version: z.int(),
@@ -81,6 +106,7 @@ export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.objec
   prompts: z.optional(z.array(MCPPromptDefinitionSchema)),
   instructions: z.optional(z.string()),
   missedStartup: z.optional(z.object({ waitMs: z.number().check(z.nonnegative()) })),
+  era: z.optional(MCPToolCacheEraSchema),
   savedAt: z.number(),
   mac: z.string(),
 });

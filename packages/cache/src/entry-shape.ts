@@ -65,6 +65,18 @@ export function entryShapeProblem(entry: Fields): string | undefined {
   const missed = entry.missedStartup;
   if (missed !== undefined && !(isObject(missed) && typeof missed.waitMs === "number"))
     return "missedStartup: expected { waitMs }";
+  const era = entry.era;
+  if (
+    era !== undefined &&
+    !(
+      isObject(era) &&
+      (era.era === "modern" || era.era === "legacy") &&
+      isName(era.protocolVersion) &&
+      typeof era.decidedAt === "number" &&
+      (era.discover === undefined || isObject(era.discover))
+    )
+  )
+    return "era: expected { era, protocolVersion, decidedAt }";
   const info = entry.serverInfo;
   if (
     info !== undefined &&

@@ -9,7 +9,7 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
  * whose `mac` checks out (its writer did, before signing it), it only checks its
  * shape: a change of what an entry may hold needs a new version.
  */
-export const CACHE_FORMAT_VERSION = 2;
+export const CACHE_FORMAT_VERSION = 3;
 
 /** JSON with object keys sorted at every depth, so equal configs give equal text. */
 export function canonicalJson(value: unknown): string {

@@ -1,5 +1,10 @@
-export type { CachedServerInfo, MCPToolCacheEntry, MCPToolCacheMissedStartup } from "./cache-entry.js";
-export { CachedServerInfoSchema, MCPToolCacheEntrySchema } from "./cache-entry.js";
+export type {
+  CachedServerInfo,
+  MCPToolCacheEntry,
+  MCPToolCacheEra,
+  MCPToolCacheMissedStartup,
+} from "./cache-entry.js";
+export { CachedServerInfoSchema, MCPToolCacheEntrySchema, MCPToolCacheEraSchema } from "./cache-entry.js";
 export type { AuthStorageUrlOptions } from "./create-auth-storage.js";
 export { createAuthStorage } from "./create-auth-storage.js";
 export type { CacheFromUrlOptions } from "./create-cache-from-url.js";

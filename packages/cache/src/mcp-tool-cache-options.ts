@@ -5,7 +5,12 @@ import type {
   MCPResourceTemplateDefinition,
 } from "@mcp-rt/config";
 import { McpRtError } from "@mcp-rt/config";
-import type { CachedServerInfo, MCPToolCacheEntry, MCPToolCacheMissedStartup } from "./cache-entry.js";
+import type {
+  CachedServerInfo,
+  MCPToolCacheEntry,
+  MCPToolCacheEra,
+  MCPToolCacheMissedStartup,
+} from "./cache-entry.js";
 
 // The options and results of `MCPToolCache` (mcp-tool-cache.ts), and how its options are checked.
 
@@ -70,6 +75,8 @@ export interface MCPToolCacheSetOptions {
   prompts?: MCPPromptDefinition[];
   /** The server's `instructions`, kept like `resources`. */
   instructions?: string;
+  /** The era the server speaks (the connection's `eraVerdict`), kept like `resources`. */
+  era?: MCPToolCacheEra;
 }
 
 /** What `MCPToolCache.read` found under a server's key. */

@@ -13,6 +13,7 @@ import {
   describeIssues,
   type MCPToolCacheEntry,
   MCPToolCacheEntrySchema,
+  MCPToolCacheEraSchema,
 } from "./cache-entry.js";
 import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
@@ -289,6 +290,12 @@ export class MCPToolCache {
           `tool cache: not keeping the serverInfo of "${serverName}": ${describeIssues(info.error)}`,
         );
       }
+      const era = options.era === undefined ? undefined : MCPToolCacheEraSchema.safeParse(options.era);
+      if (era?.success === false) {
+        this.#logger.debug(
+          `tool cache: not keeping the era of "${serverName}": ${describeIssues(era.error)}`,
+        );
+      }
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,
         fingerprint,
@@ -298,6 +305,7 @@ export class MCPToolCache {
         ...(options.resourceTemplates ? { resourceTemplates: options.resourceTemplates } : {}),
         ...(options.prompts ? { prompts: options.prompts } : {}),
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...(era?.success ? { era: era.data } : {}),
         savedAt: Date.now(),
         mac: "",
       });

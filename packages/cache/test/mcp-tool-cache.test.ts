@@ -112,6 +112,29 @@ describe("MCPToolCache", () => {
     expect(plain?.prompts).toBeUndefined();
   });
 
+  it("keeps the era a server speaks, and its discover result", async () => {
+    const cache = new MCPToolCache();
+    const era = {
+      era: "modern" as const,
+      protocolVersion: "2026-07-28",
+      discover: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} } },
+      decidedAt: 1_700_000_000_000,
+    };
+    await cache.set("s", stdio, sampleTools(1), "/p", { era });
+    expect((await cache.getEntry("s", stdio, "/p"))?.era).toEqual(era);
+    const legacy = { era: "legacy" as const, protocolVersion: "2025-11-25", decidedAt: 1 };
+    await cache.set("s", stdio, sampleTools(1), "/p", { era: legacy });
+    expect((await cache.getEntry("s", stdio, "/p"))?.era).toEqual(legacy);
+  });
+
+  it("still caches the tools when the era is malformed", async () => {
+    const cache = new MCPToolCache();
+    await cache.set("s", stdio, sampleTools(1), "/p", { era: { era: "future", decidedAt: 1 } as never });
+    const entry = await cache.getEntry("s", stdio, "/p");
+    expect(entry?.tools).toEqual(sampleTools(1));
+    expect(entry?.era).toBeUndefined();
+  });
+
   it("still caches the tools when serverInfo is malformed", async () => {
     const cache = new MCPToolCache();
     await cache.set("s", stdio, sampleTools(1), "/p", { serverInfo: { name: 42 } as never });

@@ -1,5 +1,5 @@
 import { callTool, listTools } from "@mcp-rt/client";
-import type { McpRtError } from "@mcp-rt/config";
+import type { MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
 import { inlineServer, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
@@ -20,23 +20,33 @@ const strictServer = inlineServer([
   "await server.connect(new StdioServerTransport());",
 ]);
 
-/** Answers `initialize` with a JSON-RPC error (a test peer, not a real server). */
-const rejectingServer = inlineServer([
-  "process.stdin.once('data', (data) => {",
-  "  const { id } = JSON.parse(String(data).split('\\n')[0]);",
+/**
+ * A test peer, not a real server: answers `initialize` with `answer` (a
+ * `result` or an `error`) and anything else before it, the era probe
+ * included, with -32601 as a legacy server does.
+ */
+const initializeAnswering = (answer: string, before: string[] = []): MCPStdioServerConfig =>
+  inlineServer([
+    "import { createInterface } from 'node:readline';",
+    "createInterface({ input: process.stdin }).on('line', (line) => {",
+    "  const { id, method } = JSON.parse(line);",
+    "  if (id === undefined) return;",
+    "  const reply = (body) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, ...body }) + '\\n');",
+    "  if (method !== 'initialize') return reply({ error: { code: -32601, message: 'Method not found' } });",
+    ...before,
+    `  reply(${answer});`,
+    "});",
+  ]);
+
+/** Answers `initialize` with a JSON-RPC error. */
+const rejectingServer = initializeAnswering("{ error: { code: -32600, message: 'clients not welcome' } }", [
   "  console.error('refusing this client');",
-  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: 'clients not welcome' } }) + '\\n');",
-  "});",
 ]);
 
 /** Answers `initialize` with a protocol version the SDK does not speak. */
-const futureServer = inlineServer([
-  "process.stdin.once('data', (data) => {",
-  "  const { id } = JSON.parse(String(data).split('\\n')[0]);",
-  "  const result = { protocolVersion: '2999-01-01', capabilities: {}, serverInfo: { name: 'future', version: '9' } };",
-  "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');",
-  "});",
-]);
+const futureServer = initializeAnswering(
+  "{ result: { protocolVersion: '2999-01-01', capabilities: {}, serverInfo: { name: 'future', version: '9' } } }",
+);
 
 const { connect, connectError } = useConnections();
 

@@ -148,3 +148,27 @@ describe("mcp-rt-config explain", () => {
     expect(stderr).toContain("Known servers: badurl, broken, docs, exa, github, lint, old");
   });
 });
+
+describe("mcp-rt-config explain: the protocol setting", () => {
+  it("shows auto for other clients' entries and what mcp-rt's own file says", async () => {
+    // Claude Code's file has no such field: a `protocol` written there is not read.
+    await writeAt(fx.project, ".mcp.json", {
+      mcpServers: { plain: { command: "node", protocol: "legacy" } },
+    });
+    await writeAt(fx.project, ".mcp-rt/mcp.json", {
+      mcpServers: {
+        modern: { url: "https://m.example/mcp", protocol: "2026-07-28" },
+        old: { command: "x", protocol: "legacy" },
+      },
+    });
+    expect(fx.cli("explain", "plain").stdout).toMatch(
+      /protocol: auto \(asks the server with server\/discover/,
+    );
+    expect(fx.cli("explain", "modern").stdout).toContain("protocol: 2026-07-28 (only that revision");
+    expect(fx.cli("explain", "old").stdout).toContain(
+      "protocol: legacy (initialize, 2025-11-25 and before; no probe)",
+    );
+    const json = JSON.parse(fx.cli("explain", "plain", "--json").stdout) as ExplainJson;
+    expect(json.entries[0]?.protocol).toBe("auto");
+  });
+});

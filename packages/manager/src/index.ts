@@ -78,6 +78,7 @@ export type {
   MCPNotWaitedFor,
   MCPReloadOptions,
   MCPReloadResult,
+  MCPServerProtocol,
   MCPServerState,
   MCPStartupMode,
 } from "./manager-types.js";

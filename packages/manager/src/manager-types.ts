@@ -1,5 +1,5 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
-import type { ElicitationHandler, ToolLimits } from "@mcp-rt/client";
+import type { ElicitationHandler, MCPEra, MCPEraDecision, ToolLimits } from "@mcp-rt/client";
 import type {
   AuthStorage,
   LoadConfigsOptions,
@@ -29,6 +29,16 @@ export interface MCPNotWaitedFor {
   reason: "ran-out" | "missed-before";
   /** The wait it did not come up within, in ms. */
   waitMs: number;
+}
+
+/** The MCP era a server speaks, the revision agreed, and how that was decided. */
+export interface MCPServerProtocol {
+  /** `modern` (2026-07-28: `server/discover`, `_meta` on every request) or `legacy` (`initialize`). */
+  era: MCPEra;
+  /** The revision agreed, e.g. `2026-07-28` or `2025-11-25`. */
+  version: string;
+  /** How it was decided: the config's `protocol`, the server's answer to the probe, a stored verdict, or a fallback. */
+  decision: MCPEraDecision;
 }
 
 /** A server as a UI shows it. */
@@ -69,6 +79,8 @@ export interface MCPServerState {
   alwaysLoad?: boolean;
   /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
+  /** The era and revision it speaks, once it has connected (its last connection's, while it is down). */
+  protocol?: MCPServerProtocol;
   /** While it is still starting: why startup did not wait for it (see {@link MCPNotWaitedFor}). */
   notWaitedFor?: MCPNotWaitedFor;
   /** The last failure: connect, list, or a dropped transport. */
@@ -80,7 +92,7 @@ export interface MCPManagerEvents {
   /** An attempt to connect started (not emitted for automatic reconnects, which emit `server:reconnecting`). */
   "server:connecting": { name: string };
   /** Connected and its tools listed; `ms` is connect + list time. */
-  "server:connected": { name: string; ms: number; toolCount: number };
+  "server:connected": { name: string; ms: number; toolCount: number; protocol: MCPServerProtocol };
   /** An attempt failed (invalid config, connect, list, auth), or reconnecting gave up (circuit breaker). */
   "server:failed": { name: string; error: McpRtError };
   /** A connected server went away: its transport closed, or it was disconnected on purpose. */

@@ -1,4 +1,10 @@
-import type { ElicitationHandler, MCPServerConnection, OAuthOptions, ToolLimits } from "@mcp-rt/client";
+import type {
+  ElicitationHandler,
+  MCPEraVerdict,
+  MCPServerConnection,
+  OAuthOptions,
+  ToolLimits,
+} from "@mcp-rt/client";
 import {
   type AuthStorage,
   type MCPServerConfig,
@@ -9,6 +15,7 @@ import {
 import { errorMessage, monotonicMs } from "@mcp-rt/config/util";
 import { abortable } from "./abortable.js";
 import { client, loadClient } from "./client-module.js";
+import type { MCPServerProtocol } from "./manager-types.js";
 
 /** A server's connect + `tools/list` limit when its config sets no `timeout`. */
 export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
@@ -31,6 +38,8 @@ export interface OpenConnectionOptions {
   onResolved?: (resolved: MCPServerConfig) => void;
   /** Answers the server's elicitations; see `MCPManagerOptions.onElicitation`. */
   onElicitation?: ElicitationHandler | undefined;
+  /** The era an earlier connection found: connect in it without a probe. */
+  prior?: MCPEraVerdict | undefined;
 }
 
 /**
@@ -61,6 +70,7 @@ export async function openConnection(
     ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
     ...(options.oauth ? { oauth: options.oauth } : {}),
     ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+    ...(options.prior ? { prior: options.prior } : {}),
   });
 }
 
@@ -89,6 +99,8 @@ export function startError(
 export interface ServerProbe {
   serverInfo: MCPServerConnection["serverInfo"];
   protocolVersion: string | undefined;
+  /** The era it spoke on this connection, and how that was decided (a test always asks the server). */
+  protocol: MCPServerProtocol;
   tools: MCPToolDefinition[];
   /** Connect + list time (ms). */
   ms: number;
@@ -118,6 +130,11 @@ export async function probeServer(
     return {
       serverInfo: connection.serverInfo,
       protocolVersion: connection.protocolVersion,
+      protocol: {
+        era: connection.era,
+        version: connection.eraVerdict.protocolVersion,
+        decision: connection.eraDecision,
+      },
       tools,
       ms: Math.round(monotonicMs() - started),
     };

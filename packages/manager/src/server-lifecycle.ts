@@ -1,5 +1,5 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
-import type { MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
+import type { MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
@@ -7,9 +7,15 @@ import { delay } from "./abortable.js";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
 import type { ConnectionWatch } from "./connection-watch.js";
+import { isStaleModernVerdict, verdictToPass } from "./era-verdict.js";
 import type { TypedEmitter } from "./event-emitter.js";
 import type { ManagerCache } from "./manager-cache.js";
-import type { MCPManagerEvents, MCPManagerOptions, MCPNotWaitedFor } from "./manager-types.js";
+import type {
+  MCPManagerEvents,
+  MCPManagerOptions,
+  MCPNotWaitedFor,
+  MCPServerProtocol,
+} from "./manager-types.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
@@ -383,8 +389,8 @@ export class ServerLifecycle {
     const timeoutMs = attempt.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
     let connection: MCPServerConnection | undefined;
     let watch: ConnectionWatch | undefined;
-    try {
-      await this.#afterCacheReads(attempt);
+    // Connect with the era a connection already found (no probe); a stale modern one is asked again, once.
+    const connectAndList = async (prior: MCPEraVerdict | undefined) => {
       connection = await openConnection(name, attempt.config, {
         cwd: this.#parts.cwd,
         signal,
@@ -393,6 +399,7 @@ export class ServerLifecycle {
         maxMessageBytes: this.#parts.limits.maxMessageBytes,
         oauth: this.#oauth(attempt),
         onElicitation: this.#parts.options.onElicitation,
+        prior,
         onResolved: (resolved) => {
           if (this.#isCurrent(record, attempt)) {
             record.resolvedFingerprint = toolCacheFingerprint(name, resolved, this.#parts.cwd);
@@ -419,6 +426,32 @@ export class ServerLifecycle {
         timeout: remaining,
         connectMs,
       });
+      return { connection, serverTools, contentListing };
+    };
+    try {
+      await this.#afterCacheReads(attempt);
+      const stored =
+        record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.cachedEntry?.era;
+      const prior = verdictToPass(stored);
+      let listed: Awaited<ReturnType<typeof connectAndList>>;
+      try {
+        listed = await connectAndList(prior);
+      } catch (error) {
+        const stale = connection;
+        if (!stale || signal.aborted || !isStaleModernVerdict(stale, error)) throw error;
+        this.#parts.options.logger?.debug(
+          `MCP server "${name}" no longer speaks ${stale.protocolVersion} as stored; asking it again`,
+        );
+        watch?.stop();
+        if (record.watch === watch) delete record.watch;
+        connection = undefined;
+        await client()
+          .closeConnection(stale)
+          .catch(() => {});
+        listed = await connectAndList(undefined);
+      }
+      const { serverTools, contentListing } = listed;
+      connection = listed.connection;
       const content = await settleWithin(() => contentListing, CONTENT_GRACE_MS);
       signal.throwIfAborted();
       if (!this.#isCurrent(record, attempt)) throw removedError(name);
@@ -469,7 +502,12 @@ export class ServerLifecycle {
     const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
     this.#upkeep.connected(record);
     catalog.invalidate();
-    emitter.emit("server:connected", { name: record.name, ms, toolCount: record.definitions.length });
+    emitter.emit("server:connected", {
+      name: record.name,
+      ms,
+      toolCount: record.definitions.length,
+      protocol: record.protocol as MCPServerProtocol,
+    });
     emitter.emit("tools:changed", { name: record.name });
     announceContent(emitter, record, contentChanged);
     this.#upkeep.takeOver(record, connection, late ? content : null);

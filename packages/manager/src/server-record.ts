@@ -1,9 +1,14 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
-import type { MCPServerConnection } from "@mcp-rt/client";
+import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError, type SourceMeta } from "@mcp-rt/config";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
-import type { MCPConnectionStatus, MCPNotWaitedFor, MCPServerState } from "./manager-types.js";
+import type {
+  MCPConnectionStatus,
+  MCPNotWaitedFor,
+  MCPServerProtocol,
+  MCPServerState,
+} from "./manager-types.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { filterServerTools } from "./tool-filter.js";
@@ -73,6 +78,10 @@ export class ServerRecord {
   readonly subscriptions: Set<string> = new Set();
   /** How long the last successful connect + list took (ms). */
   connectedMs?: number;
+  /** The era its last connection found, and the config it was found with: a reconnect with that config sends no probe. */
+  lastEra?: { config: MCPServerConfig; verdict: MCPEraVerdict };
+  /** The era and revision its last connection speaks, and how they were decided. */
+  protocol?: MCPServerProtocol;
   /** While the current attempt is under way without cached tools: why startup did not wait for it. */
   notWaitedFor?: MCPNotWaitedFor;
   /** The last failure or drop. */
@@ -190,6 +199,9 @@ export class ServerRecord {
     this.phase = "connected";
     this.connection = connection;
     this.connectedMs = connectedMs;
+    const verdict = connection.eraVerdict;
+    this.lastEra = { config: connection.config, verdict };
+    this.protocol = { era: verdict.era, version: verdict.protocolVersion, decision: connection.eraDecision };
     this.relisted(serverTools);
     this.#setInstructions(connection.instructions);
     delete this.disconnectReason;
@@ -319,6 +331,7 @@ export class ServerRecord {
     if ((this.config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
     if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
     if (this.connectedMs !== undefined) state.connectedMs = this.connectedMs;
+    if (this.protocol) state.protocol = { ...this.protocol, decision: { ...this.protocol.decision } };
     if (this.notWaitedFor) state.notWaitedFor = { ...this.notWaitedFor };
     if (this.lastError) {
       const { code, message, stderrTail } = this.lastError;

@@ -220,7 +220,7 @@ export class ServerUpkeep {
     const { cache, cwd, tasks } = this.#parts;
     const { name, config, content, instructions } = record;
     const serverTools = [...record.listedTools];
-    const { serverInfo } = connection;
+    const { serverInfo, eraVerdict } = connection;
     const write = cache.get().then(async (open) => {
       if (!open) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -231,6 +231,7 @@ export class ServerUpkeep {
         resourceTemplates: [...content.resourceTemplates],
         prompts: [...content.prompts],
         ...(instructions === undefined ? {} : { instructions }),
+        era: eraVerdict,
       });
     });
     tasks.add(write);

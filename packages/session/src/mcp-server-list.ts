@@ -2,6 +2,7 @@ import { displayPath, plural } from "@mcp-rt/config/util";
 import type {
   LoadConfigsResult,
   MCPNotWaitedFor,
+  MCPServerProtocol,
   MCPServerState,
   SignInStatus,
   SourceMeta,
@@ -72,6 +73,8 @@ export interface MCPListEntry {
   alwaysLoad?: boolean;
   /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
+  /** The revision it speaks, once connected: `2026-07-28`, or `2025-11-25 (legacy)`. */
+  protocol?: string;
   /** While it is still starting: why startup did not wait for it. */
   notWaitedFor?: MCPNotWaitedFor;
   /** The last failure, with the server's stderr tail when it is a stdio server. */
@@ -140,6 +143,11 @@ function notWaitedNote({ reason, waitMs }: MCPNotWaitedFor): string {
   return `not waited for: ${why}; its tools follow when it is up`;
 }
 
+/** `2026-07-28`, or `2025-11-25 (legacy)`. */
+export function describeProtocol(protocol: MCPServerProtocol): string {
+  return protocol.era === "modern" ? protocol.version : `${protocol.version} (legacy)`;
+}
+
 function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEntry, "name" | "source"> {
   const status: MCPListStatus =
     state.status === "connecting" && state.deferred ? "deferred" : RUNTIME[state.status];
@@ -151,6 +159,7 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
   if (state.resourceCount !== undefined) entry.resourceCount = state.resourceCount;
   if (state.promptCount !== undefined) entry.promptCount = state.promptCount;
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
+  if (state.protocol && state.status === "connected") entry.protocol = describeProtocol(state.protocol);
   if (state.lastError && state.status !== "connected") entry.lastError = state.lastError;
   if (status === "deferred") entry.note = "tools from the cache; the server is still starting";
   if (state.notWaitedFor && status === "connecting") {
@@ -317,6 +326,7 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
         if (entry.promptCount !== undefined) facts.push(plural(entry.promptCount, "prompt"));
       }
       if (entry.connectedMs !== undefined) facts.push(`${Math.round(entry.connectedMs)} ms`);
+      if (entry.protocol) facts.push(entry.protocol);
       if (entry.signIn?.signedIn) {
         facts.push(
           `signed in${entry.signIn.account ? ` as ${entry.signIn.account}` : ""} at ${entry.signIn.issuer}`,

@@ -3,7 +3,7 @@ import { McpRtError, type SignInStatus } from "@mcp-rt/manager";
 import { explainServer } from "./explain-server.js";
 import type { MCPCommandContext } from "./mcp-command-context.js";
 import { failure, indent, type MCPCommandResult, ok } from "./mcp-command-result.js";
-import { addModelCost, buildServerList, formatServerList } from "./mcp-server-list.js";
+import { addModelCost, buildServerList, describeProtocol, formatServerList } from "./mcp-server-list.js";
 
 /** `/mcp list`: every entry of every config file, joined with what the manager runs. */
 export async function listCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
@@ -97,13 +97,15 @@ export async function testCommand(ctx: MCPCommandContext, name: string): Promise
       serverName: info?.name,
       serverVersion: info?.version,
       protocolVersion: probe.protocolVersion,
+      protocol: probe.protocol,
       toolCount: probe.tools.length,
       tools: probe.tools.map((tool) => tool.name),
       ms: probe.ms,
     };
     const text = [
       `● ${name}: ${info?.name ?? "?"} ${info?.version ?? ""}`.trimEnd() +
-        `, protocol ${probe.protocolVersion ?? "?"}, ${probe.ms} ms`,
+        `, protocol ${describeProtocol(probe.protocol)}, ${probe.ms} ms`,
+      `era: ${probe.protocol.decision.text}`,
       `${plural(probe.tools.length, "tool")}${probe.tools.length > 0 ? `: ${data.tools.join(", ")}` : ""}`,
       "Connection closed.",
     ].join("\n");
@@ -133,9 +135,13 @@ export async function explainCommand(ctx: MCPCommandContext, name: string): Prom
 Now: ${ctx.stateLine(name).line}`);
   }
   const state = ctx.manager.getServerStates().find((entry) => entry.name === name);
+  const era = state?.protocol
+    ? `
+Protocol: ${describeProtocol(state.protocol)}: ${state.protocol.decision.text}`
+    : "";
   const now = state
     ? `
-Now: ${ctx.stateLine(name).line}`
+Now: ${ctx.stateLine(name).line}${era}`
     : "";
   return ok(`${explained.text.trimEnd()}${now}`, { ...explained.data, state });
 }

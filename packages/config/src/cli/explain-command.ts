@@ -27,6 +27,8 @@ export interface ExplainJsonEntry extends EntryJson {
   envFile: string | null;
   /** What a project not approved yet would change about this entry, in words, or null. */
   pendingChange: string | null;
+  /** The MCP era setting it connects with (`auto` unless mcp-rt's own file says otherwise), or null when unknown. */
+  protocol: string | null;
 }
 
 /** The whole output of `mcp-rt-config explain <name> --json`. Fields are only ever added. */
@@ -104,8 +106,24 @@ export function explainJson(
       commands: commandFields(entry.config),
       envFile: entry.envFile ?? null,
       pendingChange: entry.pendingChange ? pendingChangeText(entry.pendingChange, context) : null,
+      protocol: entry.transport ? protocolSetting(entry.config) : null,
     })),
   };
+}
+
+/** The entry's `protocol` setting, `auto` when it has none. */
+function protocolSetting(config: unknown): string {
+  const value = (config as { protocol?: unknown } | undefined)?.protocol;
+  return typeof value === "string" ? value : "auto";
+}
+
+/** The setting and what it does on this transport. */
+function protocolText(setting: string, transport: string): string {
+  if (transport === "sse") return `${setting} (the SSE transport speaks only the legacy era, initialize)`;
+  if (setting === "legacy") return "legacy (initialize, 2025-11-25 and before; no probe)";
+  if (setting === "2026-07-28")
+    return "2026-07-28 (only that revision; a server that does not speak it fails)";
+  return `${setting} (asks the server with server/discover, else initialize; the answer is kept in the tool cache)`;
 }
 
 /** What a project not approved yet would change about a user's entry, as a sentence. */
@@ -141,7 +159,10 @@ export function formatExplain(
     out.push("", `${where}: ${entry.status}`);
     if (entry.status !== "invalid") out.push(`  why: ${scrub(statusReason(entry, context))}`);
     if (entry.pendingChange) out.push(`  held back: ${pendingChangeText(entry.pendingChange, context)}`);
-    if (entry.transport) out.push(`  transport: ${entry.transport}`);
+    if (entry.transport) {
+      out.push(`  transport: ${entry.transport}`);
+      out.push(`  protocol: ${protocolText(protocolSetting(entry.config), entry.transport)}`);
+    }
     if (entry.envFile !== undefined) {
       const unread = entry.status === "needs approval" ? " (not read until the project is approved)" : "";
       out.push(`  env file: ${displayPath(entry.envFile, context)}${unread}`);
