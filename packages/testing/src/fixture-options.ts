@@ -96,8 +96,9 @@ export interface FixtureOptions {
    * `ask`/`ask_url` (elicitation) fail as a tool error, `list_changed` notifications reach only a
    * `subscriptions/listen` stream (stdio) and are not sent over HTTP, `crashAfterInit` never fires
    * (there is no `initialized`), and over HTTP every request gets a fresh server, so `add_tool` and
-   * the like do not last. In `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back
-   * `server/discover` as well as `initialize`.
+   * the like do not last. On stdio in `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back
+   * `server/discover` as well as `initialize`; over HTTP they, and `slowContentMs`, apply to
+   * legacy sessions only.
    * @default "legacy"
    */
   era?: FixtureEra;
