@@ -1,4 +1,10 @@
 import { join } from "node:path";
+import {
+  Client,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   childProcessesOf,
@@ -149,5 +155,31 @@ describe("dual-era HTTP fixture", () => {
     const list = await post(fixture.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
     expect(await messageOf(list)).toMatchObject({ id: 2, result: { tools: [{ name: "echo" }] } });
     expect(rolesOf(pidFile, fixture)).toEqual(["server", "probe", "initialize"]);
+  });
+});
+
+describe("the SDK client's own negotiation (versionNegotiation auto) on each fixture", () => {
+  const negotiate = async (fixture: HttpFixture): Promise<string | undefined> => {
+    const client = new Client({ name: "auto", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(fixture.url)), { timeout: 10_000 });
+      const result = await client.callTool({ name: "echo", arguments: { message: "ok" } });
+      expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+      return client.getProtocolEra();
+    } finally {
+      await client.close();
+    }
+  };
+
+  it("lands legacy, modern and modern on the legacy, modern and dual fixtures", async () => {
+    expect(await negotiate(await start())).toBe("legacy");
+    expect(await negotiate(await start({ era: "modern" }))).toBe("modern");
+    expect(await negotiate(await start({ era: "dual" }))).toBe("modern");
+  });
+
+  it("gives up on a probe answered 500: it does not fall back by itself", async () => {
+    const error = await negotiate(await start({ probeStatus: 500 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SdkHttpError);
+    expect(error).toMatchObject({ code: SdkErrorCode.EraNegotiationFailed, status: 500 });
   });
 });
