@@ -264,6 +264,21 @@ export async function connectFixture(
   hooks: FixtureHooks,
 ): Promise<void> {
   await mcp.connect(transport);
+  holdBackRequests(transport, options, hooks, ["initialize"]);
+}
+
+/**
+ * Wraps `transport.onmessage` (once whatever serves the transport has set it)
+ * so that the opening requests named in `openings` are delayed
+ * (`initDelayMs`) or swallowed (`hangAtInit`), and the content lists are
+ * delayed (`slowContentMs`).
+ */
+export function holdBackRequests(
+  transport: Transport,
+  options: FixtureOptions,
+  hooks: FixtureHooks,
+  openings: readonly string[],
+): void {
   const deliver = transport.onmessage;
   if (!deliver || (!options.hangAtInit && !options.initDelayMs && !options.slowContentMs)) return;
   const slowContent = options.slowContentMs;
@@ -272,12 +287,12 @@ export async function connectFixture(
       setTimeout(() => deliver(message, extra), slowContent);
       return;
     }
-    if (!("method" in message) || message.method !== "initialize") return deliver(message, extra);
+    if (!("method" in message) || !openings.includes(message.method)) return deliver(message, extra);
     if (options.hangAtInit) {
-      hooks.log("received initialize; never answering (--hang-at-init)");
+      hooks.log(`received ${message.method}; never answering (--hang-at-init)`);
       return;
     }
-    hooks.log(`received initialize; answering in ${options.initDelayMs} ms (--init-delay-ms)`);
+    hooks.log(`received ${message.method}; answering in ${options.initDelayMs} ms (--init-delay-ms)`);
     setTimeout(() => deliver(message, extra), options.initDelayMs);
   };
 }

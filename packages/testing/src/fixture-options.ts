@@ -84,7 +84,47 @@ export interface FixtureOptions {
   hugeResource?: number;
   /** Answers `resources/list`, `resources/templates/list` and `prompts/list` only after this many ms (`--slow-content-ms`). */
   slowContentMs?: number;
+  /**
+   * Which MCP era the server speaks (`--era`). `legacy`: the 2025 `initialize` handshake only,
+   * served by `McpServer.connect` as before. `modern`: only 2026-07-28 (`server/discover` and a
+   * `_meta` envelope on every request), served by the SDK's both-era entries with
+   * `legacy: "reject"`: an `initialize` gets -32022 naming the supported versions. `dual`: both;
+   * over stdio the era is pinned per process by the first exchange that succeeds (a `server/discover`
+   * answered pins modern, and a later `initialize` gets -32022, stricter than `serveStdio`, which
+   * would fall back to legacy; an `initialize` pins legacy), over HTTP per request (legacy requests
+   * keep the stateful sessions). Every tool option works in every era, except that in the modern era
+   * `ask`/`ask_url` (elicitation) fail as a tool error, `list_changed` notifications reach only a
+   * `subscriptions/listen` stream (stdio) and are not sent over HTTP, `crashAfterInit` never fires
+   * (there is no `initialized`), and over HTTP every request gets a fresh server, so `add_tool` and
+   * the like do not last. On stdio in `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back
+   * `server/discover` as well as `initialize`; over HTTP they, and `slowContentMs`, apply to
+   * legacy sessions only.
+   * @default "legacy"
+   */
+  era?: FixtureEra;
+  /**
+   * Legacy era, stdio: how a `server/discover` that arrives before `initialize` is answered
+   * (`--probe-answer`). `method-not-found`: -32601, what SDK (TypeScript) servers send;
+   * `invalid-params`: -32602 "Invalid request parameters", what Python SDK servers send; `never`:
+   * no answer, the server keeps reading; `exit`: the process exits with code 1, as servers on the
+   * Rust SDK (rmcp) do. A `server/discover` after `initialize` always gets -32601.
+   * @default "method-not-found"
+   */
+  probeAnswer?: FixtureProbeAnswer;
+  /**
+   * Legacy era, HTTP: a POST carrying `server/discover` is answered with this HTTP status and a
+   * plain-text body (e.g. 500); everything else is served as usual (`--probe-status`).
+   */
+  probeStatus?: number;
+  /** Stdio: wait this long before reading stdin at all, a slow-starting process (`--stdin-delay-ms`). @default 0 */
+  stdinDelayMs?: number;
 }
+
+/** The MCP eras a fixture can speak: see {@link FixtureOptions.era}. */
+export type FixtureEra = "legacy" | "dual" | "modern";
+
+/** How a legacy fixture answers a `server/discover` probe: see {@link FixtureOptions.probeAnswer}. */
+export type FixtureProbeAnswer = "method-not-found" | "invalid-params" | "never" | "exit";
 
 /**
  * What the `escapes` fixture writes wherever a client might show server text:
@@ -142,6 +182,10 @@ const commandLineSchema = lazy(() => {
       "content-not-found": flag,
       "huge-resource": whole(0, 256 * 1024 * 1024),
       "slow-content-ms": whole(0),
+      era: z.optional(z.enum(["legacy", "dual", "modern"])),
+      "probe-answer": z.optional(z.enum(["method-not-found", "invalid-params", "never", "exit"])),
+      "probe-status": whole(100, 599),
+      "stdin-delay-ms": whole(0),
       http: flag,
       sse: flag,
       port: whole(0, 65535),
@@ -163,6 +207,10 @@ const stringFlags = [
   "long-tool-name",
   "huge-resource",
   "slow-content-ms",
+  "era",
+  "probe-answer",
+  "probe-status",
+  "stdin-delay-ms",
   "port",
 ] as const;
 const booleanFlags = [
@@ -230,6 +278,10 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   flag("content-not-found", options.contentNotFound);
   value("huge-resource", options.hugeResource);
   value("slow-content-ms", options.slowContentMs);
+  value("era", options.era);
+  value("probe-answer", options.probeAnswer);
+  value("probe-status", options.probeStatus);
+  value("stdin-delay-ms", options.stdinDelayMs);
   return args;
 }
 
@@ -295,6 +347,10 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       contentNotFound: v["content-not-found"],
       hugeResource: v["huge-resource"],
       slowContentMs: v["slow-content-ms"],
+      era: v.era,
+      probeAnswer: v["probe-answer"],
+      probeStatus: v["probe-status"],
+      stdinDelayMs: v["stdin-delay-ms"],
     },
   };
 }

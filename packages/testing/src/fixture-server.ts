@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
 import { errorStack } from "@mcp-rt/config/util";
 import { writeDeepSchemasByHand } from "./deep-schema.js";
 import type { FixtureHooks } from "./fixture-mcp-server.js";
 import { type FixtureCommandLine, parseFixtureCommandLine, TERMINAL_ESCAPES } from "./fixture-options.js";
+import { appendPidFileEntry } from "./pid-file.js";
 
 // The fixture MCP server program. Each flag switches on one scripted
 // behaviour; see fixture-options.ts and the package README for the list.
@@ -36,7 +36,7 @@ function startProcessBehaviours(options: FixtureCommandLine, hooks: FixtureHooks
     const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1e9)"], { stdio: "ignore" });
     grandchild.unref();
     if (grandchild.pid !== undefined) {
-      if (options.pidFile) appendFileSync(options.pidFile, `${grandchild.pid} grandchild\n`);
+      if (options.pidFile) appendPidFileEntry(options.pidFile, "grandchild", grandchild.pid);
       hooks.log(`spawned grandchild ${grandchild.pid} (--spawn-grandchild)`);
     }
   }
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   }
   const options = parsed.value;
   const hooks = createHooks(options.name ?? "mcp-rt-fixture");
-  if (options.pidFile) appendFileSync(options.pidFile, `${process.pid} server\n`);
+  if (options.pidFile) appendPidFileEntry(options.pidFile, "server");
   // First, so that a server that exits at start has written them too.
   if (options.escapes) hooks.log(`starting (--escapes)${TERMINAL_ESCAPES}`);
   if (options.exitCode !== undefined) {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
-import { type FixtureOptions, fixtureArgs } from "./fixture-options.js";
+import { type FixtureOptions, type FixtureProbeAnswer, fixtureArgs } from "./fixture-options.js";
 
 /**
  * Absolute path of the fixture server program (`dist/fixture-server.js`).
@@ -111,4 +111,29 @@ export function grandchildServer(pidFile: string, options: FixtureOptions = {}):
 /** Has resources, a template and a prompt, and `add_resource` / `add_prompt` tools that send list_changed. */
 export function contentServer(options: FixtureOptions = {}): MCPStdioServerConfig {
   return fixtureServer({ ...options, content: true });
+}
+
+/** Speaks only MCP 2026-07-28 (`server/discover`, the `_meta` envelope); refuses `initialize` with -32022. */
+export function modernServer(options: FixtureOptions = {}): MCPStdioServerConfig {
+  return fixtureServer({ ...options, era: "modern" });
+}
+
+/**
+ * Speaks both eras, pinning each process to the era of its first exchange that succeeds:
+ * after a `server/discover` result, an `initialize` gets -32022; after `initialize`, it is a 2025 server.
+ */
+export function dualEraServer(options: FixtureOptions = {}): MCPStdioServerConfig {
+  return fixtureServer({ ...options, era: "dual" });
+}
+
+/**
+ * A 2025-era server that answers a `server/discover` sent before `initialize` as `probeAnswer`
+ * says: -32601 (`method-not-found`), -32602 (`invalid-params`), not at all (`never`), or by
+ * exiting with code 1 (`exit`).
+ */
+export function legacyServer(
+  probeAnswer: FixtureProbeAnswer,
+  options: FixtureOptions = {},
+): MCPStdioServerConfig {
+  return fixtureServer({ ...options, era: "legacy", probeAnswer });
 }

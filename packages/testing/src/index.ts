@@ -8,7 +8,9 @@ export {
 } from "./child-processes.js";
 export type {
   FixtureCommandLine,
+  FixtureEra,
   FixtureOptions,
+  FixtureProbeAnswer,
   ParseFixtureCommandLineResult,
 } from "./fixture-options.js";
 export { fixtureArgs, parseFixtureCommandLine, TERMINAL_ESCAPES } from "./fixture-options.js";
@@ -16,6 +18,7 @@ export {
   contentServer,
   crashAfterInitServer,
   crashOnCallServer,
+  dualEraServer,
   echoServer,
   exitServer,
   fixtureServer,
@@ -24,8 +27,10 @@ export {
   grandchildServer,
   hangingServer,
   hugeOutputServer,
+  legacyServer,
   listChangingServer,
   manyToolsServer,
+  modernServer,
   noisyStderrServer,
   sigtermIgnoringServer,
   slowCallServer,

@@ -1,16 +1,33 @@
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
+
+/** The roles of a pid file's lines that stand for a process. */
+const PROCESS_ROLES: ReadonlySet<PidFileEntry["role"]> = new Set(["server", "grandchild"]);
 
 /** One line of a fixture's pid file. */
 export interface PidFileEntry {
   pid: number;
-  /** `server`: a fixture process; `grandchild`: a process a fixture spawned. */
-  role: "server" | "grandchild";
+  /**
+   * `server`: a fixture process started; `grandchild`: a process a fixture spawned;
+   * `probe`: that server received a `server/discover` request; `initialize`: it received
+   * an `initialize` request.
+   */
+  role: "server" | "grandchild" | "probe" | "initialize";
+}
+
+/** Appends one `<pid> <role>` line to a pid file. */
+export function appendPidFileEntry(
+  path: string,
+  role: PidFileEntry["role"],
+  pid: number = process.pid,
+): void {
+  appendFileSync(path, `${pid} ${role}\n`);
 }
 
 /**
  * Reads a pid file written by fixtures started with `pidFile` (one
- * `<pid> <role>` line per process, appended on each start). A missing file
- * means nothing was started yet and gives `[]`; a malformed line throws.
+ * `<pid> <role>` line per process, appended on each start, and one per
+ * `server/discover` or `initialize` it received). A missing file means
+ * nothing was started yet and gives `[]`; a malformed line throws.
  */
 export function readPidFileEntries(path: string): PidFileEntry[] {
   let content: string;
@@ -23,14 +40,23 @@ export function readPidFileEntries(path: string): PidFileEntry[] {
   const entries: PidFileEntry[] = [];
   for (const [index, line] of content.split("\n").entries()) {
     if (line.trim() === "") continue;
-    const match = /^(\d+)(?: (server|grandchild))?$/.exec(line.trim());
-    if (!match) throw new Error(`${path}:${index + 1}: expected "<pid> server|grandchild", got "${line}"`);
+    const match = /^(\d+)(?: (server|grandchild|probe|initialize))?$/.exec(line.trim());
+    if (!match) {
+      throw new Error(
+        `${path}:${index + 1}: expected "<pid> server|grandchild|probe|initialize", got "${line}"`,
+      );
+    }
     entries.push({ pid: Number(match[1]), role: (match[2] ?? "server") as PidFileEntry["role"] });
   }
   return entries;
 }
 
-/** Every pid in a fixture pid file (servers and grandchildren), in the order written. */
+/**
+ * Every process in a fixture pid file (servers and grandchildren), in the
+ * order started; the `probe` and `initialize` lines are left out.
+ */
 export function readPidFile(path: string): number[] {
-  return readPidFileEntries(path).map((entry) => entry.pid);
+  return readPidFileEntries(path)
+    .filter((entry) => PROCESS_ROLES.has(entry.role))
+    .map((entry) => entry.pid);
 }

@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorMessage } from "@mcp-rt/config/util";
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { connectFixture, createFixtureMcpServer, type FixtureHooks } from "./fixture-mcp-server.js";
 import type { FixtureCommandLine } from "./fixture-options.js";
 import { readJson, sendWebResponse, toWebRequest } from "./node-http-bridge.js";
+import { appendPidFileEntry } from "./pid-file.js";
 import { SseServerTransport } from "./sse-server-transport.js";
 
 /** Path of the Streamable HTTP endpoint. */
@@ -19,10 +25,21 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
+/** The methods of the requests in a POST body (one message or a batch). */
+function requestMethods(body: unknown): string[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((message: unknown) => {
+    const { method, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+    return typeof method === "string" && id !== undefined ? [method] : [];
+  });
+}
+
 /**
  * Serves the fixture over HTTP on 127.0.0.1: Streamable HTTP with stateful
  * sessions at `/mcp`, or (`transport: "sse"`) the legacy SSE transport at
- * `/sse`. Prints `LISTENING <url>` on stdout once the port is bound.
+ * `/sse`. Prints `LISTENING <url>` on stdout once the port is bound. In the
+ * `modern` era `/mcp` is the SDK's `createMcpHandler` with `legacy: "reject"`;
+ * in `dual`, requests the SDK classifies as legacy go to the stateful sessions
+ * and the others to that handler.
  */
 export async function runHttpFixture(options: FixtureCommandLine, hooks: FixtureHooks): Promise<void> {
   const streamable = new Map<string, WebStandardStreamableHTTPServerTransport>();
@@ -41,7 +58,42 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
     await sendWebResponse(res, response);
   };
 
+  const era = options.era ?? "legacy";
+  const modern =
+    era === "legacy"
+      ? undefined
+      : createMcpHandler(() => createFixtureMcpServer(options, hooks), {
+          legacy: "reject",
+          onerror: (error) => hooks.log(errorMessage(error)),
+        });
+
   const handleStreamable = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const body = req.method === "POST" ? await readJson(req) : undefined;
+    const methods = body?.ok ? requestMethods(body.value) : [];
+    for (const method of methods) {
+      if (options.pidFile && method === "server/discover") appendPidFileEntry(options.pidFile, "probe");
+      if (options.pidFile && method === "initialize") appendPidFileEntry(options.pidFile, "initialize");
+    }
+    if (era === "legacy" && options.probeStatus !== undefined && methods.includes("server/discover")) {
+      hooks.log(`answering server/discover with HTTP ${options.probeStatus} (--probe-status)`);
+      res.writeHead(options.probeStatus, { "content-type": "text/plain" });
+      res.end(STATUS_CODES[options.probeStatus] ?? "");
+      return;
+    }
+    const notJson = (): void => sendJsonRpcError(res, 400, -32700, "Parse error: request body is not JSON");
+    if (era === "modern" && body && !body.ok) return notJson();
+    const parsedBody = body?.ok ? body.value : undefined;
+    const toModern =
+      modern &&
+      body?.ok !== false &&
+      (era === "modern" || !(await isLegacyRequest(toWebRequest(req, url), parsedBody)));
+    if (toModern) {
+      const response = await modern.fetch(
+        toWebRequest(req, url),
+        parsedBody === undefined ? {} : { parsedBody },
+      );
+      return sendWebResponse(res, response);
+    }
     const sessionId = req.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? streamable.get(sessionId) : undefined;
     if (typeof sessionId === "string" && !existing) {
@@ -51,10 +103,9 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
       if (!existing) return sendJsonRpcError(res, 400, -32000, "Bad Request: missing mcp-session-id header");
       return serve(existing, req, res, url);
     }
-    const body = await readJson(req);
-    if (!body.ok) return sendJsonRpcError(res, 400, -32700, "Parse error: request body is not JSON");
-    if (existing) return serve(existing, req, res, url, body.value);
-    if (!isInitializeRequest(body.value)) {
+    if (body && !body.ok) return notJson();
+    if (existing) return serve(existing, req, res, url, parsedBody);
+    if (!isInitializeRequest(parsedBody)) {
       return sendJsonRpcError(res, 400, -32000, "Bad Request: no session; send initialize first");
     }
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -67,7 +118,7 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
       if (transport.sessionId) streamable.delete(transport.sessionId);
     };
     await connectFixture(createFixtureMcpServer(options, hooks), transport, options, hooks);
-    await serve(transport, req, res, url, body.value);
+    await serve(transport, req, res, url, parsedBody);
   };
 
   const handleSse = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {

@@ -3,12 +3,15 @@ import { isAbsolute } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  dualEraServer,
   type FixtureOptions,
   fixtureArgs,
   fixtureServer,
   fixtureServerPath,
   grandchildServer,
+  legacyServer,
   manyToolsServer,
+  modernServer,
   parseFixtureCommandLine,
   slowInitServer,
 } from "../src/index.js";
@@ -41,6 +44,10 @@ const optionsArbitrary: fc.Arbitrary<FixtureOptions> = fc.record(
     longToolName: fc.nat({ max: 10_000_000 }),
     escapes: fc.boolean(),
     listChangedStorm: fc.boolean(),
+    era: fc.constantFrom("legacy", "dual", "modern"),
+    probeAnswer: fc.constantFrom("method-not-found", "invalid-params", "never", "exit"),
+    probeStatus: fc.integer({ min: 100, max: 599 }),
+    stdinDelayMs: fc.nat(),
   },
   { requiredKeys: [] },
 );
@@ -75,6 +82,9 @@ describe("fixture options", () => {
     [["--page-size", "0"], "--page-size"],
     [["--exit-code", "300"], "--exit-code"],
     [["--http", "--sse"], "exclusive"],
+    [["--era=2026"], "--era"],
+    [["--probe-answer=hang"], "--probe-answer"],
+    [["--probe-status=99"], "--probe-status"],
     [["--bogus"], "bogus"],
     [["positional"], "positional"],
   ])("rejects %j with a message naming the problem", (argv, fragment) => {
@@ -107,6 +117,15 @@ describe("config helpers", () => {
     expect(slowInitServer(250).args?.slice(1)).toEqual(["--init-delay-ms=250"]);
     expect(manyToolsServer(30, 7).args?.slice(1)).toEqual(["--tools=30", "--page-size=7"]);
     expect(manyToolsServer(30).args?.slice(1)).toEqual(["--tools=30"]);
+    expect(modernServer({ tools: 2 }).args?.slice(1)).toEqual(["--tools=2", "--era=modern"]);
+    expect(dualEraServer({ stdinDelayMs: 3000 }).args?.slice(1)).toEqual([
+      "--era=dual",
+      "--stdin-delay-ms=3000",
+    ]);
+    expect(legacyServer("exit", { era: "modern" }).args?.slice(1)).toEqual([
+      "--era=legacy",
+      "--probe-answer=exit",
+    ]);
     expect(grandchildServer("/tmp/p", { name: "g" }).args?.slice(1)).toEqual([
       "--name=g",
       "--spawn-grandchild",

@@ -1,4 +1,6 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
 import { Client } from "@modelcontextprotocol/client";
@@ -65,7 +67,71 @@ export async function connectStdio(config: MCPStdioServerConfig, timeoutMs = 10_
 
 /** Closes every session a test left open. */
 export async function closeAll(): Promise<void> {
-  await Promise.all([...open].map((session) => session.close()));
+  await Promise.all([...open, ...openRaw].map((session) => session.close()));
+}
+
+/** A fixture process spoken to in raw JSON-RPC lines, without an SDK in between. */
+export interface RawStdio {
+  child: ChildProcess;
+  /** Writes one message as a line. */
+  send(message: object): void;
+  /** The next message the server writes; `undefined` when none comes within `ms`. */
+  next(ms?: number): Promise<Record<string, unknown> | undefined>;
+  /** How the process ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+  /** Ends stdin, and kills the process if it has not exited 5 s later. */
+  close(): Promise<void>;
+}
+
+const openRaw = new Set<RawStdio>();
+
+/** Spawns `config` and reads its stdout line by line; every line must be JSON. */
+export function spawnRaw(config: MCPStdioServerConfig): RawStdio {
+  const child = spawn(config.command, config.args ?? [], { stdio: "pipe" });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  child.stdin.on("error", () => {}); // the process may exit before reading
+  const lines: Record<string, unknown>[] = [];
+  const waiters: Array<() => void> = [];
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    lines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const waiter of waiters.splice(0)) waiter();
+  });
+  const exited = once(child, "exit").then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
+  const raw: RawStdio = {
+    child,
+    send: (message) => child.stdin.write(rpc(message)),
+    next: async (ms = 10_000) => {
+      const deadline = Date.now() + ms;
+      while (lines.length === 0 && Date.now() < deadline) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, deadline - Date.now());
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      return lines.shift();
+    },
+    exited,
+    stderr: () => stderr,
+    close: async () => {
+      openRaw.delete(raw);
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      if (child.exitCode === null && child.signalCode === null) await exited;
+      clearTimeout(timer);
+    },
+  };
+  openRaw.add(raw);
+  return raw;
 }
 
 /** What a process run to its end printed, and how it ended. */

@@ -91,7 +91,7 @@ describe("grandchildServer", () => {
     const pidFile = join(dir(), "pids");
     const { child, stderr } = await startInitialized(grandchildServer(pidFile));
     const entries = readPidFileEntries(pidFile);
-    expect(entries.map((entry) => entry.role)).toEqual(["server", "grandchild"]);
+    expect(entries.map((entry) => entry.role)).toEqual(["server", "grandchild", "initialize"]);
     const [server, grandchild] = entries.map((entry) => entry.pid) as [number, number];
     strays.push(grandchild);
     expect(server).toBe(child.pid);
@@ -109,7 +109,7 @@ describe("grandchildServer", () => {
     expect(childProcessesOf(process.pid)).not.toContain(grandchild);
   });
 
-  it("appends a line per start to the pid file", async () => {
+  it("appends a line per start, and one per initialize, to the pid file", async () => {
     const pidFile = join(dir(), "pids");
     for (let i = 0; i < 2; i++) {
       const { child } = await startInitialized(grandchildServer(pidFile));
@@ -118,7 +118,13 @@ describe("grandchildServer", () => {
     }
     const entries = readPidFileEntries(pidFile);
     strays.push(...entries.filter((entry) => entry.role === "grandchild").map((entry) => entry.pid));
-    expect(entries.map((entry) => entry.role)).toEqual(["server", "grandchild", "server", "grandchild"]);
+    expect(entries.map((entry) => entry.role)).toEqual([
+      ...["server", "grandchild", "initialize"],
+      ...["server", "grandchild", "initialize"],
+    ]);
+    expect(entries[2]?.pid).toBe(entries[0]?.pid);
+    // readPidFile lists the processes, not what they received.
+    expect(readPidFile(pidFile)).toEqual(entries.filter((e) => e.role !== "initialize").map((e) => e.pid));
     expect(new Set(readPidFile(pidFile)).size).toBe(4);
   });
 });
@@ -175,10 +181,15 @@ describe("process utilities", () => {
     const bad = join(dir(), "bad");
     writeFileSync(bad, "123 server\n\nnot-a-pid\n");
     expect(() => readPidFile(bad)).toThrow(`${bad}:3: expected`);
-    writeFileSync(bad, "7\n8 grandchild\n");
+    writeFileSync(bad, "7\n8 grandchild\n7 probe\n7 initialize\n");
     expect(readPidFileEntries(bad)).toEqual([
       { pid: 7, role: "server" },
       { pid: 8, role: "grandchild" },
+      { pid: 7, role: "probe" },
+      { pid: 7, role: "initialize" },
     ]);
+    expect(readPidFile(bad)).toEqual([7, 8]);
+    writeFileSync(bad, "7 probed\n");
+    expect(() => readPidFile(bad)).toThrow(`${bad}:1: expected "<pid> server|grandchild|probe|initialize"`);
   });
 });
