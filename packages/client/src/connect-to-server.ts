@@ -95,7 +95,7 @@ export interface ConnectOptions {
    * once. The caller decides when a verdict is too old to pass.
    */
   prior?: MCPEraVerdict;
-  /** How long a stdio server has to answer the era probe, from its first sign of life. @default 5000 */
+  /** How long a stdio server has to answer the era probe after its first output (before it, half its `timeout`). @default 5000 */
   probeWaitMs?: number;
 }
 
@@ -222,6 +222,7 @@ async function connectOnce(
           capabilities: capabilitiesOf(options),
           signal,
           probeWaitMs: options.probeWaitMs,
+          timeoutMs,
         });
         if (plan.kind === "restart") {
           await transport.terminate();

@@ -14,10 +14,12 @@ import { type MCPEraDecision, type MCPEraVerdict, MODERN_PROTOCOL_VERSION } from
 import type { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
 /**
- * How long a stdio server has to answer `server/discover`, counted from its
- * first sign of life (its first output, or its spawn while it writes
- * nothing), within its `timeout`. A server that stays silent that long is
- * started again straight into `initialize`.
+ * How long a stdio server has to answer `server/discover` after its first
+ * sign of life (its first output on stdout or stderr). Until it writes
+ * anything it gets half its `timeout` instead, at least this much: `npx -y`
+ * on a cold cache downloads the package in silence, and a dual-era server
+ * behind it must not look legacy for that. A server that does not answer
+ * in time is started again straight into `initialize`.
  */
 export const PROBE_WAIT_MS = 5000;
 
@@ -40,8 +42,10 @@ export interface StdioEraOptions {
   capabilities: ClientCapabilities;
   /** The connect's signal (caller's abort and `timeout`). */
   signal: AbortSignal;
-  /** How long to wait for the probe's answer. @default {@link PROBE_WAIT_MS} */
+  /** How long to wait for the probe's answer after the server's first output. @default {@link PROBE_WAIT_MS} */
   probeWaitMs?: number | undefined;
+  /** The server's connect `timeout`: a server that has written nothing yet gets half of it. */
+  timeoutMs: number;
 }
 
 /**
@@ -109,7 +113,7 @@ export async function planStdioEra(
       const what =
         reply.kind === "closed"
           ? "the server exited on server/discover"
-          : `the server did not answer server/discover within ${probe.waitMs} ms of its first sign of life`;
+          : `the server did not answer server/discover ${probe.describeWait()}`;
       if (pinned) throw notModern(what.replace("the server ", "it "));
       return {
         kind: "restart",
@@ -222,12 +226,12 @@ class DiscoverProbe {
         done();
         reject(signal.reason);
       };
-      // The wait counts from the first sign of life: a server still being downloaded is not silent.
+      // The wait counts from the first sign of life: a server still being downloaded has not started yet.
       const arm = (): void => {
         if (this.#pending?.id !== id) return;
         clearTimeout(timer);
-        const from = this.#transport.firstOutputAt ?? this.#spawnedAt;
-        timer = setTimeout(() => settle({ kind: "silent" }), Math.max(0, from + this.waitMs - Date.now()));
+        const at = this.#waitUntil();
+        timer = setTimeout(() => settle({ kind: "silent" }), Math.max(0, at - Date.now()));
       };
       this.#pending = { id, settle };
       signal.addEventListener("abort", onAbort, { once: true });
@@ -248,6 +252,21 @@ class DiscoverProbe {
         })
         .catch(() => settle({ kind: "closed" }));
     });
+  }
+
+  /** When the wait for an answer ends: {@link PROBE_WAIT_MS} after the first output, or half the timeout after the spawn while there is none. */
+  #waitUntil(): number {
+    const spoke = this.#transport.firstOutputAt;
+    if (spoke !== undefined) return spoke + this.waitMs;
+    return this.#spawnedAt + Math.max(this.waitMs, this.#options.timeoutMs / 2);
+  }
+
+  /** `within 5000 ms of its first output`, or `within 15000 ms of its start, writing nothing`. */
+  describeWait(): string {
+    const spoke = this.#transport.firstOutputAt;
+    if (spoke !== undefined) return `within ${this.waitMs} ms of its first output`;
+    const silentMs = Math.round(Math.max(this.waitMs, this.#options.timeoutMs / 2));
+    return `within ${silentMs} ms of its start, writing nothing`;
   }
 
   /** Hands the transport back with no handlers: the SDK client installs its own. */

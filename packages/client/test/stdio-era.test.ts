@@ -1,0 +1,191 @@
+import { join } from "node:path";
+import { callTool, closeConnection, listTools, type MCPEraVerdict } from "@mcp-rt/client";
+import type { MCPStdioServerConfig } from "@mcp-rt/config";
+import {
+  dualEraServer,
+  type FixtureOptions,
+  legacyServer,
+  modernServer,
+  readPidFileEntries,
+} from "@mcp-rt/testing";
+import { describe, expect, it } from "vitest";
+import { inlineServer, useConnections, useTempDir } from "./helpers.js";
+import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
+
+checkNoProcessesLeftAfterFile();
+
+const tmp = useTempDir("mcp-rt-stdio-era-");
+const { connect, connectError } = useConnections();
+
+/** A fixture counted at the fixture: processes started, `server/discover` and `initialize` received. */
+function counted<T extends FixtureOptions>(
+  make: (options: T) => MCPStdioServerConfig,
+  options: T = {} as T,
+): {
+  config: MCPStdioServerConfig;
+  counts: () => { processes: number; probes: number; initializes: number };
+} {
+  const pidFile = join(tmp(), `pids-${Math.random().toString(36).slice(2)}`);
+  return {
+    config: make({ ...options, pidFile }),
+    counts: () => {
+      const entries = readPidFileEntries(pidFile);
+      const count = (role: string) => entries.filter((entry) => entry.role === role).length;
+      return { processes: count("server"), probes: count("probe"), initializes: count("initialize") };
+    },
+  };
+}
+
+describe("a stdio server's era, found on the process that keeps serving it", () => {
+  it.each([
+    ["a modern-only server", () => counted(modernServer)],
+    ["a dual-era server", () => counted(dualEraServer)],
+  ])("%s lands on 2026-07-28 with one process and one probe", async (_label, make) => {
+    const { config, counts } = make();
+    const connection = await connect("m", config);
+    expect(connection.era).toBe("modern");
+    expect(connection.protocolVersion).toBe("2026-07-28");
+    expect(connection.eraDecision).toEqual({
+      how: "probe",
+      text: "the server answered server/discover offering 2026-07-28",
+    });
+    expect(connection.eraVerdict).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
+    expect(connection.eraVerdict.discover).toMatchObject({ supportedVersions: ["2026-07-28"] });
+    expect((await listTools(connection)).map((tool) => tool.name)).toContain("echo");
+    const result = await callTool(connection, "echo", { message: "hi" });
+    expect(result.isError).not.toBe(true);
+    expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 0 });
+  });
+
+  it("waits for a dual-era server that reads its stdin only after 3 s: modern, one process", async () => {
+    const { config, counts } = counted(dualEraServer, { stdinDelayMs: 3000 });
+    const connection = await connect("slow", config);
+    expect(connection.era).toBe("modern");
+    expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 0 });
+  });
+
+  it("counts the probe's wait from the server's first output, not from its spawn", async () => {
+    // Silent for 1.2 s (a package being downloaded), then a line on stderr, then it reads stdin 0.6 s later:
+    // past 1.5 s from its spawn, well within 1.5 s of its first output.
+    const late = inlineServer([
+      "import { createInterface } from 'node:readline';",
+      "import { setTimeout as sleep } from 'node:timers/promises';",
+      "await sleep(1200);",
+      "console.error('warming up');",
+      "await sleep(600);",
+      "createInterface({ input: process.stdin }).on('line', (line) => {",
+      "  const { id, method } = JSON.parse(line);",
+      "  if (method !== 'server/discover') return;",
+      "  const result = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, resultType: 'complete' };",
+      "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');",
+      "});",
+    ]);
+    const connection = await connect("late", late, { probeWaitMs: 1500 });
+    expect(connection.era).toBe("modern");
+    expect(connection.eraDecision.how).toBe("probe");
+  });
+
+  it.each([
+    ["-32601", "method-not-found", /answered server\/discover with -32601 .*legacy era/],
+    ["-32602", "invalid-params", /answered server\/discover with -32602 .*legacy era/],
+  ] as const)(
+    "a legacy server answering the probe with %s: initialize on the same process",
+    async (_code, answer, text) => {
+      const { config, counts } = counted((options) => legacyServer(answer, options));
+      const connection = await connect("old", config);
+      expect(connection.era).toBe("legacy");
+      expect(connection.protocolVersion).toBe("2025-11-25");
+      expect(connection.eraDecision.how).toBe("probe");
+      expect(connection.eraDecision.text).toMatch(text);
+      expect(connection.eraVerdict).toEqual({
+        era: "legacy",
+        protocolVersion: "2025-11-25",
+        decidedAt: expect.any(Number),
+      });
+      expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 1 });
+    },
+  );
+
+  it.each([
+    ["never answers", "never", /did not answer server\/discover within 800 ms of its first output/],
+    ["exits on", "exit", /exited on server\/discover/],
+  ] as const)(
+    "a legacy server that %s the probe is started again straight into initialize",
+    async (_label, answer, text) => {
+      const { config, counts } = counted((options) => legacyServer(answer, options));
+      const connection = await connect("old", { ...config, timeout: 6000 }, { probeWaitMs: 800 });
+      expect(connection.era).toBe("legacy");
+      expect(connection.eraDecision.how).toBe("fallback");
+      expect(connection.eraDecision.text).toMatch(text);
+      expect(connection.eraDecision.text).toMatch(/started again straight into initialize/);
+      // The second process never sees a probe: initialize never follows an unanswered discover.
+      expect(counts()).toEqual({ processes: 2, probes: 1, initializes: 1 });
+      expect((await listTools(connection)).length).toBeGreaterThan(0);
+    },
+  );
+
+  it('`protocol: "legacy"` sends no probe', async () => {
+    const { config, counts } = counted(legacyServer.bind(null, "method-not-found"));
+    const connection = await connect("old", { ...config, protocol: "legacy" });
+    expect(connection.era).toBe("legacy");
+    expect(connection.eraDecision).toEqual({ how: "setting", text: 'the config says protocol "legacy"' });
+    expect(counts()).toEqual({ processes: 1, probes: 0, initializes: 1 });
+  });
+
+  it('`protocol: "2026-07-28"` connects a modern server and fails a legacy one, saying what to change', async () => {
+    const modern = counted(modernServer);
+    const connection = await connect("m", { ...modern.config, protocol: "2026-07-28" });
+    expect(connection.era).toBe("modern");
+    expect(connection.eraDecision.how).toBe("setting");
+
+    const legacy = counted((options) => legacyServer("method-not-found", options));
+    const error = await connectError("old", { ...legacy.config, protocol: "2026-07-28" });
+    expect(error.code).toBe("INIT_FAILED");
+    expect(error.message).toContain(
+      'the config says protocol "2026-07-28", but it answered server/discover with -32601 (Method not found); set "protocol" to "auto" or "legacy"',
+    );
+    expect(legacy.counts()).toEqual({ processes: 1, probes: 1, initializes: 0 });
+  });
+});
+
+describe("a stored verdict", () => {
+  it("connects without a probe, in the era it names", async () => {
+    const modern = counted(modernServer);
+    const first = await connect("m", modern.config);
+    const verdict = first.eraVerdict;
+    await closeConnection(first);
+    const again = await connect("m", modern.config, { prior: verdict });
+    expect(again.era).toBe("modern");
+    expect(again.eraDecision.how).toBe("stored");
+    expect(again.eraDecision.text).toMatch(
+      /^a verdict stored less than a minute ago says 2026-07-28; no probe sent$/,
+    );
+    expect(again.eraVerdict.decidedAt).toBe(verdict.decidedAt);
+    expect((await listTools(again)).map((tool) => tool.name)).toContain("echo");
+    expect(modern.counts()).toEqual({ processes: 2, probes: 1, initializes: 0 });
+
+    const legacy = counted((options) => legacyServer("method-not-found", options));
+    const old: MCPEraVerdict = {
+      era: "legacy",
+      protocolVersion: "2025-11-25",
+      decidedAt: Date.now() - 3_600_000,
+    };
+    const connection = await connect("old", legacy.config, { prior: old });
+    expect(connection.era).toBe("legacy");
+    expect(connection.eraDecision.text).toMatch(/^a verdict stored 60 min ago says 2025-11-25 \(legacy\)/);
+    expect(legacy.counts()).toEqual({ processes: 1, probes: 0, initializes: 1 });
+  });
+
+  it("that a modern-only server no longer fits (it rejects initialize) is probed again once and replaced", async () => {
+    const { config, counts } = counted(modernServer);
+    const stale: MCPEraVerdict = { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() };
+    const connection = await connect("m", config, { prior: stale });
+    expect(connection.era).toBe("modern");
+    expect(connection.eraDecision.how).toBe("probe");
+    expect(connection.eraDecision.text).toMatch(
+      /^the stored verdict \(2025-11-25 \(legacy\)\) no longer fits: the server rejected the handshake, so it was asked again; the server answered server\/discover/,
+    );
+    expect(connection.eraVerdict.era).toBe("modern");
+    expect(counts()).toEqual({ processes: 2, probes: 1, initializes: 1 });
+  });
+});
