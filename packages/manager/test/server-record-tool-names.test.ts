@@ -4,8 +4,12 @@ import { describe, expect, it } from "vitest";
 import { ServerRecord } from "../src/server-record.js";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
-// The record only keeps the connection; these tests never use it.
-const connection = {} as MCPServerConnection;
+// The record only keeps the connection and its era; these tests never use it.
+const connection = {
+  era: "legacy",
+  eraDecision: { how: "probe", text: "it answered -32601" },
+  eraVerdict: { era: "legacy", protocolVersion: "2025-11-25", decidedAt: 0 },
+} as MCPServerConnection;
 
 describe("ServerRecord.toolNames", () => {
   it("is built once per tool list, not once per call (O(1) per call on a 5001-tool server)", () => {
