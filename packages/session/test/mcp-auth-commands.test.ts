@@ -43,7 +43,7 @@ describe("/mcp login, logout and list with sign-ins", () => {
     expect(browser.visits).toHaveLength(1);
     expect(activeMCPNames(session).sort()).toEqual(["mcp_linear_admin_action", "mcp_linear_whoami"]);
     expect((await mcp.handle("/mcp list")).text).toMatch(
-      /● linear\s+connected · 2 tools · \d+ ms · signed in at http/,
+      /● linear\s+connected · 2 tools · \d+ ms · 2025-11-25 \(legacy\) · signed in at http/,
     );
 
     const logout = await mcp.handle("/mcp logout linear");

@@ -203,7 +203,7 @@ describe("/mcp list, test and explain", () => {
     const { ok, text, data } = await mcp.handle("/mcp list");
     expect(ok).toBe(true);
     expect(text).toMatch(/^mcp-rt · ~\/\.mcp-rt\/mcp\.json \(user\)$/m);
-    expect(text).toMatch(/● alpha\s+connected · 1 tool · \d+ ms/);
+    expect(text).toMatch(/● alpha\s+connected · 1 tool · \d+ ms · 2025-11-25 \(legacy\)/);
     expect(text).toMatch(/✗ dies\s+failed/);
     expect(text).toMatch(/last error: /);
     expect(text).toMatch(/stderr:/);
@@ -251,6 +251,9 @@ describe("/mcp list, test and explain", () => {
       tools: ["echo", "tool_0"],
     });
     expect(result.text).toMatch(/alpha-server/);
+    expect(result.text).toMatch(
+      /, protocol 2025-11-25 \(legacy\), \d+ ms\nera: the server answered server\/discover with -32601/,
+    );
     expect(result.text).toMatch(/Connection closed/);
     expect(session.mcpManager!.getServerStates()).toEqual(before);
   });
@@ -273,6 +276,10 @@ describe("/mcp list, test and explain", () => {
     expect(result.text).toMatch(/Server "alpha": active/);
     expect(result.text).not.toContain("s3cret-value");
     expect(result.text).toMatch(/Now: ● alpha: connected/);
+    expect(result.text).toMatch(
+      /\nProtocol: 2025-11-25 \(legacy\): the server answered server\/discover with -32601 \(Method not found\), so it speaks the legacy era$/,
+    );
+    expect(result.text).toMatch(/protocol: auto \(asks the server with server\/discover/);
     expect(result.data).toMatchObject({ name: "alpha", status: "active" });
   });
 

@@ -83,9 +83,13 @@ describe("tool search in a session", () => {
     const list = await mcp.handle("/mcp list");
     const { tokens } = session.toolTokens().servers.echo!;
     expect(list.text).toMatch(
-      new RegExp(`● echo +connected · 1 tool · \\d+ ms · ~${tokens} tokens · always loaded`),
+      new RegExp(
+        `● echo +connected · 1 tool · \\d+ ms · 2025-11-25 \\(legacy\\) · ~${tokens} tokens · always loaded`,
+      ),
     );
-    expect(list.text).toMatch(/● many +connected · 41 tools · \d+ ms · ~\d\.\dk tokens\n/);
+    expect(list.text).toMatch(
+      /● many +connected · 41 tools · \d+ ms · 2025-11-25 \(legacy\) · ~\d\.\dk tokens\n/,
+    );
     expect(list.text).toMatch(/MCP tool definitions: ~\d\.\dk tokens in all · tool search on/);
     const data = list.data as MCPServerList;
     const entries = data.groups.flatMap((group) => group.entries);
