@@ -2,13 +2,14 @@ import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
-import { Client, type OAuthClientProvider } from "@modelcontextprotocol/client";
+import { Client, type OAuthClientProvider, type VersionNegotiationMode } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport, transportKinds } from "./create-transport.js";
 import { answerElicitation } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
+import type { MCPEraVerdict } from "./era.js";
 import { errnoOf } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
@@ -17,6 +18,7 @@ import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
 import { ProgressCalls } from "./progress-calls.js";
+import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { ServerConnection } from "./server-connection.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
@@ -80,6 +82,15 @@ export interface ConnectOptions {
    * fit the requested schema is refused instead of sent.
    */
   onElicitation?: ElicitationHandler;
+  /**
+   * The era verdict an earlier connect found (`connection.eraVerdict`, kept
+   * in the tool cache): handed to the SDK, so no `server/discover` probe is
+   * sent (`{ era: "modern", discover }` connects with no round trip,
+   * `{ era: "legacy" }` goes straight to `initialize`). Ignored when the
+   * config's `protocol` names the other era. Freshness is the caller's: a
+   * legacy verdict never finds out that the server was upgraded.
+   */
+  prior?: MCPEraVerdict;
 }
 
 /**
@@ -88,7 +99,13 @@ export interface ConnectOptions {
  * (default 30000 ms). A `url` config uses Streamable HTTP (`type: "http"`) or
  * the legacy SSE transport (`type: "sse"`); without `type` it tries Streamable
  * HTTP and falls back to SSE when the initialize POST gets a 4xx (other than
- * 401/403). `connection.transport` says which one is in use. The client
+ * 401/403). `connection.transport` says which one is in use. On Streamable
+ * HTTP the config's `protocol` decides the era: `"auto"` (the default) sends
+ * a `server/discover` first and lands modern (2026-07-28) or, on a 4xx that
+ * is not a modern error, legacy (`initialize`); a 5xx to it is tried once
+ * more as legacy; `"legacy"` sends `initialize` only; `"2026-07-28"` fails
+ * with `INIT_FAILED` against a server that does not speak it; `prior` skips
+ * the probe. `connection.eraDecision` says how it went. The client
  * declares the `roots` capability and answers `roots/list` with the agent's
  * cwd. On any failure the server's process group is gone (stdio) before the
  * promise rejects with an `McpRtError` (`CONFIG_INVALID`, `SPAWN_FAILED`,
@@ -153,6 +170,31 @@ async function connectOnce(
   options: ConnectOptions,
   { cwd, timeoutMs, session }: AttemptContext,
 ): Promise<ServerConnection> {
+  if (!isStdioConfig(config)) {
+    return connectRemote({
+      name,
+      config,
+      written: options.unresolvedConfig,
+      timeoutMs,
+      signal: options.signal,
+      cwd,
+      sourcePath: options.sourcePath,
+      prior: options.prior,
+      open: (kind, mode, signal) => {
+        const transport = createTransport(name, config, {
+          cwd,
+          parentEnv: options.env ?? process.env,
+          kind,
+          authProvider: session ? undefined : options.authProvider,
+          fetch: session?.fetch,
+          signal,
+          sourcePath: options.sourcePath,
+          maxMessageBytes: options.maxMessageBytes,
+        });
+        return { transport, connection: createConnection(name, config, transport, cwd, options, mode) };
+      },
+    });
+  }
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = Date.now();
@@ -256,12 +298,13 @@ function createConnection(
   transport: ClientTransport,
   cwd: string,
   options: ConnectOptions,
+  mode: VersionNegotiationMode = "legacy",
 ): ServerConnection {
   const client = new Client(options.clientInfo ?? { name: "mcp-rt", version }, {
     capabilities: options.onElicitation ? { roots: {}, elicitation: { form: {}, url: {} } } : { roots: {} },
     jsonSchemaValidator: new LazySchemaValidator(),
-    // The 2025 wire: `initialize`, no `server/discover` probe (the SDK's default, said here on purpose).
-    versionNegotiation: { mode: "legacy" },
+    // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote-era.ts).
+    versionNegotiation: { mode },
   });
   const progress = new ProgressCalls();
   const connection = new ServerConnection({
