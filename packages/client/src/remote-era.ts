@@ -175,7 +175,8 @@ export async function connectRemote(init: RemoteConnectInit): Promise<ServerConn
         sourcePath: init.sourcePath,
         fallbackFrom,
       });
-      const noted = probeStatus !== undefined && failure.code !== "AUTH_REQUIRED" && failure.code !== "ABORTED";
+      const noted =
+        probeStatus !== undefined && failure.code !== "AUTH_REQUIRED" && failure.code !== "ABORTED";
       throw noted ? withProbeNote(failure, probeStatus as number) : failure;
     } finally {
       signal.removeEventListener("abort", stop);
@@ -204,12 +205,16 @@ function pinRefusedError(init: RemoteConnectInit, cause: unknown): McpRtError {
 
 /** The error of the legacy retry, saying that the probe before it failed too. */
 function withProbeNote(error: McpRtError, status: number): McpRtError {
-  return new McpRtError(error.code, `${error.message}; server/discover had been answered with HTTP ${status}`, {
-    server: error.server,
-    cause: error.cause,
-    details: { ...error.details, probeStatus: status },
-    ...(error.stderrTail ? { stderrTail: error.stderrTail } : {}),
-  });
+  return new McpRtError(
+    error.code,
+    `${error.message}; server/discover had been answered with HTTP ${status}`,
+    {
+      server: error.server,
+      cause: error.cause,
+      details: { ...error.details, probeStatus: status },
+      ...(error.stderrTail ? { stderrTail: error.stderrTail } : {}),
+    },
+  );
 }
 
 /** How a step that connected decided its era, in a sentence. */
@@ -222,7 +227,10 @@ function eraDecisionOf(
   const version = connection.protocolVersion ?? "unknown";
   if (step.kind === "sse") {
     const why = fallbackFrom ? ` (Streamable HTTP answered HTTP ${fallbackFrom.status})` : "";
-    return { how: "setting", text: `the legacy SSE transport${why} has only the legacy era: initialize (${version})` };
+    return {
+      how: "setting",
+      text: `the legacy SSE transport${why} has only the legacy era: initialize (${version})`,
+    };
   }
   if (step.prior) {
     const { era, protocolVersion, decidedAt } = step.prior.verdict;
@@ -237,14 +245,21 @@ function eraDecisionOf(
       text: `the server answered server/discover with HTTP ${step.afterProbeStatus}, so it was connected again straight into initialize (${version})`,
     };
   }
-  if (step.mode === "legacy") return { how: "setting", text: `protocol is "legacy": initialize (${version})` };
+  if (step.mode === "legacy")
+    return { how: "setting", text: `protocol is "legacy": initialize (${version})` };
   if (typeof step.mode === "object") {
     return { how: "setting", text: `protocol is "${PINNED}": the server offered it through server/discover` };
   }
   if (connection.era === "modern") {
-    return { how: "probe", text: `the server answered server/discover offering ${version}, so it speaks the modern era` };
+    return {
+      how: "probe",
+      text: `the server answered server/discover offering ${version}, so it speaks the modern era`,
+    };
   }
-  return { how: "probe", text: `the server answered server/discover with ${probeAnswer(transport)}, so it speaks the legacy era: initialize (${version})` };
+  return {
+    how: "probe",
+    text: `the server answered server/discover with ${probeAnswer(transport)}, so it speaks the legacy era: initialize (${version})`,
+  };
 }
 
 /** What the probe got, for a legacy verdict: the HTTP error of the first POST, or a JSON-RPC error. */
