@@ -83,6 +83,10 @@ const connection = await connectToServer("conformance", config, {
 });
 let failed = false;
 try {
+  // With --spec-version the suite names the revision: a 2026-07-28 run must land on it (protocol "auto").
+  const asked = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  if (asked === "2026-07-28" && connection.protocolVersion !== asked)
+    throw new Error(`asked to speak ${asked}, connected with ${connection.protocolVersion}`);
   console.log(
     `connected over ${connection.transport} to ${connection.serverInfo.name} (${connection.protocolVersion})`,
   );
