@@ -87,8 +87,10 @@ export interface ConnectOptions {
    * in the tool cache): handed to the SDK, so no `server/discover` probe is
    * sent (`{ era: "modern", discover }` connects with no round trip,
    * `{ era: "legacy" }` goes straight to `initialize`). Ignored when the
-   * config's `protocol` names the other era. Freshness is the caller's: a
-   * legacy verdict never finds out that the server was upgraded.
+   * config's `protocol` names the other era. A legacy verdict the server now
+   * refuses is followed by one probe (remote servers). Freshness is the
+   * caller's: a legacy verdict never finds out that the server was upgraded
+   * while it still answers `initialize`.
    */
   prior?: MCPEraVerdict;
 }

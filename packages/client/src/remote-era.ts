@@ -1,6 +1,7 @@
 import { type MCPHttpServerConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import {
   type PriorDiscovery,
+  ProtocolError,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
@@ -28,6 +29,8 @@ export interface RemoteStep {
   prior?: { discovery: PriorDiscovery; verdict: MCPEraVerdict } | undefined;
   /** Why this try is a fallback: the status the previous try's probe got. */
   afterProbeStatus?: number | undefined;
+  /** Set on the probe that follows a stored verdict that failed: what it was. */
+  afterStored?: MCPEraVerdict | undefined;
 }
 
 /** What {@link connectRemote} needs besides the config. */
@@ -155,6 +158,11 @@ export async function connectRemote(init: RemoteConnectInit): Promise<ServerConn
         continue;
       }
       const status = transport.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
+      if (step.prior && step.mode !== "legacy" && !signal.aborted && storedVerdictFailed(error, status)) {
+        // The server changed since the verdict was kept: ask it again, once, as the setting says.
+        steps.splice(index + 1, 0, { kind: step.kind, mode: step.mode, afterStored: step.prior.verdict });
+        continue;
+      }
       const next = steps[index + 1];
       if (next?.kind === "sse" && step.kind === "http" && !signal.aborted && shouldFallBackToSse(status)) {
         fallbackFrom = { kind: step.kind, status: status as number };
@@ -184,6 +192,21 @@ export async function connectRemote(init: RemoteConnectInit): Promise<ServerConn
   }
   // remoteSteps() never returns an empty list.
   throw new Error("unreachable");
+}
+
+/**
+ * True when a connect from a stored verdict failed in a way a changed server
+ * explains (it refused `initialize`, or answered with another HTTP error);
+ * not for a sign-in, an unreachable server or a timeout, which a probe would
+ * meet just the same.
+ */
+function storedVerdictFailed(error: unknown, status: number | undefined): boolean {
+  if (status === 401 || status === 403) return false;
+  if (status !== undefined) return true;
+  return (
+    error instanceof ProtocolError ||
+    (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed)
+  );
 }
 
 /**
@@ -239,6 +262,13 @@ function eraDecisionOf(
       text: `a stored verdict (${era}, ${protocolVersion}, from ${new Date(decidedAt).toISOString()}): no server/discover sent`,
     };
   }
+  if (step.afterStored) {
+    const { era, protocolVersion } = step.afterStored;
+    return {
+      how: "probe",
+      text: `a stored verdict (${era}, ${protocolVersion}) failed, so server/discover was sent again: ${probeText(connection, transport, version)}`,
+    };
+  }
   if (step.afterProbeStatus !== undefined) {
     return {
       how: "fallback",
@@ -250,16 +280,15 @@ function eraDecisionOf(
   if (typeof step.mode === "object") {
     return { how: "setting", text: `protocol is "${PINNED}": the server offered it through server/discover` };
   }
+  return { how: "probe", text: probeText(connection, transport, version) };
+}
+
+/** What the probe found, in a sentence. */
+function probeText(connection: ServerConnection, transport: ClientTransport, version: string): string {
   if (connection.era === "modern") {
-    return {
-      how: "probe",
-      text: `the server answered server/discover offering ${version}, so it speaks the modern era`,
-    };
+    return `the server answered server/discover offering ${version}, so it speaks the modern era`;
   }
-  return {
-    how: "probe",
-    text: `the server answered server/discover with ${probeAnswer(transport)}, so it speaks the legacy era: initialize (${version})`,
-  };
+  return `the server answered server/discover with ${probeAnswer(transport)}, so it speaks the legacy era: initialize (${version})`;
 }
 
 /** What the probe got, for a legacy verdict: the HTTP error of the first POST, or a JSON-RPC error. */

@@ -229,6 +229,19 @@ describe("the era of a Streamable HTTP server", () => {
     expect(connection.eraDecision.how).toBe("stored");
     expect(count(legacy.methods, "server/discover")).toBe(0);
   });
+
+  it("a stored legacy verdict that a now modern-only server refuses is probed again, once", async () => {
+    const modern = await eraServer("reject");
+    const prior: MCPEraVerdict = { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() };
+    const connection = await connect("upgraded", { url: modern.url }, { prior });
+    expect(connection.era).toBe("modern");
+    expect(connection.transport).toBe("http");
+    expect(connection.eraDecision.how).toBe("probe");
+    expect(connection.eraDecision.text).toContain("a stored verdict (legacy, 2025-11-25) failed");
+    expect(modern.methods.slice(0, 2)).toEqual(["initialize", "server/discover"]);
+    expect(count(modern.methods, "server/discover")).toBe(1);
+    expect(textOf(await callTool(connection, "add", { a: 1, b: 2 }))).toBe("3");
+  });
 });
 
 describe("the era probe and OAuth", () => {
