@@ -130,6 +130,13 @@ export async function connectRemote(init: RemoteConnectInit): Promise<ServerConn
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
   const started = Date.now();
+  if (config.type === "sse" && config.protocol === PINNED) {
+    throw new McpRtError(
+      "CONFIG_INVALID",
+      `MCP server "${name}" has "protocol": "${PINNED}" with "type": "sse", but the SSE transport has only the legacy era; set "type" to "http", or "protocol" to "auto" or "legacy" ${inConfig(init.sourcePath)}`,
+      { server: name },
+    );
+  }
   const steps = remoteSteps(config, init.prior);
   let fallbackFrom: ConnectFailure["fallbackFrom"];
   let probeStatus: number | undefined;

@@ -175,6 +175,18 @@ describe("the era of a Streamable HTTP server", () => {
     expect(legacy.methods).toEqual(["server/discover"]);
   });
 
+  it('"2026-07-28" with type "sse" is a config error: SSE has no modern era', async () => {
+    const nobody = await server((_req, res) => void res.writeHead(500).end());
+    const error = await connectError(
+      "sse",
+      { type: "sse", url: `${nobody.origin}/sse`, protocol: "2026-07-28" },
+      { sourcePath: SOURCE },
+    );
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toContain(`set "type" to "http", or "protocol" to "auto" or "legacy" in ${SOURCE}`);
+    expect(nobody.requests).toEqual([]);
+  });
+
   it('"legacy" sends no server/discover', async () => {
     const legacy = await legacyServer();
     const connection = await connect("legacy", { ...legacy.config, protocol: "legacy" });
