@@ -301,7 +301,7 @@ function probeText(connection: ServerConnection, transport: ClientTransport, ver
 /** What the probe got, for a legacy verdict: the HTTP error of the first POST, or a JSON-RPC error. */
 function probeAnswer(transport: ClientTransport): string {
   const failure = transport instanceof RemoteTransport ? transport.httpFailures[0] : undefined;
-  if (!failure || failure.method !== "POST") return "an error that is not a modern one";
+  if (failure?.method !== "POST") return "an error that is not a modern one";
   const body = failure.bodyHead ? ` (${failure.bodyHead.slice(0, 120)})` : "";
   return `HTTP ${failure.status}${body}, not a modern error`;
 }
