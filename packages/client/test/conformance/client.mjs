@@ -42,7 +42,7 @@ const scenarios = {
     const result = await callTool(connection, "test_client_elicitation_defaults", {});
     if (result.isError) throw new Error(`test_client_elicitation_defaults failed: ${JSON.stringify(result)}`);
   },
-  "json-schema-ref-no-deref": async (connection, tools) => {
+  "json-schema-ref-no-deref": async (_connection, tools) => {
     // Only listing is tested (a network $ref must not be fetched); the server has no tools/call.
     if (!tools.some((tool) => tool.name === "lookup_user")) throw new Error("no lookup_user tool listed");
   },
