@@ -3,6 +3,7 @@ import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { sdkCode } from "./error-text.js";
 import { followSignal } from "./follow-signal.js";
+import { paramHeaders } from "./mcp-param-headers.js";
 import type { WatchedCall } from "./progress-calls.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
@@ -61,6 +62,8 @@ export async function callTool(
   const unfollow = options.signal ? followSignal(options.signal, (reason) => call.abort(reason)) : undefined;
   // Always ask for progress: it is what keeps a long call alive past `timeout`.
   const progressToken = internals.progress.add(call);
+  const declarations = internals.paramHeaders.get(toolName);
+  const headers = declarations && paramHeaders(declarations, args);
   try {
     // A plain request: the SDK's callTool throws away a result whose structuredContent does not
     // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
@@ -73,7 +76,9 @@ export async function callTool(
           _meta: { progressToken },
         },
       },
-      { signal: call.signal, timeout: timerMs(maxTotalTimeoutMs) },
+      headers
+        ? { signal: call.signal, timeout: timerMs(maxTotalTimeoutMs), headers }
+        : { signal: call.signal, timeout: timerMs(maxTotalTimeoutMs) },
     );
   } catch (error) {
     throw toRequestError({

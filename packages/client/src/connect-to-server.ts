@@ -1,28 +1,29 @@
 import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { isStdioConfig, type MCPServerConfig, type MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
 import {
   Client,
   type ClientCapabilities,
   type OAuthClientProvider,
   type PriorDiscovery,
+  type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
-import { type ConnectFailure, toConnectError } from "./connect-error.js";
+import { toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
-import { createTransport, transportKinds } from "./create-transport.js";
+import { createTransport } from "./create-transport.js";
 import { answerElicitation } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
-import type { MCPEraDecision, MCPEraVerdict } from "./era.js";
+import { type MCPEraDecision, type MCPEraVerdict, staleVerdictText } from "./era.js";
 import { errnoOf, rpcCode } from "./error-text.js";
-import { httpStatusOf } from "./http-error.js";
 import { launchTurn } from "./launch-turn.js";
 import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
 import { ProgressCalls } from "./progress-calls.js";
+import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { ServerConnection } from "./server-connection.js";
 import { planStdioEra } from "./stdio-era.js";
@@ -89,10 +90,14 @@ export interface ConnectOptions {
    */
   onElicitation?: ElicitationHandler;
   /**
-   * The era verdict an earlier connection left (`connection.eraVerdict`,
-   * kept by the caller): a stdio server is then spoken to in that era with
-   * no probe. A stored legacy verdict the server rejects is probed again
-   * once. The caller decides when a verdict is too old to pass.
+   * The era verdict an earlier connect found (`connection.eraVerdict`, kept
+   * in the tool cache): no `server/discover` probe is sent (`{ era:
+   * "modern", discover }` connects with no round trip, `{ era: "legacy" }`
+   * goes straight to `initialize`). Ignored when the config's `protocol`
+   * names the other era. A legacy verdict the server now refuses is
+   * followed by one probe. Freshness is the caller's: a legacy verdict
+   * never finds out that the server was upgraded while it still answers
+   * `initialize`.
    */
   prior?: MCPEraVerdict;
   /** How long a stdio server has to answer the era probe after its first output (before it, half its `timeout`). @default 5000 */
@@ -105,7 +110,13 @@ export interface ConnectOptions {
  * (default 30000 ms). A `url` config uses Streamable HTTP (`type: "http"`) or
  * the legacy SSE transport (`type: "sse"`); without `type` it tries Streamable
  * HTTP and falls back to SSE when the initialize POST gets a 4xx (other than
- * 401/403). `connection.transport` says which one is in use. The client
+ * 401/403). `connection.transport` says which one is in use. On Streamable
+ * HTTP the config's `protocol` decides the era: `"auto"` (the default) sends
+ * a `server/discover` first and lands modern (2026-07-28) or, on a 4xx that
+ * is not a modern error, legacy (`initialize`); a 5xx to it is tried once
+ * more as legacy; `"legacy"` sends `initialize` only; `"2026-07-28"` fails
+ * with `INIT_FAILED` against a server that does not speak it; `prior` skips
+ * the probe. `connection.eraDecision` says how it went. The client
  * declares the `roots` capability and answers `roots/list` with the agent's
  * cwd. On any failure the server's process group is gone (stdio) before the
  * promise rejects with an `McpRtError` (`CONFIG_INVALID`, `SPAWN_FAILED`,
@@ -140,26 +151,8 @@ export async function connectToServer(
   checkMaxMessageBytes(options.maxMessageBytes);
 
   const session = oauthSessionFor(name, config, options);
-  const attempt = async (): Promise<ServerConnection> => {
-    try {
-      return await connectOnce(name, config, options, { cwd, timeoutMs, session });
-    } catch (error) {
-      // A stored verdict the server no longer fits (a modern-only server rejecting `initialize`): ask it again, once.
-      if (!options.prior || !isRejection(error) || options.signal?.aborted) throw error;
-      const stale = describeStale(options.prior);
-      const connection = await connectOnce(
-        name,
-        config,
-        { ...options, prior: undefined },
-        { cwd, timeoutMs, session },
-      );
-      connection.settleEra({
-        how: connection.eraDecision.how,
-        text: `${stale}; ${connection.eraDecision.text}`,
-      });
-      return connection;
-    }
-  };
+  const attempt = (): Promise<ServerConnection> =>
+    connectOnce(name, config, options, { cwd, timeoutMs, session });
   let connection: ServerConnection;
   try {
     connection = await attempt();
@@ -188,89 +181,124 @@ async function connectOnce(
   options: ConnectOptions,
   { cwd, timeoutMs, session }: AttemptContext,
 ): Promise<ServerConnection> {
+  if (!isStdioConfig(config)) {
+    return connectRemote({
+      name,
+      config,
+      written: options.unresolvedConfig,
+      timeoutMs,
+      signal: options.signal,
+      cwd,
+      sourcePath: options.sourcePath,
+      prior: options.prior,
+      open: (kind, mode, signal) => {
+        const transport = createTransport(name, config, {
+          cwd,
+          parentEnv: options.env ?? process.env,
+          kind,
+          authProvider: session ? undefined : options.authProvider,
+          fetch: session?.fetch,
+          signal,
+          sourcePath: options.sourcePath,
+          maxMessageBytes: options.maxMessageBytes,
+        });
+        return { transport, connection: createConnection(name, config, transport, cwd, options, mode) };
+      },
+    });
+  }
+  try {
+    return await connectStdio(name, config, options, { cwd, timeoutMs });
+  } catch (error) {
+    // A stored verdict the server no longer fits (a modern-only server rejecting `initialize`): ask it again, once.
+    if (!options.prior || !isRejection(error) || options.signal?.aborted) throw error;
+    const connection = await connectStdio(name, config, { ...options, prior: undefined }, { cwd, timeoutMs });
+    connection.settleEra({
+      how: connection.eraDecision.how,
+      text: `${staleVerdictText(options.prior)}; ${connection.eraDecision.text}`,
+    });
+    return connection;
+  }
+}
+
+/**
+ * Starts a stdio server and connects within `config.timeout`: its era is
+ * found on the process that keeps serving it (`planStdioEra`), or on a
+ * second one straight into `initialize` when the probe got no answer.
+ */
+async function connectStdio(
+  name: string,
+  config: MCPStdioServerConfig,
+  options: ConnectOptions,
+  { cwd, timeoutMs }: { cwd: string; timeoutMs: number },
+): Promise<ServerConnection> {
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = Date.now();
-  const kinds = transportKinds(config);
-  let fallbackFrom: ConnectFailure["fallbackFrom"];
-  for (const [attempt, kind] of kinds.entries()) {
-    const newTransport = (): ClientTransport =>
-      createTransport(name, config, {
-        cwd,
-        parentEnv: options.env ?? process.env,
-        onStderr: options.onStderr,
-        stdinGraceMs: options.stdinGraceMs,
-        killGraceMs: options.killGraceMs,
-        kind: kind === "stdio" ? undefined : kind,
-        authProvider: session ? undefined : options.authProvider,
-        fetch: session?.fetch,
-        signal,
-        sourcePath: options.sourcePath,
-        maxMessageBytes: options.maxMessageBytes,
-      });
-    let transport: ClientTransport = newTransport();
-    try {
-      let era: { prior: PriorDiscovery; decision: MCPEraDecision; decidedAt: number } | undefined;
-      if (transport instanceof ProcessGroupStdioTransport) {
-        // One launch per event-loop turn: timers and reads run between two spawns.
-        await launchTurn();
-        signal.throwIfAborted();
-        const plan = await planStdioEra(transport, {
-          setting: config.protocol,
-          prior: options.prior,
-          clientInfo: clientInfoOf(options),
-          capabilities: capabilitiesOf(options),
-          signal,
-          probeWaitMs: options.probeWaitMs,
-          timeoutMs,
-        });
-        if (plan.kind === "restart") {
-          await transport.terminate();
-          transport = newTransport();
-          era = { prior: { kind: "legacy" }, decision: plan.decision, decidedAt: Date.now() };
-        } else {
-          era = plan;
-        }
-      }
-      const connection = createConnection(name, config, transport, cwd, options);
-      const client = getConnectionInternals(connection).client;
-      await client.connect(transport, {
-        signal,
-        timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
-        ...(era ? { prior: era.prior } : {}),
-      });
-      if (era) connection.settleEra(era.decision, era.decidedAt);
-      return connection;
-    } catch (error) {
-      const failed: ClientTransport = transport;
-      // Read before stopping it: after terminate() every process has "exited". A server
-      // that dies at once fails the initialize write (EPIPE) before its exit is seen.
-      const exit =
-        failed.exit ?? (errnoOf(error) === undefined ? undefined : await failed.waitForExit?.(EXIT_WAIT_MS));
-      await failed.terminate();
-      const status = failed.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
-      if (attempt < kinds.length - 1 && !signal.aborted && shouldFallBackToSse(status)) {
-        fallbackFrom = { kind, status: status as number };
-        continue;
-      }
-      throw toConnectError({
-        name,
-        config,
-        written: options.unresolvedConfig,
-        error,
-        transport: failed,
-        exit,
-        timeoutMs,
-        signal: options.signal,
-        deadline,
-        cwd,
-        sourcePath: options.sourcePath,
-        fallbackFrom,
-      });
+  const newTransport = (): ProcessGroupStdioTransport => {
+    const transport = createTransport(name, config, {
+      cwd,
+      parentEnv: options.env ?? process.env,
+      onStderr: options.onStderr,
+      stdinGraceMs: options.stdinGraceMs,
+      killGraceMs: options.killGraceMs,
+      sourcePath: options.sourcePath,
+      maxMessageBytes: options.maxMessageBytes,
+    });
+    // createTransport makes one for every stdio config.
+    if (!(transport instanceof ProcessGroupStdioTransport)) throw new TypeError("expected a stdio transport");
+    return transport;
+  };
+  let transport = newTransport();
+  try {
+    // One launch per event-loop turn: timers and reads run between two spawns.
+    await launchTurn();
+    signal.throwIfAborted();
+    const plan = await planStdioEra(transport, {
+      setting: config.protocol,
+      prior: options.prior,
+      clientInfo: clientInfoOf(options),
+      capabilities: capabilitiesOf(options),
+      signal,
+      probeWaitMs: options.probeWaitMs,
+      timeoutMs,
+    });
+    const era: { prior: PriorDiscovery; decision: MCPEraDecision; decidedAt: number } =
+      plan.kind === "restart"
+        ? { prior: { kind: "legacy" }, decision: plan.decision, decidedAt: Date.now() }
+        : plan;
+    if (plan.kind === "restart") {
+      await transport.terminate();
+      transport = newTransport();
     }
+    const connection = createConnection(name, config, transport, cwd, options);
+    await getConnectionInternals(connection).client.connect(transport, {
+      signal,
+      timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))),
+      prior: era.prior,
+    });
+    connection.settleEra(era.decision, era.decidedAt);
+    return connection;
+  } catch (error) {
+    // Read before stopping it: after terminate() every process has "exited". A server
+    // that dies at once fails the initialize write (EPIPE) before its exit is seen.
+    const exit =
+      transport.exit ??
+      (errnoOf(error) === undefined ? undefined : await transport.waitForExit(EXIT_WAIT_MS));
+    await transport.terminate();
+    throw toConnectError({
+      name,
+      config,
+      written: options.unresolvedConfig,
+      error,
+      transport,
+      exit,
+      timeoutMs,
+      signal: options.signal,
+      deadline,
+      cwd,
+      sourcePath: options.sourcePath,
+    });
   }
-  // transportKinds() never returns an empty list.
-  throw new Error("unreachable");
 }
 
 /** The OAuth session for a remote server that OAuth may serve, when `oauth` is given. */
@@ -296,15 +324,6 @@ function oauthSessionFor(
   return new OAuthSession({ name, serverUrl, auth, options: options.oauth, sourcePath: options.sourcePath });
 }
 
-/**
- * The spec's backwards compatibility rule: a server that answers the
- * initialize POST with a 4xx may be an old HTTP+SSE server. 401 and 403 are
- * about credentials, which SSE would need just the same.
- */
-function shouldFallBackToSse(status: number | undefined): boolean {
-  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
-}
-
 /** How the client introduces itself. */
 function clientInfoOf(options: ConnectOptions): { name: string; version: string; title?: string } {
   return options.clientInfo ?? { name: "mcp-rt", version };
@@ -320,11 +339,6 @@ function isRejection(error: unknown): boolean {
   return McpRtError.isInstance(error) && error.code === "INIT_FAILED" && rpcCode(error.cause) !== undefined;
 }
 
-function describeStale(prior: MCPEraVerdict): string {
-  const era = prior.era === "modern" ? prior.protocolVersion : `${prior.protocolVersion} (legacy)`;
-  return `the stored verdict (${era}) no longer fits: the server rejected the handshake, so it was asked again`;
-}
-
 /** A connection (not yet initialized) over `transport`, with its SDK client wired to it. */
 function createConnection(
   name: string,
@@ -332,12 +346,13 @@ function createConnection(
   transport: ClientTransport,
   cwd: string,
   options: ConnectOptions,
+  mode: VersionNegotiationMode = "legacy",
 ): ServerConnection {
   const client = new Client(clientInfoOf(options), {
     capabilities: capabilitiesOf(options),
     jsonSchemaValidator: new LazySchemaValidator(),
-    // The 2025 wire: `initialize`, no `server/discover` probe (the SDK's default, said here on purpose).
-    versionNegotiation: { mode: "legacy" },
+    // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote-era.ts).
+    versionNegotiation: { mode },
   });
   const progress = new ProgressCalls();
   const connection = new ServerConnection({

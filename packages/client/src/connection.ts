@@ -2,6 +2,7 @@ import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { Client, Implementation, ServerCapabilities } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
+import type { ParamHeaderDeclaration } from "./mcp-param-headers.js";
 import type { ProgressCalls } from "./progress-calls.js";
 import type { ProcessExit } from "./stdio-transport.js";
 
@@ -78,6 +79,8 @@ export interface ConnectionInternals {
   sourcePath: string | undefined;
   /** The tool calls in flight that asked for progress, by their tokens. */
   progress: ProgressCalls;
+  /** By tool name, the arguments a modern HTTP server asked to see as `Mcp-Param-*` headers (set by `listTools`). */
+  paramHeaders: Map<string, readonly ParamHeaderDeclaration[]>;
   /** Closes (idempotent); resolves once the server (and its process group) is gone. */
   close(): Promise<void>;
   /** Why it closed, once it has. */

@@ -36,3 +36,27 @@ export interface MCPEraDecision {
 
 /** The revision that starts the modern era, and the only modern one mcp-rt speaks. */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/** `2026-07-28`, or `2025-11-25 (legacy)`. */
+export function describeEra(verdict: Pick<MCPEraVerdict, "era" | "protocolVersion">): string {
+  return verdict.era === "modern" ? verdict.protocolVersion : `${verdict.protocolVersion} (legacy)`;
+}
+
+/** How a connect that adopted a stored verdict decided its era. */
+export function storedDecision(verdict: MCPEraVerdict, now: number = Date.now()): MCPEraDecision {
+  const age = describeAge(now - verdict.decidedAt);
+  return { how: "stored", text: `a verdict stored ${age} ago says ${describeEra(verdict)}; no probe sent` };
+}
+
+/** The start of the decision of a probe that followed a stored verdict the server refused. */
+export function staleVerdictText(verdict: MCPEraVerdict): string {
+  return `the stored verdict (${describeEra(verdict)}) no longer fits: the server rejected the handshake, so it was asked again`;
+}
+
+function describeAge(ms: number): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 1) return "less than a minute";
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
+}

@@ -3,6 +3,7 @@ import { z } from "@mcp-rt/config/util";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
+import { type ParamHeaderDeclaration, scanParamHeaders } from "./mcp-param-headers.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 import { toToolDefinition } from "./tool-definition.js";
@@ -63,6 +64,9 @@ export async function listTools(
   const limiter = new ToolLimiter(connection.name, resolveToolLimits(options.limits));
   const started = Date.now();
   const tools = new Map<string, MCPToolDefinition>();
+  // SEP-2243 headers exist only on a modern Streamable HTTP connection.
+  const headersToo = connection.era === "modern" && connection.transport === "http";
+  const declared = new Map<string, readonly ParamHeaderDeclaration[]>();
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
 
@@ -99,6 +103,7 @@ export async function listTools(
         limiter.skipped(result.tools.length - index);
         break;
       }
+      if (headersToo && !declareHeaders(tool, declared)) continue;
       const fast = toToolDefinition(tool);
       if (fast) {
         keep(fast);
@@ -127,6 +132,12 @@ export async function listTools(
           // A throwing listener must not cost the tools.
         }
       }
+      if (headersToo) {
+        internals.paramHeaders.clear();
+        for (const [name, declarations] of declared) {
+          if (tools.has(name)) internals.paramHeaders.set(name, declarations);
+        }
+      }
       return [...tools.values()];
     }
     if (seenCursors.has(next)) {
@@ -146,4 +157,18 @@ export async function listTools(
     seenCursors.add(next);
     cursor = next;
   }
+}
+
+/**
+ * Records the `x-mcp-header` marks of a listed tool; false for a tool whose
+ * marks are invalid, which the spec says a client must leave out.
+ */
+function declareHeaders(tool: unknown, declared: Map<string, readonly ParamHeaderDeclaration[]>): boolean {
+  const { name, inputSchema } = (tool ?? {}) as { name?: unknown; inputSchema?: unknown };
+  const scan = scanParamHeaders(inputSchema);
+  if (!scan.valid) return false;
+  if (typeof name === "string" && scan.declarations.length > 0 && !declared.has(name)) {
+    declared.set(name, scan.declarations);
+  }
+  return true;
 }

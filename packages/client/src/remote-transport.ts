@@ -159,6 +159,11 @@ export class RemoteTransport implements ClientTransport {
     return "";
   }
 
+  /** The last HTTP error responses this transport saw (at most 8), oldest first. */
+  get httpFailures(): readonly HttpFailure[] {
+    return this.#failures;
+  }
+
   /** The HTTP error response behind an error the SDK threw, if there was one. */
   httpFailureOf(error: unknown): HttpFailure | undefined {
     if (error instanceof Error && this.#postFailures.has(error)) return this.#postFailures.get(error);

@@ -59,6 +59,7 @@ export class ServerConnection implements MCPServerConnection {
       transport: init.transport,
       sourcePath: init.sourcePath,
       progress: init.progress,
+      paramHeaders: new Map(),
       close: () => this.#close(),
       closeEvent: () => this.#closeEvent,
     });

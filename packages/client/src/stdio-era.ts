@@ -10,7 +10,7 @@ import {
   SdkError,
   SdkErrorCode,
 } from "@modelcontextprotocol/client";
-import { type MCPEraDecision, type MCPEraVerdict, MODERN_PROTOCOL_VERSION } from "./era.js";
+import { type MCPEraDecision, type MCPEraVerdict, MODERN_PROTOCOL_VERSION, storedDecision } from "./era.js";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
 /**
@@ -68,11 +68,10 @@ export async function planStdioEra(
   }
   if (prior && (prior.era === "modern" || setting !== "2026-07-28")) {
     await transport.start();
-    const age = describeAge(Date.now() - prior.decidedAt);
-    const text = `a verdict stored ${age} ago says ${describeEra(prior.era, prior.protocolVersion)}; no probe sent`;
+    const { how, text } = storedDecision(prior);
     return prior.era === "modern" && prior.discover
-      ? connectAs({ kind: "modern", discover: prior.discover as never }, "stored", text, prior.decidedAt)
-      : connectAs({ kind: "legacy" }, "stored", text, prior.decidedAt);
+      ? connectAs({ kind: "modern", discover: prior.discover as never }, how, text, prior.decidedAt)
+      : connectAs({ kind: "legacy" }, how, text, prior.decidedAt);
   }
   const pinned = setting === "2026-07-28";
   const probe = new DiscoverProbe(transport, options);
@@ -142,19 +141,6 @@ function notModern(what: string): SdkError {
     SdkErrorCode.EraNegotiationFailed,
     `the config says protocol "${MODERN_PROTOCOL_VERSION}", but ${what}; set "protocol" to "auto" or "legacy"`,
   );
-}
-
-/** `2026-07-28` or `2025-11-25 (legacy)`. */
-export function describeEra(era: MCPEraVerdict["era"], protocolVersion: string): string {
-  return era === "modern" ? protocolVersion : `${protocolVersion} (legacy)`;
-}
-
-function describeAge(ms: number): string {
-  const minutes = Math.max(0, Math.round(ms / 60_000));
-  if (minutes < 1) return "less than a minute";
-  if (minutes < 120) return `${minutes} min`;
-  const hours = Math.round(minutes / 60);
-  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
 }
 
 function supportedVersions(result: unknown): string[] | undefined {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkNoPortsLeftAfterFile } from "./http-test-servers.js";
@@ -10,8 +10,6 @@ checkNoPortsLeftAfterFile();
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const runner = fileURLToPath(new URL("./conformance/run.mjs", import.meta.url));
-const baseline = readFileSync(new URL("./conformance/expected-failures.yml", import.meta.url), "utf8");
-const expectedFailures = [...baseline.matchAll(/^\s+-\s+(\S+)/gm)].map((match) => match[1]!);
 
 /** Runs `node test/conformance/run.mjs [scenario…]`: the suite against the built client, all on localhost. */
 function runConformance(...scenarios: string[]): Promise<{ code: number | null; output: string }> {
@@ -29,8 +27,23 @@ function runConformance(...scenarios: string[]): Promise<{ code: number | null; 
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, output })));
 }
 
-const { requiredScenarios } = (await import(runner)) as { requiredScenarios(): string[] };
+interface ModernResult {
+  scenario: string;
+  code: number;
+  output: string;
+  passed: boolean;
+  expected: boolean;
+}
+const runnerModule = (await import(runner)) as {
+  requiredScenarios(): string[];
+  runModern(): Promise<{ code: number; results: ModernResult[] }>;
+  expectedFailures(file: string): string[];
+  MODERN_SCENARIOS: string[];
+};
+const { requiredScenarios, runModern, MODERN_SCENARIOS } = runnerModule;
 const required = requiredScenarios();
+const expectedFailures = runnerModule.expectedFailures("expected-failures.yml");
+const modernExpectedFailures = runnerModule.expectedFailures("expected-failures-2026-07-28.yml");
 
 describe("the MCP conformance suite (@modelcontextprotocol/conformance client scenarios)", () => {
   let run: { code: number | null; output: string };
@@ -68,5 +81,41 @@ describe("the MCP conformance suite (@modelcontextprotocol/conformance client sc
 
   it("also keeps JSON Schema 2020-12 keywords intact (run, not yet scored, for 2025-11-25)", () => {
     expect(run.output).toMatch(/✓ json-schema-2020-12-preservation: \d+ passed, 0 failed/);
+  });
+});
+
+describe("the MCP conformance suite at 2026-07-28 (modern-only servers, reached through protocol: auto)", () => {
+  let modern: { code: number; results: ModernResult[] };
+
+  beforeAll(async () => {
+    expect(existsSync(new URL("../dist/index.js", import.meta.url)), "build @mcp-rt/client first").toBe(true);
+    modern = await runModern();
+  }, 300_000);
+
+  it("runs the six scenarios issue 31 names", () => {
+    expect(MODERN_SCENARIOS).toEqual([
+      "tools_call",
+      "request-metadata",
+      "http-standard-headers",
+      "http-custom-headers",
+      "http-invalid-tool-headers",
+      "json-schema-ref-no-deref",
+    ]);
+    expect(modern.results.map((result) => result.scenario)).toEqual(MODERN_SCENARIOS);
+  });
+
+  it.each(MODERN_SCENARIOS.filter((scenario) => !modernExpectedFailures.includes(scenario)))(
+    "passes %s at 2026-07-28",
+    (scenario) => {
+      const result = modern.results.find((one) => one.scenario === scenario);
+      expect(result?.passed, result?.output).toBe(true);
+      // Run, not skipped; client.mjs fails unless the connection agreed the revision asked for.
+      expect(result?.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+    },
+  );
+
+  it("fails no scenario: expected-failures-2026-07-28.yml lists none", () => {
+    expect(modernExpectedFailures).toEqual([]);
+    expect(modern.code, modern.results.map((result) => result.output).join("\n")).toBe(0);
   });
 });

@@ -50,9 +50,11 @@ describe("headers", () => {
       expect(request.headers["x-api-key"]).toBe("k-123");
       expect(request.headers["x-trace"]).toBe("trace-1");
     }
-    // The initialize POST carries no session id; later ones carry the server's, never the config's.
+    // The server/discover probe ("auto") and the initialize POST carry no session id; later ones
+    // carry the server's, never the config's.
     expect(front.requests[0]?.headers["mcp-session-id"]).toBeUndefined();
-    const sessionIds = new Set(front.requests.slice(1).map((r) => r.headers["mcp-session-id"]));
+    expect(front.requests[1]?.headers["mcp-session-id"]).toBeUndefined();
+    const sessionIds = new Set(front.requests.slice(2).map((r) => r.headers["mcp-session-id"]));
     expect(sessionIds.size).toBe(1);
     expect(sessionIds.has("forged")).toBe(false);
   });

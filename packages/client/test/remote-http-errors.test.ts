@@ -38,10 +38,12 @@ describe("HTTP error statuses", () => {
     const error = await connectError("broken", { type: "http", url }, { sourcePath: SOURCE });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.server).toBe("broken");
+    // The server/discover probe got the 500 first, and the one legacy retry (initialize) got it again.
     expect(error.message).toBe(
-      `Connection to MCP server "broken" failed: POST ${url} answered HTTP 500 Internal Server Error: database exploded at line 3 (a failure on the server's side: see its logs, or try again later)`,
+      `Connection to MCP server "broken" failed: POST ${url} answered HTTP 500 Internal Server Error: database exploded at line 3 (a failure on the server's side: see its logs, or try again later); server/discover had been answered with HTTP 500`,
     );
     expect(error.details).toMatchObject({
+      probeStatus: 500,
       status: 500,
       statusText: "Internal Server Error",
       method: "POST",
@@ -63,13 +65,17 @@ describe("HTTP error statuses", () => {
   });
 
   it("does not fall back to SSE on a 5xx: the server speaks Streamable HTTP and is broken", async () => {
-    const broken = await server((_req, res) => {
+    const methods: (string | undefined)[] = [];
+    const broken = await server((_req, res, body) => {
+      methods.push(rpcMethod(body));
       res.writeHead(503).end("maintenance");
     });
     const error = await connectError("broken", { url: `${broken.origin}/mcp` });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.details).toMatchObject({ status: 503, body: "maintenance" });
-    expect(broken.requests.map((r) => r.method)).toEqual(["POST"]);
+    // server/discover (503), then the one legacy retry's initialize (503); never a GET for SSE.
+    expect(broken.requests.map((r) => r.method)).toEqual(["POST", "POST"]);
+    expect(methods).toEqual(["server/discover", "initialize"]);
   });
 
   it("names the url for a 404 at connect", async () => {

@@ -42,7 +42,19 @@ const scenarios = {
     const result = await callTool(connection, "test_client_elicitation_defaults", {});
     if (result.isError) throw new Error(`test_client_elicitation_defaults failed: ${JSON.stringify(result)}`);
   },
+  "json-schema-ref-no-deref": async (_connection, tools) => {
+    // Only listing is tested (a network $ref must not be fetched); the server has no tools/call.
+    if (!tools.some((tool) => tool.name === "lookup_user")) throw new Error("no lookup_user tool listed");
+  },
   default: async (connection, tools) => {
+    // Scenarios that name their calls (http-custom-headers) get exactly those, with their arguments.
+    if (Array.isArray(context.toolCalls)) {
+      for (const { name, arguments: args } of context.toolCalls) {
+        const result = await callTool(connection, name, args);
+        if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result)}`);
+      }
+      return;
+    }
     // The auth scenarios protect tools/call (some with a scope of its own: a step-up).
     if (tools[0]) await callTool(connection, tools[0].name, {});
   },
@@ -71,6 +83,10 @@ const connection = await connectToServer("conformance", config, {
 });
 let failed = false;
 try {
+  // With --spec-version the suite names the revision: a 2026-07-28 run must land on it (protocol "auto").
+  const asked = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  if (asked === "2026-07-28" && connection.protocolVersion !== asked)
+    throw new Error(`asked to speak ${asked}, connected with ${connection.protocolVersion}`);
   console.log(
     `connected over ${connection.transport} to ${connection.serverInfo.name} (${connection.protocolVersion})`,
   );
