@@ -1,13 +1,14 @@
 import { closeConnection, type MCPServerConnection, ping } from "@mcp-rt/client";
 import type { McpRtError } from "@mcp-rt/config";
-import { echoServer } from "@mcp-rt/testing";
+import { echoServer, modernServer, readPidFileEntries } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { useConnections } from "./helpers.js";
+import { useConnections, useTempDir } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
 
 const connections = useConnections();
+const tmp = useTempDir("mcp-rt-ping-");
 const stopped: number[] = [];
 // Registered after useConnections, so it runs before the connections close.
 afterEach(() => {
@@ -29,6 +30,15 @@ describe("ping", () => {
   it("resolves when the server answers", async () => {
     const connection = await connect();
     await expect(ping(connection, { timeout: 5000 })).resolves.toBeUndefined();
+  });
+
+  it("asks a 2026-07-28 server, which has no ping, with server/discover", async () => {
+    const pidFile = `${tmp()}/pids`;
+    const connection = await connections.connect("modern", modernServer({ pidFile }));
+    expect(connection.era).toBe("modern");
+    await expect(ping(connection, { timeout: 5000 })).resolves.toBeUndefined();
+    // The era probe, then the ping.
+    expect(readPidFileEntries(pidFile).filter((entry) => entry.role === "probe")).toHaveLength(2);
   });
 
   it("rejects with REQUEST_TIMEOUT when a stopped server does not answer in time", async () => {
