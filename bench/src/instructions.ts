@@ -11,8 +11,9 @@
  * is counted apart: when a function gets optimized, and when a collection
  * falls, moves from run to run, the calls' own work does not.
  *
- * Usage: `node dist/instructions.js [--calls 3000] [--warmup 5000]` (valgrind
- * and callgrind_annotate on the PATH: `apt-get install valgrind`).
+ * Usage: `node dist/instructions.js [--calls 3000] [--warmup 5000]
+ * [--contenders raw-sdk,raw-sdk-v2,mcp-rt]` (valgrind and callgrind_annotate
+ * on the PATH: `apt-get install valgrind`).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -72,11 +73,12 @@ export function perCall(
 }
 
 /** The contenders counted, as scenario 3 runs them. */
-const CONTENDERS = ["raw-sdk", "mcp-rt"] as const;
+const CONTENDERS = ["raw-sdk", "raw-sdk-v2", "mcp-rt"] as const;
 type Contender = (typeof CONTENDERS)[number];
 
 const NAMES: Record<Contender, string> = {
   "raw-sdk": "raw SDK `client.callTool`",
+  "raw-sdk-v2": "raw SDK v2 `client.callTool`",
   "mcp-rt": "mcp-rt `MCPTool.execute`",
 };
 
@@ -144,7 +146,12 @@ function hasTool(command: string): boolean {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { child: { type: "boolean" }, calls: { type: "string" }, warmup: { type: "string" } },
+    options: {
+      child: { type: "boolean" },
+      calls: { type: "string" },
+      warmup: { type: "string" },
+      contenders: { type: "string" },
+    },
   });
   if (values.child) {
     const [contender, calls, warmup] = positionals;
@@ -156,6 +163,10 @@ async function main(): Promise<void> {
   if (!Number.isSafeInteger(calls) || calls < 1 || !Number.isSafeInteger(warmup) || warmup < 0) {
     throw new Error("--calls must be a whole number ≥ 1 and --warmup one ≥ 0");
   }
+  const contenders = values.contenders?.split(",") ?? [...CONTENDERS];
+  const unknown = contenders.filter((id) => !(CONTENDERS as readonly string[]).includes(id));
+  if (unknown.length > 0)
+    throw new Error(`--contenders: no contender ${unknown.join(", ")} (${CONTENDERS.join(", ")})`);
   if (!hasTool("valgrind") || !hasTool("callgrind_annotate")) {
     throw new Error(
       "valgrind and callgrind_annotate are needed on the PATH (Debian: apt-get install valgrind)",
@@ -164,7 +175,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-rt-callgrind-"));
   try {
     const counted = new Map<Contender, Threads>();
-    for (const contender of CONTENDERS) {
+    for (const contender of contenders as Contender[]) {
       const without = callgrind(join(dir, `${contender}-0.out`), contender, 0, warmup);
       const withCalls = callgrind(join(dir, `${contender}-${calls}.out`), contender, calls, warmup);
       counted.set(contender, {
@@ -173,14 +184,15 @@ async function main(): Promise<void> {
       });
     }
     const floor = counted.get("raw-sdk")?.main.rest ?? Number.NaN;
+    const floorV2 = counted.get("raw-sdk-v2")?.main.rest ?? Number.NaN;
     const k = (n: number): string => `${(n / 1000).toFixed(1)} k`;
     console.log(
       `Instructions per call of the client process (callgrind; ${calls} calls after ${warmup} untimed, less the same run with none)\n`,
     );
     console.log(
-      "| contender | every thread | main thread | main: V8's optimizing compiler | main: garbage collector | main: the rest, the calls' own work | rest × raw SDK |",
+      "| contender | every thread | main thread | main: V8's optimizing compiler | main: garbage collector | main: the rest, the calls' own work | rest × raw SDK | rest × raw SDK v2 |",
     );
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (const [contender, { all, main }] of counted) {
       const row = [
         k(all),
@@ -189,6 +201,7 @@ async function main(): Promise<void> {
         k(main.gc),
         k(main.rest),
         (main.rest / floor).toFixed(3),
+        (main.rest / floorV2).toFixed(3),
       ];
       console.log(`| ${NAMES[contender]} | ${row.join(" | ")} |`);
     }

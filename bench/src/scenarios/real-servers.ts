@@ -80,6 +80,7 @@ export const realServersScenario: Scenario = {
         start(WARM_GATE, "mcp-rt", () => warmCache),
         start(WARM_CACHE_FIRST, "mcp-rt-cache-first", () => warmCache),
         start("raw-sdk", "raw-sdk", () => warmCache),
+        start("raw-sdk-v2", "raw-sdk-v2", () => warmCache),
         ...(diagnostic ? [start(OWN_SESSION, "raw-sdk", () => warmCache, { ownSession: true })] : []),
         ...(full ? [start(HOST_ENV, "raw-sdk", () => warmCache, { hostEnv: true })] : []),
         start("langchain", "langchain", () => warmCache, { counts: { warmup: 0, runs: size.langchainRuns } }),
@@ -113,6 +114,7 @@ export const realServersScenario: Scenario = {
             [
               call("mcp-rt"),
               call("raw-sdk"),
+              call("raw-sdk-v2"),
               ...(diagnostic ? [call("raw-sdk", true)] : []),
               call("langchain"),
             ],
@@ -124,7 +126,7 @@ export const realServersScenario: Scenario = {
     const cold = metricTable({
       metric: "cold start (empty cache): connect + list until every tool is in hand",
       unit: "ms",
-      outcomes: pickOutcomes(starts, ["mcp-rt", "raw-sdk", OWN_SESSION, HOST_ENV, "langchain"]),
+      outcomes: pickOutcomes(starts, ["mcp-rt", "raw-sdk", "raw-sdk-v2", OWN_SESSION, HOST_ENV, "langchain"]),
       labels: START_LABELS,
       pick: (result) => result.ms,
       baseline: "raw-sdk",
@@ -170,10 +172,10 @@ export const realServersScenario: Scenario = {
       title: `Real servers: ${size.servers.length} MCP servers from npm, ${expectTools("raw-sdk")} tools`,
       setup: [
         `${names}: the servers of \`src/real-servers.ts\` (bench devDependencies, run with this Node, no network, no browser, no API key); each run in a fresh process; the clock starts at the call that begins connecting and stops when every tool of every server is in hand (${expectTools("raw-sdk")} tools; ${expectTools("mcp-rt")} in mcp-rt's registry, whose client declares \`roots\` (\`everything\` adds \`get-roots-list\`) and whose session adds \`mcp_list_resources\` and \`mcp_read_resource\` while a server has resources).`,
-        `Start: mcp-rt is \`MCPManager.connectServers\` + \`AgentSession.refreshMCPTools\`, cold with an empty file-store cache each run, warm with the cache primed by an earlier, untimed run, in \`startupMode: "gate"\` and \`"cache-first"\`; raw SDK: \`Client\` + \`StdioClientTransport\` per server, \`Promise.all\`, every \`tools/list\` page; LangChain: \`MultiServerMCPClient.getTools()\`. All ${diagnostic ? "six (with the diagnostic row of the raw SDK with `setsid`, cold)" : "five"} take turns in one run; the raw SDK's and LangChain's runs show in both tables, as they have no cache.`,
+        `Start: mcp-rt is \`MCPManager.connectServers\` + \`AgentSession.refreshMCPTools\`, cold with an empty file-store cache each run, warm with the cache primed by an earlier, untimed run, in \`startupMode: "gate"\` and \`"cache-first"\`; raw SDK (v1, the targets' floor) and raw SDK v2 (\`@modelcontextprotocol/client\`, beside it): \`Client\` + \`StdioClientTransport\` per server, \`Promise.all\`, every \`tools/list\` page; LangChain: \`MultiServerMCPClient.getTools()\`. All of them${diagnostic ? " (with the diagnostic rows of the raw SDK, cold)" : ""} take turns in one run; the raw SDK's and LangChain's runs show in both tables, as they have no cache.`,
         ...(calls.length > 0
           ? [
-              `Calls: ${Object.keys(callServers).join(", ")} connected (untimed), ${size.warmupRounds} untimed rounds, then ${size.rounds} timed rounds of ${calls.length} calls one after another (${timedCalls} calls): ${calls.map((spec) => `\`${spec.server}/${spec.tool}\``).join(", ")}; every answer checked. mcp-rt: \`MCPTool.execute\`; raw SDK: \`client.callTool\`; LangChain: the tool's \`.invoke\`.`,
+              `Calls: ${Object.keys(callServers).join(", ")} connected (untimed), ${size.warmupRounds} untimed rounds, then ${size.rounds} timed rounds of ${calls.length} calls one after another (${timedCalls} calls): ${calls.map((spec) => `\`${spec.server}/${spec.tool}\``).join(", ")}; every answer checked. mcp-rt: \`MCPTool.execute\`; raw SDK and raw SDK v2: \`client.callTool\`; LangChain: the tool's \`.invoke\`.`,
             ]
           : []),
       ],

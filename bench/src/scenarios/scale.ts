@@ -41,6 +41,7 @@ export const scale: Scenario = {
       [
         { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
         { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
+        { id: "raw-sdk-v2", warmup: size.warmup, runs: size.runs },
       ],
     );
     const table = (metric: string, unit: MetricUnit, pick: (result: StartupResult) => number) =>
@@ -76,7 +77,7 @@ export const scale: Scenario = {
       title: `Scale: ${size.servers} small stdio servers`,
       setup: [
         `${size.servers} \`echoServer\` fixtures; each run in a fresh process (the host), mcp-rt with an empty file-store cache; connect + list, then \`disconnectAll()\` (raw SDK: \`client.close()\` on every client, in parallel), then the host's live descendant processes are counted at once. Every server's \`timeout\` is 60 s, the raw SDK's own request timeout: 100 servers booting at once here take longer than mcp-rt's default 30 s.`,
-        "Peak RSS is the host process's `maxRSS`; the servers' own memory is not in it.",
+        "Peak RSS is the host process's `maxRSS`; the servers' own memory is not in it. raw SDK v2 (`@modelcontextprotocol/client`, the SDK mcp-rt is built on) is a row beside the v1 floor, never the baseline of a target.",
       ],
       tables: [connect, rss, close, left, young, rest],
       targets: [

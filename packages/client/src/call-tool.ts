@@ -58,7 +58,7 @@ export async function callTool(
   // signal for many calls), and the limit without progress, restarted by each notification
   // (progress-calls.ts says why not the SDK's `onprogress`). The SDK keeps the limit however much
   // progress arrives.
-  const call = new ToolCall(timeoutMs, options.onProgress);
+  const call = new ToolCall(timeoutMs, options.onProgress, internals.progress.takeController());
   const unfollow = options.signal ? followSignal(options.signal, (reason) => call.abort(reason)) : undefined;
   // Always ask for progress: it is what keeps a long call alive past `timeout`.
   const progressToken = internals.progress.add(call);
@@ -97,6 +97,8 @@ export async function callTool(
   } finally {
     internals.progress.delete(progressToken);
     unfollow?.();
+    // Last: nothing can abort the call's signal any more, so an unaborted one can serve the next call.
+    internals.progress.giveBack(call.controller);
   }
 }
 
@@ -108,8 +110,9 @@ function callOf(toolName: string): string {
 /**
  * One call in flight: the `AbortSignal` the SDK gets for its request (a real
  * one: the SDK adds and removes its listener, and a stand-in would have to
- * follow `AbortSignal` wherever the SDK goes), and what its connection's
- * {@link ProgressCalls} watches (progress, the limit without it).
+ * follow `AbortSignal` wherever the SDK goes; its controller comes from the
+ * connection's {@link ProgressCalls}, which reuses unaborted ones), and what
+ * that {@link ProgressCalls} watches (progress, the limit without it).
  */
 class ToolCall implements WatchedCall {
   readonly quietMs: number;
@@ -119,12 +122,18 @@ class ToolCall implements WatchedCall {
   quietTooLong = false;
   readonly #timeoutMs: number;
   readonly #onProgress: ((progress: MCPProgress) => void) | undefined;
-  readonly #controller = new AbortController();
+  /** What aborts the request; handed back to the connection when the call settles. */
+  readonly controller: AbortController;
 
-  constructor(timeoutMs: number, onProgress: ((progress: MCPProgress) => void) | undefined) {
+  constructor(
+    timeoutMs: number,
+    onProgress: ((progress: MCPProgress) => void) | undefined,
+    controller: AbortController,
+  ) {
     this.quietMs = timerMs(timeoutMs);
     this.#timeoutMs = timeoutMs;
     this.#onProgress = onProgress;
+    this.controller = controller;
   }
 
   progressed(progress: Progress): void {
@@ -137,16 +146,16 @@ class ToolCall implements WatchedCall {
 
   /** What the SDK's request listens to. */
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    return this.controller.signal;
   }
 
   /** Aborts the request once, with `reason`. */
   abort(reason: unknown): void {
-    this.#controller.abort(reason);
+    this.controller.abort(reason);
   }
 
   tooQuiet(): void {
-    if (this.#controller.signal.aborted) return;
+    if (this.controller.signal.aborted) return;
     this.quietTooLong = true;
     this.abort(new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: this.#timeoutMs }));
   }

@@ -44,6 +44,27 @@ export class ProgressCalls {
   #timer: NodeJS.Timeout | undefined;
   /** When the timer fires (Infinity: not set). */
   #timerAt = Number.POSITIVE_INFINITY;
+  /** The controller the last call to settle unaborted left for the next one. */
+  #spare: AbortController | undefined;
+
+  /**
+   * A controller for a new call's request: the one a settled call left, or a
+   * new one. Creating an `AbortController` costs Node 20 several times what
+   * the rest of a call's bookkeeping does (bench/RESULTS.md, the SDK v2
+   * re-measure), and one that was never aborted is as good as new once the
+   * SDK removed its listener from it, which it does as each request ends
+   * (test/sdk-boundary.test.ts pins that).
+   */
+  takeController(): AbortController {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    return spare ?? new AbortController();
+  }
+
+  /** Keeps a settled call's controller for the next call, unless it was aborted. */
+  giveBack(controller: AbortController): void {
+    if (!controller.signal.aborted) this.#spare = controller;
+  }
 
   /** Starts watching a call; returns the token it sends. */
   add(call: WatchedCall): number {

@@ -45,6 +45,19 @@ const cachingServer = inlineServer([
   "});",
 ]);
 
+/** The signals the client's requests get from now on. */
+function recordSignals(connection: MCPServerConnection): AbortSignal[] {
+  const client = getConnectionInternals(connection).client;
+  const signals: AbortSignal[] = [];
+  const request = client.request.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  (client as { request: unknown }).request = (...args: unknown[]) => {
+    const options = args.at(-1) as { signal?: AbortSignal } | undefined;
+    if (options?.signal) signals.push(options.signal);
+    return request(...args);
+  };
+  return signals;
+}
+
 /** The requests the client sends from now on. */
 function recordRequests(connection: MCPServerConnection): Array<{ method: string; params?: unknown }> {
   const transport = getConnectionInternals(connection).client.transport!;
@@ -68,14 +81,7 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
     // v2's Protocol.request calls removeEventListener on the signal as each request ends:
     // a stand-in that only imitates part of AbortSignal fails every call.
     const connection = await connect("calls", manyToolsServer(1));
-    const client = getConnectionInternals(connection).client;
-    const signals: AbortSignal[] = [];
-    const request = client.request.bind(client) as (...args: unknown[]) => Promise<unknown>;
-    (client as { request: unknown }).request = (...args: unknown[]) => {
-      const options = args.at(-1) as { signal?: AbortSignal } | undefined;
-      if (options?.signal) signals.push(options.signal);
-      return request(...args);
-    };
+    const signals = recordSignals(connection);
 
     const result = await callTool(connection, "echo", { message: "through v2" });
 
@@ -83,6 +89,30 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
     expect(signals).toHaveLength(1);
     expect(signals[0]).toBeInstanceOf(AbortSignal);
     expect(getEventListeners(signals[0] as AbortSignal, "abort")).toHaveLength(0);
+  });
+
+  it("hands a settled call's signal to the next call once the SDK let go of it, never an aborted one", async () => {
+    // Reused because it carries no listener of the SDK's any more (the test above); an aborted one
+    // would fail the next call before it is sent.
+    const connection = await connect("reuse", manyToolsServer(1));
+    const signals = recordSignals(connection);
+
+    await callTool(connection, "echo", { message: "first" });
+    await callTool(connection, "echo", { message: "second" });
+    const caller = new AbortController();
+    const aborted = callTool(connection, "echo", { message: "third" }, { signal: caller.signal });
+    caller.abort(new Error("stop"));
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    const after = await callTool(connection, "echo", { message: "after the abort" });
+
+    expect(after.content).toEqual([{ type: "text", text: "after the abort" }]);
+    expect(signals).toHaveLength(4);
+    expect(signals[1]).toBe(signals[0]);
+    expect(signals[2]).toBe(signals[0]);
+    expect(signals[2]?.aborted).toBe(true);
+    expect(signals[3]).not.toBe(signals[2]);
+    expect(signals[3]?.aborted).toBe(false);
+    expect(getEventListeners(signals[3] as AbortSignal, "abort")).toHaveLength(0);
   });
 
   it("pages tools/list itself, one request a page, past the SDK's own cap of 64 pages", async () => {
