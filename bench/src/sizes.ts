@@ -37,6 +37,8 @@ export interface BenchSizes {
   };
   /** Scenario 11: the agent's warm start over real servers, quiet and beside CPU-bound processes. */
   busyCacheReads: RunCounts & { servers: readonly string[]; busyProcesses: number };
+  /** Scenario 12: legacy, dual-era and modern-only fixtures, cold and warm. */
+  eras: RunCounts & { servers: number };
 }
 
 /**
@@ -74,6 +76,7 @@ export const FULL: BenchSizes = {
     rounds: 200,
   },
   busyCacheReads: { servers: Object.keys(REAL_SERVER_PACKAGES), warmup: 0, runs: 5, busyProcesses: 6 },
+  eras: { servers: 10, warmup: 1, runs: 5 },
 };
 
 /** Every scenario at a tiny size, every contender once or twice: checks the harness, not the numbers. */
@@ -106,4 +109,5 @@ export const QUICK: BenchSizes = {
     rounds: 5,
   },
   busyCacheReads: { servers: ["filesystem", "thinking"], warmup: 0, runs: 1, busyProcesses: 2 },
+  eras: { servers: 2, warmup: 0, runs: 1 },
 };

@@ -1,5 +1,11 @@
 /** Who is measured: this project, the floor it is compared with, and the library a developer would pick instead. */
-export type ContenderId = "mcp-rt" | "mcp-rt-cache-first" | "raw-sdk" | "raw-sdk-v2" | "langchain";
+export type ContenderId =
+  | "mcp-rt"
+  | "mcp-rt-cache-first"
+  | "raw-sdk"
+  | "raw-sdk-v2"
+  | "raw-sdk-v2-auto"
+  | "langchain";
 
 /** How each contender is named in the report. */
 export const CONTENDER_LABELS: Record<ContenderId, string> = {
@@ -7,6 +13,7 @@ export const CONTENDER_LABELS: Record<ContenderId, string> = {
   "mcp-rt-cache-first": 'mcp-rt, `startupMode: "cache-first"`',
   "raw-sdk": "raw SDK",
   "raw-sdk-v2": "raw SDK v2",
+  "raw-sdk-v2-auto": 'raw SDK v2, `versionNegotiation: { mode: "auto" }`',
   langchain: "LangChain MultiServerMCPClient",
 };
 
@@ -18,6 +25,8 @@ export interface StdioServer {
   env?: Record<string, string>;
   /** mcp-rt's per-server `timeout` (connect + first list), in ms; the raw SDK has its own 60 s request timeout. */
   timeout?: number;
+  /** mcp-rt's per-server `protocol` (which MCP era, or `auto` to ask); the raw SDK's is its `versionNegotiation`. */
+  protocol?: "auto" | "legacy" | "2026-07-28";
 }
 
 /**

@@ -18,6 +18,8 @@ export async function loadContender(id: ContenderId): Promise<ContenderModule> {
       return (await import("./raw-sdk.js")).rawSdk;
     case "raw-sdk-v2":
       return (await import("./raw-sdk-v2.js")).rawSdkV2;
+    case "raw-sdk-v2-auto":
+      return (await import("./raw-sdk-v2.js")).rawSdkV2Auto;
     case "langchain":
       return import("./langchain.js");
   }

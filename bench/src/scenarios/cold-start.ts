@@ -7,7 +7,14 @@ import { metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "..
 import { summarize } from "../stats.js";
 import type { StartupResult } from "../tasks.js";
 import { hasSetsid } from "./call-overhead.js";
-import { diagnosticRowNote, HOST_ENV, LABELS, ownSessionNote, runStartups } from "./startup-plans.js";
+import {
+  diagnosticRowNote,
+  HOST_ENV,
+  LABELS,
+  ownSessionNote,
+  PROTOCOL_LEGACY,
+  runStartups,
+} from "./startup-plans.js";
 
 const msOf = (outcome: ContenderOutcome<StartupResult> | undefined) =>
   summarize(outcome?.results.map((result) => result.ms) ?? []);
@@ -32,6 +39,7 @@ export const coldStart: Scenario = {
     const full = context.mode === "full";
     const outcomes = await runStartups(context, { kind: "startup", servers, cwd, expectTools, cacheDir }, [
       { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
+      { id: "mcp-rt", warmup: size.warmup, runs: size.runs, protocolLegacy: true },
       { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
       { id: "raw-sdk-v2", warmup: size.warmup, runs: size.runs },
       ...(full && hasSetsid()
@@ -70,6 +78,7 @@ export const coldStart: Scenario = {
       setup: [
         `${size.servers} \`echoServer\` fixtures with ${toolsPerFixture(size.toolsPerServer)} tools each (${expectTools} tools); each run in a fresh process; mcp-rt starts with an empty file-store cache each run (and writes it, as a first start does), then registers the tools with \`AgentSession.refreshMCPTools\`.`,
         `The clock starts at the call that begins connecting and stops when every tool is in hand.`,
+        'mcp-rt runs twice: with the default `protocol: "auto"` (an era probe per server: `server/discover`, which these legacy fixtures answer with -32601, then `initialize` on the same process) and with `protocol: "legacy"` (`initialize` only).',
       ],
       tables: [time, stall, cpu],
       targets: [
@@ -78,6 +87,13 @@ export const coldStart: Scenario = {
           of: msOf(outcomes.get("mcp-rt")),
           to: msOf(outcomes.get("raw-sdk")),
           limit: 1.1,
+        }),
+        ratioAtMost({
+          target:
+            'mcp-rt, `protocol: "auto"` (the default: an era probe per server) ≤ 1.05 × `protocol: "legacy"`',
+          of: msOf(outcomes.get("mcp-rt")),
+          to: msOf(outcomes.get(PROTOCOL_LEGACY)),
+          limit: 1.05,
         }),
       ],
       notes: [

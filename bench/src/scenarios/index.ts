@@ -5,6 +5,7 @@ import { busyCacheReads } from "./busy-cache-reads.js";
 import { cacheStores } from "./cache-stores.js";
 import { callOverhead } from "./call-overhead.js";
 import { coldStart } from "./cold-start.js";
+import { eras } from "./eras.js";
 import { realServersScenario } from "./real-servers.js";
 import { reload } from "./reload.js";
 import { scale } from "./scale.js";
@@ -24,4 +25,5 @@ export const SCENARIOS: readonly Scenario[] = [
   agentStart,
   realServersScenario,
   busyCacheReads,
+  eras,
 ];

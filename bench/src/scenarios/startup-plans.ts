@@ -1,7 +1,13 @@
 import { alternate, type ContenderOutcome, type ContenderPlan } from "../alternate.js";
 import type { ScenarioContext } from "../scenario.js";
 import { summarize } from "../stats.js";
-import { CONTENDER_LABELS, type ContenderId, type StartupResult, type StartupTask } from "../tasks.js";
+import {
+  CONTENDER_LABELS,
+  type ContenderId,
+  type StartupResult,
+  type StartupTask,
+  type StdioServer,
+} from "../tasks.js";
 
 /** One contender of a startup scenario and how often it runs. */
 export interface StartupContender {
@@ -13,6 +19,12 @@ export interface StartupContender {
   ownSession?: boolean;
   /** Raw SDK only: every server given the host's environment (diagnostic); shown as {@link HOST_ENV}. */
   hostEnv?: boolean;
+  /** mcp-rt only: every server with `protocol: "legacy"` (no era probe); shown as {@link PROTOCOL_LEGACY}. */
+  protocolLegacy?: boolean;
+  /** Servers of this contender's own, in place of the task's (the same servers, counted apart). */
+  servers?: Record<string, StdioServer>;
+  /** The id its results are kept under, when it is not the contender's own. */
+  as?: string;
 }
 
 /** The raw SDK with every server given the host's whole environment, as mcp-rt gives it (diagnostic). */
@@ -21,11 +33,15 @@ export const HOST_ENV = "raw-sdk-host-env";
 /** The raw SDK with every server in a session of its own, as mcp-rt starts stdio servers (diagnostic). */
 export const OWN_SESSION = "raw-sdk-own-session";
 
+/** mcp-rt with every server's `protocol` set to `"legacy"`: `initialize` with no era probe first. */
+export const PROTOCOL_LEGACY = "mcp-rt-protocol-legacy";
+
 /** The names contenders are shown with. */
 export const LABELS: Record<string, string> = {
   ...CONTENDER_LABELS,
   [OWN_SESSION]: "raw SDK, servers in sessions of their own (setsid; diagnostic)",
   [HOST_ENV]: "raw SDK, servers given the host's environment (diagnostic)",
+  [PROTOCOL_LEGACY]: 'mcp-rt, `protocol: "legacy"` (no era probe)',
 };
 
 /**
@@ -70,13 +86,23 @@ export function runStartups(
   const { cacheDir, ...rest } = task;
   const plans = contenders.map(
     (contender): ContenderPlan<StartupResult> => ({
-      id: contender.ownSession ? OWN_SESSION : contender.hostEnv ? HOST_ENV : contender.id,
+      id: contender.as
+        ? contender.as
+        : contender.ownSession
+          ? OWN_SESSION
+          : contender.hostEnv
+            ? HOST_ENV
+            : contender.protocolLegacy
+              ? PROTOCOL_LEGACY
+              : contender.id,
       warmup: contender.warmup,
       runs: contender.runs,
       run: () =>
         context.worker(
           {
             ...rest,
+            ...(contender.servers ? { servers: contender.servers } : {}),
+            ...(contender.protocolLegacy ? { servers: withProtocol(rest.servers, "legacy") } : {}),
             contender: contender.id,
             cacheDir: typeof cacheDir === "function" ? cacheDir() : cacheDir,
             ...(contender.ownSession ? { serverInOwnSession: true } : {}),
@@ -87,4 +113,12 @@ export function runStartups(
     }),
   );
   return alternate(plans, context.onRun);
+}
+
+/** `servers` with their `protocol` set to `protocol`. */
+export function withProtocol(
+  servers: Record<string, StdioServer>,
+  protocol: NonNullable<StdioServer["protocol"]>,
+): Record<string, StdioServer> {
+  return Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, { ...server, protocol }]));
 }
