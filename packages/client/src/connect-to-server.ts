@@ -164,6 +164,7 @@ export async function connectToServer(
     connection = await attempt();
   }
   if (session) session.interactive = options.oauth?.interactive === true;
+  connection.startListening(timeoutMs);
   return connection;
 }
 

@@ -2,6 +2,7 @@ import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { Client, Implementation, ServerCapabilities } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
+import type { ListenStream } from "./listen-stream.js";
 import type { ParamHeaderDeclaration } from "./mcp-param-headers.js";
 import type { ProgressCalls } from "./progress-calls.js";
 import type { ProcessExit } from "./stdio-transport.js";
@@ -83,6 +84,8 @@ export interface ConnectionInternals {
   paramHeaders: Map<string, readonly ParamHeaderDeclaration[]>;
   /** Closes (idempotent); resolves once the server (and its process group) is gone. */
   close(): Promise<void>;
+  /** The `subscriptions/listen` stream of a 2026-07-28 connection, once opened. */
+  listen(): ListenStream | undefined;
   /** Why it closed, once it has. */
   closeEvent(): MCPConnectionCloseEvent | undefined;
 }

@@ -1,6 +1,6 @@
 import { McpRtError } from "@mcp-rt/config";
 import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
-import type { MCPServerConnection } from "./connection.js";
+import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { type ServerRequestOptions, sendRequest } from "./server-request.js";
 
 /** What `resources/read` returns: the resource's contents, text or base64 `blob`, each with its URI. */
@@ -80,6 +80,12 @@ async function subscription(
   options: ServerRequestOptions,
 ): Promise<void> {
   checkSubscribe(connection, uri);
+  // 2026-07-28 has no resources/subscribe: the uri joins the filter of the connection's listen stream.
+  const listen = connection.era === "modern" ? getConnectionInternals(connection).listen() : undefined;
+  if (listen) {
+    await (method === "resources/subscribe" ? listen.subscribe(uri) : listen.unsubscribe(uri));
+    return;
+  }
   await sendRequest(
     connection,
     `${method} request for ${JSON.stringify(uri)}`,

@@ -10,6 +10,7 @@ import type {
 import { setConnectionInternals } from "./connection.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
+import { ListenStream } from "./listen-stream.js";
 import type { ProgressCalls } from "./progress-calls.js";
 
 /** What a {@link ServerConnection} is made from. */
@@ -44,6 +45,7 @@ export class ServerConnection implements MCPServerConnection {
   readonly #updateListeners = new Set<(uri: string) => void>();
   #closeEvent: MCPConnectionCloseEvent | undefined;
   #closing: Promise<void> | undefined;
+  #listen: ListenStream | undefined;
   #eraDecision: MCPEraDecision = { how: "setting", text: "the legacy era (initialize)" };
   #decidedAt = Date.now();
 
@@ -61,6 +63,7 @@ export class ServerConnection implements MCPServerConnection {
       progress: init.progress,
       paramHeaders: new Map(),
       close: () => this.#close(),
+      listen: () => this.#listen,
       closeEvent: () => this.#closeEvent,
     });
   }
@@ -101,6 +104,23 @@ export class ServerConnection implements MCPServerConnection {
       ...(this.era === "modern" && discover ? { discover } : {}),
       decidedAt: this.#decidedAt,
     };
+  }
+
+  /**
+   * On a 2026-07-28 connection: opens the `subscriptions/listen` stream that
+   * carries list changes and resource updates (in the background: a refusal
+   * reaches `onError`, the connection stays).
+   */
+  startListening(timeoutMs: number): void {
+    if (this.era !== "modern" || this.#listen || this.closed) return;
+    this.#listen = new ListenStream({
+      name: this.name,
+      client: this.#client,
+      capabilities: this.capabilities,
+      timeoutMs,
+      onProblem: (error) => this.handleError(error),
+    });
+    void this.#listen.start();
   }
 
   /** Records how the era was decided, and when (an adopted verdict keeps its own date). */
@@ -223,6 +243,7 @@ export class ServerConnection implements MCPServerConnection {
   }
 
   #close(): Promise<void> {
+    void this.#listen?.close();
     this.#closing ??= this.#transport.close().finally(() => this.handleClose());
     return this.#closing;
   }
