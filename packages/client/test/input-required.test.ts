@@ -246,3 +246,24 @@ describe("a dual-era fixture connected legacy", () => {
     ]);
   });
 });
+
+/** A bare 2026-07-28 stdio server (no SDK) whose tools/call result has no resultType. */
+const bareModernServer = inlineServer([
+  'import { createInterface } from "node:readline";',
+  "const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');",
+  "createInterface({ input: process.stdin }).on('line', (line) => {",
+  "  const { id, method } = JSON.parse(line);",
+  "  if (id === undefined) return;",
+  "  if (method === 'server/discover') send({ jsonrpc: '2.0', id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '1.0.0' } } });",
+  "  else if (method === 'tools/call') send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'done' }] } });",
+  "  else send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });",
+  "});",
+]);
+
+describe("a 2026-07-28 result without resultType", () => {
+  it("is complete: the call resolves with it", async () => {
+    const connection = await connect("bare", bareModernServer);
+    expect(connection.era).toBe("modern");
+    expect(textOf(await callTool(connection, "anything", {}))).toBe("done");
+  });
+});
