@@ -257,13 +257,18 @@ describe("a dual-era fixture connected legacy", () => {
   });
 });
 
-/** A bare 2026-07-28 stdio server (no SDK) whose tools/call result has no resultType. */
+/**
+ * A bare 2026-07-28 stdio server (no SDK) whose tools/call result has no resultType, and whose
+ * tools `sample` and `confirm` ask for sampling and a form whatever the client declared.
+ */
 const bareModernServer = inlineServer([
   'import { createInterface } from "node:readline";',
   "const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');",
   "createInterface({ input: process.stdin }).on('line', (line) => {",
-  "  const { id, method } = JSON.parse(line);",
+  "  const { id, method, params } = JSON.parse(line);",
   "  if (id === undefined) return;",
+  "  const ask = { sample: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, confirm: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } } }[params?.name];",
+  "  if (method === 'tools/call' && ask) return send({ jsonrpc: '2.0', id, result: { resultType: 'input_required', inputRequests: { q: ask } } });",
   "  if (method === 'server/discover') send({ jsonrpc: '2.0', id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '1.0.0' } } });",
   "  else if (method === 'tools/call') send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'done' }] } });",
   "  else send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });",
@@ -275,5 +280,21 @@ describe("a 2026-07-28 result without resultType", () => {
     const connection = await connect("bare", bareModernServer);
     expect(connection.era).toBe("modern");
     expect(textOf(await callTool(connection, "anything", {}))).toBe("done");
+  });
+});
+
+describe("input the client has no handler for (a server that asks whatever the client declared)", () => {
+  it("fails the call with PROTOCOL_ERROR saying what was asked, and for a form which option answers it", async () => {
+    const connection = await connect("bare", bareModernServer);
+    await expect(callTool(connection, "sample", {})).rejects.toMatchObject({
+      code: "PROTOCOL_ERROR",
+      message:
+        'MCP server "bare" asked for sampling/createMessage during the call of tool "sample" (input_required), which mcp-rt does not answer',
+    });
+    await expect(callTool(connection, "confirm", {})).rejects.toMatchObject({
+      code: "PROTOCOL_ERROR",
+      message:
+        'MCP server "bare" asked for elicitation/create during the call of tool "confirm" (input_required); pass onElicitation to connectToServer (or to the manager) to answer it',
+    });
   });
 });
