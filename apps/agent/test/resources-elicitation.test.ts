@@ -16,10 +16,13 @@ import {
 
 const CTRL_C = "\x03";
 
-/** A config file with one server `notes`: the fixture with resources, prompts and elicitation tools. */
-async function notesConfig(sandbox: Sandbox): Promise<string> {
+/**
+ * A config file with one server `notes`: the fixture with resources, prompts and elicitation tools;
+ * `modern` speaks only 2026-07-28, where elicitation comes as `input_required` results.
+ */
+async function notesConfig(sandbox: Sandbox, era: "legacy" | "modern" = "legacy"): Promise<string> {
   const path = join(sandbox.root, "notes.json");
-  await writeFile(path, JSON.stringify({ mcpServers: { notes: contentServer() } }));
+  await writeFile(path, JSON.stringify({ mcpServers: { notes: contentServer({ era }) } }));
   return path;
 }
 
@@ -41,10 +44,10 @@ describe("resources, prompts and elicitation in the example agent", () => {
     await sandbox.cleanup();
   });
 
-  it.skipIf(!hasScript)(
-    "in a terminal: /prompt, an @server:uri attachment, a form answered field by field, Ctrl-C declining, a URL",
-    async () => {
-      const config = await notesConfig(sandbox);
+  it.skipIf(!hasScript).each(["legacy", "modern"] as const)(
+    "in a terminal: /prompt, an @server:uri attachment, a form answered field by field, Ctrl-C declining, a URL (%s era)",
+    async (era) => {
+      const config = await notesConfig(sandbox, era);
       agent = startInTerminal(sandbox, ["--config", config, "--cache", "memory:", "--model", "offline"]);
       await agent.waitFor(/tools available after \d+ ms[\s\S]*› /);
 
@@ -106,28 +109,31 @@ describe("resources, prompts and elicitation in the example agent", () => {
     },
   );
 
-  it("without a terminal declines, unless --elicitation accept-defaults fills a form with its defaults", async () => {
-    const config = await notesConfig(sandbox);
-    const base = ["--config", config, "--cache", "memory:", "--model", "offline"];
-    const declined = await runAgent([...base, "--exec", '/call mcp_notes_ask {"optional": true}'], sandbox);
-    expect(declined.stdout).toContain('MCP server "notes" asked: Who are you?');
-    expect(declined.stdout).toContain("declined (no terminal to ask on; --elicitation accept-defaults");
-    expect(declined.stdout).toContain("answer: decline");
+  it.each(["legacy", "modern"] as const)(
+    "without a terminal declines, unless --elicitation accept-defaults fills a form with its defaults (%s era)",
+    async (era) => {
+      const config = await notesConfig(sandbox, era);
+      const base = ["--config", config, "--cache", "memory:", "--model", "offline"];
+      const declined = await runAgent([...base, "--exec", '/call mcp_notes_ask {"optional": true}'], sandbox);
+      expect(declined.stdout).toContain('MCP server "notes" asked: Who are you?');
+      expect(declined.stdout).toContain("declined (no terminal to ask on; --elicitation accept-defaults");
+      expect(declined.stdout).toContain("answer: decline");
 
-    const accepted = await runAgent(
-      [
-        ...base,
-        "--elicitation",
-        "accept-defaults",
-        "--exec",
-        '/call mcp_notes_ask {"optional": true}',
-        "--exec",
-        "/call mcp_notes_ask {}",
-      ],
-      sandbox,
-    );
-    expect(accepted.stdout).toContain('answer: accept {"color":"green","ok":true}');
-    // A required field without a default cannot be filled in by defaults: declined.
-    expect(accepted.stdout).toMatch(/Who are you\?\n\s+declined[\s\S]*answer: decline/);
-  });
+      const accepted = await runAgent(
+        [
+          ...base,
+          "--elicitation",
+          "accept-defaults",
+          "--exec",
+          '/call mcp_notes_ask {"optional": true}',
+          "--exec",
+          "/call mcp_notes_ask {}",
+        ],
+        sandbox,
+      );
+      expect(accepted.stdout).toContain('answer: accept {"color":"green","ok":true}');
+      // A required field without a default cannot be filled in by defaults: declined.
+      expect(accepted.stdout).toMatch(/Who are you\?\n\s+declined[\s\S]*answer: decline/);
+    },
+  );
 });

@@ -19,7 +19,11 @@ export type MCPProgress = Progress;
 export interface CallToolOptions {
   /** Aborts the call: the server receives `notifications/cancelled` and the promise rejects with an `AbortError`. */
   signal?: AbortSignal;
-  /** Limit without progress, in ms; each progress notification restarts it. @default config.toolTimeout ?? 60000 */
+  /**
+   * Limit without progress, in ms; each progress notification restarts it. On a 2026-07-28
+   * connection it runs on through the `input_required` rounds, the user's answers included.
+   * @default config.toolTimeout ?? 60000
+   */
   timeout?: number;
   /** Limit however much progress arrives, in ms (`Infinity` for none). @default 10 × timeout */
   maxTotalTimeout?: number;
@@ -64,6 +68,7 @@ export async function callTool(
   const progressToken = internals.progress.add(call);
   const declarations = internals.paramHeaders.get(toolName);
   const headers = declarations && paramHeaders(declarations, args);
+  const totalMs = timerMs(maxTotalTimeoutMs);
   try {
     // A plain request: the SDK's callTool throws away a result whose structuredContent does not
     // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
@@ -76,9 +81,10 @@ export async function callTool(
           _meta: { progressToken },
         },
       },
+      // `maxTotalTimeout` too: the SDK's `input_required` loop (2026-07-28) starts no round past it.
       headers
-        ? { signal: call.signal, timeout: timerMs(maxTotalTimeoutMs), headers }
-        : { signal: call.signal, timeout: timerMs(maxTotalTimeoutMs) },
+        ? { signal: call.signal, timeout: totalMs, maxTotalTimeout: totalMs, headers }
+        : { signal: call.signal, timeout: totalMs, maxTotalTimeout: totalMs },
     );
   } catch (error) {
     throw toRequestError({

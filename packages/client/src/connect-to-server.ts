@@ -13,7 +13,7 @@ import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport } from "./create-transport.js";
-import { answerElicitation } from "./elicitation.js";
+import { answerElicitation, answerEmbeddedElicitation, MAX_INPUT_ROUNDS } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
 import { type MCPEraDecision, type MCPEraVerdict, staleVerdictText } from "./era.js";
 import { errnoOf, rpcCode } from "./error-text.js";
@@ -86,7 +86,12 @@ export interface ConnectOptions {
    * or a URL to open). Only with a handler does the client declare the
    * `elicitation` capability (`{ form: {}, url: {} }`); the schema's
    * defaults are applied to an accepted form, and content that does not
-   * fit the requested schema is refused instead of sent.
+   * fit the requested schema is refused instead of sent. On a 2026-07-28
+   * connection the same handler answers the elicitations of `input_required`
+   * results to `callTool`, `getPrompt` and `readResource`: the request is
+   * sent again with the answers (at most `MAX_INPUT_ROUNDS` rounds, within
+   * its time limit); without a handler such a request fails with
+   * `PROTOCOL_ERROR` naming this option.
    */
   onElicitation?: ElicitationHandler;
   /**
@@ -354,6 +359,9 @@ function createConnection(
     jsonSchemaValidator: new LazySchemaValidator(),
     // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote-era.ts).
     versionNegotiation: { mode },
+    // 2026-07-28: the SDK answers `input_required` with the handlers below and retries (new id,
+    // `requestState` echoed as sent), also for `client.request`, which mcp-rt sends.
+    inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
   });
   const progress = new ProgressCalls();
   const connection = new ServerConnection({
@@ -383,10 +391,16 @@ function createConnection(
   );
   const onElicitation = options.onElicitation;
   if (onElicitation) {
-    client.setRequestHandler(
-      "elicitation/create",
-      (request, ctx) =>
-        answerElicitation(name, request.params as never, onElicitation, ctx.mcpReq.signal) as never,
+    // A modern connection gets no server requests: there the handler answers `input_required` rounds.
+    client.setRequestHandler("elicitation/create", (request, ctx) =>
+      connection.era === "modern"
+        ? (answerEmbeddedElicitation(
+            name,
+            request.params as never,
+            onElicitation,
+            ctx.mcpReq.signal,
+          ) as never)
+        : (answerElicitation(name, request.params as never, onElicitation, ctx.mcpReq.signal) as never),
     );
   }
   client.setRequestHandler("roots/list", () => ({

@@ -13,6 +13,7 @@ export type {
   MCPServerConnection,
   MCPServerInfo,
 } from "./connection.js";
+export { MAX_INPUT_ROUNDS } from "./elicitation.js";
 export type {
   ElicitationHandler,
   MCPElicitationField,

@@ -24,6 +24,7 @@ import {
   UNREACHABLE_ERRNOS,
 } from "./http-error.js";
 import { createRemoteFetch, type HttpFailure } from "./remote-fetch.js";
+import { completeByDefault } from "./result-type.js";
 
 /** Options of {@link createRemoteTransport}. */
 export interface RemoteTransportOptions {
@@ -122,7 +123,8 @@ export class RemoteTransport implements ClientTransport {
               this.#scheduleReconnect(reconnect, delay, attempt),
           })
         : new SSEClientTransport(options.url, sdkOptions);
-    this.#inner.onmessage = (message: JSONRPCMessage) => this.onmessage?.(message);
+    this.#inner.onmessage = (message: JSONRPCMessage) =>
+      this.onmessage?.(completeByDefault(message, this.#protocolVersion));
     this.#inner.onerror = (error) => this.#onInnerError(error);
     this.#inner.onclose = () => this.#reportClose();
   }

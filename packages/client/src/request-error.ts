@@ -2,6 +2,7 @@ import { McpRtError } from "@mcp-rt/config";
 import { abortError } from "@mcp-rt/config/util";
 import { ProtocolErrorCode, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
+import { InputRequestError, MAX_INPUT_ROUNDS } from "./elicitation.js";
 import {
   describeExit,
   errnoOf,
@@ -100,6 +101,8 @@ function describeRequestError(failure: RequestFailure): Error {
       : `timed out after ${timeoutText(failure)} (raise "${failure.timeoutField}" ${inConfig(internals.sourcePath)})`;
     return new McpRtError("REQUEST_TIMEOUT", `The ${what} to MCP server "${server}" ${limit}`, base);
   }
+  const input = inputRequiredError(failure, base);
+  if (input) return input;
   const tooLarge = tooLargeReasonOf(error);
   if (tooLarge) {
     return new McpRtError(
@@ -127,9 +130,9 @@ function describeRequestError(failure: RequestFailure): Error {
     );
   }
   // A write into a pipe whose reader just died fails with EPIPE & co. before the close is reported;
-  // a remote server that stopped listening fails with ECONNREFUSED & co.
-  const errno = errnoOf(error) !== undefined || network !== undefined;
+  // a remote server that stopped listening fails with ECONNREFUSED & co. (An SdkError's code is no errno.)
   const local = sdkCode(error);
+  const errno = (local === undefined && errnoOf(error) !== undefined) || network !== undefined;
   if (
     local === SdkErrorCode.ConnectionClosed ||
     local === SdkErrorCode.NotConnected ||
@@ -160,9 +163,13 @@ function describeRequestError(failure: RequestFailure): Error {
     return new McpRtError("TOOL_NOT_FOUND", message, { ...base, details: { rpcCode: code } });
   }
   if (code !== undefined) {
+    const hint =
+      code === ProtocolErrorCode.MissingRequiredClientCapability
+        ? " (mcp-rt declares the elicitation capability only with an onElicitation handler, and never sampling)"
+        : "";
     return new McpRtError(
       "PROTOCOL_ERROR",
-      `MCP server "${server}" answered the ${what} with error ${code}: ${errorText(error)}`,
+      `MCP server "${server}" answered the ${what} with error ${code}: ${errorText(error)}${hint}`,
       { ...base, details: { rpcCode: code } },
     );
   }
@@ -171,4 +178,44 @@ function describeRequestError(failure: RequestFailure): Error {
     `The ${what} to MCP server "${server}" failed: ${errorText(error)}`,
     base,
   );
+}
+
+/**
+ * What went wrong answering an `input_required` result (2026-07-28): too many
+ * rounds, input the client has no handler for, or an answer it could not give.
+ */
+function inputRequiredError(
+  { connection, error, what }: RequestFailure,
+  base: { server: string; cause: unknown; stderrTail?: string },
+): McpRtError | undefined {
+  const server = connection.name;
+  if (error instanceof InputRequestError) {
+    return new McpRtError(
+      "PROTOCOL_ERROR",
+      `MCP server "${server}" asked for input during the ${what} that the client could not give: ${error.message}`,
+      base,
+    );
+  }
+  const local = sdkCode(error);
+  if (local === SdkErrorCode.InputRequiredRoundsExceeded) {
+    return new McpRtError(
+      "LIMIT_EXCEEDED",
+      `MCP server "${server}" still asked for input (input_required) after ${MAX_INPUT_ROUNDS} rounds of the ${what}; mcp-rt answers at most ${MAX_INPUT_ROUNDS}`,
+      { ...base, details: { rounds: MAX_INPUT_ROUNDS } },
+    );
+  }
+  if (local === SdkErrorCode.CapabilityNotSupported) {
+    const method = (error as { data?: { method?: unknown } }).data?.method;
+    const asked = typeof method === "string" ? method : "input";
+    const fix =
+      asked === "elicitation/create"
+        ? "; pass onElicitation to connectToServer (or to the manager) to answer it"
+        : ", which mcp-rt does not answer";
+    return new McpRtError(
+      "PROTOCOL_ERROR",
+      `MCP server "${server}" asked for ${asked} during the ${what} (input_required)${fix}`,
+      base,
+    );
+  }
+  return undefined;
 }

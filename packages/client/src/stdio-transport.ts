@@ -7,6 +7,7 @@ import type { ClientTransport } from "./client-transport.js";
 import { errnoOf } from "./error-text.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "./message-limit.js";
 import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
+import { completeByDefault } from "./result-type.js";
 import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
 import { StdoutLines, StdoutNoise } from "./stdout-lines.js";
 
@@ -342,7 +343,7 @@ export class ProcessGroupStdioTransport implements ClientTransport {
         this.onerror?.(new Error(`The server wrote a line that is not JSON-RPC on stdout: ${reason}`));
         continue;
       }
-      this.onmessage?.(message);
+      this.onmessage?.(completeByDefault(message, this.#protocolVersion));
     }
   }
 

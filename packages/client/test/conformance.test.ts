@@ -92,7 +92,7 @@ describe("the MCP conformance suite at 2026-07-28 (modern-only servers, reached 
     modern = await runModern();
   }, 300_000);
 
-  it("runs the six scenarios issue 31 names", () => {
+  it("runs the six scenarios issue 31 names, and input_required's requestState (issue 32)", () => {
     expect(MODERN_SCENARIOS).toEqual([
       "tools_call",
       "request-metadata",
@@ -100,6 +100,7 @@ describe("the MCP conformance suite at 2026-07-28 (modern-only servers, reached 
       "http-custom-headers",
       "http-invalid-tool-headers",
       "json-schema-ref-no-deref",
+      "sep-2322-client-request-state",
     ]);
     expect(modern.results.map((result) => result.scenario)).toEqual(MODERN_SCENARIOS);
   });

@@ -58,6 +58,24 @@ function recordSignals(connection: MCPServerConnection): AbortSignal[] {
   return signals;
 }
 
+/** An odd `requestState`: a client must send it back byte for byte, unparsed. */
+const MRTR_STATE = ' {"ö":1}\\n ✓ ';
+
+/** A 2026-07-28 stdio peer without the SDK: `confirm` asks for a form (input_required), then completes. */
+const mrtrServer = inlineServer([
+  'import { createInterface } from "node:readline";',
+  "const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\\n');",
+  `const state = ${JSON.stringify(MRTR_STATE)};`,
+  "createInterface({ input: process.stdin }).on('line', (line) => {",
+  "  const { id, method, params } = JSON.parse(line);",
+  "  if (id === undefined) return;",
+  "  if (method === 'server/discover') send({ id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'mrtr', version: '1' } } });",
+  "  else if (method === 'tools/call' && params.requestState === state) send({ id, result: { resultType: 'complete', content: [{ type: 'text', text: 'confirmed' }] } });",
+  "  else if (method === 'tools/call') send({ id, result: { resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } } } }, requestState: state } });",
+  "  else send({ id, error: { code: -32601, message: 'no ' + method } });",
+  "});",
+]);
+
 /** The requests the client sends from now on. */
 function recordRequests(connection: MCPServerConnection): Array<{ method: string; params?: unknown }> {
   const transport = getConnectionInternals(connection).client.transport!;
@@ -148,6 +166,32 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
     const connection = await connect("wire", manyToolsServer(1));
     expect(connection.protocolVersion).toBe("2025-11-25");
     expect(getConnectionInternals(connection).client.getProtocolEra()).toBe("legacy");
+  });
+
+  it("answers input_required inside client.request: the registered handler, a new id, requestState as sent", async () => {
+    const connection = await connect("asks", mrtrServer, {
+      onElicitation: () => ({ action: "accept", content: { ok: true } }),
+    });
+    expect(getConnectionInternals(connection).client.getProtocolEra()).toBe("modern");
+    const transport = getConnectionInternals(connection).client.transport!;
+    const sent: Array<{ id: unknown; params: Record<string, unknown> }> = [];
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if ("method" in message && "id" in message && message.method === "tools/call") {
+        sent.push({ id: message.id, params: message.params as Record<string, unknown> });
+      }
+      return send(message, options);
+    };
+    const result = await callTool(connection, "confirm", {});
+    expect(result.content).toEqual([{ type: "text", text: "confirmed" }]);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.id).not.toBe(sent[0]?.id);
+    expect(sent[0]?.params).not.toHaveProperty("requestState");
+    expect(sent[1]?.params).toMatchObject({
+      name: "confirm",
+      inputResponses: { q: { action: "accept", content: { ok: true } } },
+      requestState: MRTR_STATE,
+    });
   });
 
   it("closes a connection whose event stream cannot be re-opened, knowing so by its own count of attempts", async () => {

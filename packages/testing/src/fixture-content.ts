@@ -1,12 +1,22 @@
-import { type CallToolResult, type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  type McpServer,
+  ResourceTemplate,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { ASK_URL, askForm, askModern, askUrlModern, isModernRequest } from "./fixture-ask.js";
 import type { FixtureOptions } from "./fixture-options.js";
 
 type AddTool = (
   name: string,
   description: string,
   shape: z.ZodRawShape,
-  handler: (args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult>,
+  handler: (
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+  ) => CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>,
   outputSchema?: { type: "object"; [key: string]: unknown },
 ) => void;
 
@@ -72,37 +82,32 @@ export function addFixtureContent(mcp: McpServer, options: FixtureOptions, addTo
       return text(`added resource ${String(name)}`);
     },
   );
-  // Registered always; they fail (as a tool error) for a client without the elicitation capability.
+  // Registered always. Legacy era: `elicitation/create`, a tool error for a client without the
+  // elicitation capability. Modern era: `input_required`, with a sealed requestState (fixture-ask.ts).
   addTool(
     `${prefix}ask`,
-    "Asks the user for a name (required unless `optional`), a colour, a yes/no and a count (elicitation, form mode).",
-    { optional: z.boolean().default(false) },
-    async ({ optional }) => {
+    "Asks the user for a name (required unless `optional`), a colour, a yes/no and a count (elicitation, form mode); in the 2026-07-28 era through input_required, `rounds` times.",
+    { optional: z.boolean().default(false), rounds: z.number().int().min(1).default(1) },
+    async ({ optional, rounds }, ctx) => {
+      if (isModernRequest(ctx))
+        return askModern(ctx, { optional: optional === true, rounds: Number(rounds) });
       const answer = await mcp.server.elicitInput({
         message: "Who are you?",
-        requestedSchema: {
-          type: "object",
-          properties: {
-            name: { type: "string", title: "Name", description: "Your name" },
-            color: { type: "string", title: "Colour", enum: ["red", "green", "blue"], default: "green" },
-            ok: { type: "boolean", title: "Happy", default: true },
-            count: { type: "integer", title: "Count", minimum: 1, maximum: 5 },
-          },
-          required: optional === true ? [] : ["name"],
-        },
+        requestedSchema: askForm(optional === true) as never,
       });
       return text(`answer: ${answer.action}${answer.content ? ` ${JSON.stringify(answer.content)}` : ""}`);
     },
   );
-  addTool(`${prefix}ask_url`, "Asks the user to open a page (elicitation, URL mode).", {}, async () => {
-    const answer = await mcp.server.elicitInput({
-      mode: "url",
-      message: "Sign in to the fixture",
-      url: "https://example.com/fixture-sign-in",
-      elicitationId: "fixture-1",
-    });
-    return text(`answer: ${answer.action}`);
-  });
+  addTool(
+    `${prefix}ask_url`,
+    "Asks the user to open a page (elicitation, URL mode).",
+    {},
+    async (_args, ctx) => {
+      if (isModernRequest(ctx)) return askUrlModern(ctx);
+      const answer = await mcp.server.elicitInput({ mode: "url", ...ASK_URL, elicitationId: "fixture-1" });
+      return text(`answer: ${answer.action}`);
+    },
+  );
   addTool(
     `${prefix}structured`,
     "Returns structuredContent `{ count }`: a number when `valid`, else a string, against its outputSchema.",

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   type CallToolResult,
+  type InputRequiredResult,
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -11,6 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { DEEP_SCHEMA_MARKER } from "./deep-schema.js";
+import { askStateCodec } from "./fixture-ask.js";
 import { addFixtureContent } from "./fixture-content.js";
 import { type FixtureOptions, TERMINAL_ESCAPES } from "./fixture-options.js";
 
@@ -25,7 +27,7 @@ export interface FixtureHooks {
 type ToolHandler = (
   args: Record<string, unknown>,
   ctx: ServerContext,
-) => CallToolResult | Promise<CallToolResult>;
+) => CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>;
 
 const text = (value: string, isError = false): CallToolResult => ({
   content: [{ type: "text", text: value }],
@@ -73,6 +75,8 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
         ...(options.contentNotFound ? { resources: {}, prompts: {} } : {}),
       },
       ...(escapes ? { instructions: `Read me.${escapes}` } : {}),
+      // A requestState the client did not echo byte for byte fails its retry with -32602.
+      requestState: { verify: askStateCodec.verify },
     },
   );
   const prefix = options.toolPrefix ?? "";

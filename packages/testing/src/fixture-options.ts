@@ -93,7 +93,8 @@ export interface FixtureOptions {
    * answered pins modern, and a later `initialize` gets -32022, stricter than `serveStdio`, which
    * would fall back to legacy; an `initialize` pins legacy), over HTTP per request (legacy requests
    * keep the stateful sessions). Every tool option works in every era, except that in the modern era
-   * `ask`/`ask_url` (elicitation) fail as a tool error, `list_changed` notifications reach only a
+   * `ask`/`ask_url` ask through `input_required` (with a sealed `requestState`; `ask {rounds}` asks
+   * the form that many times), `list_changed` notifications reach only a
    * `subscriptions/listen` stream (stdio) and are not sent over HTTP, `crashAfterInit` never fires
    * (there is no `initialized`), and over HTTP every request gets a fresh server, so `add_tool` and
    * the like do not last. On stdio in `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back

@@ -183,3 +183,54 @@ describe("the SDK client's own negotiation (versionNegotiation auto) on each fix
     expect(error).toMatchObject({ code: SdkErrorCode.EraNegotiationFailed, status: 500 });
   });
 });
+
+describe("modern HTTP fixture: ask through input_required", () => {
+  const elicitationCapable = {
+    ...envelope,
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } },
+  };
+  const ask = (id: number, extra: Record<string, unknown> = {}): Message => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "ask", arguments: { rounds: 2 }, _meta: elicitationCapable, ...extra },
+  });
+  type Asked = {
+    result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> };
+  };
+
+  it("asks the form in rounds, remembers earlier answers only in requestState, and refuses a changed one", async () => {
+    const fixture = await start({ era: "modern", content: true });
+    const first = (await messageOf(await post(fixture.url, ask(1)))) as Asked;
+    expect(first.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: {
+        who: { method: "elicitation/create", params: { message: "Who are you? (round 1 of 2)" } },
+      },
+      requestState: expect.any(String),
+    });
+    const answer = (name: string) => ({ who: { action: "accept", content: { name } } });
+    const second = (await messageOf(
+      await post(
+        fixture.url,
+        ask(2, { inputResponses: answer("Ada"), requestState: first.result.requestState }),
+      ),
+    )) as Asked;
+    expect(second.result).toMatchObject({ resultType: "input_required" });
+    expect(second.result.requestState).not.toBe(first.result.requestState);
+    const done = await messageOf(
+      await post(
+        fixture.url,
+        ask(3, { inputResponses: answer("Grace"), requestState: second.result.requestState }),
+      ),
+    );
+    expect(done).toMatchObject({
+      result: { content: [{ text: 'answer: accept {"name":"Grace"} (earlier rounds: Ada)' }] },
+    });
+    const changed = `x${second.result.requestState}`;
+    const refused = await messageOf(
+      await post(fixture.url, ask(4, { inputResponses: answer("Eve"), requestState: changed })),
+    );
+    expect(refused).toMatchObject({ id: 4, error: { code: -32602 } });
+  });
+});

@@ -42,6 +42,20 @@ const scenarios = {
     const result = await callTool(connection, "test_client_elicitation_defaults", {});
     if (result.isError) throw new Error(`test_client_elicitation_defaults failed: ${JSON.stringify(result)}`);
   },
+  "sep-2322-client-request-state": async (connection) => {
+    // Two tools ask for a confirmation (input_required, with and without a requestState) that
+    // onElicitation answers; one is plain; one answers without resultType, which means complete.
+    for (const name of [
+      "test_mrtr_echo_state",
+      "test_mrtr_no_state",
+      "test_mrtr_unrelated",
+      "test_mrtr_no_result_type",
+    ]) {
+      const result = await callTool(connection, name, {});
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result)}`);
+      console.log(`${name}: ${JSON.stringify(result.content)}`);
+    }
+  },
   "json-schema-ref-no-deref": async (_connection, tools) => {
     // Only listing is tested (a network $ref must not be fetched); the server has no tools/call.
     if (!tools.some((tool) => tool.name === "lookup_user")) throw new Error("no lookup_user tool listed");

@@ -29,6 +29,7 @@ export const MODERN_SCENARIOS = [
   "http-custom-headers",
   "http-invalid-tool-headers",
   "json-schema-ref-no-deref",
+  "sep-2322-client-request-state",
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
