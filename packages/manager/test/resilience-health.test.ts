@@ -1,5 +1,5 @@
 import { createHook } from "node:async_hooks";
-import { echoServer, isProcessAlive } from "@mcp-rt/testing";
+import { echoServer, isProcessAlive, modernServer } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPManager } from "../src/index.js";
 import { nextEvent, recordEvents, textOf, useManagers } from "./helpers.js";
@@ -79,6 +79,20 @@ describe("health pings", () => {
       status: "disconnected",
       lastError: { code: "REQUEST_TIMEOUT" },
     });
+  });
+
+  it("ask a 2026-07-28 server, which has no ping, with server/discover: a healthy one stays, a hung one is found", async () => {
+    const m = manager({ healthCheckIntervalMs: 150, healthCheckTimeoutMs: 300, reconnect: false });
+    await m.connectServers({ fine: modernServer(), hung: modernServer() }, {});
+    const hung = await pidOf(m, "hung");
+    await pidOf(m, "fine");
+    expect(m.getServerStates().map((state) => state.protocol?.era)).toEqual(["modern", "modern"]);
+    const disconnected = nextEvent(m, "server:disconnected", "hung");
+    freeze(hung);
+    expect((await disconnected).reason).toMatch(/"hung" did not answer a health-check ping within 300 ms/);
+    // Several more checks of the healthy one.
+    await sleep(600);
+    expect(m.getConnectionStatus("fine")).toBe("connected");
   });
 
   it("count an error answer to ping as alive (a server without ping is not hung)", async () => {
