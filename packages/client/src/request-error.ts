@@ -129,15 +129,12 @@ function describeRequestError(failure: RequestFailure): Error {
     );
   }
   // A write into a pipe whose reader just died fails with EPIPE & co. before the close is reported;
-  // a remote server that stopped listening fails with ECONNREFUSED & co.
-  // An SdkError's `code` is the SDK's own (INVALID_RESULT, UNSUPPORTED_RESULT_TYPE…), not an errno:
-  // those say what the server answered, on a connection that is still up.
+  // a remote server that stopped listening fails with ECONNREFUSED & co. (An SdkError's code is no errno.)
   const local = sdkCode(error);
   const errno = (local === undefined && errnoOf(error) !== undefined) || network !== undefined;
   if (
     local === SdkErrorCode.ConnectionClosed ||
     local === SdkErrorCode.NotConnected ||
-    local === SdkErrorCode.SendFailed ||
     connection.closed ||
     errno
   ) {
