@@ -173,7 +173,7 @@ describe("servers without resources or prompts", () => {
           : // A server as v1 of the SDK built them (v2 sends -32602 in both eras): JSON-RPC by hand.
             inlineServer([
               'import { createInterface } from "node:readline";',
-              "const send = (message) => process.stdout.write(`${JSON.stringify(message)}\\n`);",
+              "const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');",
               'createInterface({ input: process.stdin }).on("line", (line) => {',
               "  const { id, method, params } = JSON.parse(line);",
               "  if (id === undefined) return;",
