@@ -1,5 +1,6 @@
 import { callTool, checkStructuredContent, listTools } from "@mcp-rt/client";
 import { afterEach, describe, expect, it } from "vitest";
+import { LazySchemaValidator } from "../src/schema-check.js";
 import { inlineServer, useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, startHttpServer, type TestHttpServer } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
@@ -70,6 +71,8 @@ describe("tool schemas with JSON Schema 2020-12 keywords and a network $ref", ()
       /^structuredContent does not match the tool's output schema: the schema cannot be used: /,
     );
     expect(problem).toContain(`${schemaHost.origin}/user.json`);
+    // The SDK client's own validator (one per connection) does not fetch it either.
+    expect(() => new LazySchemaValidator().getValidator(outputSchema as never)).toThrow(/user\.json/);
     expect(schemaHost.requests).toEqual([]);
   });
 });
