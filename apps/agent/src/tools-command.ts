@@ -18,11 +18,19 @@ function deferredServers(manager: MCPManager | undefined): Set<string> {
   );
 }
 
+/** `server/tool` of every tool a server offers only to an app's UI (MCP Apps), which the model never gets. */
+function appOnlyTools(manager: MCPManager | undefined): string[] {
+  return (manager?.getServerStates() ?? []).flatMap((state) =>
+    (state.appOnlyTools ?? []).map((tool) => `${state.name}/${tool}`),
+  );
+}
+
 /**
  * `/tools [words]` lists the active tools (those matching the words, best
  * first, by the session's one ranking); `/tools search <words>` shows what
  * `mcp_tool_search` would answer the model; `/tools --cost` lists the tools
- * whose definitions cost the model the most tokens.
+ * whose definitions cost the model the most tokens. Without words it also
+ * names the app-only tools (MCP Apps), which are not given to the model.
  */
 export function toolsCommand(session: AgentSession, output: Output, words: readonly string[]): void {
   const { toolSearch } = session;
@@ -69,8 +77,17 @@ export function toolsCommand(session: AgentSession, output: Output, words: reado
     return `  ${tool.name}${mark}\n      ${tool.label}${description ? ` — ${description}` : ""}`;
   });
   const title = filter ? `${shown.length} of ${all.length} tools match "${filter}":` : `${all.length} tools:`;
-  output.write("result", [title, ...lines].join("\n"), {
+  const appOnly = filter ? [] : appOnlyTools(session.mcpManager);
+  const appLines =
+    appOnly.length > 0
+      ? [
+          `${plural(appOnly.length, "app-only tool")} (for an MCP App's UI; not given to the model):`,
+          ...appOnly.map((label) => `  ${label}`),
+        ]
+      : [];
+  output.write("result", [title, ...lines, ...appLines].join("\n"), {
     command: "tools",
     tools: shown.map((tool) => ({ name: tool.name, label: tool.label, description: tool.description })),
+    ...(appOnly.length > 0 ? { appOnly } : {}),
   });
 }

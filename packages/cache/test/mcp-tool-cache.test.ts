@@ -87,7 +87,7 @@ describe("MCPToolCache", () => {
 
   it("keeps only the known fields of tools and serverInfo", async () => {
     const cache = new MCPToolCache();
-    const tool = { ...sampleTools(1)[0], _meta: { secret: "x" }, icons: [] } as MCPToolDefinition;
+    const tool = { ...sampleTools(1)[0], _meta: { secret: "x" }, icons: [] } as unknown as MCPToolDefinition;
     const serverInfo = { name: "srv", version: "1.0.0", websiteUrl: "https://example.com" };
     await cache.set("s", stdio, [tool], "/p", { serverInfo });
     const entry = await cache.getEntry("s", stdio, "/p");

@@ -129,6 +129,17 @@ export class RemoteTransport implements ClientTransport {
     this.#inner.onclose = () => this.#reportClose();
   }
 
+  /**
+   * True for Streamable HTTP: one POST (and response stream) per request.
+   * v2 reads it to cancel a request on a 2026-07-28 connection by closing
+   * that stream, as the spec says, instead of posting `notifications/cancelled`
+   * (which a stateless server cannot tie to the request); without it, a
+   * wrapping transport like this one got the legacy behaviour.
+   */
+  get hasPerRequestStream(): boolean {
+    return this.#inner instanceof StreamableHTTPClientTransport;
+  }
+
   /** The Streamable HTTP session id the server assigned, once it has. */
   get sessionId(): string | undefined {
     return this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.sessionId : undefined;

@@ -25,6 +25,8 @@ export interface RequestFailure {
   what: string;
   /** The tool, for `callTool`. */
   toolName?: string;
+  /** The URI, for `readResource`. */
+  resourceUri?: string;
   /** The config field that sets the limit: `toolTimeout` or `timeout`. */
   timeoutField: "toolTimeout" | "timeout";
   timeoutMs: number;
@@ -161,6 +163,17 @@ function describeRequestError(failure: RequestFailure): Error {
   ) {
     const message = `MCP server "${server}" has no tool "${failure.toolName}" (${errorText(error)}); list its tools again`;
     return new McpRtError("TOOL_NOT_FOUND", message, { ...base, details: { rpcCode: code } });
+  }
+  // -32602 since 2026-07-28 (SEP-2164), -32002 before: both say the URI is unknown.
+  if (
+    failure.resourceUri !== undefined &&
+    (code === ProtocolErrorCode.InvalidParams || code === ProtocolErrorCode.ResourceNotFound)
+  ) {
+    const message = `MCP server "${server}" has no resource ${JSON.stringify(failure.resourceUri)} (error ${code}: ${errorText(error)}); list its resources again`;
+    return new McpRtError("PROTOCOL_ERROR", message, {
+      ...base,
+      details: { rpcCode: code, resourceNotFound: true },
+    });
   }
   if (code !== undefined) {
     const hint =

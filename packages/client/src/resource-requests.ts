@@ -26,7 +26,7 @@ export function readResource(
     (client, request) =>
       // A plain request, never the SDK's `readResource()`, which may answer from its response cache.
       client.request({ method: "resources/read", params: { uri } }, request),
-    options,
+    { ...options, resourceUri: uri },
   );
 }
 

@@ -12,6 +12,12 @@ export interface ServerRequestOptions {
   timeout?: number;
 }
 
+/** What {@link sendRequest} takes besides the caller's options: facts that explain a failure. */
+interface RequestFacts {
+  /** The URI a `resources/read` asked for: a not-found answer is then told as such. */
+  resourceUri?: string;
+}
+
 /** What {@link sendRequest} runs: one SDK request under a signal and a time limit. */
 export type RequestRun<T> = (
   client: ReturnType<typeof getConnectionInternals>["client"],
@@ -27,7 +33,7 @@ export async function sendRequest<T>(
   connection: MCPServerConnection,
   what: string,
   run: RequestRun<T>,
-  options: ServerRequestOptions = {},
+  options: ServerRequestOptions & RequestFacts = {},
 ): Promise<T> {
   const internals = getConnectionInternals(connection);
   if (connection.closed) throw notConnectedError(connection, internals, what);
@@ -47,6 +53,7 @@ export async function sendRequest<T>(
       timeoutMs,
       signal: options.signal,
       deadline,
+      ...(options.resourceUri === undefined ? {} : { resourceUri: options.resourceUri }),
     });
   }
 }

@@ -14,7 +14,7 @@ import {
 import type { McpRtError } from "@mcp-rt/config";
 import { contentServer, echoServer, fixtureServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { everythingServer, textOf, until, useConnections } from "./helpers.js";
+import { everythingServer, inlineServer, textOf, until, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();
@@ -157,6 +157,45 @@ describe("servers without resources or prompts", () => {
     const error = (await readResource(connection, "nope://x").catch((e: unknown) => e)) as McpRtError;
     expect(error).toMatchObject({ code: "PROTOCOL_ERROR", server: "content" });
   });
+
+  it.each([
+    // v1 servers answered -32002 (SEP-2164 made it -32602): v2 reads one with `data.uri` as its
+    // ResourceNotFoundError (-32602); a bare -32002 is kept, and mcp-rt takes both as not found.
+    ["2025-11-25", -32602, "v1 with data.uri"],
+    ["2025-11-25", -32002, "v1, bare -32002"],
+    ["2026-07-28", -32602, "fixture"],
+  ] as const)(
+    "a resource the server does not know is told as such at %s (error %i; %s)",
+    async (version, rpcCode, kind) => {
+      const config =
+        kind === "fixture"
+          ? contentServer({ era: "modern" })
+          : // A server as v1 of the SDK built them (v2 sends -32602 in both eras): JSON-RPC by hand.
+            inlineServer([
+              'import { createInterface } from "node:readline";',
+              "const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');",
+              'createInterface({ input: process.stdin }).on("line", (line) => {',
+              "  const { id, method, params } = JSON.parse(line);",
+              "  if (id === undefined) return;",
+              '  if (method === "initialize") send({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-11-25", capabilities: { resources: {} }, serverInfo: { name: "content", version: "1.0.0" } } });',
+              '  else if (method === "resources/read") send({ jsonrpc: "2.0", id, error: { code: -32002, message: "Resource not found"' +
+                (kind === "v1 with data.uri" ? ", data: { uri: params.uri }" : "") +
+                " } });",
+              '  else send({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } });',
+              "});",
+            ]);
+      const connection = await connect(
+        "content",
+        kind === "fixture" ? config : { ...config, protocol: "legacy" },
+      );
+      expect(connection.protocolVersion).toBe(version);
+      const error = (await readResource(connection, "nope://x").catch((e: unknown) => e)) as McpRtError;
+      expect(error).toMatchObject({ code: "PROTOCOL_ERROR", details: { rpcCode, resourceNotFound: true } });
+      expect(error.message).toMatch(
+        /^MCP server "content" has no resource "nope:\/\/x" \(error -32[06]02: .*\); list its resources again$/,
+      );
+    },
+  );
 
   it("bounds a huge resource by maxMessageBytes", async () => {
     const connection = await connect("huge", fixtureServer({ hugeResource: 2_000_000 }), {

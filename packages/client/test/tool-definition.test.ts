@@ -14,6 +14,12 @@ const tools = fc.record(
     inputSchema: maybe(fc.dictionary(fc.string(), fc.anything())),
     outputSchema: maybe(fc.dictionary(fc.string(), fc.anything())),
     annotations: maybe(fc.dictionary(fc.string(), fc.anything())),
+    _meta: maybe(
+      fc.record(
+        { ui: maybe(fc.record({ visibility: maybe(fc.array(fc.constantFrom("model", "app"))) })) },
+        { requiredKeys: [] },
+      ),
+    ),
     extra: fc.anything(),
   },
   { requiredKeys: [] },
@@ -37,5 +43,18 @@ describe("toToolDefinition (the quick path of listTools)", () => {
     expect(
       toToolDefinition({ name: "a", inputSchema: { type: "object" }, _meta: { x: 1 }, icons: [] }),
     ).toStrictEqual({ name: "a", inputSchema: { type: "object" } });
+  });
+
+  it("keeps of _meta only the MCP Apps visibility, so an app-only tool stays app-only", () => {
+    const tool = {
+      name: "a",
+      inputSchema: { type: "object" },
+      _meta: { ui: { resourceUri: "ui://a", visibility: ["app"] }, "x/y": 1 },
+    };
+    const expected = { name: "a", inputSchema: { type: "object" }, _meta: { ui: { visibility: ["app"] } } };
+    expect(toToolDefinition(tool)).toStrictEqual(expected);
+    expect(MCPToolDefinitionSchema.parse(tool)).toEqual(expected);
+    // A cached definition parses back to itself.
+    expect(MCPToolDefinitionSchema.parse(expected)).toEqual(expected);
   });
 });

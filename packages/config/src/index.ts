@@ -45,6 +45,7 @@ export {
   MCPToolDefinitionSchema,
   PROTOCOL_SETTINGS,
   SourceMetaSchema,
+  toolMetaOf,
 } from "./server-config.js";
 export type {
   MCPPromptArgument,

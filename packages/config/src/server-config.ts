@@ -1,3 +1,4 @@
+import { isPlainObject } from "./describe-value.js";
 import type { McpRtErrorCode } from "./errors.js";
 import { z } from "./util/zod.js";
 
@@ -115,6 +116,24 @@ export interface MCPToolDefinition {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /**
+   * What mcp-rt keeps of the tool's `_meta`: the MCP Apps `ui.visibility`
+   * (`["model", "app"]` when absent). A tool whose visibility lacks `"model"`
+   * is for an app's UI only and never given to the model.
+   */
+  _meta?: { ui: { visibility: string[] } };
+}
+
+/**
+ * The part of a listed tool's `_meta` that {@link MCPToolDefinition} keeps:
+ * `{ ui: { visibility } }` when `ui.visibility` is a list of strings, else
+ * `undefined` (any other `_meta`, however shaped, is dropped, never refused).
+ */
+export function toolMetaOf(meta: unknown): MCPToolDefinition["_meta"] {
+  const ui = isPlainObject(meta) ? meta.ui : undefined;
+  const visibility = isPlainObject(ui) ? ui.visibility : undefined;
+  if (!Array.isArray(visibility) || !visibility.every((entry) => typeof entry === "string")) return undefined;
+  return { ui: { visibility: [...visibility] } };
 }
 
 /** Where a server's config came from. */
@@ -222,6 +241,7 @@ export const MCPToolDefinitionSchema: z.ZodMiniType<MCPToolDefinition> = z.objec
   inputSchema: z.record(z.string(), z.unknown()),
   outputSchema: z.optional(z.record(z.string(), z.unknown())),
   annotations: z.optional(z.looseObject({})) as z.ZodMiniType<ToolAnnotations | undefined>,
+  _meta: z.optional(z.pipe(z.unknown(), z.transform(toolMetaOf))),
 });
 
 /** zod schema of {@link SourceMeta}. */

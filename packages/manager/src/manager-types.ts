@@ -61,6 +61,12 @@ export interface MCPServerState {
   toolCount: number;
   /** True while its tools come from the cache and the server is not up yet. */
   deferred: boolean;
+  /**
+   * Tools it offers only to an app's UI (MCP Apps: `_meta.ui.visibility`
+   * without `"model"`), by their original names: never exposed, never given
+   * to the model; named here so a UI can list them. Absent when none.
+   */
+  appOnlyTools?: string[];
   /** Resources and resource templates it offers (live or cached), when it has any. */
   resourceCount?: number;
   /** Prompts it offers (live or cached), when it has any. */

@@ -11,7 +11,7 @@ import type {
 } from "./manager-types.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
-import { filterServerTools } from "./tool-filter.js";
+import { appOnlyToolNames, filterServerTools } from "./tool-filter.js";
 
 /**
  * Where one server is in its life (see docs/architecture.md):
@@ -66,6 +66,8 @@ export class ServerRecord {
   watch?: ConnectionWatch;
   /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
   definitions: MCPToolDefinition[] = [];
+  /** Tools it offers for an app's UI only (MCP Apps visibility without `"model"`): never exposed. */
+  appOnlyTools: string[] = [];
   /** The server's full, unfiltered tool list as last listed live: what the cache keeps. */
   listedTools: readonly MCPToolDefinition[] = [];
   /** True while the definitions come from the cache. */
@@ -179,6 +181,7 @@ export class ServerRecord {
   /** Cached definitions stand in while the server connects; returns whether there are any. */
   defer(cached: readonly MCPToolDefinition[]): boolean {
     this.definitions = filterServerTools(cached, this.config);
+    this.appOnlyTools = appOnlyToolNames(cached, this.config);
     this.deferred = true;
     delete this.notWaitedFor;
     return this.definitions.length > 0;
@@ -238,6 +241,7 @@ export class ServerRecord {
   relisted(serverTools: readonly MCPToolDefinition[]): void {
     this.listedTools = serverTools;
     this.definitions = filterServerTools(serverTools, this.config);
+    this.appOnlyTools = appOnlyToolNames(serverTools, this.config);
     this.deferred = false;
   }
 
@@ -250,6 +254,7 @@ export class ServerRecord {
     this.phase = phase;
     this.lastError = error;
     this.definitions = [];
+    this.appOnlyTools = [];
     this.deferred = false;
     delete this.instructions;
     delete this.notWaitedFor;
@@ -325,6 +330,7 @@ export class ServerRecord {
     if (resources.length + resourceTemplates.length > 0)
       state.resourceCount = resources.length + resourceTemplates.length;
     if (prompts.length > 0) state.promptCount = prompts.length;
+    if (this.appOnlyTools.length > 0) state.appOnlyTools = [...this.appOnlyTools];
     if (this.instructions !== undefined) state.instructions = this.instructions;
     if (this.source) state.source = this.source;
     // The config of a record may be anything a caller passed (validation names the problem).

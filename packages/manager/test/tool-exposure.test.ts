@@ -24,6 +24,37 @@ describe("tools and results", () => {
     expect(result.tools.map((t) => t.name)).toEqual(["mcp_many_tool_1", "mcp_many_tool_3"]);
   });
 
+  it('never exposes an MCP Apps tool whose visibility lacks "model", and names it in the state', async () => {
+    const m = manager();
+    const result = await m.connectServers({ app: echoServer({ appTools: true }) }, {});
+    expect(result.tools.map((t) => m.getToolOwner(t.name)?.tool)).toEqual(["echo", "app_view"]);
+    const state = m.getServerStates().find((one) => one.name === "app");
+    expect(state).toMatchObject({ toolCount: 2, appOnlyTools: ["app_refresh"] });
+    // excludeTools still wins, for app-only tools as for the others.
+    const excluded = manager();
+    await excluded.connectServers(
+      { app: { ...echoServer({ appTools: true }), excludeTools: ["app_refresh"] } },
+      {},
+    );
+    expect(excluded.getServerStates()[0]?.appOnlyTools).toBeUndefined();
+  });
+
+  it("keeps an app-only tool hidden on a warm start, while its definitions come from the cache", async () => {
+    const cache = new MCPToolCache(new Map());
+    const slow = slowInitServer(3000);
+    const appOnly = {
+      name: "refresh",
+      inputSchema: { type: "object" },
+      _meta: { ui: { visibility: ["app"] } },
+    };
+    await cache.set("slow", slow, [echoDef, appOnly], cwd);
+    const m = manager({ cache });
+    const result = await m.connectServers({ slow }, {});
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp_slow_echo"]);
+    expect(result.tools[0]).toBeInstanceOf(DeferredMCPTool);
+    expect(m.getServerStates()[0]).toMatchObject({ deferred: true, appOnlyTools: ["refresh"] });
+  });
+
   it("keeps a map from exposed name to (server, tool), and removal is exact: a vs a_b", async () => {
     const m = manager();
     await m.connectServers({ a: echoServer({ toolPrefix: "b_" }), a_b: echoServer() }, {});

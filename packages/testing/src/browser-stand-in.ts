@@ -4,6 +4,12 @@ export interface BrowserStandInOptions {
   maxRedirects?: number;
   /** Keep cookies between visits, as a browser profile does (a second sign-in finds the session). @default true */
   keepCookies?: boolean;
+  /**
+   * Changes a redirect before it is followed, as an attacker in the middle
+   * (or a misbehaving authorization server) would: e.g. a different `iss` on
+   * the way back to the client's callback. @default follows redirects as given
+   */
+  rewriteRedirect?: (url: URL) => URL;
 }
 
 /** A stand-in for the user's browser, for `oauth.openUrl`. */
@@ -85,6 +91,7 @@ export function createBrowserStandIn(options: BrowserStandInOptions = {}): Brows
         if (response.status >= 300 && response.status < 400 && location) {
           await response.body?.cancel();
           url = new URL(location, url);
+          if (options.rewriteRedirect) url = options.rewriteRedirect(new URL(url));
           continue;
         }
         const text = await response.text();

@@ -195,6 +195,20 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     );
   }
 
+  if (options.appTools) {
+    for (const [name, visibility] of [
+      ["app_refresh", ["app"]],
+      ["app_view", ["model", "app"]],
+    ] as const) {
+      addTool(`${prefix}${name}`, `An MCP Apps tool visible to: ${visibility.join(", ")}.`, {}, () =>
+        text(`${name} called`),
+      );
+      const entry = listed.get(`${prefix}${name}`);
+      if (entry)
+        entry.definition._meta = { ui: { resourceUri: "ui://fixture/app", visibility: [...visibility] } };
+    }
+  }
+
   if (options.schemaDepth !== undefined) {
     addTool(
       `${prefix}deep`,

@@ -42,6 +42,11 @@ export interface FixtureOptions {
    * @default false
    */
   hugeTool?: boolean;
+  /**
+   * Add MCP Apps tools: `app_refresh` for the app's UI only (`_meta.ui.visibility: ["app"]`)
+   * and `app_view` for both (`["model", "app"]`) (`--app-tools`). @default false
+   */
+  appTools?: boolean;
   /** Write a 128 KiB burst, then a line every 5 ms, to stderr while alive (`--noisy-stderr`). @default false */
   noisyStderr?: boolean;
   /** Ignore SIGTERM and stay alive after stdin (or the client's stderr pipe) closes; only SIGKILL stops it (`--ignore-sigterm`). @default false */
@@ -169,6 +174,7 @@ const commandLineSchema = lazy(() => {
       "list-changing": flag,
       "slow-tool": flag,
       "huge-tool": flag,
+      "app-tools": flag,
       "noisy-stderr": flag,
       "ignore-sigterm": flag,
       "spawn-grandchild": flag,
@@ -224,6 +230,7 @@ const booleanFlags = [
   "list-changing",
   "slow-tool",
   "huge-tool",
+  "app-tools",
   "noisy-stderr",
   "ignore-sigterm",
   "spawn-grandchild",
@@ -265,6 +272,7 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   flag("list-changing", options.listChanging);
   flag("slow-tool", options.slowTool);
   flag("huge-tool", options.hugeTool);
+  flag("app-tools", options.appTools);
   flag("noisy-stderr", options.noisyStderr);
   flag("ignore-sigterm", options.ignoreSigterm);
   flag("spawn-grandchild", options.spawnGrandchild);
@@ -334,6 +342,7 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       listChanging: v["list-changing"],
       slowTool: v["slow-tool"],
       hugeTool: v["huge-tool"],
+      appTools: v["app-tools"],
       noisyStderr: v["noisy-stderr"],
       ignoreSigterm: v["ignore-sigterm"],
       spawnGrandchild: v["spawn-grandchild"],

@@ -3,6 +3,7 @@ import {
   auth,
   discoverOAuthServerInfo,
   type FetchLike,
+  IssuerMismatchError,
   type OAuthDiscoveryState,
   OAuthError,
 } from "@modelcontextprotocol/client";
@@ -92,6 +93,8 @@ export async function runSignIn(
       ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
       fetchFn: context.fetch,
     }).catch((error: unknown) => {
+      // Metadata that names another issuer than its URL was built from (RFC 8414 §3.3) explains itself.
+      if (IssuerMismatchError.isInstance(error)) throw error;
       throw new SignInFailure(
         "discovery",
         `could not discover its authorization server (${errorText(error)})`,
@@ -242,6 +245,23 @@ function describeCallbackFailure(
   }
 }
 
+/**
+ * Why the SDK refused an issuer, in words. The `iss` of an authorization
+ * response is whatever the browser brought back (a mix-up attack names
+ * another server there): it is never shown, only the expected issuer is.
+ */
+function issuerMismatchText(error: IssuerMismatchError, at: string): string {
+  const expected = error.expected === undefined ? at : ` ${JSON.stringify(error.expected)}`;
+  if (error.kind === "metadata") {
+    return `the authorization server metadata fetched for${expected} names another issuer (${JSON.stringify(error.received ?? null)}), so it may belong to another server (RFC 8414 §3.3); the sign-in was refused. Ask the server's operator to fix the metadata's "issuer"`;
+  }
+  const problem =
+    error.received === undefined
+      ? "came back without the `iss` its authorization server promises to send"
+      : "came back naming another authorization server in its `iss`";
+  return `the sign-in response ${problem} (expected${expected}, RFC 9207); the code was not used, as the response may come from another server (a mix-up attack). Sign in again; if it persists, the authorization server is misconfigured`;
+}
+
 /** The error a failed sign-in ends with: `ABORTED`, or `AUTH_REQUIRED` (the server still needs a sign-in) saying why. */
 function toSignInError(
   context: SignInContext,
@@ -264,6 +284,9 @@ function toSignInError(
   } else if (error instanceof SignInFailure) {
     kind = error.kind;
     what = error.message;
+  } else if (IssuerMismatchError.isInstance(error)) {
+    kind = "issuer-mismatch";
+    what = issuerMismatchText(error, at);
   } else if (error instanceof NoRegistration) {
     kind = "no-registration";
     what = `the authorization server${at} does not register clients dynamically; register mcp-rt there and set "auth.clientId" (and "auth.clientSecret") ${inConfig(context.sourcePath)}`;
