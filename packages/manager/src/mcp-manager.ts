@@ -186,14 +186,14 @@ export class MCPManager implements AsyncDisposable {
       const enabled = !switchedOff(config);
       const running = this.#table.get(name);
       if (running?.active) {
-        if (source) running.source = source;
+        if (source) running.from(source);
         if (!enabled) continue;
         names.push(name);
         if (running.attempt && !running.attempt.outcome) attempts.set(name, running.attempt);
         continue;
       }
       const record = this.#table.ensure(name, config);
-      if (source) record.source = source;
+      if (source) record.from(source);
       if (!enabled) continue;
       names.push(name);
       const problems = validateServerConfig(name, config);

@@ -97,8 +97,7 @@ export class ServerLifecycle {
     const { cwd, cache, emitter } = this.#parts;
     const reconnect = how.reconnect ?? false;
     if (!reconnect) {
-      if (record.outage?.timer) clearTimeout(record.outage.timer);
-      delete record.outage;
+      record.endOutage();
       emitter.emit("server:connecting", { name: record.name });
     }
     const attempt = new Attempt({
@@ -189,7 +188,7 @@ export class ServerLifecycle {
       const record = table.get(attempt.name);
       if (!record || !this.#isCurrent(record, attempt) || record.connection) continue;
       const missed = reason === "missed-before" ? attempt.missedStartup?.waitMs : waitMs;
-      record.notWaitedFor = { reason, waitMs: missed ?? waitMs };
+      record.notWaited({ reason, waitMs: missed ?? waitMs });
       if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) continue;
       const { name, config } = attempt;
       tasks.add(cache.get().then((open) => open?.noteMissedStartup(name, config, { cwd, waitMs })));
@@ -312,14 +311,11 @@ export class ServerLifecycle {
     const hadTools = record.definitions.length > 0;
     const hadContent = record.setContent(NO_CONTENT);
     if (table.holds(record)) table.forget(record.name);
-    record.quiet();
+    const connection = record.release();
     const { attempt } = record;
     // A settled attempt has nothing left to call off.
     if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
-    const closed = Promise.allSettled([
-      record.connection && client().closeConnection(record.connection),
-      attempt?.done,
-    ]);
+    const closed = Promise.allSettled([connection && client().closeConnection(connection), attempt?.done]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
     tasks.add(closed);
     return { wasActive, hadTools, hadContent, closed };
@@ -350,9 +346,8 @@ export class ServerLifecycle {
 
   /** Calls off `record`'s attempt or connection, keeping the record (a sign-in or sign-out follows). */
   #closeCurrent(record: ServerRecord): void {
-    const { connection, attempt } = record;
-    record.quiet();
-    delete record.connection;
+    const { attempt } = record;
+    const connection = record.release();
     if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
     if (connection) this.#parts.tasks.add(client().closeConnection(connection));
     if (attempt) this.#parts.tasks.add(attempt.done);
@@ -402,15 +397,14 @@ export class ServerLifecycle {
         prior,
         onResolved: (resolved) => {
           if (this.#isCurrent(record, attempt)) {
-            record.resolvedFingerprint = toolCacheFingerprint(name, resolved, this.#parts.cwd);
+            record.resolved(toolCacheFingerprint(name, resolved, this.#parts.cwd));
           }
         },
       });
       signal.throwIfAborted();
       // Watched from the handshake on, so that a tool change announced during the first list is not lost.
       watch = this.#upkeep.watch(record, connection);
-      record.watch = watch;
-      record.phase = "listing";
+      record.handshake(watch);
       const connectMs = Math.round(monotonicMs() - attempt.startedAt);
       const remaining = Math.max(1, timeoutMs - connectMs);
       // Resources and prompts are listed beside the tools; a failure there never fails the server
@@ -442,8 +436,7 @@ export class ServerLifecycle {
         this.#parts.options.logger?.debug(
           `MCP server "${name}" no longer speaks ${stale.protocolVersion} as stored; asking it again`,
         );
-        watch?.stop();
-        if (record.watch === watch) delete record.watch;
+        record.unwatch(watch);
         connection = undefined;
         await client()
           .closeConnection(stale)
@@ -465,8 +458,7 @@ export class ServerLifecycle {
       return connection;
     } catch (error) {
       // Nothing started for an attempt that failed or was called off may outlive it.
-      watch?.stop();
-      if (record.watch === watch) delete record.watch;
+      record.unwatch(watch);
       if (connection)
         await client()
           .closeConnection(connection)

@@ -105,10 +105,10 @@ export class ServerReload {
     const closed = plan.stop.map((record) => lifecycle.stop(record));
     for (const record of plan.keep) {
       const source = sources[record.name];
-      if (source) record.source = source;
+      if (source) record.from(source);
       // Equal where it counts for the running server; fields such as `alwaysLoad` may still have changed.
       const config = configs[record.name];
-      if (config) record.config = config;
+      if (config) record.configure(config);
     }
     const { change } = plan;
     if (change.added.length + change.removed.length + change.restarted.length > 0) {

@@ -131,7 +131,7 @@ export class ServerUpkeep {
       this.#writeCache(record, connection);
     }
     this.#resubscribe(record, connection);
-    record.watch?.activate();
+    record.activateWatch();
   }
 
   /** Schedules the next automatic attempt of `record`, or gives up when its circuit breaker opens. */
