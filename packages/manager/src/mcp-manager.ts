@@ -126,7 +126,7 @@ export class MCPManager implements AsyncDisposable {
       catalog: this.#catalog,
       lifecycle: this.#lifecycle,
       emitter: this.#emitter,
-      manager: this,
+      connectServers: (configs, sources) => this.connectServers(configs, sources),
     });
     this.#signIn = new ServerSignIn({
       table: this.#table,

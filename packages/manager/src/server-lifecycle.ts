@@ -84,7 +84,13 @@ export class ServerLifecycle {
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
-    this.#upkeep = new ServerUpkeep(parts, this);
+    this.#upkeep = new ServerUpkeep({
+      ...parts,
+      reconnect: (record) => this.start(record, record.config, { reconnect: true }),
+      fail: (record, error) => this.fail(record, error),
+      signInLost: (record, error) => this.signInLost(record, error),
+      startsSettled: (maxMs) => this.startsSettled(maxMs),
+    });
   }
 
   /**

@@ -12,12 +12,12 @@ import type { TypedEmitter } from "./event-emitter.js";
 import { discoveryProblem, fileProblem } from "./load-problem.js";
 import type {
   DiscoverAndReloadOptions,
+  MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPReloadOptions,
   MCPReloadResult,
 } from "./manager-types.js";
-import type { MCPManager } from "./mcp-manager.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
 import type { ServerLifecycle } from "./server-lifecycle.js";
 import type { ServerRecord } from "./server-record.js";
@@ -35,8 +35,11 @@ export interface ServerReloadParts {
   catalog: ToolCatalog;
   lifecycle: ServerLifecycle;
   emitter: TypedEmitter<MCPManagerEvents>;
-  /** Starts the added and restarted servers through its startup gate (`connectServers`). */
-  manager: MCPManager;
+  /** Starts the added and restarted servers through the startup gate (`connectServers`). */
+  connectServers(
+    configs: Record<string, MCPServerConfig>,
+    sources: Record<string, SourceMeta>,
+  ): Promise<MCPLoadResult>;
 }
 
 /**
@@ -86,7 +89,7 @@ export class ServerReload {
       };
     }
     const { configs, sources } = keepBrokenFiles(discovery, table);
-    const result = await this.#parts.manager.reload(configs, sources, { all, retryFailed });
+    const result = await this.reload(configs, sources, { all, retryFailed });
     return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
   }
 
@@ -95,7 +98,7 @@ export class ServerReload {
     sources: Record<string, SourceMeta>,
     options: MCPReloadOptions,
   ): Promise<MCPReloadResult> {
-    const { table, catalog, lifecycle, emitter, manager } = this.#parts;
+    const { table, catalog, lifecycle, emitter, connectServers } = this.#parts;
     const plan = await planReload({
       ...options,
       table,
@@ -115,7 +118,7 @@ export class ServerReload {
       emitter.emit("config:changed", change);
     }
     // The old processes close while the new ones start; the reload returns once both are done.
-    const [result] = await Promise.all([manager.connectServers(plan.start, sources), ...closed]);
+    const [result] = await Promise.all([connectServers(plan.start, sources), ...closed]);
     const names = Object.keys(configs).filter((name) => !switchedOff(configs[name]));
     const wanted = new Set(names);
     return {
