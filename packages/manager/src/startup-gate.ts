@@ -37,6 +37,9 @@ export interface DeferOffer {
   cached: MCPToolDefinition[];
 }
 
+/** The startup gate of the design document (ms). */
+export const STARTUP_TIMEOUT_MS = 250;
+
 /** How long before the startup gate no new stdio server is launched. */
 export const LAUNCH_HOLD_MS = 80;
 
