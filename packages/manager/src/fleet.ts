@@ -32,6 +32,7 @@ import type { ServerRecord } from "./server-record.js";
 import { ServerRequests } from "./server-requests.js";
 import { ServerTable } from "./server-table.js";
 import { dropError } from "./server-upkeep.js";
+import { StartPace } from "./start-pace.js";
 import { passStartupGate, STARTUP_TIMEOUT_MS } from "./startup-gate.js";
 import { ToolCatalog } from "./tool-catalog.js";
 
@@ -110,6 +111,7 @@ export class Fleet {
       cache,
       emitter,
       tasks: options.tasks,
+      pace: new StartPace(),
     });
   }
 

@@ -3,7 +3,6 @@ import type { MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/c
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
-import { delay } from "./abortable.js";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
 import type { ConnectionWatch } from "./connection-watch.js";
@@ -22,6 +21,7 @@ import { contentListOptions, type ServerLimits, toolListOptions } from "./server
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
 import { announceContent, ServerUpkeep } from "./server-upkeep.js";
+import type { StartPace } from "./start-pace.js";
 import type { DeferOffer } from "./startup-gate.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -40,6 +40,8 @@ export interface ServerLifecycleParts {
   emitter: TypedEmitter<MCPManagerEvents>;
   /** Background work `disconnectAll` waits for. */
   tasks: TaskGroup;
+  /** The start path's speed measures, shared by every server of the fleet. */
+  pace: StartPace;
 }
 
 /**
@@ -75,12 +77,6 @@ export class ServerLifecycle {
   readonly #parts: ServerLifecycleParts;
   /** What happens once a connection is live: watch, re-lists, cache write, drops and retries. */
   readonly #upkeep: ServerUpkeep;
-  /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
-  readonly #reads = new Set<Promise<unknown>>();
-  /** Attempts started on purpose (not automatic reconnects) still connecting. */
-  readonly #starting = new Set<Attempt>();
-  /** Resolved when the last of {@link #starting} settles; made by the first to wait for that. */
-  #noneStarting: { settled: Promise<void>; resolve: () => void } | undefined;
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
@@ -89,7 +85,6 @@ export class ServerLifecycle {
       reconnect: (record) => this.start(record, record.config, { reconnect: true }),
       fail: (record, error) => this.fail(record, error),
       signInLost: (record, error) => this.signInLost(record, error),
-      startsSettled: (maxMs) => this.startsSettled(maxMs),
     });
   }
 
@@ -119,40 +114,8 @@ export class ServerLifecycle {
         return this.#pipeline(record, attempt);
       },
     });
-    const read = attempt.cached;
-    this.#reads.add(read);
-    void read.then(() => this.#reads.delete(read));
-    if (!reconnect) {
-      this.#starting.add(attempt);
-      const started = (): void => {
-        this.#starting.delete(attempt);
-        if (this.#starting.size > 0) return;
-        this.#noneStarting?.resolve();
-        this.#noneStarting = undefined;
-      };
-      attempt.done.then(started, started);
-    }
+    this.#parts.pace.track(attempt);
     return attempt;
-  }
-
-  /**
-   * Resolves once every attempt started on purpose has settled (also those
-   * started meanwhile), or after `maxMs`, whichever is first. Cache writes
-   * wait for it: while servers start, the host's CPU is theirs.
-   */
-  async startsSettled(maxMs: number): Promise<void> {
-    if (this.#starting.size === 0) return;
-    // One promise for every waiter: a cold start of a hundred servers has a hundred cache writes waiting.
-    if (!this.#noneStarting) {
-      let resolve!: () => void;
-      const settled = new Promise<void>((done) => {
-        resolve = done;
-      });
-      this.#noneStarting = { settled, resolve };
-    }
-    const stop = new AbortController();
-    await Promise.race([this.#noneStarting.settled, delay(maxMs, stop.signal)]);
-    stop.abort();
   }
 
   /**
@@ -365,24 +328,6 @@ export class ServerLifecycle {
     );
   }
 
-  /**
-   * Waits until the cache reads of every attempt started so far are done. The
-   * SDK and the transports (`@mcp-rt/client`) are loaded only then: on a warm
-   * start the cached tools are handed over first, and the module load (longer
-   * than the rest of the start path) overlaps with the servers starting. An
-   * attempt whose own read found nothing goes on at once: its server is waited
-   * for in any mode, so nothing is handed over before it anyway (a cold start
-   * launches its servers without waiting for the other reads).
-   */
-  async #afterCacheReads(attempt: Attempt): Promise<void> {
-    // The attempts of one `connectServers` call are all started before this first await ends.
-    // One the gate will not wait for (its note says it missed the wait before) launches after the handoff too.
-    if ((await attempt.cached) === null && !attempt.missedStartup) return;
-    while (this.#reads.size > 0) await Promise.all(this.#reads);
-    // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-
   /** Resolve, connect, watch, list: one attempt, which commits or fails. */
   async #pipeline(record: ServerRecord, attempt: Attempt): Promise<MCPServerConnection> {
     const { name } = record;
@@ -429,7 +374,7 @@ export class ServerLifecycle {
       return { connection, serverTools, contentListing };
     };
     try {
-      await this.#afterCacheReads(attempt);
+      await this.#parts.pace.afterCacheReads(attempt);
       const stored =
         record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.cachedEntry?.era;
       const prior = verdictToPass(stored);

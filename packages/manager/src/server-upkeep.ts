@@ -14,10 +14,8 @@ import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } f
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
+import type { StartPace } from "./start-pace.js";
 import type { ToolCatalog } from "./tool-catalog.js";
-
-/** How long a cache write waits at most for the other servers starting with it to settle. */
-const CACHE_WRITE_WAIT_MS = 5000;
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
@@ -65,8 +63,8 @@ export interface ServerUpkeepOptions {
   fail(record: ServerRecord, error: McpRtError): void;
   /** `record`'s connection found that it needs a new sign-in. */
   signInLost(record: ServerRecord, error: McpRtError): void;
-  /** Resolves once the servers starting now settled, or after `maxMs`. */
-  startsSettled(maxMs: number): Promise<void>;
+  /** When a cache write may start (the start path's pace). */
+  pace: Pick<StartPace, "beforeCacheWrite">;
 }
 
 /**
@@ -231,12 +229,9 @@ export class ServerUpkeep {
   }
 
   /**
-   * Best-effort cache write of a server's full, unfiltered list. It starts on
-   * the next event-loop turn, so that its validation and serialisation (about
-   * 12 ms for 5000 tools) are not in the way of a `connectServers` about to
-   * return, and once the other servers starting with it settled (at most
-   * {@link CACHE_WRITE_WAIT_MS}): on a cold start twenty writes would take the
-   * CPU the servers still starting need. `disconnectAll` still waits for it.
+   * Best-effort cache write of a server's full, unfiltered list, off the
+   * start path: it starts when the start's pace allows (`StartPace`).
+   * `disconnectAll` still waits for it.
    */
   #writeCache(record: ServerRecord, connection: MCPServerConnection): void {
     const { cache, cwd, tasks } = this.#parts;
@@ -245,8 +240,7 @@ export class ServerUpkeep {
     const { serverInfo, eraVerdict } = connection;
     const write = cache.get().then(async (open) => {
       if (!open) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await this.#parts.startsSettled(CACHE_WRITE_WAIT_MS);
+      await this.#parts.pace.beforeCacheWrite();
       await open.set(name, config, serverTools, cwd, {
         serverInfo,
         resources: [...content.resources],
