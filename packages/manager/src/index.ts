@@ -82,13 +82,14 @@ export type {
   MCPServerState,
   MCPStartupMode,
 } from "./manager-types.js";
-export { MCPManager, STARTUP_TIMEOUT_MS } from "./mcp-manager.js";
+export { MCPManager } from "./mcp-manager.js";
 export { MCPTool } from "./mcp-tool.js";
 export type { ServerProbe } from "./open-connection.js";
 export { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 export type { ReconnectOptions } from "./reconnect-policy.js";
 export { DEFAULT_RECONNECT_OPTIONS } from "./reconnect-policy.js";
 export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server-content.js";
+export { STARTUP_TIMEOUT_MS } from "./startup-gate.js";
 export type { ToolOwner } from "./tool-catalog.js";
 export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tool-name.js";
 export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";

@@ -1,17 +1,9 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
-import {
-  type AuthStorage,
-  loadAllMCPConfigs,
-  type MCPServerConfig,
-  McpRtError,
-  type SourceMeta,
-  validateServerConfig,
-} from "@mcp-rt/config";
-import { monotonicMs, TaskGroup } from "@mcp-rt/config/util";
-import type { Attempt } from "./attempt.js";
+import type { AuthStorage, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
+import { TaskGroup } from "@mcp-rt/config/util";
 import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
-import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
+import { Fleet } from "./fleet.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
@@ -23,29 +15,19 @@ import type {
   MCPReloadOptions,
   MCPReloadResult,
   MCPServerState,
-  MCPStartupMode,
 } from "./manager-types.js";
-import type { LiveServer, MCPTool, MCPToolHost } from "./mcp-tool.js";
+import type { MCPTool } from "./mcp-tool.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
-import { switchedOff } from "./reload-plan.js";
 import {
   collectContent,
   type MCPPrompt,
   type MCPResource,
   type MCPResourceTemplate,
 } from "./server-content.js";
-import { ServerLifecycle } from "./server-lifecycle.js";
 import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
-import { ServerReload } from "./server-reload.js";
-import { ServerRequests } from "./server-requests.js";
 import { ServerSignIn } from "./server-sign-in.js";
-import { ServerTable } from "./server-table.js";
-import { dropError } from "./server-upkeep.js";
-import { passStartupGate, resolveStartupMode } from "./startup-gate.js";
-import { ToolCatalog, type ToolOwner } from "./tool-catalog.js";
-
-/** The startup gate of the design document (ms). */
-export const STARTUP_TIMEOUT_MS = 250;
+import { resolveStartupMode } from "./startup-gate.js";
+import type { ToolOwner } from "./tool-catalog.js";
 
 /**
  * Many MCP servers at once: connects them in parallel, returns after a short
@@ -63,20 +45,14 @@ export const STARTUP_TIMEOUT_MS = 250;
  */
 export class MCPManager implements AsyncDisposable {
   readonly #cwd: string;
-  readonly #options: MCPManagerOptions;
-  readonly #table = new ServerTable();
-  readonly #catalog: ToolCatalog;
-  readonly #lifecycle: ServerLifecycle;
+  readonly #fleet: Fleet;
   readonly #cache: ManagerCache;
   readonly #emitter: TypedEmitter<MCPManagerEvents>;
   readonly #tasks = new TaskGroup();
   readonly #limits: ServerLimits;
-  readonly #startupMode: MCPStartupMode;
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
-  readonly #reload: ServerReload;
   readonly #signIn: ServerSignIn;
-  readonly #requests: ServerRequests;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
@@ -84,9 +60,8 @@ export class MCPManager implements AsyncDisposable {
    */
   constructor(cwd: string, options: MCPManagerOptions = {}) {
     this.#cwd = cwd;
-    this.#options = options;
     const limits = resolveServerLimits(options);
-    this.#startupMode = resolveStartupMode(options.startupMode);
+    const startupMode = resolveStartupMode(options.startupMode);
     this.#limits = limits;
     this.#cache = new ManagerCache(options.cache, options.logger);
     this.#ownsAuthStorage = typeof options.authStorage === "string";
@@ -94,46 +69,18 @@ export class MCPManager implements AsyncDisposable {
     this.#emitter = createEmitter<MCPManagerEvents>((error) =>
       options.logger?.warn("An MCPManager event listener threw", error),
     );
-    const host: MCPToolHost = {
-      resultCharLimit: limits.resultCharLimit,
-      resultMediaByteLimit: limits.resultMediaByteLimit,
-      liveServer: (server) => this.#liveServer(server),
-      waitForConnection: async (server, signal) => {
-        await this.waitForConnection(server, signal ? { signal } : {});
-      },
-      signInRequired: (server, error) => {
-        const record = this.#table.get(server);
-        if (record && McpRtError.isInstance(error)) this.#lifecycle.signInLost(record, error);
-      },
-    };
-    this.#catalog = new ToolCatalog(this.#table, host);
-    this.#lifecycle = new ServerLifecycle({
+    this.#fleet = new Fleet({
       cwd,
       options,
+      startupMode,
       limits,
       authStorage: this.#authStorage,
-      table: this.#table,
-      catalog: this.#catalog,
       cache: this.#cache,
       emitter: this.#emitter,
       tasks: this.#tasks,
     });
-    this.#reload = new ServerReload({
-      cwd,
-      authStorage: this.#authStorage,
-      options,
-      table: this.#table,
-      catalog: this.#catalog,
-      lifecycle: this.#lifecycle,
-      emitter: this.#emitter,
-      manager: this,
-    });
-    this.#signIn = new ServerSignIn({
-      table: this.#table,
-      lifecycle: this.#lifecycle,
-      authStorage: this.#authStorage,
-    });
-    this.#requests = new ServerRequests({ table: this.#table, limits });
+    const { table, lifecycle } = this.#fleet;
+    this.#signIn = new ServerSignIn({ table, lifecycle, authStorage: this.#authStorage });
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -152,16 +99,8 @@ export class MCPManager implements AsyncDisposable {
    * server or discovery: those come back in `problems` (a discovery that
    * threw is one problem of kind `discovery`, and nothing is connected).
    */
-  async discoverAndConnect(options: DiscoverAndConnectOptions = {}): Promise<MCPLoadResult> {
-    const { discover = loadAllMCPConfigs, ...loadOptions } = options;
-    let discovery: Awaited<ReturnType<typeof discover>>;
-    try {
-      discovery = await discover(this.#cwd, loadOptions);
-    } catch (error) {
-      return { tools: [], errors: new Map(), connectedServers: [], problems: [discoveryProblem(error)] };
-    }
-    const result = await this.connectServers(discovery.configs, discovery.sources);
-    return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
+  discoverAndConnect(options: DiscoverAndConnectOptions = {}): Promise<MCPLoadResult> {
+    return this.#fleet.discoverAndConnect(options);
   }
 
   /**
@@ -173,78 +112,11 @@ export class MCPManager implements AsyncDisposable {
    * circuit breaker, is connected at once and its reconnect counts start over.
    * A server with `enabled: false` is only remembered with its source.
    */
-  async connectServers(
+  connectServers(
     configs: Record<string, MCPServerConfig>,
     sources: Record<string, SourceMeta> = {},
   ): Promise<MCPLoadResult> {
-    const startedAt = monotonicMs();
-    const errors = new Map<string, McpRtError>();
-    const names: string[] = [];
-    const attempts = new Map<string, Attempt>();
-    for (const [name, config] of Object.entries(configs)) {
-      const source = sources[name];
-      const enabled = !switchedOff(config);
-      const running = this.#table.get(name);
-      if (running?.active) {
-        if (source) running.source = source;
-        if (!enabled) continue;
-        names.push(name);
-        if (running.attempt && !running.attempt.outcome) attempts.set(name, running.attempt);
-        continue;
-      }
-      const record = this.#table.ensure(name, config);
-      if (source) record.source = source;
-      if (!enabled) continue;
-      names.push(name);
-      const problems = validateServerConfig(name, config);
-      if (problems.length > 0) {
-        const error = new McpRtError(
-          "CONFIG_INVALID",
-          `MCP server "${name}" has an invalid config${source ? ` in ${source.path}` : ""}: ${problems.join("; ")}`,
-          { server: name },
-        );
-        this.#lifecycle.fail(record, error);
-        errors.set(name, error);
-        continue;
-      }
-      attempts.set(name, this.#lifecycle.start(record, config));
-    }
-
-    const { maxStartupWaitMs } = this.#options;
-    await passStartupGate([...attempts.values()], {
-      startupTimeoutMs: this.#options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS,
-      maxStartupWaitMs,
-      mode: this.#startupMode,
-      startedAt,
-      defer: (offers) => this.#lifecycle.defer(offers),
-      notWaitedFor: (late, reason) => this.#lifecycle.notWaitedFor(late, reason, maxStartupWaitMs ?? 0),
-    });
-
-    for (const [name, attempt] of attempts) {
-      attempt.returned = true;
-      if (attempt.outcome?.ok === false) errors.set(name, attempt.outcome.error);
-      // Dropped after it connected: since then no other attempt started, or only automatic reconnects.
-      const record = this.#table.get(name);
-      const latest = record?.attempt;
-      const dropped =
-        record &&
-        attempt.outcome?.ok &&
-        !record.connection &&
-        !attempt.controller.signal.aborted &&
-        (latest === attempt || latest?.reconnect === true);
-      if (dropped) errors.set(name, dropError(record));
-    }
-    const wanted = new Set(names);
-    const cacheProblem = this.#cache.takeProblem();
-    const serverProblems = [...errors].map(
-      ([server, error]): MCPLoadProblem => ({ kind: "server", server, error }),
-    );
-    return {
-      tools: this.#catalog.tools.filter((tool) => wanted.has(tool.serverName)),
-      errors,
-      connectedServers: names.filter((name) => this.#table.status(name) === "connected"),
-      problems: cacheProblem ? [cacheProblem, ...serverProblems] : serverProblems,
-    };
+    return this.#fleet.connectServers(configs, sources);
   }
 
   /**
@@ -269,7 +141,7 @@ export class MCPManager implements AsyncDisposable {
     sources: Record<string, SourceMeta> = {},
     options: MCPReloadOptions = {},
   ): Promise<MCPReloadResult> {
-    return this.#reload.reload(configs, sources, options);
+    return this.#fleet.reload(configs, sources, options);
   }
 
   /**
@@ -282,12 +154,12 @@ export class MCPManager implements AsyncDisposable {
    * discovery nothing changes).
    */
   discoverAndReload(options: DiscoverAndReloadOptions = {}): Promise<MCPReloadResult> {
-    return this.#reload.discoverAndReload(options);
+    return this.#fleet.discoverAndReload(options);
   }
 
   /** The current MCP tools of every server: live, or deferred from the cache. */
   getTools(): MCPTool[] {
-    return [...this.#catalog.tools];
+    return [...this.#fleet.catalog.tools];
   }
 
   /**
@@ -295,17 +167,17 @@ export class MCPManager implements AsyncDisposable {
    * while a server is deferred. A server without the capability has none.
    */
   getResources(): MCPResource[] {
-    return collectContent(this.#table.records(), "resources");
+    return collectContent(this.#fleet.table.records(), "resources");
   }
 
   /** Every server's resource templates (`resources/templates/list`), live or cached. */
   getResourceTemplates(): MCPResourceTemplate[] {
-    return collectContent(this.#table.records(), "resourceTemplates");
+    return collectContent(this.#fleet.table.records(), "resourceTemplates");
   }
 
   /** Every server's prompts (`prompts/list`), live or cached. */
   getPrompts(): MCPPrompt[] {
-    return collectContent(this.#table.records(), "prompts");
+    return collectContent(this.#fleet.table.records(), "prompts");
   }
 
   /**
@@ -320,7 +192,7 @@ export class MCPManager implements AsyncDisposable {
     uri: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<MCPResourceContents> {
-    return this.#requests.readResource(server, uri, options);
+    return this.#fleet.requests.readResource(server, uri, options);
   }
 
   /**
@@ -335,7 +207,7 @@ export class MCPManager implements AsyncDisposable {
     uri: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<ToolResult> {
-    return this.#requests.readResourceResult(server, uri, options);
+    return this.#fleet.requests.readResourceResult(server, uri, options);
   }
 
   /**
@@ -349,7 +221,7 @@ export class MCPManager implements AsyncDisposable {
     args: Record<string, string> = {},
     options: { signal?: AbortSignal } = {},
   ): Promise<MCPPromptResult> {
-    return this.#requests.getPrompt(server, name, args, options);
+    return this.#fleet.requests.getPrompt(server, name, args, options);
   }
 
   /**
@@ -359,27 +231,27 @@ export class MCPManager implements AsyncDisposable {
    * `resources.subscribe`.
    */
   subscribeResource(server: string, uri: string): Promise<void> {
-    return this.#requests.subscribeResource(server, uri);
+    return this.#fleet.requests.subscribeResource(server, uri);
   }
 
   /** Stops following a resource (see {@link MCPManager.subscribeResource}). */
   unsubscribeResource(server: string, uri: string): Promise<void> {
-    return this.#requests.unsubscribeResource(server, uri);
+    return this.#fleet.requests.unsubscribeResource(server, uri);
   }
 
   /** Which server and original tool an exposed name stands for. */
   getToolOwner(exposedName: string): ToolOwner | undefined {
-    return this.#catalog.owner(exposedName);
+    return this.#fleet.catalog.owner(exposedName);
   }
 
   /** `connected`, `connecting` (handshake or first tool list under way), else `disconnected`. */
   getConnectionStatus(name: string): MCPConnectionStatus {
-    return this.#table.status(name);
+    return this.#fleet.table.status(name);
   }
 
   /** Every known server with its status, tool count, timing and last error, for a UI. */
   getServerStates(): MCPServerState[] {
-    return this.#table.states();
+    return this.#fleet.table.states();
   }
 
   /**
@@ -391,7 +263,7 @@ export class MCPManager implements AsyncDisposable {
    * (`CONNECT_TIMEOUT`); rejects with an `AbortError` when `signal` aborts.
    */
   waitForConnection(name: string, options: { signal?: AbortSignal } = {}): Promise<MCPServerConnection> {
-    return this.#requests.waitForConnection(name, options);
+    return this.#fleet.requests.waitForConnection(name, options);
   }
 
   /**
@@ -465,9 +337,8 @@ export class MCPManager implements AsyncDisposable {
    * Stops one server: calls off its attempt or reconnect, closes its
    * connection, forgets its source, and drops exactly its tools.
    */
-  async disconnectServer(name: string): Promise<void> {
-    const record = this.#table.get(name);
-    if (record) await this.#lifecycle.stop(record);
+  disconnectServer(name: string): Promise<void> {
+    return this.#fleet.stop(name);
   }
 
   /**
@@ -475,7 +346,7 @@ export class MCPManager implements AsyncDisposable {
    * background work still running (cache writes, closes under way).
    */
   async disconnectAll(): Promise<void> {
-    this.#lifecycle.stopAll();
+    this.#fleet.stopAll();
     await this.#tasks.idle();
   }
 
@@ -493,17 +364,5 @@ export class MCPManager implements AsyncDisposable {
   /** The same as {@link MCPManager.close}, for `await using manager = new MCPManager(cwd)`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-
-  /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */
-  #liveServer(server: string): LiveServer {
-    const record = this.#table.get(server);
-    if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
-    // A connected server's definitions are always its live ones (the cached ones only stand in before).
-    if (record.connection) return { connection: record.connection, toolNames: record.toolNames };
-    // A call to a server that dropped fails fast, even during a reconnect attempt: a model should not stall on it.
-    if (record.reconnecting) return { error: record.unavailable() };
-    if (record.active) return { pending: true };
-    return { error: record.unavailable() };
   }
 }

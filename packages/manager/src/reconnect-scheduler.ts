@@ -4,10 +4,9 @@ import type { ServerRecord } from "./server-record.js";
 
 /**
  * Runs the reconnect timers of servers by their {@link ReconnectPolicy}, kept
- * on each server's record (`record.outage`). Timers are unref'd: a pending
- * reconnect never keeps the process alive. A server's policy outlives a
+ * on each server's record (`record.outage`). A server's policy outlives a
  * successful reconnect (to notice one that keeps dying) until the record's
- * outage is cleared: the server was stopped, or connected on purpose.
+ * outage ends: the server was stopped, or connected on purpose.
  */
 export class ReconnectScheduler {
   readonly #options: ResolvedReconnectOptions;
@@ -18,24 +17,20 @@ export class ReconnectScheduler {
 
   /**
    * `record` dropped, or its automatic attempt failed: schedules the next
-   * attempt (`due` runs when its timer fires, unless the outage was cleared
+   * attempt (`due` runs when its timer fires, unless the outage ended
    * meanwhile) and returns the step taken, or returns the breaker's verdict.
    */
   retry(record: ServerRecord, due: () => void): ReconnectStep {
-    record.outage ??= { policy: new ReconnectPolicy(this.#options) };
-    const outage = record.outage;
-    if (outage.timer) clearTimeout(outage.timer);
-    delete outage.timer;
+    const outage = record.outageOf(() => new ReconnectPolicy(this.#options));
+    outage.cancel();
     const step = outage.policy.next(monotonicMs());
     if (!step.retry) {
-      delete record.outage;
+      record.endOutage();
       return step;
     }
-    outage.timer = setTimeout(() => {
-      delete outage.timer;
+    outage.schedule(step.delayMs, () => {
       if (record.outage === outage) due();
-    }, step.delayMs);
-    outage.timer.unref();
+    });
     return step;
   }
 

@@ -19,7 +19,7 @@ export interface PlanReloadOptions extends MCPReloadOptions {
   table: ServerTable;
   /** The configs the servers should run with now, by name. */
   configs: Record<string, MCPServerConfig>;
-  /** Whether a record runs something other than a config (`ServerReload`). */
+  /** Whether a record runs something other than a config (the fleet asks). */
   differs(record: ServerRecord, config: MCPServerConfig): Promise<boolean>;
 }
 

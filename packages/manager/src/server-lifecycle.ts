@@ -3,7 +3,6 @@ import type { MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/c
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
-import { delay } from "./abortable.js";
 import { Attempt } from "./attempt.js";
 import { client, loadClient } from "./client-module.js";
 import type { ConnectionWatch } from "./connection-watch.js";
@@ -22,6 +21,7 @@ import { contentListOptions, type ServerLimits, toolListOptions } from "./server
 import type { ServerRecord } from "./server-record.js";
 import type { ServerTable } from "./server-table.js";
 import { announceContent, ServerUpkeep } from "./server-upkeep.js";
+import type { StartPace } from "./start-pace.js";
 import type { DeferOffer } from "./startup-gate.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 
@@ -40,6 +40,8 @@ export interface ServerLifecycleParts {
   emitter: TypedEmitter<MCPManagerEvents>;
   /** Background work `disconnectAll` waits for. */
   tasks: TaskGroup;
+  /** The start path's speed measures, shared by every server of the fleet. */
+  pace: StartPace;
 }
 
 /**
@@ -75,16 +77,15 @@ export class ServerLifecycle {
   readonly #parts: ServerLifecycleParts;
   /** What happens once a connection is live: watch, re-lists, cache write, drops and retries. */
   readonly #upkeep: ServerUpkeep;
-  /** Cache reads of starting attempts: the client is loaded after them (see {@link ServerLifecycle.start}). */
-  readonly #reads = new Set<Promise<unknown>>();
-  /** Attempts started on purpose (not automatic reconnects) still connecting. */
-  readonly #starting = new Set<Attempt>();
-  /** Resolved when the last of {@link #starting} settles; made by the first to wait for that. */
-  #noneStarting: { settled: Promise<void>; resolve: () => void } | undefined;
 
   constructor(parts: ServerLifecycleParts) {
     this.#parts = parts;
-    this.#upkeep = new ServerUpkeep(parts, this);
+    this.#upkeep = new ServerUpkeep({
+      ...parts,
+      reconnect: (record) => this.start(record, record.config, { reconnect: true }),
+      fail: (record, error) => this.fail(record, error),
+      signInLost: (record, error) => this.signInLost(record, error),
+    });
   }
 
   /**
@@ -97,8 +98,7 @@ export class ServerLifecycle {
     const { cwd, cache, emitter } = this.#parts;
     const reconnect = how.reconnect ?? false;
     if (!reconnect) {
-      if (record.outage?.timer) clearTimeout(record.outage.timer);
-      delete record.outage;
+      record.endOutage();
       emitter.emit("server:connecting", { name: record.name });
     }
     const attempt = new Attempt({
@@ -114,40 +114,8 @@ export class ServerLifecycle {
         return this.#pipeline(record, attempt);
       },
     });
-    const read = attempt.cached;
-    this.#reads.add(read);
-    void read.then(() => this.#reads.delete(read));
-    if (!reconnect) {
-      this.#starting.add(attempt);
-      const started = (): void => {
-        this.#starting.delete(attempt);
-        if (this.#starting.size > 0) return;
-        this.#noneStarting?.resolve();
-        this.#noneStarting = undefined;
-      };
-      attempt.done.then(started, started);
-    }
+    this.#parts.pace.track(attempt);
     return attempt;
-  }
-
-  /**
-   * Resolves once every attempt started on purpose has settled (also those
-   * started meanwhile), or after `maxMs`, whichever is first. Cache writes
-   * wait for it: while servers start, the host's CPU is theirs.
-   */
-  async startsSettled(maxMs: number): Promise<void> {
-    if (this.#starting.size === 0) return;
-    // One promise for every waiter: a cold start of a hundred servers has a hundred cache writes waiting.
-    if (!this.#noneStarting) {
-      let resolve!: () => void;
-      const settled = new Promise<void>((done) => {
-        resolve = done;
-      });
-      this.#noneStarting = { settled, resolve };
-    }
-    const stop = new AbortController();
-    await Promise.race([this.#noneStarting.settled, delay(maxMs, stop.signal)]);
-    stop.abort();
   }
 
   /**
@@ -189,7 +157,7 @@ export class ServerLifecycle {
       const record = table.get(attempt.name);
       if (!record || !this.#isCurrent(record, attempt) || record.connection) continue;
       const missed = reason === "missed-before" ? attempt.missedStartup?.waitMs : waitMs;
-      record.notWaitedFor = { reason, waitMs: missed ?? waitMs };
+      record.notWaited({ reason, waitMs: missed ?? waitMs });
       if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) continue;
       const { name, config } = attempt;
       tasks.add(cache.get().then((open) => open?.noteMissedStartup(name, config, { cwd, waitMs })));
@@ -312,14 +280,11 @@ export class ServerLifecycle {
     const hadTools = record.definitions.length > 0;
     const hadContent = record.setContent(NO_CONTENT);
     if (table.holds(record)) table.forget(record.name);
-    record.quiet();
+    const connection = record.release();
     const { attempt } = record;
     // A settled attempt has nothing left to call off.
     if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
-    const closed = Promise.allSettled([
-      record.connection && client().closeConnection(record.connection),
-      attempt?.done,
-    ]);
+    const closed = Promise.allSettled([connection && client().closeConnection(connection), attempt?.done]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
     tasks.add(closed);
     return { wasActive, hadTools, hadContent, closed };
@@ -350,9 +315,8 @@ export class ServerLifecycle {
 
   /** Calls off `record`'s attempt or connection, keeping the record (a sign-in or sign-out follows). */
   #closeCurrent(record: ServerRecord): void {
-    const { connection, attempt } = record;
-    record.quiet();
-    delete record.connection;
+    const { attempt } = record;
+    const connection = record.release();
     if (attempt && !attempt.outcome) attempt.controller.abort(removedError(record.name));
     if (connection) this.#parts.tasks.add(client().closeConnection(connection));
     if (attempt) this.#parts.tasks.add(attempt.done);
@@ -362,24 +326,6 @@ export class ServerLifecycle {
     return (
       this.#parts.table.holds(record) && record.attempt === attempt && !attempt.controller.signal.aborted
     );
-  }
-
-  /**
-   * Waits until the cache reads of every attempt started so far are done. The
-   * SDK and the transports (`@mcp-rt/client`) are loaded only then: on a warm
-   * start the cached tools are handed over first, and the module load (longer
-   * than the rest of the start path) overlaps with the servers starting. An
-   * attempt whose own read found nothing goes on at once: its server is waited
-   * for in any mode, so nothing is handed over before it anyway (a cold start
-   * launches its servers without waiting for the other reads).
-   */
-  async #afterCacheReads(attempt: Attempt): Promise<void> {
-    // The attempts of one `connectServers` call are all started before this first await ends.
-    // One the gate will not wait for (its note says it missed the wait before) launches after the handoff too.
-    if ((await attempt.cached) === null && !attempt.missedStartup) return;
-    while (this.#reads.size > 0) await Promise.all(this.#reads);
-    // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Resolve, connect, watch, list: one attempt, which commits or fails. */
@@ -402,15 +348,14 @@ export class ServerLifecycle {
         prior,
         onResolved: (resolved) => {
           if (this.#isCurrent(record, attempt)) {
-            record.resolvedFingerprint = toolCacheFingerprint(name, resolved, this.#parts.cwd);
+            record.resolved(toolCacheFingerprint(name, resolved, this.#parts.cwd));
           }
         },
       });
       signal.throwIfAborted();
       // Watched from the handshake on, so that a tool change announced during the first list is not lost.
       watch = this.#upkeep.watch(record, connection);
-      record.watch = watch;
-      record.phase = "listing";
+      record.handshake(watch);
       const connectMs = Math.round(monotonicMs() - attempt.startedAt);
       const remaining = Math.max(1, timeoutMs - connectMs);
       // Resources and prompts are listed beside the tools; a failure there never fails the server
@@ -429,7 +374,7 @@ export class ServerLifecycle {
       return { connection, serverTools, contentListing };
     };
     try {
-      await this.#afterCacheReads(attempt);
+      await this.#parts.pace.afterCacheReads(attempt);
       const stored =
         record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.cachedEntry?.era;
       const prior = verdictToPass(stored);
@@ -442,8 +387,7 @@ export class ServerLifecycle {
         this.#parts.options.logger?.debug(
           `MCP server "${name}" no longer speaks ${stale.protocolVersion} as stored; asking it again`,
         );
-        watch?.stop();
-        if (record.watch === watch) delete record.watch;
+        record.unwatch(watch);
         connection = undefined;
         await client()
           .closeConnection(stale)
@@ -465,8 +409,7 @@ export class ServerLifecycle {
       return connection;
     } catch (error) {
       // Nothing started for an attempt that failed or was called off may outlive it.
-      watch?.stop();
-      if (record.watch === watch) delete record.watch;
+      record.unwatch(watch);
       if (connection)
         await client()
           .closeConnection(connection)

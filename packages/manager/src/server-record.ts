@@ -11,93 +11,73 @@ import type {
 } from "./manager-types.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
+import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
 import { appOnlyToolNames, filterServerTools } from "./tool-filter.js";
 
 /**
- * Where one server is in its life (see docs/architecture.md):
- * - `idle`: known (from its config source) but not running: never started,
- *   disabled, or dropped with reconnecting off;
- * - `connecting`: an attempt is resolving its config and doing the handshake;
- * - `listing`: the handshake succeeded, the first `tools/list` is running;
- * - `connected`: live, its tools are the server's own;
- * - `reconnecting`: it dropped, and the next automatic attempt is scheduled
- *   (during that attempt the phase is `connecting`/`listing` again);
- * - `failed`: the last attempt failed, or reconnecting gave up;
- * - `needs-auth`: a remote server that needs the user to sign in (again):
- *   it waits for `login`, never for a reconnect timer.
+ * The reconnect bookkeeping of a server since it last dropped: its backoff and
+ * circuit breaker, and the timer of its next attempt.
  */
-export type ServerPhase =
-  | "idle"
-  | "connecting"
-  | "listing"
-  | "connected"
-  | "reconnecting"
-  | "failed"
-  | "needs-auth";
-
-/** The reconnect bookkeeping of a server since it last dropped. */
-export interface Outage {
+export class Outage {
   /** Its backoff and circuit breaker. */
   readonly policy: ReconnectPolicy;
-  /** Set while waiting for the next attempt. */
-  timer?: NodeJS.Timeout;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(policy: ReconnectPolicy) {
+    this.policy = policy;
+  }
+
+  /** Runs `due` after `delayMs` (unref'd: a pending reconnect never keeps the process alive), replacing a timer set before. */
+  schedule(delayMs: number, due: () => void): void {
+    this.cancel();
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      due();
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  /** Calls off the next attempt, if one is scheduled. */
+  cancel(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
 }
 
 /**
- * Everything the manager knows of one server, in one place: its config and
- * source, its phase, the attempt under way, the live connection and what
- * watches it, its tool slice, its last error and its reconnect bookkeeping.
- * Every status the manager reports is derived from this record.
+ * Everything the manager knows of one server, in one place and written only
+ * here: its config and source, its phase, the attempt under way, the live
+ * connection and what watches it, its tool slice, its last error and its
+ * reconnect bookkeeping. Every status the manager reports is derived from
+ * it. Its phase changes only through the transition table (`server-phase.ts`):
+ * a method whose event the table does not allow in the current phase changes
+ * nothing and returns `false`.
  */
 export class ServerRecord {
   /** The config name. */
   readonly name: string;
-  /** The latest unresolved config. */
-  config: MCPServerConfig;
-  /** Where the config came from, when known. */
-  source?: SourceMeta;
-  /** Where the server is in its life. */
-  phase: ServerPhase = "idle";
-  /** The latest attempt to connect (first, on purpose, or automatic). */
-  attempt?: Attempt;
-  /** The live connection, while `connected`. */
-  connection?: MCPServerConnection;
-  /** Follows the connection of the current attempt (close, errors, `list_changed`) from its handshake on. */
-  watch?: ConnectionWatch;
-  /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
-  definitions: MCPToolDefinition[] = [];
+  #config: MCPServerConfig;
+  #source: SourceMeta | undefined;
+  #phase: ServerPhase = "idle";
+  #attempt: Attempt | undefined;
+  #connection: MCPServerConnection | undefined;
+  #watch: ConnectionWatch | undefined;
+  #definitions: MCPToolDefinition[] = [];
   /** Tools it offers for an app's UI only (MCP Apps visibility without `"model"`): never exposed. */
-  appOnlyTools: string[] = [];
-  /** The server's full, unfiltered tool list as last listed live: what the cache keeps. */
-  listedTools: readonly MCPToolDefinition[] = [];
-  /** True while the definitions come from the cache. */
-  deferred = false;
-  /** Its resources, resource templates and prompts: live, or from the cache while `deferred`. */
-  content: ServerContent = NO_CONTENT;
-  /** Its `instructions` from `initialize` (capped at 2048 characters, with a note when cut): live or cached. */
-  instructions?: string;
-  /** The URIs subscribed to with `subscribeResource`: subscribed again after a reconnect. */
-  readonly subscriptions: Set<string> = new Set();
-  /** How long the last successful connect + list took (ms). */
-  connectedMs?: number;
-  /** The era its last connection found, and the config it was found with: a reconnect with that config sends no probe. */
-  lastEra?: { config: MCPServerConfig; verdict: MCPEraVerdict };
-  /** The era and revision its last connection speaks, and how they were decided. */
-  protocol?: MCPServerProtocol;
-  /** While the current attempt is under way without cached tools: why startup did not wait for it. */
-  notWaitedFor?: MCPNotWaitedFor;
-  /** The last failure or drop. */
-  lastError?: McpRtError;
-  /** Why the last live connection went away. */
-  disconnectReason?: string;
-  /** Reconnect bookkeeping, from a drop until the server is stopped or connected on purpose. */
-  outage?: Outage;
-  /**
-   * The fingerprint of what the current attempt resolved and handed to the
-   * server (env, args, headers after `!cmd` values and API keys), once it did:
-   * a reload compares it to see whether those values changed.
-   */
-  resolvedFingerprint?: string;
+  #appOnlyTools: string[] = [];
+  #listedTools: readonly MCPToolDefinition[] = [];
+  #deferred = false;
+  #content: ServerContent = NO_CONTENT;
+  #instructions: string | undefined;
+  readonly #subscriptions = new Set<string>();
+  #connectedMs: number | undefined;
+  #lastEra: { config: MCPServerConfig; verdict: MCPEraVerdict } | undefined;
+  #protocol: MCPServerProtocol | undefined;
+  #notWaitedFor: MCPNotWaitedFor | undefined;
+  #lastError: McpRtError | undefined;
+  #disconnectReason: string | undefined;
+  #outage: Outage | undefined;
+  #resolvedFingerprint: string | undefined;
   /** The names of `definitions`, for the list they were built from. */
   #toolNames?: { of: readonly MCPToolDefinition[]; names: ReadonlySet<string> };
   /** The fingerprint of `config`, for the config it was made of. */
@@ -107,13 +87,82 @@ export class ServerRecord {
 
   constructor(name: string, config: MCPServerConfig) {
     this.name = name;
-    this.config = config;
+    this.#config = config;
+  }
+
+  /** Where the server is in its life. */
+  get phase(): ServerPhase {
+    return this.#phase;
+  }
+  /** The latest unresolved config. */
+  get config(): MCPServerConfig {
+    return this.#config;
+  }
+  /** Where the config came from, when known. */
+  get source(): SourceMeta | undefined {
+    return this.#source;
+  }
+  /** The latest attempt to connect (first, on purpose, or automatic). */
+  get attempt(): Attempt | undefined {
+    return this.#attempt;
+  }
+  /** The live connection, while `connected`. */
+  get connection(): MCPServerConnection | undefined {
+    return this.#connection;
+  }
+  /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
+  get definitions(): readonly MCPToolDefinition[] {
+    return this.#definitions;
+  }
+  /** The server's full, unfiltered tool list as last listed live: what the cache keeps. */
+  get listedTools(): readonly MCPToolDefinition[] {
+    return this.#listedTools;
+  }
+  /** True while the definitions come from the cache. */
+  get deferred(): boolean {
+    return this.#deferred;
+  }
+  /** Its resources, resource templates and prompts: live, or from the cache while `deferred`. */
+  get content(): ServerContent {
+    return this.#content;
+  }
+  /** Its `instructions` from `initialize` (capped at 2048 characters, with a note when cut): live or cached. */
+  get instructions(): string | undefined {
+    return this.#instructions;
+  }
+  /** The URIs subscribed to with `subscribeResource`: subscribed again after a reconnect. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.#subscriptions;
+  }
+  /** The era its last connection found, and the config it was found with: a reconnect with that config sends no probe. */
+  get lastEra(): { config: MCPServerConfig; verdict: MCPEraVerdict } | undefined {
+    return this.#lastEra;
+  }
+  /** The era and revision its last connection speaks, and how they were decided. */
+  get protocol(): MCPServerProtocol | undefined {
+    return this.#protocol;
+  }
+  /** The last failure or drop. */
+  get lastError(): McpRtError | undefined {
+    return this.#lastError;
+  }
+  /** Reconnect bookkeeping, from a drop until the server is stopped or connected on purpose. */
+  get outage(): Outage | undefined {
+    return this.#outage;
+  }
+  /**
+   * The fingerprint of what the current attempt resolved and handed to the
+   * server (env, args, headers after `!cmd` values and API keys), once it did:
+   * a reload compares it to see whether those values changed.
+   */
+  get resolvedFingerprint(): string | undefined {
+    return this.#resolvedFingerprint;
   }
 
   /** The design document's three statuses: `connected`, `connecting` (an attempt under way), else `disconnected`. */
   get status(): MCPConnectionStatus {
-    if (this.phase === "connected") return "connected";
-    if (this.phase === "connecting" || this.phase === "listing") return "connecting";
+    if (this.#phase === "connected") return "connected";
+    if (this.#phase === "connecting" || this.#phase === "listing") return "connecting";
     return "disconnected";
   }
 
@@ -125,14 +174,14 @@ export class ServerRecord {
   /** True from a drop until it is back, given up, or stopped: waiting for an automatic attempt, or in one. */
   get reconnecting(): boolean {
     return (
-      this.phase === "reconnecting" ||
-      (this.active && this.phase !== "connected" && !!this.attempt?.reconnect)
+      this.#phase === "reconnecting" ||
+      (this.active && this.#phase !== "connected" && !!this.#attempt?.reconnect)
     );
   }
 
   /** While it is reconnecting: the number of the attempt running or scheduled (1, 2, …). */
   get reconnectAttempt(): number | undefined {
-    return this.reconnecting ? this.outage?.policy.attempts : undefined;
+    return this.reconnecting ? this.#outage?.policy.attempts : undefined;
   }
 
   /**
@@ -140,15 +189,15 @@ export class ServerRecord {
    * call checks its tool in O(1) even on a server with thousands of tools.
    */
   get toolNames(): ReadonlySet<string> {
-    if (this.#toolNames?.of !== this.definitions) {
-      this.#toolNames = { of: this.definitions, names: new Set(this.definitions.map((tool) => tool.name)) };
+    if (this.#toolNames?.of !== this.#definitions) {
+      this.#toolNames = { of: this.#definitions, names: new Set(this.#definitions.map((tool) => tool.name)) };
     }
     return this.#toolNames.names;
   }
 
   /** True once it was started (even if it failed at once): not merely remembered with `enabled: false`. */
   get started(): boolean {
-    return this.attempt !== undefined || this.phase !== "idle";
+    return this.#attempt !== undefined || this.#phase !== "idle";
   }
 
   /**
@@ -156,8 +205,8 @@ export class ServerRecord {
    * fingerprint of the unresolved config (and, for stdio, its folder).
    */
   runs(config: MCPServerConfig, cwd: string): boolean {
-    if (this.#fingerprint?.of !== this.config) {
-      this.#fingerprint = { of: this.config, value: toolCacheFingerprint(this.name, this.config, cwd) };
+    if (this.#fingerprint?.of !== this.#config) {
+      this.#fingerprint = { of: this.#config, value: toolCacheFingerprint(this.name, this.#config, cwd) };
     }
     return this.#fingerprint.value === toolCacheFingerprint(this.name, config, cwd);
   }
@@ -169,22 +218,69 @@ export class ServerRecord {
     return true;
   }
 
+  /** The one place the phase changes: by the table, or not at all. */
+  #enter(event: ServerEvent): boolean {
+    const next = nextPhase(this.#phase, event);
+    if (next === undefined) return false;
+    this.#phase = next;
+    return true;
+  }
+
+  /** Its latest config (a new one from discovery, or an equal one a reload keeps). */
+  configure(config: MCPServerConfig): void {
+    this.#config = config;
+  }
+
+  /** Where its config came from. */
+  from(source: SourceMeta): void {
+    this.#source = source;
+  }
+
   /** A new attempt starts: it is `connecting`. */
-  start(attempt: Attempt): void {
-    this.attempt = attempt;
-    this.config = attempt.config;
-    this.phase = "connecting";
-    delete this.resolvedFingerprint;
-    delete this.notWaitedFor;
+  start(attempt: Attempt): boolean {
+    if (!this.#enter("start")) return false;
+    this.#attempt = attempt;
+    this.#config = attempt.config;
+    this.#resolvedFingerprint = undefined;
+    this.#notWaitedFor = undefined;
+    return true;
+  }
+
+  /** What the current attempt resolved and handed to the server, as a fingerprint. */
+  resolved(fingerprint: string): void {
+    this.#resolvedFingerprint = fingerprint;
+  }
+
+  /** The attempt's handshake succeeded: it is `listing`, and `watch` follows its connection from now on. */
+  handshake(watch: ConnectionWatch): boolean {
+    if (!this.#enter("handshake")) return false;
+    this.#watch = watch;
+    return true;
+  }
+
+  /** Stops `watch`, and forgets it if it is the record's (its attempt failed or asks again). */
+  unwatch(watch: ConnectionWatch | undefined): void {
+    watch?.stop();
+    if (watch !== undefined && this.#watch === watch) this.#watch = undefined;
+  }
+
+  /** Starts the watch of the committed connection: re-lists from now on. */
+  activateWatch(): void {
+    this.#watch?.activate();
+  }
+
+  /** The startup gate did not wait for the current attempt, which has no cached tools: why. */
+  notWaited(why: MCPNotWaitedFor): void {
+    this.#notWaitedFor = why;
   }
 
   /** Cached definitions stand in while the server connects; returns whether there are any. */
   defer(cached: readonly MCPToolDefinition[]): boolean {
-    this.definitions = filterServerTools(cached, this.config);
-    this.appOnlyTools = appOnlyToolNames(cached, this.config);
-    this.deferred = true;
-    delete this.notWaitedFor;
-    return this.definitions.length > 0;
+    this.#definitions = filterServerTools(cached, this.#config);
+    this.#appOnlyTools = appOnlyToolNames(cached, this.#config);
+    this.#deferred = true;
+    this.#notWaitedFor = undefined;
+    return this.#definitions.length > 0;
   }
 
   /** Cached resources, prompts and instructions stand in too; returns the lists that changed. */
@@ -198,17 +294,18 @@ export class ServerRecord {
     connection: MCPServerConnection,
     serverTools: readonly MCPToolDefinition[],
     connectedMs: number,
-  ): void {
-    this.phase = "connected";
-    this.connection = connection;
-    this.connectedMs = connectedMs;
+  ): boolean {
+    if (!this.#enter("listed")) return false;
+    this.#connection = connection;
+    this.#connectedMs = connectedMs;
     const verdict = connection.eraVerdict;
-    this.lastEra = { config: connection.config, verdict };
-    this.protocol = { era: verdict.era, version: verdict.protocolVersion, decision: connection.eraDecision };
+    this.#lastEra = { config: connection.config, verdict };
+    this.#protocol = { era: verdict.era, version: verdict.protocolVersion, decision: connection.eraDecision };
     this.relisted(serverTools);
     this.#setInstructions(connection.instructions);
-    delete this.disconnectReason;
-    delete this.notWaitedFor;
+    this.#disconnectReason = undefined;
+    this.#notWaitedFor = undefined;
+    return true;
   }
 
   /**
@@ -216,9 +313,9 @@ export class ServerRecord {
    * by list (a list not given stays); returns the lists that changed.
    */
   setContent(next: Partial<ServerContent>): ContentList[] {
-    const before = this.content;
+    const before = this.#content;
     const content: ServerContent = { ...before, ...next };
-    this.content = content;
+    this.#content = content;
     const changed: ContentList[] = [];
     const differ = (a: readonly unknown[], b: readonly unknown[]): boolean =>
       a !== b && (a.length !== b.length || JSON.stringify(a) !== JSON.stringify(b));
@@ -232,39 +329,48 @@ export class ServerRecord {
   }
 
   #setInstructions(text: string | undefined): void {
-    const capped = capInstructions(text);
-    if (capped === undefined) delete this.instructions;
-    else this.instructions = capped;
+    this.#instructions = capInstructions(text);
   }
 
   /** The server's tools were listed again: they replace the exposed ones. */
   relisted(serverTools: readonly MCPToolDefinition[]): void {
-    this.listedTools = serverTools;
-    this.definitions = filterServerTools(serverTools, this.config);
-    this.appOnlyTools = appOnlyToolNames(serverTools, this.config);
-    this.deferred = false;
+    this.#listedTools = serverTools;
+    this.#definitions = filterServerTools(serverTools, this.#config);
+    this.#appOnlyTools = appOnlyToolNames(serverTools, this.#config);
+    this.#deferred = false;
+  }
+
+  /** Remembers a resource subscription (made again after a reconnect). */
+  subscribe(uri: string): void {
+    this.#subscriptions.add(uri);
+  }
+
+  /** Forgets a resource subscription. */
+  unsubscribe(uri: string): void {
+    this.#subscriptions.delete(uri);
   }
 
   /**
    * The config or the attempt failed, reconnecting gave up (`failed`), or the
    * server needs a sign-in (`needs-auth`): no tools. Returns whether it had tools.
    */
-  fail(error: McpRtError, phase: "failed" | "needs-auth" = "failed"): boolean {
-    const hadTools = this.definitions.length > 0;
-    this.phase = phase;
-    this.lastError = error;
-    this.definitions = [];
-    this.appOnlyTools = [];
-    this.deferred = false;
-    delete this.instructions;
-    delete this.notWaitedFor;
+  fail(error: McpRtError, as: "failed" | "needs-auth" = "failed"): boolean {
+    if (!this.#enter(as === "failed" ? "fail" : "sign-in-needed")) return false;
+    const hadTools = this.#definitions.length > 0;
+    this.#lastError = error;
+    this.#definitions = [];
+    this.#appOnlyTools = [];
+    this.#deferred = false;
+    this.#instructions = undefined;
+    this.#notWaitedFor = undefined;
     return hadTools;
   }
 
   /** An automatic attempt failed: its error is the last one; the tools stay while reconnecting goes on. */
-  retrying(error: McpRtError): void {
-    this.phase = "reconnecting";
-    this.lastError = error;
+  retrying(error: McpRtError): boolean {
+    if (!this.#enter("retry")) return false;
+    this.#lastError = error;
+    return true;
   }
 
   /**
@@ -272,21 +378,40 @@ export class ServerRecord {
    * when an automatic attempt follows, else `idle`). Its tools stay, so that a
    * reconnect brings them back; calls fail fast meanwhile.
    */
-  drop(reason: string, error: McpRtError, reconnect: boolean): void {
-    this.watch?.stop();
-    delete this.watch;
-    delete this.connection;
-    this.phase = reconnect ? "reconnecting" : "idle";
-    this.disconnectReason = reason;
-    this.lastError = error;
+  drop(reason: string, error: McpRtError, reconnect: boolean): boolean {
+    if (!this.#enter(reconnect ? "drop" : "close")) return false;
+    this.#watch?.stop();
+    this.#watch = undefined;
+    this.#connection = undefined;
+    this.#disconnectReason = reason;
+    this.#lastError = error;
+    return true;
   }
 
-  /** Stops following the connection and forgets the reconnect timer (the record is being removed or restarted). */
-  quiet(): void {
-    this.watch?.stop();
-    delete this.watch;
-    if (this.outage?.timer) clearTimeout(this.outage.timer);
-    delete this.outage;
+  /** Its reconnect bookkeeping since it dropped, made with `policy` at the first drop. */
+  outageOf(policy: () => ReconnectPolicy): Outage {
+    this.#outage ??= new Outage(policy());
+    return this.#outage;
+  }
+
+  /** Reconnecting is over (gave up, or connected on purpose): the next drop starts afresh. */
+  endOutage(): void {
+    this.#outage?.cancel();
+    this.#outage = undefined;
+  }
+
+  /**
+   * Stops following the connection, forgets the reconnect timer and lets go
+   * of the connection (the record is being removed, restarted or signed in
+   * again); returns the connection, for the caller to close.
+   */
+  release(): MCPServerConnection | undefined {
+    const connection = this.#connection;
+    this.#watch?.stop();
+    this.#watch = undefined;
+    this.endOutage();
+    this.#connection = undefined;
+    return connection;
   }
 
   /**
@@ -295,8 +420,8 @@ export class ServerRecord {
    */
   notConnected(): McpRtError {
     const { reconnectAttempt } = this;
-    if (this.#stopped && this.lastError) return this.lastError;
-    const why = this.disconnectReason ? ` (${this.disconnectReason})` : "";
+    if (this.#stopped && this.#lastError) return this.#lastError;
+    const why = this.#disconnectReason ? ` (${this.#disconnectReason})` : "";
     const next =
       reconnectAttempt === undefined
         ? "reconnect it, e.g. with /mcp reload"
@@ -309,8 +434,9 @@ export class ServerRecord {
   /** Why its tools cannot be called now: it is neither connected nor connecting, or it is being reconnected. */
   unavailable(): string {
     const { name, reconnectAttempt } = this;
-    if (this.#stopped && this.lastError) return `server "${name}" is unavailable: ${this.lastError.message}`;
-    const why = this.disconnectReason ?? "it is not connected";
+    if (this.#stopped && this.#lastError)
+      return `server "${name}" is unavailable: ${this.#lastError.message}`;
+    const why = this.#disconnectReason ?? "it is not connected";
     if (reconnectAttempt !== undefined) {
       return `server "${name}" disconnected: ${why}. It is being reconnected (attempt ${reconnectAttempt}); try again in a moment`;
     }
@@ -323,24 +449,24 @@ export class ServerRecord {
     const state: MCPServerState = {
       name: this.name,
       status: this.#uiStatus(),
-      toolCount: this.definitions.length,
-      deferred: this.deferred,
+      toolCount: this.#definitions.length,
+      deferred: this.#deferred,
     };
-    const { resources, resourceTemplates, prompts } = this.content;
+    const { resources, resourceTemplates, prompts } = this.#content;
     if (resources.length + resourceTemplates.length > 0)
       state.resourceCount = resources.length + resourceTemplates.length;
     if (prompts.length > 0) state.promptCount = prompts.length;
-    if (this.appOnlyTools.length > 0) state.appOnlyTools = [...this.appOnlyTools];
-    if (this.instructions !== undefined) state.instructions = this.instructions;
-    if (this.source) state.source = this.source;
+    if (this.#appOnlyTools.length > 0) state.appOnlyTools = [...this.#appOnlyTools];
+    if (this.#instructions !== undefined) state.instructions = this.#instructions;
+    if (this.#source) state.source = this.#source;
     // The config of a record may be anything a caller passed (validation names the problem).
-    if ((this.config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
+    if ((this.#config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
     if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
-    if (this.connectedMs !== undefined) state.connectedMs = this.connectedMs;
-    if (this.protocol) state.protocol = { ...this.protocol, decision: { ...this.protocol.decision } };
-    if (this.notWaitedFor) state.notWaitedFor = { ...this.notWaitedFor };
-    if (this.lastError) {
-      const { code, message, stderrTail } = this.lastError;
+    if (this.#connectedMs !== undefined) state.connectedMs = this.#connectedMs;
+    if (this.#protocol) state.protocol = { ...this.#protocol, decision: { ...this.#protocol.decision } };
+    if (this.#notWaitedFor) state.notWaitedFor = { ...this.#notWaitedFor };
+    if (this.#lastError) {
+      const { code, message, stderrTail } = this.#lastError;
       state.lastError = { code, message, ...(stderrTail ? { stderrTail } : {}) };
     }
     return state;
@@ -348,12 +474,12 @@ export class ServerRecord {
 
   /** Failed or waiting for a sign-in: its last error says why, and what to do. */
   get #stopped(): boolean {
-    return this.phase === "failed" || this.phase === "needs-auth";
+    return this.#phase === "failed" || this.#phase === "needs-auth";
   }
 
   #uiStatus(): MCPServerState["status"] {
     if (this.reconnecting) return "reconnecting";
-    if (this.phase === "failed" || this.phase === "needs-auth") return this.phase;
+    if (this.#phase === "failed" || this.#phase === "needs-auth") return this.#phase;
     return this.status;
   }
 }

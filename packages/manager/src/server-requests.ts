@@ -85,13 +85,13 @@ export class ServerRequests {
   async subscribeResource(server: string, uri: string): Promise<void> {
     const connection = await this.waitForConnection(server);
     await client().subscribeResource(connection, uri);
-    this.#parts.table.get(server)?.subscriptions.add(uri);
+    this.#parts.table.get(server)?.subscribe(uri);
   }
 
   /** `MCPManager.unsubscribeResource`: stops following `uri`. */
   async unsubscribeResource(server: string, uri: string): Promise<void> {
     const record = this.#parts.table.get(server);
-    record?.subscriptions.delete(uri);
+    record?.unsubscribe(uri);
     const connection = await this.waitForConnection(server);
     await client().unsubscribeResource(connection, uri);
   }

@@ -16,7 +16,7 @@ export class ServerTable {
   ensure(name: string, config: MCPServerConfig): ServerRecord {
     let record = this.#records.get(name);
     if (record) {
-      record.config = config;
+      record.configure(config);
     } else {
       record = new ServerRecord(name, config);
       this.#records.set(name, record);

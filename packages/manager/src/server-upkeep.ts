@@ -1,21 +1,21 @@
 import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { McpRtError } from "@mcp-rt/config";
-import { errorMessage } from "@mcp-rt/config/util";
+import { errorMessage, type TaskGroup } from "@mcp-rt/config/util";
 import { client } from "./client-module.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import type { TypedEmitter } from "./event-emitter.js";
 import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
-import type { MCPManagerEvents } from "./manager-types.js";
+import type { ManagerCache } from "./manager-cache.js";
+import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
-import type { ServerLifecycle, ServerLifecycleParts } from "./server-lifecycle.js";
-import { contentListOptions, toolListOptions } from "./server-limits.js";
+import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
-
-/** How long a cache write waits at most for the other servers starting with it to settle. */
-const CACHE_WRITE_WAIT_MS = 5000;
+import type { ServerTable } from "./server-table.js";
+import type { StartPace } from "./start-pace.js";
+import type { ToolCatalog } from "./tool-catalog.js";
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
@@ -44,6 +44,29 @@ export function dropError(record: ServerRecord): McpRtError {
   );
 }
 
+/** What a {@link ServerUpkeep} uses: the few things it reads, and the few steps of a server's life it takes. */
+export interface ServerUpkeepOptions {
+  /** The project folder, part of cache keys. */
+  cwd: string;
+  options: Pick<MCPManagerOptions, "logger" | "reconnect" | "healthCheckIntervalMs" | "healthCheckTimeoutMs">;
+  /** What each server may send (page limits, the re-list interval). */
+  limits: ServerLimits;
+  table: Pick<ServerTable, "get" | "holds" | "connections">;
+  catalog: Pick<ToolCatalog, "invalidate">;
+  cache: Pick<ManagerCache, "get">;
+  emitter: TypedEmitter<MCPManagerEvents>;
+  /** Background work `disconnectAll` waits for. */
+  tasks: Pick<TaskGroup, "add">;
+  /** Starts the next automatic attempt of `record`. */
+  reconnect(record: ServerRecord): void;
+  /** `record` failed for good (the circuit breaker opened). */
+  fail(record: ServerRecord, error: McpRtError): void;
+  /** `record`'s connection found that it needs a new sign-in. */
+  signInLost(record: ServerRecord, error: McpRtError): void;
+  /** When a cache write may start (the start path's pace). */
+  pace: Pick<StartPace, "beforeCacheWrite">;
+}
+
 /**
  * What happens to a server once its connection is live (docs/architecture.md):
  * the watch on the connection, re-lists of its tools, resources and prompts
@@ -51,19 +74,17 @@ export function dropError(record: ServerRecord): McpRtError {
  * again after a reconnect, the cache write, and what follows when the
  * connection closes or fails a health ping: automatic attempts with backoff
  * until it is back or the circuit breaker gives up. The attempts themselves,
- * failures and sign-ins are the {@link ServerLifecycle}'s.
+ * failures and sign-ins are the lifecycle's (`server-lifecycle.ts`).
  */
 export class ServerUpkeep {
-  readonly #parts: ServerLifecycleParts;
-  readonly #lifecycle: ServerLifecycle;
+  readonly #parts: ServerUpkeepOptions;
   /** `null` with `reconnect: false`. */
   readonly #reconnects: ReconnectScheduler | null;
   /** `null` without `healthCheckIntervalMs`. */
   readonly #health: HealthMonitor | null;
 
-  constructor(parts: ServerLifecycleParts, lifecycle: ServerLifecycle) {
+  constructor(parts: ServerUpkeepOptions) {
     this.#parts = parts;
-    this.#lifecycle = lifecycle;
     const policy = resolveReconnectOptions(parts.options.reconnect);
     this.#reconnects = policy ? new ReconnectScheduler(policy) : null;
     const health = resolveHealthCheck(parts.options);
@@ -131,15 +152,14 @@ export class ServerUpkeep {
       this.#writeCache(record, connection);
     }
     this.#resubscribe(record, connection);
-    record.watch?.activate();
+    record.activateWatch();
   }
 
   /** Schedules the next automatic attempt of `record`, or gives up when its circuit breaker opens. */
   retry(record: ServerRecord): void {
     if (!this.#reconnects) return;
     const step = this.#reconnects.retry(record, () => {
-      if (this.#parts.table.holds(record) && !record.active)
-        this.#lifecycle.start(record, record.config, { reconnect: true });
+      if (this.#parts.table.holds(record) && !record.active) this.#parts.reconnect(record);
     });
     if (step.retry) {
       this.#parts.emitter.emit("server:reconnecting", {
@@ -209,12 +229,9 @@ export class ServerUpkeep {
   }
 
   /**
-   * Best-effort cache write of a server's full, unfiltered list. It starts on
-   * the next event-loop turn, so that its validation and serialisation (about
-   * 12 ms for 5000 tools) are not in the way of a `connectServers` about to
-   * return, and once the other servers starting with it settled (at most
-   * {@link CACHE_WRITE_WAIT_MS}): on a cold start twenty writes would take the
-   * CPU the servers still starting need. `disconnectAll` still waits for it.
+   * Best-effort cache write of a server's full, unfiltered list, off the
+   * start path: it starts when the start's pace allows (`StartPace`).
+   * `disconnectAll` still waits for it.
    */
   #writeCache(record: ServerRecord, connection: MCPServerConnection): void {
     const { cache, cwd, tasks } = this.#parts;
@@ -223,8 +240,7 @@ export class ServerUpkeep {
     const { serverInfo, eraVerdict } = connection;
     const write = cache.get().then(async (open) => {
       if (!open) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await this.#lifecycle.startsSettled(CACHE_WRITE_WAIT_MS);
+      await this.#parts.pace.beforeCacheWrite();
       await open.set(name, config, serverTools, cwd, {
         serverInfo,
         resources: [...content.resources],
@@ -241,7 +257,7 @@ export class ServerUpkeep {
     const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: record.name });
     // A sign-in is the user's to give: no reconnect timer can fix it.
     if (isSignInRequired(error) && record.connection === connection) {
-      this.#lifecycle.signInLost(record, error);
+      this.#parts.signInLost(record, error);
       return;
     }
     // A close the client asked for (`expected`) is someone's decision: it is not undone.
@@ -287,7 +303,7 @@ export class ServerUpkeep {
         ...(last?.stderrTail ? { stderrTail: last.stderrTail } : {}),
       },
     );
-    this.#lifecycle.fail(record, error);
+    this.#parts.fail(record, error);
     this.#parts.options.logger?.warn(error.message);
   }
 }

@@ -1,9 +1,9 @@
-import { holdLaunches } from "@mcp-rt/client/light";
 import { type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { monotonicMs } from "@mcp-rt/config/util";
 import { delay } from "./abortable.js";
 import type { Attempt } from "./attempt.js";
 import type { MCPNotWaitedFor, MCPStartupMode } from "./manager-types.js";
+import { holdLaunchesBeforeGate } from "./start-pace.js";
 
 /** Options of {@link passStartupGate}. */
 export interface StartupGateOptions {
@@ -37,8 +37,8 @@ export interface DeferOffer {
   cached: MCPToolDefinition[];
 }
 
-/** How long before the startup gate no new stdio server is launched. */
-export const LAUNCH_HOLD_MS = 80;
+/** The startup gate of the design document (ms). */
+export const STARTUP_TIMEOUT_MS = 250;
 
 const settled = (attempt: Attempt): Promise<unknown> => attempt.done.catch(() => undefined);
 
@@ -89,7 +89,6 @@ export async function passStartupGate(
   // came back empty, each pending server is waited for anyway, and holding its
   // launch would only make the wait longer (a cold start).
   const maxWait = options.maxStartupWaitMs;
-  let release: (() => void) | undefined;
   let unread = attempts.length;
   let hits = 0;
   for (const attempt of attempts) {
@@ -107,13 +106,8 @@ export async function passStartupGate(
     ]);
   const elapsed = options.startedAt === undefined ? 0 : monotonicMs() - options.startedAt;
   const gateMs = Math.max(0, options.startupTimeoutMs - elapsed);
-  const holdAt = gateMs - LAUNCH_HOLD_MS;
-  const holdTimer =
-    attempts.length > 0 && holdAt > 0
-      ? setTimeout(() => {
-          if (hits > 0 || unread > 0) release = holdLaunches();
-        }, holdAt)
-      : undefined;
+  const endHold =
+    attempts.length > 0 ? holdLaunchesBeforeGate(gateMs, () => hits > 0 || unread > 0) : () => {};
   const waitFor: Attempt[] = [];
   try {
     await readyWithin(attempts, gateMs, options.mode === "cache-first" ? settledOrCached : settled);
@@ -135,8 +129,7 @@ export async function passStartupGate(
     const notWaited = passedOver.filter((attempt) => !attempt.outcome);
     if (notWaited.length > 0) options.notWaitedFor(notWaited, "missed-before");
   } finally {
-    clearTimeout(holdTimer);
-    release?.();
+    endHold();
   }
   if (waitFor.length === 0) return;
   // A read that timed out is still wanted: an entry that lands before the server is up stands

@@ -1,6 +1,8 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
+import type { Attempt } from "../src/attempt.js";
+import type { ConnectionWatch } from "../src/connection-watch.js";
 import { ServerRecord } from "../src/server-record.js";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
@@ -10,12 +12,20 @@ const connection = {
   eraDecision: { how: "probe", text: "it answered -32601" },
   eraVerdict: { era: "legacy", protocolVersion: "2025-11-25", decidedAt: 0 },
 } as MCPServerConnection;
+const watch = { stop() {}, activate() {} } as unknown as ConnectionWatch;
+
+/** Takes `record` through an attempt to the point where it commits (the table allows `listed` only from `listing`). */
+function listing(record: ServerRecord): ServerRecord {
+  record.start({ config: record.config } as Attempt);
+  record.handshake(watch);
+  return record;
+}
 
 describe("ServerRecord.toolNames", () => {
   it("is built once per tool list, not once per call (O(1) per call on a 5001-tool server)", () => {
     const record = new ServerRecord("s", { command: "node" });
     const tools = Array.from({ length: 5001 }, (_, i) => tool(`tool_${i}`));
-    record.connect(connection, tools, 1);
+    expect(listing(record).connect(connection, tools, 1)).toBe(true);
     const names = record.toolNames;
     expect(names.size).toBe(5001);
     expect(names.has("tool_4999")).toBe(true);
@@ -27,7 +37,7 @@ describe("ServerRecord.toolNames", () => {
     const record = new ServerRecord("s", { command: "node", excludeTools: ["hidden"] });
     record.defer([tool("a"), tool("hidden")]);
     expect([...record.toolNames]).toEqual(["a"]);
-    record.connect(connection, [tool("a"), tool("b")], 1);
+    expect(listing(record).connect(connection, [tool("a"), tool("b")], 1)).toBe(true);
     expect([...record.toolNames]).toEqual(["a", "b"]);
     record.relisted([tool("c")]);
     expect([...record.toolNames]).toEqual(["c"]);
