@@ -1,3 +1,6 @@
+import type { MCPProtocolSetting } from "@mcp-rt/config";
+import type { PriorDiscovery } from "@modelcontextprotocol/client";
+
 /**
  * An MCP era: `"modern"` is 2026-07-28 and later (no `initialize`;
  * `server/discover`, and `_meta` on every request), `"legacy"` is the
@@ -59,4 +62,21 @@ function describeAge(ms: number): string {
   if (minutes < 120) return `${minutes} min`;
   const hours = Math.round(minutes / 60);
   return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
+}
+
+/**
+ * The SDK's `prior` for a stored verdict the config's `protocol` agrees with:
+ * `{ kind: "legacy" }` (straight to `initialize`) or `{ kind: "modern",
+ * discover }` (zero round trips); none when there is no verdict, the setting
+ * names the other era, or a modern verdict lacks its discover result.
+ */
+export function priorFor(
+  verdict: MCPEraVerdict | undefined,
+  setting: MCPProtocolSetting | undefined,
+): PriorDiscovery | undefined {
+  if (!verdict) return undefined;
+  if (setting === "legacy" && verdict.era !== "legacy") return undefined;
+  if (setting === MODERN_PROTOCOL_VERSION && verdict.era !== "modern") return undefined;
+  if (verdict.era === "legacy") return { kind: "legacy" };
+  return verdict.discover ? { kind: "modern", discover: verdict.discover as never } : undefined;
 }

@@ -10,7 +10,14 @@ import {
 import type { ClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals } from "./connection.js";
-import { type MCPEraDecision, type MCPEraVerdict, staleVerdictText, storedDecision } from "./era.js";
+import {
+  type MCPEraDecision,
+  type MCPEraVerdict,
+  MODERN_PROTOCOL_VERSION,
+  priorFor,
+  staleVerdictText,
+  storedDecision,
+} from "./era.js";
 import { inConfig } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { RemoteTransport } from "./remote-transport.js";
@@ -18,7 +25,7 @@ import type { ServerConnection } from "./server-connection.js";
 import { timerMs } from "./time-limit.js";
 
 /** The revision a `protocol: "2026-07-28"` config pins. */
-const PINNED = "2026-07-28";
+const PINNED = MODERN_PROTOCOL_VERSION;
 
 /** One try at a remote server: which transport, and how its SDK client settles the era. */
 export interface RemoteStep {
@@ -56,17 +63,6 @@ export interface RemoteConnectInit {
 }
 
 /**
- * The SDK prior for a stored verdict: `{ kind: "modern", discover }` (zero
- * round trips) or `{ kind: "legacy" }` (straight to `initialize`); none for
- * a modern verdict without its discover result.
- */
-export function priorDiscoveryOf(verdict: MCPEraVerdict): PriorDiscovery | undefined {
-  if (verdict.era === "legacy") return { kind: "legacy" };
-  if (!verdict.discover) return undefined;
-  return { kind: "modern", discover: verdict.discover as never };
-}
-
-/**
  * The tries a remote config starts with. `type: "sse"` is legacy whatever the
  * setting (SSE has no modern era); a URL without `type` adds the SSE try
  * behind Streamable HTTP. On Streamable HTTP: `"legacy"` is `initialize`,
@@ -78,11 +74,8 @@ export function remoteSteps(config: MCPHttpServerConfig, prior: MCPEraVerdict | 
   const sse: RemoteStep = { kind: "sse", mode: "legacy" };
   if (config.type === "sse") return [sse];
   const http: RemoteStep = { kind: "http", mode: httpMode(setting) };
-  const discovery = prior ? priorDiscoveryOf(prior) : undefined;
-  const agrees =
-    prior !== undefined &&
-    (setting === "auto" || (setting === "legacy" ? prior.era === "legacy" : prior.era === "modern"));
-  if (prior && discovery && agrees) http.prior = { discovery, verdict: prior };
+  const discovery = priorFor(prior, setting);
+  if (prior && discovery) http.prior = { discovery, verdict: prior };
   return config.type === "http" ? [http] : [http, sse];
 }
 

@@ -10,7 +10,13 @@ import {
   SdkError,
   SdkErrorCode,
 } from "@modelcontextprotocol/client";
-import { type MCPEraDecision, type MCPEraVerdict, MODERN_PROTOCOL_VERSION, storedDecision } from "./era.js";
+import {
+  type MCPEraDecision,
+  type MCPEraVerdict,
+  MODERN_PROTOCOL_VERSION,
+  priorFor,
+  storedDecision,
+} from "./era.js";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
 /**
@@ -66,12 +72,11 @@ export async function planStdioEra(
     await transport.start();
     return connectAs({ kind: "legacy" }, "setting", 'the config says protocol "legacy"');
   }
-  if (prior && (prior.era === "modern" || setting !== "2026-07-28")) {
+  const adopted = priorFor(prior, setting);
+  if (prior && adopted) {
     await transport.start();
     const { how, text } = storedDecision(prior);
-    return prior.era === "modern" && prior.discover
-      ? connectAs({ kind: "modern", discover: prior.discover as never }, how, text, prior.decidedAt)
-      : connectAs({ kind: "legacy" }, how, text, prior.decidedAt);
+    return connectAs(adopted, how, text, prior.decidedAt);
   }
   const pinned = setting === "2026-07-28";
   const probe = new DiscoverProbe(transport, options);

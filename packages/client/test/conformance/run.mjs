@@ -20,7 +20,7 @@ export const MODERN_REVISION = "2026-07-28";
 /**
  * The client scenarios 2026-07-28 scores that need no sign-in, run at that
  * revision: the client must reach the suite's modern-only servers through
- * `protocol: "auto"`. (The auth scenarios are scored at 2025-11-25 above.)
+ * `protocol: "auto"`. (The auth scenarios run at both revisions, below.)
  */
 export const MODERN_SCENARIOS = [
   "tools_call",
