@@ -1,9 +1,9 @@
 import type { LoadConfigsOptions, LoadConfigsResult } from "@mcp-rt/config";
-import type { LoadedCustomTool } from "./custom-tool.js";
 import { type MCPLoadError, type MCPLoadProblem, toLoadErrors } from "./load-problem.js";
 import type { DiscoverFunction, MCPManagerOptions } from "./manager-types.js";
 import { MCPManager } from "./mcp-manager.js";
-import type { MCPTool } from "./mcp-tool.js";
+import type { LoadedCustomTool } from "./tools/custom-tool.js";
+import type { MCPTool } from "./tools/mcp-tool.js";
 
 /** Options of {@link discoverAndLoadMCPTools}: discovery's and the manager's, each in its own bag. */
 export interface DiscoverAndLoadOptions {

@@ -54,16 +54,9 @@ export {
   resolveServerConfig,
   validateServerConfig,
 } from "@mcp-rt/config";
-export type {
-  CustomTool,
-  LoadedCustomTool,
-  ToolResult,
-  ToolResultContent,
-  ToolResultDetails,
-} from "./custom-tool.js";
-export { DeferredMCPTool } from "./deferred-mcp-tool.js";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
 export { discoverAndLoadMCPTools, discoverMCPServers, toLoadedTool } from "./discover-and-load.js";
+export { STARTUP_TIMEOUT_MS } from "./fleet/startup-gate.js";
 export type { MCPLoadError, MCPLoadProblem } from "./load-problem.js";
 export { toLoadErrors } from "./load-problem.js";
 export type {
@@ -83,13 +76,20 @@ export type {
   MCPStartupMode,
 } from "./manager-types.js";
 export { MCPManager } from "./mcp-manager.js";
-export { MCPTool } from "./mcp-tool.js";
-export type { ServerProbe } from "./open-connection.js";
-export { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
-export type { ReconnectOptions } from "./reconnect-policy.js";
-export { DEFAULT_RECONNECT_OPTIONS } from "./reconnect-policy.js";
-export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server-content.js";
-export { STARTUP_TIMEOUT_MS } from "./startup-gate.js";
-export type { ToolOwner } from "./tool-catalog.js";
-export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tool-name.js";
-export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";
+export type { ServerProbe } from "./server/open-connection.js";
+export { DEFAULT_SERVER_TIMEOUT_MS } from "./server/open-connection.js";
+export type { ReconnectOptions } from "./server/reconnect-policy.js";
+export { DEFAULT_RECONNECT_OPTIONS } from "./server/reconnect-policy.js";
+export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
+export type {
+  CustomTool,
+  LoadedCustomTool,
+  ToolResult,
+  ToolResultContent,
+  ToolResultDetails,
+} from "./tools/custom-tool.js";
+export { DeferredMCPTool } from "./tools/deferred-mcp-tool.js";
+export { MCPTool } from "./tools/mcp-tool.js";
+export type { ToolOwner } from "./tools/tool-catalog.js";
+export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tools/tool-name.js";
+export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tools/tool-result.js";

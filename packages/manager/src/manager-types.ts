@@ -9,8 +9,8 @@ import type {
   SourceMeta,
 } from "@mcp-rt/config";
 import type { MCPLoadProblem } from "./load-problem.js";
-import type { MCPTool } from "./mcp-tool.js";
-import type { ReconnectOptions } from "./reconnect-policy.js";
+import type { ReconnectOptions } from "./server/reconnect-policy.js";
+import type { MCPTool } from "./tools/mcp-tool.js";
 
 /** The design document's three statuses of a server, derived from its phase. */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";

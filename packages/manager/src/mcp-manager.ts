@@ -1,9 +1,10 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import type { AuthStorage, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
 import { TaskGroup } from "@mcp-rt/config/util";
-import type { ToolResult } from "./custom-tool.js";
 import { createEmitter, type TypedEmitter } from "./event-emitter.js";
-import { Fleet } from "./fleet.js";
+import { Fleet } from "./fleet/fleet.js";
+import { ServerSignIn } from "./fleet/server-sign-in.js";
+import { resolveStartupMode } from "./fleet/startup-gate.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
@@ -16,18 +17,17 @@ import type {
   MCPReloadResult,
   MCPServerState,
 } from "./manager-types.js";
-import type { MCPTool } from "./mcp-tool.js";
-import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./open-connection.js";
+import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./server/open-connection.js";
 import {
   collectContent,
   type MCPPrompt,
   type MCPResource,
   type MCPResourceTemplate,
-} from "./server-content.js";
-import { resolveServerLimits, type ServerLimits } from "./server-limits.js";
-import { ServerSignIn } from "./server-sign-in.js";
-import { resolveStartupMode } from "./startup-gate.js";
-import type { ToolOwner } from "./tool-catalog.js";
+} from "./server/server-content.js";
+import { resolveServerLimits, type ServerLimits } from "./server/server-limits.js";
+import type { ToolResult } from "./tools/custom-tool.js";
+import type { MCPTool } from "./tools/mcp-tool.js";
+import type { ToolOwner } from "./tools/tool-catalog.js";
 
 /**
  * Many MCP servers at once: connects them in parallel, returns after a short

@@ -5,8 +5,8 @@ import { MCPToolCache, type MCPToolCacheEra } from "@mcp-rt/cache";
 import type { MCPStdioServerConfig } from "@mcp-rt/config";
 import { type FixtureOptions, legacyServer, modernServer, readPidFileEntries } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LEGACY_VERDICT_TTL_MS } from "../src/era-verdict.js";
 import type { MCPManagerEvents } from "../src/index.js";
+import { LEGACY_VERDICT_TTL_MS } from "../src/server/era-verdict.js";
 import { useManagers } from "./helpers.js";
 
 const cwd = process.cwd();

@@ -2,9 +2,9 @@ import type { MCPToolDefinition } from "@mcp-rt/config";
 import { monotonicMs } from "@mcp-rt/config/util";
 import { describe, expect, it } from "vitest";
 import { launchTurn } from "../../client/src/launch-turn.js";
-import type { Attempt } from "../src/attempt.js";
-import { LAUNCH_HOLD_MS } from "../src/start-pace.js";
-import { passStartupGate } from "../src/startup-gate.js";
+import { LAUNCH_HOLD_MS } from "../src/fleet/start-pace.js";
+import { passStartupGate } from "../src/fleet/startup-gate.js";
+import type { Attempt } from "../src/server/attempt.js";
 import { echoDefinition } from "./helpers.js";
 
 /** An attempt still connecting when the gate passes, with what its cache read found. */

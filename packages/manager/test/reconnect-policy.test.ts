@@ -4,7 +4,7 @@ import {
   ReconnectPolicy,
   type ReconnectStep,
   resolveReconnectOptions,
-} from "../src/reconnect-policy.js";
+} from "../src/server/reconnect-policy.js";
 
 const options = {
   initialDelayMs: 100,

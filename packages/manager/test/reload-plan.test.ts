@@ -1,8 +1,8 @@
 import type { MCPServerConfig } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import type { Attempt } from "../src/attempt.js";
-import { planReload } from "../src/reload-plan.js";
-import { ServerTable } from "../src/server-table.js";
+import { planReload } from "../src/fleet/reload-plan.js";
+import { ServerTable } from "../src/fleet/server-table.js";
+import type { Attempt } from "../src/server/attempt.js";
 
 /** A table whose servers `started` were started (an attempt, no process) and `known` only remembered. */
 function tableOf(started: Record<string, MCPServerConfig>, known: Record<string, MCPServerConfig> = {}) {

@@ -5,7 +5,7 @@ import type { McpRtError } from "@mcp-rt/config";
 import { contentServer, echoServer, fixtureServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import type { MCPElicitationRequest } from "../src/index.js";
-import { capInstructions, MAX_INSTRUCTIONS_LENGTH } from "../src/server-content.js";
+import { capInstructions, MAX_INSTRUCTIONS_LENGTH } from "../src/server/server-content.js";
 import { nextEvent, recordingLogger, textOf, useManagers } from "./helpers.js";
 
 const manager = useManagers();

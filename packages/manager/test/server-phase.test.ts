@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import type { Attempt } from "../src/attempt.js";
-import type { ConnectionWatch } from "../src/connection-watch.js";
+import type { Attempt } from "../src/server/attempt.js";
+import type { ConnectionWatch } from "../src/server/connection-watch.js";
 import {
   nextPhase,
   SERVER_EVENTS,
@@ -13,8 +13,8 @@ import {
   type ServerEvent,
   type ServerPhase,
   TRANSITIONS,
-} from "../src/server-phase.js";
-import { ServerRecord } from "../src/server-record.js";
+} from "../src/server/server-phase.js";
+import { ServerRecord } from "../src/server/server-record.js";
 
 const connection = {
   config: { command: "node" },
@@ -114,8 +114,8 @@ describe("the writers of a server's phase", () => {
 
   it("is one file: server-record.ts, through the transition table", () => {
     const writers = files(src).filter((file) => readFileSync(file, "utf8").match(WRITE) !== null);
-    expect(writers.map((file) => relative(src, file))).toEqual(["server-record.ts"]);
-    const record = readFileSync(join(src, "server-record.ts"), "utf8");
+    expect(writers.map((file) => relative(src, file))).toEqual(["server/server-record.ts"]);
+    const record = readFileSync(join(src, "server/server-record.ts"), "utf8");
     // Its initial value, and the one assignment in `#enter`, which looks the event up in the table.
     expect(record.match(WRITE)).toEqual(["#phase: ServerPhase =", "#phase ="]);
     expect(record).toMatch(/const next = nextPhase\(this\.#phase, event\);[\s\S]{0,80}this\.#phase = next;/);

@@ -1,9 +1,9 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import type { Attempt } from "../src/attempt.js";
-import type { ConnectionWatch } from "../src/connection-watch.js";
-import { ServerRecord } from "../src/server-record.js";
+import type { Attempt } from "../src/server/attempt.js";
+import type { ConnectionWatch } from "../src/server/connection-watch.js";
+import { ServerRecord } from "../src/server/server-record.js";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 // The record only keeps the connection and its era; these tests never use it.

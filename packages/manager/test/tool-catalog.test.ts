@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { MCPToolHost } from "../src/mcp-tool.js";
-import { ServerTable } from "../src/server-table.js";
-import { ToolCatalog } from "../src/tool-catalog.js";
+import { ServerTable } from "../src/fleet/server-table.js";
+import type { MCPToolHost } from "../src/tools/mcp-tool.js";
+import { ToolCatalog } from "../src/tools/tool-catalog.js";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 // The catalog hands the host to the tools it makes; these tests never call one.

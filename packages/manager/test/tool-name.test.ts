@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { filterServerTools } from "../src/tool-filter.js";
-import { createMCPToolName, createMCPToolNames, TOOL_NAME_PATTERN } from "../src/tool-name.js";
+import { filterServerTools } from "../src/tools/tool-filter.js";
+import { createMCPToolName, createMCPToolNames, TOOL_NAME_PATTERN } from "../src/tools/tool-name.js";
 
 const def = (name: string) => ({ name, inputSchema: { type: "object" } });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolErrorResult, toToolResult } from "../src/tool-result.js";
+import { toolErrorResult, toToolResult } from "../src/tools/tool-result.js";
 
 const ctx = { serverName: "srv", mcpToolName: "tool", provider: "claude-code", providerName: "Claude Code" };
 

@@ -3,27 +3,27 @@ import type { MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/c
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs, settleWithin, type TaskGroup } from "@mcp-rt/config/util";
-import { Attempt } from "./attempt.js";
-import { client, loadClient } from "./client-module.js";
-import type { ConnectionWatch } from "./connection-watch.js";
-import { isStaleModernVerdict, verdictToPass } from "./era-verdict.js";
-import type { TypedEmitter } from "./event-emitter.js";
-import type { ManagerCache } from "./manager-cache.js";
+import { client, loadClient } from "../client-module.js";
+import type { TypedEmitter } from "../event-emitter.js";
+import type { ServerTable } from "../fleet/server-table.js";
+import type { StartPace } from "../fleet/start-pace.js";
+import type { DeferOffer } from "../fleet/startup-gate.js";
+import type { ManagerCache } from "../manager-cache.js";
 import type {
   MCPManagerEvents,
   MCPManagerOptions,
   MCPNotWaitedFor,
   MCPServerProtocol,
-} from "./manager-types.js";
+} from "../manager-types.js";
+import type { ToolCatalog } from "../tools/tool-catalog.js";
+import { Attempt } from "./attempt.js";
+import type { ConnectionWatch } from "./connection-watch.js";
+import { isStaleModernVerdict, verdictToPass } from "./era-verdict.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
-import type { ServerTable } from "./server-table.js";
 import { announceContent, ServerUpkeep } from "./server-upkeep.js";
-import type { StartPace } from "./start-pace.js";
-import type { DeferOffer } from "./startup-gate.js";
-import type { ToolCatalog } from "./tool-catalog.js";
 
 /** What a {@link ServerLifecycle} works on: the manager's parts it shares. */
 export interface ServerLifecycleParts {

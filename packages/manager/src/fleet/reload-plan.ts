@@ -1,6 +1,6 @@
 import type { LoadConfigsResult, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
-import type { MCPConfigChange, MCPReloadOptions } from "./manager-types.js";
-import type { ServerRecord } from "./server-record.js";
+import type { MCPConfigChange, MCPReloadOptions } from "../manager-types.js";
+import type { ServerRecord } from "../server/server-record.js";
 import type { ServerTable } from "./server-table.js";
 
 /** What a reload does: the change it reports, what it stops, what it starts, what it leaves alone. */

@@ -2,7 +2,7 @@ import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheRead } from "@mcp-rt/
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs } from "@mcp-rt/config/util";
-import { abortable } from "./abortable.js";
+import { abortable } from "../abortable.js";
 import { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 
 /** Options of {@link Attempt}. */

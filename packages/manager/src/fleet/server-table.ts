@@ -1,7 +1,7 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
-import type { MCPConnectionStatus, MCPServerState } from "./manager-types.js";
-import { ServerRecord } from "./server-record.js";
+import type { MCPConnectionStatus, MCPServerState } from "../manager-types.js";
+import { ServerRecord } from "../server/server-record.js";
 
 /** Every server a manager knows, by config name: one {@link ServerRecord} each. */
 export class ServerTable {

@@ -1,18 +1,18 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError, type SourceMeta } from "@mcp-rt/config";
-import type { Attempt } from "./attempt.js";
-import type { ConnectionWatch } from "./connection-watch.js";
 import type {
   MCPConnectionStatus,
   MCPNotWaitedFor,
   MCPServerProtocol,
   MCPServerState,
-} from "./manager-types.js";
+} from "../manager-types.js";
+import { appOnlyToolNames, filterServerTools } from "../tools/tool-filter.js";
+import type { Attempt } from "./attempt.js";
+import type { ConnectionWatch } from "./connection-watch.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
-import { appOnlyToolNames, filterServerTools } from "./tool-filter.js";
 
 /**
  * The reconnect bookkeeping of a server since it last dropped: its backoff and

@@ -1,6 +1,6 @@
 import { holdLaunches } from "@mcp-rt/client/light";
-import { delay } from "./abortable.js";
-import type { Attempt } from "./attempt.js";
+import { delay } from "../abortable.js";
+import type { Attempt } from "../server/attempt.js";
 
 /**
  * How long a cache write waits at most for the other servers starting with

@@ -1,8 +1,8 @@
 import { type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { monotonicMs } from "@mcp-rt/config/util";
-import { delay } from "./abortable.js";
-import type { Attempt } from "./attempt.js";
-import type { MCPNotWaitedFor, MCPStartupMode } from "./manager-types.js";
+import { delay } from "../abortable.js";
+import type { MCPNotWaitedFor, MCPStartupMode } from "../manager-types.js";
+import type { Attempt } from "../server/attempt.js";
 import { holdLaunchesBeforeGate } from "./start-pace.js";
 
 /** Options of {@link passStartupGate}. */

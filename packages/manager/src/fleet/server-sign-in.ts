@@ -1,8 +1,8 @@
 import type { SignInStatus } from "@mcp-rt/client";
 import { type AuthStorage, isStdioConfig, McpRtError } from "@mcp-rt/config";
-import { loadClient } from "./client-module.js";
-import type { ServerLifecycle } from "./server-lifecycle.js";
-import type { ServerRecord } from "./server-record.js";
+import { loadClient } from "../client-module.js";
+import type { ServerLifecycle } from "../server/server-lifecycle.js";
+import type { ServerRecord } from "../server/server-record.js";
 import type { ServerTable } from "./server-table.js";
 
 /** What {@link ServerSignIn} works on: the manager's parts it shares. */

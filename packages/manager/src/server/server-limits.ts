@@ -1,10 +1,10 @@
 import type { ToolLimitBreach } from "@mcp-rt/client";
 import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TOOL_LIMITS, type ToolLimits } from "@mcp-rt/client/light";
 import { type Logger, McpRtError } from "@mcp-rt/config";
-import type { MCPManagerOptions } from "./manager-types.js";
+import type { MCPManagerOptions } from "../manager-types.js";
+import { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "../tools/tool-result.js";
 import type { listServerContent } from "./server-content.js";
 import type { ServerRecord } from "./server-record.js";
-import { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tool-result.js";
 
 /** Default of `minRelistIntervalMs`. */
 export const DEFAULT_MIN_RELIST_INTERVAL_MS = 1000;

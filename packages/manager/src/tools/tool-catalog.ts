@@ -1,6 +1,6 @@
+import type { ServerTable } from "../fleet/server-table.js";
 import { DeferredMCPTool } from "./deferred-mcp-tool.js";
 import { MCPTool, type MCPToolHost } from "./mcp-tool.js";
-import type { ServerTable } from "./server-table.js";
 import { createMCPToolNames } from "./tool-name.js";
 
 /** Which server and original tool an exposed name stands for. */

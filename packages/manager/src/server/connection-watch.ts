@@ -1,7 +1,7 @@
 import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
 import type { Logger, McpRtError } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
-import { type CoalescedTask, createCoalescedTask } from "./coalesced-task.js";
+import { type CoalescedTask, createCoalescedTask } from "../coalesced-task.js";
 import type { ContentList } from "./server-content.js";
 
 /** Options of {@link ConnectionWatch}. */

@@ -1,10 +1,10 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection } from "@mcp-rt/client";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
-import { client } from "./client-module.js";
-import type { ToolResult } from "./custom-tool.js";
-import type { ServerLimits } from "./server-limits.js";
+import { client } from "../client-module.js";
+import type { ServerLimits } from "../server/server-limits.js";
+import type { ToolResult } from "../tools/custom-tool.js";
+import { toolErrorResult, toToolResult } from "../tools/tool-result.js";
 import type { ServerTable } from "./server-table.js";
-import { toolErrorResult, toToolResult } from "./tool-result.js";
 
 /** What {@link ServerRequests} works on: the manager's parts it shares. */
 export interface ServerRequestsParts {

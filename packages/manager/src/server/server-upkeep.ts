@@ -2,20 +2,20 @@ import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/clien
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { McpRtError } from "@mcp-rt/config";
 import { errorMessage, type TaskGroup } from "@mcp-rt/config/util";
-import { client } from "./client-module.js";
+import { client } from "../client-module.js";
+import type { TypedEmitter } from "../event-emitter.js";
+import type { ServerTable } from "../fleet/server-table.js";
+import type { StartPace } from "../fleet/start-pace.js";
+import type { ManagerCache } from "../manager-cache.js";
+import type { MCPManagerEvents, MCPManagerOptions } from "../manager-types.js";
+import type { ToolCatalog } from "../tools/tool-catalog.js";
 import { ConnectionWatch } from "./connection-watch.js";
-import type { TypedEmitter } from "./event-emitter.js";
 import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
-import type { ManagerCache } from "./manager-cache.js";
-import type { MCPManagerEvents, MCPManagerOptions } from "./manager-types.js";
 import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
 import { ReconnectScheduler } from "./reconnect-scheduler.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import type { ServerRecord } from "./server-record.js";
-import type { ServerTable } from "./server-table.js";
-import type { StartPace } from "./start-pace.js";
-import type { ToolCatalog } from "./tool-catalog.js";
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;

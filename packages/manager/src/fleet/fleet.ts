@@ -10,10 +10,9 @@ import {
   validateServerConfig,
 } from "@mcp-rt/config";
 import { errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
-import type { Attempt } from "./attempt.js";
-import type { TypedEmitter } from "./event-emitter.js";
-import { discoveryProblem, fileProblem, type MCPLoadProblem } from "./load-problem.js";
-import type { ManagerCache } from "./manager-cache.js";
+import type { TypedEmitter } from "../event-emitter.js";
+import { discoveryProblem, fileProblem, type MCPLoadProblem } from "../load-problem.js";
+import type { ManagerCache } from "../manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
   DiscoverAndReloadOptions,
@@ -23,18 +22,19 @@ import type {
   MCPReloadOptions,
   MCPReloadResult,
   MCPStartupMode,
-} from "./manager-types.js";
-import type { LiveServer, MCPToolHost } from "./mcp-tool.js";
+} from "../manager-types.js";
+import type { Attempt } from "../server/attempt.js";
+import { ServerLifecycle } from "../server/server-lifecycle.js";
+import type { ServerLimits } from "../server/server-limits.js";
+import type { ServerRecord } from "../server/server-record.js";
+import { dropError } from "../server/server-upkeep.js";
+import type { LiveServer, MCPToolHost } from "../tools/mcp-tool.js";
+import { ToolCatalog } from "../tools/tool-catalog.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
-import { ServerLifecycle } from "./server-lifecycle.js";
-import type { ServerLimits } from "./server-limits.js";
-import type { ServerRecord } from "./server-record.js";
 import { ServerRequests } from "./server-requests.js";
 import { ServerTable } from "./server-table.js";
-import { dropError } from "./server-upkeep.js";
 import { StartPace } from "./start-pace.js";
 import { passStartupGate, STARTUP_TIMEOUT_MS } from "./startup-gate.js";
-import { ToolCatalog } from "./tool-catalog.js";
 
 /** What a {@link Fleet} is made with. */
 export interface FleetOptions {

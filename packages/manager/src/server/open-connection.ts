@@ -13,9 +13,9 @@ import {
   resolveServerConfig,
 } from "@mcp-rt/config";
 import { errorMessage, monotonicMs } from "@mcp-rt/config/util";
-import { abortable } from "./abortable.js";
-import { client, loadClient } from "./client-module.js";
-import type { MCPServerProtocol } from "./manager-types.js";
+import { abortable } from "../abortable.js";
+import { client, loadClient } from "../client-module.js";
+import type { MCPServerProtocol } from "../manager-types.js";
 
 /** A server's connect + `tools/list` limit when its config sets no `timeout`. */
 export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
