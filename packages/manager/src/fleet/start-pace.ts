@@ -1,6 +1,7 @@
 import { holdLaunches } from "@mcp-rt/client/light";
 import { delay } from "../abortable.js";
 import type { Attempt } from "../server/attempt.js";
+import type { StartPacing } from "../server/server-supervisor.js";
 
 /**
  * How long a cache write waits at most for the other servers starting with
@@ -23,7 +24,7 @@ export const LAUNCH_HOLD_MS = 80;
  * first. The fleet owns one for all its servers: pacing how many servers
  * start together belongs beside these.
  */
-export class StartPace {
+export class StartPace implements StartPacing {
   /** Cache reads of starting attempts: the client is loaded after them. */
   readonly #reads = new Set<Promise<unknown>>();
   /** Attempts started on purpose (not automatic reconnects) still connecting. */
@@ -57,7 +58,7 @@ export class StartPace {
    * anyway (a cold start launches its servers without waiting for the other
    * reads).
    */
-  async afterCacheReads(attempt: Attempt): Promise<void> {
+  async beforeConnect(attempt: Attempt): Promise<void> {
     // The attempts of one `connectServers` call are all started before this first await ends.
     // One the gate will not wait for (its note says it missed the wait before) launches after the handoff too.
     if ((await attempt.cached) === null && !attempt.missedStartup) return;

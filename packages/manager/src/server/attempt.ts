@@ -47,16 +47,11 @@ export class Attempt {
   readonly late: Promise<MCPToolDefinition[] | null>;
   /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
   readonly done: Promise<MCPServerConnection>;
-  /** The whole cache entry once `cached` (or `late`) found it (resources, prompts, instructions beside the tools); `null` on a miss. */
-  cachedEntry: MCPToolCacheEntry | null = null;
-  /** The cache's note that the server did not come up within the startup wait at an earlier start, read with `cached`. */
-  missedStartup?: { waitMs: number; at: number };
-  /** True once the store answered the read, in time or late: only then is a miss known to be one. */
-  readAnswered = false;
-  /** Set once `done` settled. */
-  outcome?: { ok: true } | { ok: false; error: McpRtError };
-  /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
-  returned = false;
+  #cachedEntry: MCPToolCacheEntry | null = null;
+  #missedStartup: { waitMs: number; at: number } | undefined;
+  #readAnswered = false;
+  #outcome: { ok: true } | { ok: false; error: McpRtError } | undefined;
+  #returned: boolean;
   /** True for an automatic reconnect. */
   readonly reconnect: boolean;
   /** True for `login`: a sign-in may run. */
@@ -68,7 +63,7 @@ export class Attempt {
     this.reconnect = options.reconnect ?? false;
     this.interactive = options.interactive ?? false;
     // Nobody's `errors` will report a reconnect's failure.
-    this.returned = this.reconnect;
+    this.#returned = this.reconnect;
     // The cache never throws by contract; a miss is the only safe reading of anything else.
     const { cache, name, config, cwd } = options;
     const found: Promise<MCPToolCacheRead | null> = cache
@@ -84,19 +79,45 @@ export class Attempt {
     this.done = options.run(this);
     this.done.then(
       () => {
-        this.outcome = { ok: true };
+        this.#outcome = { ok: true };
       },
       (error: McpRtError) => {
-        this.outcome = { ok: false, error };
+        this.#outcome = { ok: false, error };
       },
     );
   }
 
+  /** The whole cache entry once `cached` (or `late`) found it (resources, prompts, instructions beside the tools); `null` on a miss. */
+  get cachedEntry(): MCPToolCacheEntry | null {
+    return this.#cachedEntry;
+  }
+  /** The cache's note that the server did not come up within the startup wait at an earlier start, read with `cached`. */
+  get missedStartup(): { waitMs: number; at: number } | undefined {
+    return this.#missedStartup;
+  }
+  /** True once the store answered the read, in time or late: only then is a miss known to be one. */
+  get readAnswered(): boolean {
+    return this.#readAnswered;
+  }
+  /** Set once `done` settled. */
+  get outcome(): { ok: true } | { ok: false; error: McpRtError } | undefined {
+    return this.#outcome;
+  }
+  /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
+  get returned(): boolean {
+    return this.#returned;
+  }
+
+  /** The `connectServers` call that waited on it returned (its `errors` are out). */
+  markReturned(): void {
+    this.#returned = true;
+  }
+
   /** Keeps what a read (in time or late) found. */
   #found(read: MCPToolCacheRead | null): MCPToolCacheRead | null {
-    if (read?.entry) this.cachedEntry = read.entry;
-    if (read?.missedStartup) this.missedStartup = read.missedStartup;
-    if (read && !read.late) this.readAnswered = true;
+    if (read?.entry) this.#cachedEntry = read.entry;
+    if (read?.missedStartup) this.#missedStartup = read.missedStartup;
+    if (read && !read.late) this.#readAnswered = true;
     return read;
   }
 

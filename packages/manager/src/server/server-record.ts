@@ -11,47 +11,50 @@ import { appOnlyToolNames, filterServerTools } from "../tools/tool-filter.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
+import { Outage } from "./reconnect-scheduler.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
 
+/** A server's state as the rest of the manager reads it: nothing here changes it. */
+export type ServerView = Pick<
+  ServerRecord,
+  | "name"
+  | "phase"
+  | "config"
+  | "source"
+  | "attempt"
+  | "connection"
+  | "definitions"
+  | "listedTools"
+  | "deferred"
+  | "content"
+  | "instructions"
+  | "subscriptions"
+  | "protocol"
+  | "lastError"
+  | "resolvedFingerprint"
+  | "status"
+  | "active"
+  | "reconnecting"
+  | "reconnectAttempt"
+  | "toolNames"
+  | "started"
+  | "runs"
+  | "dropError"
+  | "notConnected"
+  | "unavailable"
+  | "state"
+>;
+
 /**
- * The reconnect bookkeeping of a server since it last dropped: its backoff and
- * circuit breaker, and the timer of its next attempt.
- */
-export class Outage {
-  /** Its backoff and circuit breaker. */
-  readonly policy: ReconnectPolicy;
-  #timer: NodeJS.Timeout | undefined;
-
-  constructor(policy: ReconnectPolicy) {
-    this.policy = policy;
-  }
-
-  /** Runs `due` after `delayMs` (unref'd: a pending reconnect never keeps the process alive), replacing a timer set before. */
-  schedule(delayMs: number, due: () => void): void {
-    this.cancel();
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      due();
-    }, delayMs);
-    this.#timer.unref();
-  }
-
-  /** Calls off the next attempt, if one is scheduled. */
-  cancel(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-}
-
-/**
- * Everything the manager knows of one server, in one place and written only
- * here: its config and source, its phase, the attempt under way, the live
- * connection and what watches it, its tool slice, its last error and its
- * reconnect bookkeeping. Every status the manager reports is derived from
- * it. Its phase changes only through the transition table (`server-phase.ts`):
- * a method whose event the table does not allow in the current phase changes
- * nothing and returns `false`.
+ * Everything the manager knows of one server, in one place and written
+ * only here, on behalf of its `ServerSupervisor` (the one holder of a
+ * writable record): its config and source, its phase, the attempt under
+ * way, the live connection and what watches it, its tool slice, its last
+ * error and its reconnect bookkeeping. Every status the manager reports is
+ * derived from it. Its phase changes only through the transition table
+ * (`server-phase.ts`): a method whose event the table does not allow in the
+ * current phase changes nothing and returns `false`.
  */
 export class ServerRecord {
   /** The config name. */
@@ -412,6 +415,14 @@ export class ServerRecord {
     this.endOutage();
     this.#connection = undefined;
     return connection;
+  }
+
+  /** Why it is not connected any more, after it was. */
+  dropError(): McpRtError {
+    return (
+      this.#lastError ??
+      new McpRtError("TRANSPORT_CLOSED", `MCP server "${this.name}" disconnected`, { server: this.name })
+    );
   }
 
   /**
