@@ -74,6 +74,13 @@ export interface MCPToolCacheEntry {
   missedStartup?: MCPToolCacheMissedStartup;
   /** The era the server spoke when its tools were listed, when the writer passed it. */
   era?: MCPToolCacheEra;
+  /**
+   * How long the server took to come up at the start that wrote the entry,
+   * in ms (from its launch until its tools were listed), when the writer
+   * passed it: the next start launches servers that came up fast first.
+   * Entries written before it have none.
+   */
+  startMs?: number;
   /** When it was written, in ms since the epoch. */
   savedAt: number;
   /** HMAC-SHA-256 (hex), under the cache key, of every other field: an entry without the right one is refused. */
@@ -107,6 +114,7 @@ export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.objec
   instructions: z.optional(z.string()),
   missedStartup: z.optional(z.object({ waitMs: z.number().check(z.nonnegative()) })),
   era: z.optional(MCPToolCacheEraSchema),
+  startMs: z.optional(z.number().check(z.nonnegative())),
   savedAt: z.number(),
   mac: z.string(),
 });

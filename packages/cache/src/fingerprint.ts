@@ -7,7 +7,9 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
  * an mcp-rt with another layout are never read, only left to expire. 2: keyed
  * by an HMAC and signed (`mac`). A reader does not parse an entry of its version
  * whose `mac` checks out (its writer did, before signing it), it only checks its
- * shape: a change of what an entry may hold needs a new version.
+ * shape: a change of what an entry may hold needs a new version, unless it is
+ * an optional field that a reader without it ignores and one with it checks
+ * (`startMs`: the `mac` covers every stored field, known or not).
  */
 export const CACHE_FORMAT_VERSION = 3;
 

@@ -77,6 +77,12 @@ export interface MCPToolCacheSetOptions {
   instructions?: string;
   /** The era the server speaks (the connection's `eraVerdict`), kept like `resources`. */
   era?: MCPToolCacheEra;
+  /**
+   * How long the server took to come up this time, in ms (from its launch
+   * until its tools were listed), kept like `resources`; a value that is not
+   * a finite number ≥ 0 is dropped, the tools kept.
+   */
+  startMs?: number;
 }
 
 /** What `MCPToolCache.read` found under a server's key. */
