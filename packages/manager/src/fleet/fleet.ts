@@ -114,7 +114,9 @@ export class Fleet {
       cache,
       emitter: this.emitter,
       tasks: this.#tasks,
-      pace: new StartPace(),
+      pace: new StartPace(
+        options.maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts: options.maxConcurrentStarts },
+      ),
       toolsChanged: () => this.catalog.invalidate(),
     };
     this.table = new ServerTable((name, config) => new ServerSupervisor(name, config, context));

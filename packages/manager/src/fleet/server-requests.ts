@@ -35,11 +35,14 @@ export class ServerRequests {
   async waitForConnection(name: string, options: RequestOptions = {}): Promise<MCPServerConnection> {
     const { signal } = options;
     if (signal?.aborted) throw abortError(`Waiting for MCP server "${name}" to connect`, signal.reason);
-    const record = this.#options.table.get(name)?.record;
-    if (!record) throw this.#options.table.unknown(name);
+    const supervisor = this.#options.table.get(name);
+    if (!supervisor) throw this.#options.table.unknown(name);
+    const { record } = supervisor;
     if (record.connection) return record.connection;
     const attempt = record.attempt;
     if (!attempt || attempt.outcome) throw record.notConnected();
+    // Someone waits for it now: a start still queued goes first.
+    if (attempt.beganAt === undefined) supervisor.hurry();
     return attempt.wait(signal);
   }
 

@@ -2,7 +2,7 @@ import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheRead } from "@mcp-rt/
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs } from "@mcp-rt/config/util";
-import { abortable } from "../abortable.js";
+import { abortable, delay } from "../abortable.js";
 import { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 
 /** Options of {@link Attempt}. */
@@ -52,6 +52,13 @@ export class Attempt {
   #readAnswered = false;
   #outcome: { ok: true } | { ok: false; error: McpRtError } | undefined;
   #returned: boolean;
+  /** When it got its start slot (`monotonicMs()`); until then, resolved by {@link Attempt.began}. */
+  #beganAt: number | undefined;
+  #queuedMs = 0;
+  #markBegan!: () => void;
+  readonly #began: Promise<void> = new Promise((resolve) => {
+    this.#markBegan = resolve;
+  });
   /** True for an automatic reconnect. */
   readonly reconnect: boolean;
   /** True for `login`: a sign-in may run. */
@@ -108,6 +115,28 @@ export class Attempt {
     return this.#returned;
   }
 
+  /**
+   * When it got its start slot and began connecting (`monotonicMs()`); the
+   * start before it, while it queued, is not its own time: its `timeout`
+   * counts from here.
+   */
+  get beganAt(): number | undefined {
+    return this.#beganAt;
+  }
+
+  /** How long it queued for its start slot, in ms (0 until it got it, and when it did not queue). */
+  get queuedMs(): number {
+    return this.#queuedMs;
+  }
+
+  /** It got its start slot after queuing `queuedMs` for it: it begins connecting now. */
+  began(queuedMs: number): void {
+    if (this.#beganAt !== undefined) return;
+    this.#beganAt = monotonicMs();
+    this.#queuedMs = Math.round(queuedMs);
+    this.#markBegan();
+  }
+
   /** The `connectServers` call that waited on it returned (its `errors` are out). */
   markReturned(): void {
     this.#returned = true;
@@ -123,11 +152,20 @@ export class Attempt {
 
   /**
    * Settles like `done`, but waits at most the config's `timeout` (then rejects
-   * with `CONNECT_TIMEOUT`) and rejects with an `AbortError` when `signal` aborts.
+   * with `CONNECT_TIMEOUT`) and rejects with an `AbortError` when `signal`
+   * aborts. The time counts from now, or, while the attempt still queues for
+   * its start slot, from when it gets it.
    */
   async wait(signal?: AbortSignal): Promise<MCPServerConnection> {
     const timeoutMs = this.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timer = new AbortController();
+    const stop = new AbortController();
+    const timeout = timer.signal;
+    void this.#began
+      .then(() => delay(timeoutMs, stop.signal))
+      .then(() => {
+        if (!stop.signal.aborted) timer.abort();
+      });
     try {
       return await abortable(this.done, signal ? AbortSignal.any([signal, timeout]) : timeout);
     } catch (error) {
@@ -141,6 +179,8 @@ export class Attempt {
         );
       }
       throw error;
+    } finally {
+      stop.abort();
     }
   }
 }

@@ -98,7 +98,8 @@ export async function connectAndList(
     signal.throwIfAborted();
     // Watched from the handshake on, so that a tool change announced during the first list is not lost.
     unwatch = options.onHandshake(connection, fingerprint);
-    const connectMs = Math.round(monotonicMs() - attempt.startedAt);
+    // Its time counts from its launch, not from when it queued for a start slot.
+    const connectMs = Math.round(monotonicMs() - (attempt.beganAt ?? attempt.startedAt));
     const remaining = Math.max(1, timeoutMs - connectMs);
     // Resources and prompts are listed beside the tools; a failure there never fails the server
     // (listServerContent never rejects), and past a short grace the tools do not wait for them.

@@ -32,6 +32,7 @@ export type ServerView = Pick<
   | "subscriptions"
   | "protocol"
   | "lastError"
+  | "startMs"
   | "resolvedFingerprint"
   | "status"
   | "active"
@@ -74,6 +75,7 @@ export class ServerRecord {
   #instructions: string | undefined;
   readonly #subscriptions = new Set<string>();
   #connectedMs: number | undefined;
+  #queuedMs: number | undefined;
   #lastEra: { config: MCPServerConfig; verdict: MCPEraVerdict } | undefined;
   #protocol: MCPServerProtocol | undefined;
   #notWaitedFor: MCPNotWaitedFor | undefined;
@@ -144,6 +146,15 @@ export class ServerRecord {
   /** The era and revision its last connection speaks, and how they were decided. */
   get protocol(): MCPServerProtocol | undefined {
     return this.#protocol;
+  }
+  /**
+   * How long its last start took from its launch until its tools were
+   * listed (not the time it queued), once connected: the next start
+   * launches servers that came up fast first.
+   */
+  get startMs(): number | undefined {
+    if (this.#connectedMs === undefined) return undefined;
+    return Math.max(0, this.#connectedMs - (this.#queuedMs ?? 0));
   }
   /** The last failure or drop. */
   get lastError(): McpRtError | undefined {
@@ -292,15 +303,22 @@ export class ServerRecord {
     return this.setContent(cached);
   }
 
-  /** Connected and listed: the live definitions replace whatever stood in (the live list wins). */
-  connect(
-    connection: MCPServerConnection,
-    serverTools: readonly MCPToolDefinition[],
-    connectedMs: number,
-  ): boolean {
+  /**
+   * Connected and listed: the live definitions replace whatever stood in
+   * (the live list wins). `connectedMs` is the whole start, `queuedMs` of it
+   * the wait for a start slot.
+   */
+  connect(committed: {
+    connection: MCPServerConnection;
+    tools: readonly MCPToolDefinition[];
+    connectedMs: number;
+    queuedMs: number;
+  }): boolean {
     if (!this.#enter("listed")) return false;
+    const { connection, tools: serverTools, connectedMs, queuedMs } = committed;
     this.#connection = connection;
     this.#connectedMs = connectedMs;
+    this.#queuedMs = queuedMs;
     const verdict = connection.eraVerdict;
     this.#lastEra = { config: connection.config, verdict };
     this.#protocol = { era: verdict.era, version: verdict.protocolVersion, decision: connection.eraDecision };
@@ -474,6 +492,7 @@ export class ServerRecord {
     if ((this.#config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
     if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
     if (this.#connectedMs !== undefined) state.connectedMs = this.#connectedMs;
+    if (this.#queuedMs) state.queuedMs = this.#queuedMs;
     if (this.#protocol) state.protocol = { ...this.#protocol, decision: { ...this.#protocol.decision } };
     if (this.#notWaitedFor) state.notWaitedFor = { ...this.#notWaitedFor };
     if (this.#lastError) {

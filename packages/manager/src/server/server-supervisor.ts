@@ -29,14 +29,22 @@ import { ServerRecord, type ServerView } from "./server-record.js";
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
 
+/** A start's place among the servers starting at once: given back once the server answered or the attempt ended. */
+export interface StartSlot {
+  /** Gives the slot back (idempotent). */
+  release(): void;
+}
+
 /** When the steps of a start may run: the start path's pace, shared by every server of a fleet. */
 export interface StartPacing {
   /** Follows a new attempt (its cache read, its settling). */
   track(attempt: Attempt): void;
-  /** Resolves when `attempt` may load the client and connect. */
-  beforeConnect(attempt: Attempt): Promise<void>;
+  /** Resolves when `attempt` may load the client and connect, with its start slot (never rejects). */
+  beforeConnect(attempt: Attempt): Promise<StartSlot>;
   /** Resolves when a cache write may start. */
   beforeCacheWrite(): Promise<void>;
+  /** A call waits for `name`, still queued for its start: it goes first. */
+  hurry(name: string): void;
 }
 
 /** What a {@link ServerSupervisor} is given: the few services of its fleet it uses, never the fleet. */
@@ -109,6 +117,11 @@ export class ServerSupervisor {
   /** Where its config came from. */
   from(source: SourceMeta): void {
     this.#record.from(source);
+  }
+
+  /** A call waits for the server while it queues for its start: it goes first. */
+  hurry(): void {
+    this.#context.pace.hurry(this.name);
   }
 
   /** Remembers a resource subscription, made again after a reconnect. */
@@ -310,7 +323,7 @@ export class ServerSupervisor {
   async #run(attempt: Attempt): Promise<MCPServerConnection> {
     const { settings, limits, pace } = this.#context;
     const record = this.#record;
-    await pace.beforeConnect(attempt);
+    const slot = await pace.beforeConnect(attempt);
     // Connect with the era a connection already found (no probe), or the cache's.
     const stored =
       record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.cachedEntry?.era;
@@ -322,6 +335,8 @@ export class ServerSupervisor {
       toolList: toolListOptions(record, limits, settings.logger),
       contentList: contentListOptions(record, limits, settings.logger),
       onHandshake: (connection, resolvedFingerprint) => {
+        // The server answered: its CPU-heavy start is over.
+        slot.release();
         if (!this.#isCurrent(attempt)) return () => {};
         record.resolved(resolvedFingerprint);
         const watch = this.#watch(connection);
@@ -330,6 +345,7 @@ export class ServerSupervisor {
         return stopWatching;
       },
     });
+    slot.release();
     if (result.kind === "listed") {
       if (this.#isCurrent(attempt)) {
         this.#commit(attempt, result);
@@ -360,7 +376,8 @@ export class ServerSupervisor {
     const record = this.#record;
     const { connection, content } = listed;
     const ms = Math.round(monotonicMs() - attempt.startedAt);
-    record.connect(connection, listed.tools, ms);
+    const { queuedMs } = attempt;
+    record.connect({ connection, tools: listed.tools, connectedMs: ms, queuedMs });
     const late = content instanceof Promise;
     // Late lists keep what stood in (cached, or the previous connection's) until they land.
     const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
@@ -370,6 +387,7 @@ export class ServerSupervisor {
     emitter.emit("server:connected", {
       name: this.name,
       ms,
+      queuedMs,
       toolCount: record.definitions.length,
       protocol: record.protocol as MCPServerProtocol,
     });
@@ -482,7 +500,7 @@ export class ServerSupervisor {
    */
   #writeCache(connection: MCPServerConnection): void {
     const { cache, settings, tasks, pace } = this.#context;
-    const { name, config, content, instructions } = this.#record;
+    const { name, config, content, instructions, startMs } = this.#record;
     const tools = [...this.#record.listedTools];
     const { serverInfo, eraVerdict } = connection;
     const write = cache.get().then(async (open) => {
@@ -494,6 +512,7 @@ export class ServerSupervisor {
         resourceTemplates: [...content.resourceTemplates],
         prompts: [...content.prompts],
         ...(instructions === undefined ? {} : { instructions }),
+        ...(startMs === undefined ? {} : { startMs }),
         era: eraVerdict,
       });
     });
