@@ -89,6 +89,8 @@ describe.each(modes)(
       expect(hung.isError).toBe(true);
       expect(textOf(hung)).toMatch(/^MCP error: .*"hangs".*3000 ms/);
       await expect.poll(() => m.getConnectionStatus("crashes"), { timeout: 5000 }).toBe("disconnected");
+      // Stdio starts take turns (two at a time here): the exiting one may still be waiting for its turn.
+      await expect.poll(() => statusOf(m).exits, { timeout: 10_000 }).toBe("failed");
 
       expect(statusOf(m)).toMatchObject({
         fast: "connected",
