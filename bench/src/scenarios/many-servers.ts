@@ -106,6 +106,11 @@ export const manyServers: Scenario = {
       ],
       notes: [
         ...ownSessionNote(outcomes),
+        ...(full && hasSetsid()
+          ? [
+              "On a busy machine with the autogroup scheduler, the raw SDK's servers share one CPU share while mcp-rt's each have their own: when the `setsid` row is far below the raw SDK's, the median and last targets are met by sessions, not by the order of starts; read mcp-rt's row against the `setsid` row and against its own `Infinity` row for what pacing the starts gives.",
+            ]
+          : []),
         "mcp-rt's row passes `maxConcurrentStarts` to `MCPManager` as given; a manager that does not act on it spawns every server at once, and its row is then that start.",
       ],
     };
