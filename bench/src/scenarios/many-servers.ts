@@ -3,8 +3,9 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
 import { ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
+import { hasSetsid } from "./call-overhead.js";
 import { liveSpreadTables, spreadOf } from "./live-spread.js";
-import { LABELS, runStartups } from "./startup-plans.js";
+import { LABELS, ownSessionNote, runStartups } from "./startup-plans.js";
 
 /** mcp-rt with every server spawned at once, as before its spawn scheduler (diagnostic). */
 const MCP_RT_ALL_AT_ONCE = "mcp-rt-all-at-once";
@@ -53,6 +54,9 @@ export const manyServers: Scenario = {
             ]
           : []),
         { id: "raw-sdk", ...counts },
+        // As in scenarios 2 and 10: mcp-rt starts each server in a session of its own, which the
+        // autogroup scheduler gives a CPU share of its own on a busy machine (README, "Busy machines").
+        ...(full && hasSetsid() ? [{ id: "raw-sdk" as const, ...counts, ownSession: true }] : []),
         { id: "raw-sdk", ...counts, as: RAW_SPREAD, maxConcurrentStarts: cores },
         {
           id: "raw-sdk",
@@ -101,6 +105,12 @@ export const manyServers: Scenario = {
         }),
       ],
       notes: [
+        ...ownSessionNote(outcomes),
+        ...(full && hasSetsid()
+          ? [
+              "On a busy machine with the autogroup scheduler, the raw SDK's servers share one CPU share while mcp-rt's each have their own: when the `setsid` row is far below the raw SDK's, the median and last targets are met by sessions, not by the order of starts; read mcp-rt's row against the `setsid` row and against its own `Infinity` row for what pacing the starts gives.",
+            ]
+          : []),
         "mcp-rt's row passes `maxConcurrentStarts` to `MCPManager` as given; a manager that does not act on it spawns every server at once, and its row is then that start.",
       ],
     };
