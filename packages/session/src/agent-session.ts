@@ -121,7 +121,15 @@ export class AgentSession {
     this.loadOptions = { ...options.loadOptions };
     this.logger = options.logger ?? silentLogger;
     this.#debounceMs = options.refreshDebounceMs ?? 50;
-    this.toolSearch = new ToolSearch(this, options.toolSearch ?? DEFAULT_TOOL_SEARCH);
+    this.toolSearch = new ToolSearch({
+      source: {
+        activeTools: () => this.activeTools(),
+        mcpTools: () => this.mcpTools(),
+        toolTokens: () => this.toolTokens(),
+        serverStates: () => this.mcpManager?.getServerStates() ?? [],
+      },
+      mode: options.toolSearch ?? DEFAULT_TOOL_SEARCH,
+    });
     this.#maxLoadedTools = options.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS;
     this.#resourceToolsOn = options.resourceTools ?? true;
     this.#spillOptions = options.resultSpill ?? {};
@@ -231,7 +239,11 @@ export class AgentSession {
    * `mcp_tool_search` while it is on. Make one per conversation.
    */
   modelTools(): ModelTools {
-    return new ModelTools(this, this.#maxLoadedTools);
+    return new ModelTools({
+      activeTools: () => this.activeTools(),
+      toolSearch: this.toolSearch,
+      maxLoaded: this.#maxLoadedTools,
+    });
   }
 
   /**
@@ -247,14 +259,14 @@ export class AgentSession {
   refreshMCPTools(tools: ReadonlyArray<CustomTool | LoadedCustomTool>): void {
     const previous = this.#wrappers;
     const incoming = tools.map((entry) =>
-      isLoadedTool(entry) ? { tool: entry.tool, path: entry.path } : { tool: entry, path: undefined },
+      isLoadedTool(entry) ? { tool: entry.tool, origin: entry.path } : { tool: entry, origin: undefined },
     );
     const keep = new Set(incoming.map((entry) => entry.tool));
-    for (const [source, wrapper] of previous) {
-      if (!keep.has(source)) this.registry.remove(wrapper);
+    for (const [tool, wrapper] of previous) {
+      if (!keep.has(tool)) this.registry.remove(wrapper);
     }
     const next = new Map<CustomTool, SessionMCPTool>();
-    for (const { tool, path } of incoming) {
+    for (const { tool, origin } of incoming) {
       if (next.has(tool)) continue;
       const kept = previous.get(tool);
       if (kept) {
@@ -262,7 +274,7 @@ export class AgentSession {
         continue;
       }
       const wrapper = new SessionMCPTool(tool, {
-        ...(path === undefined ? {} : { path }),
+        ...(origin === undefined ? {} : { origin }),
         ...(this.#spill ? { results: this.#spill } : {}),
       });
       try {
