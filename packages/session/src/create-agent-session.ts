@@ -19,9 +19,9 @@ import {
   toLoadErrors,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
-import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
+import { EXA_REASON, type NativeExa, nativeExaReplacement, reserveExa } from "./exa-rule.js";
 import { logLoadProblems, silentLogger } from "./logger.js";
-import type { NativeExa } from "./native-exa.js";
+import { heldBackKeys } from "./native-tools.js";
 import { checkResultSpill, type ResultSpillOptions } from "./result-spill.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 import { checkToolSearchMode, type ToolSearchMode } from "./tool-search.js";
@@ -177,7 +177,8 @@ export async function createAgentSession(
     ...(options.maxLoadedTools === undefined ? {} : { maxLoadedTools: options.maxLoadedTools }),
     ...(options.resourceTools === undefined ? {} : { resourceTools: options.resourceTools }),
     ...(options.resultSpill === undefined ? {} : { resultSpill: options.resultSpill }),
-    ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
+    // The Exa rule lives here, beside the `reserve` rule it needs (sessionDiscovery).
+    ...(options.nativeExa ? { native: nativeExaReplacement(options.nativeExa) } : {}),
   };
 
   if (options.enableMCP === false) {
@@ -209,12 +210,12 @@ export async function createAgentSession(
   await stopping;
 
   if (options.logErrors !== false) logLoadProblems(logger, result.problems);
-  const exaApiKeys = exaApiKeysFrom(result.discovery?.filtered ?? []);
+  const exaApiKeys = heldBackKeys(result.discovery?.filtered ?? [], EXA_REASON);
   const watchFiles = options.watch && !signal?.aborted ? filesOf(result.discovery) : undefined;
   const session = new AgentSession({
     ...sessionOptions,
     mcpManager: manager,
-    exaApiKeys,
+    nativeKeys: exaApiKeys,
     ...(watchFiles ? { watchFiles } : {}),
   });
   // From the manager itself: a server may have finished since connect returned.

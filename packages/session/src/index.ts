@@ -50,6 +50,7 @@ export type { AgentSessionOptions, SessionReloadOptions } from "./agent-session.
 export { AgentSession } from "./agent-session.js";
 export type { CreateAgentSessionOptions, CreateAgentSessionResult } from "./create-agent-session.js";
 export { createAgentSession, SESSION_MAX_STARTUP_WAIT_MS } from "./create-agent-session.js";
+export type { NativeExa } from "./exa-rule.js";
 export type { MCPCommandControllerOptions } from "./mcp-command-controller.js";
 export { MCPCommandController } from "./mcp-command-controller.js";
 export type { MCPCommandResult } from "./mcp-command-result.js";
@@ -68,7 +69,6 @@ export type {
   NativeConfigWriterOptions,
 } from "./native-config-writer.js";
 export { createNativeConfigWriter } from "./native-config-writer.js";
-export type { NativeExa } from "./native-exa.js";
 export type { AttachedLine, ResourceAttachment } from "./resource-attachments.js";
 export { LIST_RESOURCES_NAME, READ_RESOURCE_NAME, ResourceTools } from "./resource-tools.js";
 export type { ResultSpillOptions, SpilledResult, SpilledResultDetails } from "./result-spill.js";

@@ -1,5 +1,3 @@
-import { USAGE } from "./mcp-command-args.js";
-
 /** What a `/mcp` command returns: text for a terminal, data for a UI. */
 export interface MCPCommandResult {
   /** What to print. */
@@ -24,12 +22,12 @@ export function failure(
   return { ok: false, text: `✗ ${message}`, data: { error: { code, message, ...extra } } };
 }
 
-/** Bad input to a subcommand: the problem and that subcommand's usage. */
-export function usageError(sub: string, problem: string): MCPCommandResult {
+/** Bad input to a subcommand: the problem and that subcommand's `usage` line. */
+export function usageError(usage: string, problem: string): MCPCommandResult {
   return {
     ok: false,
-    text: `✗ ${problem}\nUsage: ${USAGE[sub]}`,
-    data: { error: { code: "USAGE", message: problem, usage: USAGE[sub] } },
+    text: `✗ ${problem}\nUsage: ${usage}`,
+    data: { error: { code: "USAGE", message: problem, usage } },
   };
 }
 

@@ -137,7 +137,7 @@ describe("createAgentSession", () => {
     expect(onConnecting).not.toHaveBeenCalled();
     expect(exaKeys).toEqual([[]]);
     expect(session.registry.active()).toEqual(["web_search"]);
-    await expect(session.reloadMCP()).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+    await expect(session.reload({ all: true })).rejects.toMatchObject({ code: "NOT_CONNECTED" });
   });
 
   it("reports broken files and servers, logs them, and keeps the rest", async () => {
@@ -243,7 +243,7 @@ describe("createAgentSession", () => {
     await world.write(world.userFile, { mcpServers: { ...exa("new-key"), other: echoServer() } });
     expect((await mcp.handle("/mcp reload")).ok).toBe(true);
     expect(calls).toEqual([["old-key"], ["new-key"]]);
-    expect(session.exaApiKeys).toEqual(["new-key"]);
+    expect(session.nativeKeys).toEqual(["new-key"]);
     expect(session.registry.list().map((tool) => tool.name)).not.toContain("web_search_old-key");
     expect(session.registry.active().sort()).toEqual(["mcp_other_echo", "web_search_new-key"]);
     expect(session.registry.list()).toContain(bash);
