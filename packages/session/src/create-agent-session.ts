@@ -87,6 +87,14 @@ export interface CreateAgentSessionOptions {
    * back at once with what was up, to be disposed.
    */
   signal?: AbortSignal;
+  /**
+   * Called once with what discovery found, before any server connects: the
+   * servers about to start, those waiting for approval, disabled, shadowed
+   * or held back, and the files' problems (for a view that lists them, or
+   * that tells a first start with nothing configured). Not called with
+   * `enableMCP: false`.
+   */
+  onDiscovered?: (discovery: LoadConfigsResult) => void;
   /** Called once with the names of the servers about to connect (for a "connecting…" line). */
   onConnecting?: (names: string[]) => void;
   /** How long the session lets a burst of tool changes settle before it refreshes. @default 50 */
@@ -143,7 +151,7 @@ export interface CreateAgentSessionResult {
  * their tools in the registry, and keeps them live (late servers and tool
  * changes follow without a reload). Never throws for a broken file or server:
  * those come back in `mcpErrors` and go to the logger. A callback that throws
- * (`onManager`, `onConnecting`) is logged as a warning.
+ * (`onManager`, `onDiscovered`, `onConnecting`) is logged as a warning.
  *
  * @example
  * ```ts
@@ -200,6 +208,7 @@ export async function createAgentSession(
       const found = await discover(cwd, discoverOptions);
       // Stopped while the files were read: connect nothing (after this, `stop` disconnects).
       const kept = signal?.aborted ? { ...found, configs: {}, sources: {} } : found;
+      callBack("onDiscovered", () => options.onDiscovered?.(kept), logger);
       const names = Object.keys(kept.configs);
       if (names.length > 0) callBack("onConnecting", () => options.onConnecting?.(names), logger);
       return kept;
