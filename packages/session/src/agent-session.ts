@@ -208,7 +208,7 @@ export class AgentSession {
   attachResources(line: string, options: { signal?: AbortSignal } = {}): Promise<AttachedLine> {
     const manager = this.mcpManager;
     if (!manager || this.disposed) return Promise.resolve({ text: line, attachments: [] });
-    return attachResources(manager, line, options);
+    return attachResources({ manager, line, signal: options.signal });
   }
 
   /** Where this session keeps long results (`resultSpill`); absent without MCP or with `resultSpill: false`. */

@@ -34,7 +34,7 @@ export class CommandText {
   /** The answer to a name nobody knows. */
   unknownServer(name: string, known: string[]): MCPCommandResult {
     const list = known.length > 0 ? `Known servers: ${known.join(", ")}.` : "No MCP servers are configured.";
-    return failure("UNKNOWN_SERVER", `No MCP server named "${name}". ${list}`, { known });
+    return failure({ code: "UNKNOWN_SERVER", message: `No MCP server named "${name}". ${list}`, known });
   }
 
   /** How `/mcp list` words a server held back with `reason`, after `filtered: `. */

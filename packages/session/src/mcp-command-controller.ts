@@ -98,7 +98,7 @@ export class MCPCommandController {
       return await command.run({ ctx, input: parsed.value, signal, readSecret: this.#readSecret });
     } catch (error) {
       const code = McpRtError.isInstance(error) ? error.code : "ERROR";
-      return failure(code, errorMessage(error));
+      return failure({ code, message: errorMessage(error) });
     }
   }
 }

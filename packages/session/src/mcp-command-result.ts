@@ -13,13 +13,16 @@ export function ok(text: string, data?: unknown): MCPCommandResult {
   return data === undefined ? { ok: true, text } : { ok: true, text, data };
 }
 
-/** A command that failed: `✗ message`, and `data.error` with the code. */
-export function failure(
-  code: string,
-  message: string,
-  extra: Record<string, unknown> = {},
-): MCPCommandResult {
-  return { ok: false, text: `✗ ${message}`, data: { error: { code, message, ...extra } } };
+/** What went wrong: its code, the message saying what to change, and any details for a UI. */
+export interface CommandError {
+  code: string;
+  message: string;
+  [detail: string]: unknown;
+}
+
+/** A command that failed: `✗ message`, and `data.error` with the code and details. */
+export function failure(error: CommandError): MCPCommandResult {
+  return { ok: false, text: `✗ ${error.message}`, data: { error } };
 }
 
 /** Bad input to a subcommand: the problem and that subcommand's `usage` line. */

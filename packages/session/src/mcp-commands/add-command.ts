@@ -20,7 +20,7 @@ async function add({ ctx, input: args }: MCPCommandCall<AddArgs>): Promise<MCPCo
   const before = await ctx.discover();
   const path = await ctx.trust.keeping({
     scope: args.scope,
-    edit: () => ctx.writer.addServer(args.name, args.config, args.scope),
+    edit: () => ctx.writer.addServer(args),
     written: [args.name],
   });
   const lines = [`Added ${args.name} to ${ctx.text.show(path)}.`];

@@ -27,21 +27,21 @@ async function storeKey({
   const unknown = await notRunning(ctx, name);
   if (unknown) return unknown;
   if (!readSecret) {
-    return failure(
-      "USAGE",
-      `This agent cannot read a key without showing it; store it with \`mcp-rt-config key set <credentialId>\` instead.`,
-    );
+    return failure({
+      code: "USAGE",
+      message: `This agent cannot read a key without showing it; store it with \`mcp-rt-config key set <credentialId>\` instead.`,
+    });
   }
   let key: string;
   try {
     key = await readSecret(`API key for ${name} (input hidden): `, signal);
   } catch (error) {
-    return failure("ABORTED", `No key was stored: ${errorMessage(error)}`);
+    return failure({ code: "ABORTED", message: `No key was stored: ${errorMessage(error)}` });
   }
   try {
     await ctx.manager.setApiKey(name, key);
   } catch (error) {
-    if (McpRtError.isInstance(error)) return failure(error.code, error.message);
+    if (McpRtError.isInstance(error)) return failure({ code: error.code, message: error.message });
     throw error;
   }
   const bound = AbortSignal.timeout(ctx.connectWaitMs);

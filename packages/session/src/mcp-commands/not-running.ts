@@ -14,5 +14,5 @@ export async function notRunning(
   const known = ctx.knownNames(discovery);
   if (!known.includes(name)) return ctx.text.unknownServer(name, known);
   const why = ctx.text.whyNotStarted(name, discovery) ?? `${name} is not started by this session`;
-  return failure("NOT_CONNECTED", `${name} is not running: ${why.replace(/^\S+ /, "")}`);
+  return failure({ code: "NOT_CONNECTED", message: `${name} is not running: ${why.replace(/^\S+ /, "")}` });
 }

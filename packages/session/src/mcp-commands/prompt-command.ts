@@ -28,13 +28,16 @@ async function prompt({
     try {
       parsed = JSON.parse(rawArgs);
     } catch (error) {
-      return failure(
-        "USAGE",
-        `The arguments must be a JSON object, e.g. {"city": "Lisbon"}: ${errorMessage(error)}`,
-      );
+      return failure({
+        code: "USAGE",
+        message: `The arguments must be a JSON object, e.g. {"city": "Lisbon"}: ${errorMessage(error)}`,
+      });
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      return failure("USAGE", 'The arguments must be a JSON object, e.g. {"city": "Lisbon"}');
+      return failure({
+        code: "USAGE",
+        message: 'The arguments must be a JSON object, e.g. {"city": "Lisbon"}',
+      });
     }
     args = Object.fromEntries(
       Object.entries(parsed).map(([key, value]) => [

@@ -20,6 +20,6 @@ async function read({
   const text = result.content
     .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
     .join("\n");
-  if (result.isError) return failure("READ_FAILED", text.replace(/^MCP error: /, ""));
+  if (result.isError) return failure({ code: "READ_FAILED", message: text.replace(/^MCP error: /, "") });
   return ok(text, { server, uri, content: result.content });
 }

@@ -24,14 +24,17 @@ async function remove({ ctx, input: args }: MCPCommandCall<RemoveArgs>): Promise
     const known = ctx.knownNames(discovery);
     if (!known.includes(name)) return ctx.text.unknownServer(name, known);
     if (args.scope) {
-      return failure("UNKNOWN_SERVER", `${name} is not in ${ctx.text.show(ctx.writer.pathOf(args.scope))}.`);
+      return failure({
+        code: "UNKNOWN_SERVER",
+        message: `${name} is not in ${ctx.text.show(ctx.writer.pathOf(args.scope))}.`,
+      });
     }
     const source = ctx.sourceOf(name, discovery);
     const where = source ? ` in ${source.providerName}'s ${ctx.text.show(source.path)}` : "";
-    return failure(
-      "CONFIG_INVALID",
-      `${name} is defined${where}, not in mcp-rt's own config; mcp-rt never edits other clients' files. Use /mcp disable ${name} to turn it off.`,
-    );
+    return failure({
+      code: "CONFIG_INVALID",
+      message: `${name} is defined${where}, not in mcp-rt's own config; mcp-rt never edits other clients' files. Use /mcp disable ${name} to turn it off.`,
+    });
   }
   if (scopes.length > 1) {
     return usageError(

@@ -14,8 +14,12 @@ export const resourcesCommand: MCPCommand<string | undefined> = {
 
 function resources({ ctx, input: server }: MCPCommandCall<string | undefined>): MCPCommandResult {
   if (server !== undefined && !ctx.manager.getServerStates().some((state) => state.name === server)) {
-    return failure("UNKNOWN_SERVER", `No MCP server "${server}" in this session; see /mcp list.`);
+    return failure({
+      code: "UNKNOWN_SERVER",
+      message: `No MCP server "${server}" in this session; see /mcp list.`,
+    });
   }
-  const found = filterResources(ctx.manager.getResources(), ctx.manager.getResourceTemplates(), { server });
-  return ok(formatResources(found.resources, found.templates, { server }), found);
+  const listing = { resources: ctx.manager.getResources(), templates: ctx.manager.getResourceTemplates() };
+  const found = filterResources(listing, { server });
+  return ok(formatResources(found, { server }), found);
 }

@@ -21,7 +21,7 @@ async function test({ ctx, input: name }: MCPCommandCall<string>): Promise<MCPCo
     const known = ctx.knownNames(discovery);
     if (!known.includes(name)) return ctx.text.unknownServer(name, known);
     const why = ctx.text.whyNotStarted(name, discovery) ?? `${name} is not started by this session`;
-    return failure("NOT_CONNECTED", `Cannot test ${name}: ${why.replace(/^\S+ /, "")}`);
+    return failure({ code: "NOT_CONNECTED", message: `Cannot test ${name}: ${why.replace(/^\S+ /, "")}` });
   }
   const sourcePath = discovery.sources[name]?.path;
   try {
@@ -52,7 +52,11 @@ async function test({ ctx, input: name }: MCPCommandCall<string>): Promise<MCPCo
     const message = errorMessage(error);
     const tail = McpRtError.isInstance(error) ? error.stderrTail : undefined;
     const code = McpRtError.isInstance(error) ? error.code : "ERROR";
-    const result = failure(code, `${name} failed the test: ${message}`, tail ? { stderrTail: tail } : {});
+    const result = failure({
+      code,
+      message: `${name} failed the test: ${message}`,
+      ...(tail ? { stderrTail: tail } : {}),
+    });
     if (tail?.trim()) result.text += `\n  stderr:\n${indent(tail.trimEnd(), "    ")}`;
     return result;
   }
