@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
 
 // Static imports and re-exports, type-only ones included, and dynamic `import()`s.
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
@@ -45,4 +47,35 @@ export function findCycles(graph: ReadonlyMap<string, readonly string[]>): strin
   };
   for (const node of [...graph.keys()].sort()) visit(node);
   return cycles;
+}
+
+/** Options of {@link importGraphTests}. */
+export interface ImportGraphTestsOptions {
+  /** Who the package is, in the tests' names: `the manager`. */
+  name: string;
+  /** The package's `src` folder. */
+  src: URL;
+  /** A file that imports several others, to show the graph was read: `index.ts`. */
+  entry: string;
+  /** At least this many source files. */
+  minFiles: number;
+}
+
+/** The tests that keep a package free of import cycles, type-only imports included. */
+export function importGraphTests(options: ImportGraphTestsOptions): void {
+  const src = fileURLToPath(options.src);
+  describe(`${options.name}'s import graph`, () => {
+    it("reads every source file and its relative imports, type-only ones included", () => {
+      const graph = importGraph(src);
+      expect(graph.size).toBeGreaterThan(options.minFiles);
+      expect(graph.get(options.entry)?.length).toBeGreaterThan(3);
+      for (const [file, targets] of graph) {
+        for (const target of targets) expect(graph.has(target), `${file} imports ${target}`).toBe(true);
+      }
+    });
+
+    it("has no import cycle, type-only imports included", () => {
+      expect(findCycles(importGraph(src))).toEqual([]);
+    });
+  });
 }

@@ -1,20 +1,8 @@
-import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { findCycles, importGraph } from "../../../test-support/import-graph.js";
+import { importGraphTests } from "../../../test-support/import-graph.js";
 
-const src = fileURLToPath(new URL("../src/", import.meta.url));
-
-describe("the session's import graph", () => {
-  it("reads every source file and its relative imports, type-only ones included", () => {
-    const graph = importGraph(src);
-    expect(graph.size).toBeGreaterThan(20);
-    expect(graph.get("index.ts")?.length).toBeGreaterThan(5);
-    for (const [file, targets] of graph) {
-      for (const target of targets) expect(graph.has(target), `${file} imports ${target}`).toBe(true);
-    }
-  });
-
-  it("has no import cycle in packages/session/src, type-only imports included", () => {
-    expect(findCycles(importGraph(src))).toEqual([]);
-  });
+importGraphTests({
+  name: "the session",
+  src: new URL("../src/", import.meta.url),
+  entry: "index.ts",
+  minFiles: 20,
 });
