@@ -10,10 +10,13 @@ export type {
   ElicitationHandler,
   LoadConfigsResult,
   Logger,
+  MCPConfigChange,
   MCPElicitationField,
   MCPElicitationRequest,
   MCPElicitationResult,
   MCPElicitationSchema,
+  MCPServerConfig,
+  MCPServerState,
   SourceMeta,
   ToolResult,
 } from "@mcp-rt/manager";
