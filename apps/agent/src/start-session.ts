@@ -174,15 +174,16 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
         found = result;
         // Nothing configured: the demo takes over, and the view begins with it.
         if (!demo && foundNothing(result)) return;
-        view.begin(
-          Object.keys(result.configs),
-          result.needsApproval.map((entry) => entry.name),
-          demo === "flag"
-            ? "Running the embedded demo servers (--demo)."
-            : demo === "no-config"
-              ? `No MCP config found for ${args.cwd} or your home folder: running the embedded demo servers.`
-              : undefined,
-        );
+        view.begin({
+          names: Object.keys(result.configs),
+          approval: result.needsApproval.map((entry) => entry.name),
+          note:
+            demo === "flag"
+              ? "Running the embedded demo servers (--demo)."
+              : demo === "no-config"
+                ? `No MCP config found for ${args.cwd} or your home folder: running the embedded demo servers.`
+                : undefined,
+        });
       },
       ...(signal ? { signal } : {}),
     });
@@ -198,7 +199,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
   }
   const { session, mcpProblems } = started;
   // Discovery itself failed: the view has no servers to list, only the problem.
-  if (!started.found) view.begin([], []);
+  if (!started.found) view.begin({ names: [], approval: [] });
   if (!signal?.aborted)
     view.finish({
       states: session.mcpManager?.getServerStates() ?? [],
