@@ -14,9 +14,13 @@ import { ProjectTrustPolicy } from "./project-trust-policy.js";
 
 /** Options of {@link MCPCommandContext}. */
 export interface MCPCommandContextOptions {
+  /** The session the commands work on. */
   session: AgentSession;
+  /** Edits mcp-rt's own config files. */
   writer: NativeConfigWriter;
+  /** How long commands that start servers wait for them (ms). */
   connectWaitMs: number;
+  /** How long `/mcp test` waits (ms); undefined: the server's own `timeout`. */
   testTimeoutMs: number | undefined;
 }
 
@@ -27,7 +31,9 @@ export interface MCPCommandContextOptions {
  * edit keeps the project's approval is {@link ProjectTrustPolicy} (`trust`).
  */
 export class MCPCommandContext {
+  /** The session the commands work on. */
   readonly session: AgentSession;
+  /** Edits mcp-rt's own config files. */
   readonly writer: NativeConfigWriter;
   /** How long commands that start servers wait for them. */
   readonly connectWaitMs: number;
