@@ -91,3 +91,22 @@ describe("reserveExa", () => {
     expect(result.text).not.toContain("exa-secret-1");
   });
 });
+
+describe("a reserve rule without native tools", () => {
+  it("/mcp says a held-back server is held back by the rule, naming its reason, and nothing about Exa", async () => {
+    await world.write(world.userFile, { mcpServers: { search: { command: "brave-search" } } });
+    const { session } = await world.start({
+      discovery: { reserve: ({ name }) => (name === "search" ? { reason: "native-search" } : undefined) },
+    });
+    const mcp = new MCPCommandController(session);
+    const list = await mcp.handle("/mcp list");
+    expect(list.text).toMatch(
+      /search.*filtered: held back by this session's `reserve` rule \(reason "native-search"\)/,
+    );
+    const enable = await mcp.handle("/mcp enable search");
+    expect(enable.text).toContain(
+      '– search is held back by this session\'s `reserve` rule (reason "native-search")',
+    );
+    expect(`${list.text}\n${enable.text}`).not.toMatch(/Exa/);
+  });
+});
