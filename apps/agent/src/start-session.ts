@@ -107,17 +107,21 @@ function foundNothing(result: LoadConfigsResult): boolean {
  * config → manager → session, with `createAgentSession`:
  *
  * 1. config: the sources to read (`--config` first, then the nine clients'
- *    files), project trust (`--trust-project` approves), and a first look at
- *    what is configured; with `--demo`, or when nothing is, the embedded demo
- *    source instead;
+ *    files, or with `--demo` the embedded demo source), and project trust
+ *    (`--trust-project` approves what the project asks about now);
  * 2. manager: `createAgentSession` makes it with the tool cache (`--cache`,
- *    opened by {@link openToolCache}) and hands it over (`onManager`) before any server connects, so the startup
- *    view follows every server; then it connects the servers of that look
- *    (discovery does not run twice), returning as soon as
- *    each server is up or has cached tools (`startupMode: "cache-first"`, never
- *    later than the 250 ms gate);
+ *    opened by {@link openToolCache}) and hands it over (`onManager`) before
+ *    any server connects, so the startup view follows every server; it
+ *    discovers (the view lists what it found, `onDiscovered`) and connects,
+ *    returning as soon as each server is up or has cached tools
+ *    (`startupMode: "cache-first"`, never later than the 250 ms gate). When
+ *    nothing at all is configured, that empty session is closed and one on
+ *    the embedded demo source starts instead;
  * 3. session: the tools go into the session's registry and follow late
  *    servers; the `/mcp` controller works on the same sources and trust.
+ *
+ * A start reads the config files once (twice only with `--trust-project`,
+ * whose approval comes first, or when the demo replaces an empty config).
  */
 export async function startSession(options: StartSessionOptions): Promise<StartedSession> {
   const { args, view, logger, signal, cache, authStorage } = options;
@@ -126,68 +130,76 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
   // 1. config
   const extra: CapabilitySource[] = args.config ? [createConfigFileSource(args.config)] : [];
   const trust = createTrustStore(join(homeDir, ".mcp-rt", "trust.json"));
-  let sources: CapabilitySource[] = [...extra, ...builtinSources];
   // This agent has no native Exa tool and passes no `reserve` rule, so Exa servers connect like any other.
-  const look = (): Promise<LoadConfigsResult> =>
-    loadAllMCPConfigs(args.cwd, {
-      homeDir,
-      enableProjectConfig: args.projectConfig,
-      trust,
-      sources,
-    });
-  // With `--demo` the clients' files are not read (the demo replaces them), unless `--trust-project` asks for them.
-  let discovery = args.demo && !args.trustProject ? undefined : await look();
-  const question = discovery?.projectTrust;
-  if (args.trustProject && question && !question.approved) {
+  const discovery = (sources: CapabilitySource[]) => ({
+    homeDir,
+    enableProjectConfig: args.projectConfig,
+    trust,
+    sources,
+  });
+  const clients = [...extra, ...builtinSources];
+  // mcp-rt's own file stays in, so /mcp add, enable and disable keep working on the demo.
+  const demoSources = [...extra, createNativeSource(), createDemoSource()];
+  if (args.trustProject) {
     // Exactly what `/mcp trust` approves: this folder's current set of project-level servers.
-    await trust.approve(question.projectDir, question.hash);
-    discovery = await look();
+    const question = (await loadAllMCPConfigs(args.cwd, discovery(clients))).projectTrust;
+    if (question && !question.approved) await trust.approve(question.projectDir, question.hash);
   }
-  let demo: StartedSession["demo"];
-  if (args.demo || !discovery || foundNothing(discovery)) {
-    demo = args.demo ? "flag" : "no-config";
-    // mcp-rt's own file stays in, so /mcp add, enable and disable keep working on the demo.
-    sources = [...extra, createNativeSource(), createDemoSource()];
-    discovery = await look();
-  }
-  const found = discovery;
-  view.begin(
-    Object.keys(discovery.configs),
-    discovery.needsApproval.map((entry) => entry.name),
-    demo === "flag"
-      ? "Running the embedded demo servers (--demo)."
-      : demo === "no-config"
-        ? `No MCP config found for ${args.cwd} or your home folder: running the embedded demo servers.`
-        : undefined,
-  );
 
   // 2. manager, and 3. session
-  let detach = (): void => {};
-  const { session, mcpProblems } = await createAgentSession({
-    cwd: args.cwd,
-    discovery: { homeDir, enableProjectConfig: args.projectConfig, sources, trust },
-    // The servers just shown, found with these same options a moment ago: not discovered a second time.
-    discover: async () => found,
-    manager: {
-      cache,
-      authStorage,
-      // A warm start hands the cached tools over at once; live ones replace them as servers come up.
-      startupMode: "cache-first",
-      ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
-      ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
-    },
-    logger,
-    // Edits of any config file apply as they happen; each change is one line (server-notices.ts).
-    watch: args.watch,
-    ...(args.toolSearch === undefined ? {} : { toolSearch: args.toolSearch }),
-    // The startup view shows every failure on its server's line, and file problems below.
-    logErrors: false,
-    onManager: (manager) => {
-      detach = view.attach(manager);
-    },
-    ...(signal ? { signal } : {}),
-  });
-  detach();
+  const start = async (demo: StartedSession["demo"]) => {
+    let detach = (): void => {};
+    let found: LoadConfigsResult | undefined;
+    const started = await createAgentSession({
+      cwd: args.cwd,
+      discovery: discovery(demo ? demoSources : clients),
+      manager: {
+        cache,
+        authStorage,
+        // A warm start hands the cached tools over at once; live ones replace them as servers come up.
+        startupMode: "cache-first",
+        ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
+        ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+      },
+      logger,
+      // Edits of any config file apply as they happen; each change is one line (server-notices.ts).
+      watch: args.watch,
+      ...(args.toolSearch === undefined ? {} : { toolSearch: args.toolSearch }),
+      // The startup view shows every failure on its server's line, and file problems below.
+      logErrors: false,
+      onManager: (manager) => {
+        detach = view.attach(manager);
+      },
+      onDiscovered: (result) => {
+        found = result;
+        // Nothing configured: the demo takes over, and the view begins with it.
+        if (!demo && foundNothing(result)) return;
+        view.begin({
+          names: Object.keys(result.configs),
+          approval: result.needsApproval.map((entry) => entry.name),
+          note:
+            demo === "flag"
+              ? "Running the embedded demo servers (--demo)."
+              : demo === "no-config"
+                ? `No MCP config found for ${args.cwd} or your home folder: running the embedded demo servers.`
+                : undefined,
+        });
+      },
+      ...(signal ? { signal } : {}),
+    });
+    detach();
+    return { ...started, found };
+  };
+  let demo: StartedSession["demo"] = args.demo ? "flag" : undefined;
+  let started = await start(demo);
+  if (!demo && started.found && foundNothing(started.found) && !signal?.aborted) {
+    await started.session.dispose();
+    demo = "no-config";
+    started = await start(demo);
+  }
+  const { session, mcpProblems } = started;
+  // Discovery itself failed: the view has no servers to list, only the problem.
+  if (!started.found) view.begin({ names: [], approval: [] });
   if (!signal?.aborted)
     view.finish({
       states: session.mcpManager?.getServerStates() ?? [],

@@ -30,7 +30,7 @@ export interface StartupView {
    * Prints `note` (where the servers come from, when that needs saying), the
    * header and a line per server (`approval`: project servers waiting for `/mcp trust`).
    */
-  begin(names: string[], approval: string[], note?: string): void;
+  begin(servers: { names: string[]; approval: string[]; note?: string | undefined }): void;
   /** Follows the manager's events until the returned function is called. */
   attach(manager: MCPManager): () => void;
   /** Marks servers still pending as deferred or connecting and prints the timing line. */
@@ -114,7 +114,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
         draw();
       }
     },
-    begin(names, approval, note) {
+    begin({ names, approval, note }) {
       startedAt = monotonicMs();
       if (note) output.write("status", note, { event: "note" });
       const all = [...names, ...approval];

@@ -1,57 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { findCycles, importGraphTests } from "../../../test-support/import-graph.js";
 
-const src = fileURLToPath(new URL("../src/", import.meta.url));
-
-/** Every `.ts` file under `dir`, as paths relative to `src`. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith(".ts") ? [relative(src, path)] : [];
-  });
-}
-
-// Static imports and re-exports, type-only ones included, and dynamic `import()`s.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
-
-/** The package's own imports of each source file: file → the files it imports. */
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sources(src)) {
-    const text = readFileSync(join(src, file), "utf8");
-    const targets = [...text.matchAll(SPECIFIER)].map((match) =>
-      relative(src, resolve(src, dirname(file), match[1]!.replace(/\.js$/, ".ts"))),
-    );
-    graph.set(file, targets);
-  }
-  return graph;
-}
-
-/** The cycles of `graph`, each as the files along it (the first one repeated at the end). */
-function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  const cycles: string[][] = [];
-  const done = new Set<string>();
-  const path: string[] = [];
-  const visit = (node: string): void => {
-    const at = path.indexOf(node);
-    if (at >= 0) {
-      cycles.push([...path.slice(at), node]);
-      return;
-    }
-    if (done.has(node)) return;
-    path.push(node);
-    for (const next of graph.get(node) ?? []) visit(next);
-    path.pop();
-    done.add(node);
-  };
-  for (const node of [...graph.keys()].sort()) visit(node);
-  return cycles;
-}
-
-describe("the manager's import graph", () => {
+describe("findCycles", () => {
   it("finds a cycle when there is one (the check can fail)", () => {
     const graph = new Map([
       ["a.ts", ["b.ts"]],
@@ -62,17 +12,11 @@ describe("the manager's import graph", () => {
     expect(findCycles(graph)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
     expect(findCycles(new Map([["a.ts", ["b.ts"]]]))).toEqual([]);
   });
+});
 
-  it("reads every source file and its relative imports, type-only ones included", () => {
-    const graph = importGraph();
-    expect(graph.size).toBeGreaterThan(20);
-    expect(graph.get("index.ts")?.length).toBeGreaterThan(5);
-    for (const [file, targets] of graph) {
-      for (const target of targets) expect(graph.has(target), `${file} imports ${target}`).toBe(true);
-    }
-  });
-
-  it("has no import cycle in packages/manager/src, type-only imports included", () => {
-    expect(findCycles(importGraph())).toEqual([]);
-  });
+importGraphTests({
+  name: "the manager",
+  src: new URL("../src/", import.meta.url),
+  entry: "index.ts",
+  minFiles: 20,
 });

@@ -2,17 +2,17 @@ import { errorMessage, TaskGroup } from "@mcp-rt/config/util";
 import type {
   CustomTool,
   LoadConfigsOptions,
+  LoadConfigsResult,
   LoadedCustomTool,
   Logger,
   MCPManager,
   MCPReloadResult,
 } from "@mcp-rt/manager";
 import { McpRtError, toLoadedTool } from "@mcp-rt/manager";
-import { exaApiKeysFrom } from "./exa-rule.js";
 import { LiveConfig } from "./live-config.js";
 import { silentLogger } from "./logger.js";
 import { DEFAULT_MAX_LOADED_TOOLS, ModelTools } from "./model-tools.js";
-import { type NativeExa, NativeExaTools } from "./native-exa.js";
+import { type NativeReplacement, NativeTools } from "./native-tools.js";
 import { type AttachedLine, attachResources } from "./resource-attachments.js";
 import { ResourceTools } from "./resource-tools.js";
 import { ResultSpill, type ResultSpillOptions } from "./result-spill.js";
@@ -29,19 +29,20 @@ export interface AgentSessionOptions {
   registry?: ToolRegistry;
   /** The manager whose tools this session follows; without one the session has no MCP. */
   mcpManager?: MCPManager;
-  /** The discovery options used at start, reused by `reloadMCP()` and `/mcp`. */
+  /** The discovery options used at start (its `reserve` rule included), reused by `reload()` and `/mcp`. */
   loadOptions?: LoadConfigsOptions;
   /** Where warnings go (tool name conflicts, failed follow-up refreshes). @default silent */
   logger?: Logger;
   /** How long the session waits for a burst of `tools:changed` events to end before refreshing. @default 50 */
   refreshDebounceMs?: number;
   /**
-   * The agent's native Exa integration (`createAgentSession`'s `nativeExa`):
-   * called with `exaApiKeys` now, and again with the keys each reload finds.
+   * The agent's tools that stand in for servers the `reserve` rule of
+   * `loadOptions` holds back (`createAgentSession`'s `nativeExa` is one):
+   * made with `nativeKeys` now, and again with the keys each reload finds.
    */
-  nativeExa?: NativeExa;
-  /** The API keys of the Exa servers discovery left out at start, for `nativeExa`. @default [] */
-  exaApiKeys?: string[];
+  native?: NativeReplacement;
+  /** The keys of the servers discovery held back at start for `native`. @default [] */
+  nativeKeys?: string[];
   /**
    * Watch these files (what discovery read or would read, `files` of its
    * result) and apply their edits as they happen, as `reload()` does, but
@@ -107,7 +108,7 @@ export class AgentSession {
   #disposed: Promise<void> | undefined;
   /** Reloads under way: `dispose()` lets them finish before it closes the manager, so none starts a server after. */
   readonly #tasks = new TaskGroup();
-  #exa: NativeExaTools | undefined;
+  #native: NativeTools | undefined;
   #live: LiveConfig | undefined;
   readonly #maxLoadedTools: number;
   readonly #resourceToolsOn: boolean;
@@ -121,17 +122,25 @@ export class AgentSession {
     this.loadOptions = { ...options.loadOptions };
     this.logger = options.logger ?? silentLogger;
     this.#debounceMs = options.refreshDebounceMs ?? 50;
-    this.toolSearch = new ToolSearch(this, options.toolSearch ?? DEFAULT_TOOL_SEARCH);
+    this.toolSearch = new ToolSearch({
+      source: {
+        activeTools: () => this.activeTools(),
+        mcpTools: () => this.mcpTools(),
+        toolTokens: () => this.toolTokens(),
+        serverStates: () => this.mcpManager?.getServerStates() ?? [],
+      },
+      mode: options.toolSearch ?? DEFAULT_TOOL_SEARCH,
+    });
     this.#maxLoadedTools = options.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS;
     this.#resourceToolsOn = options.resourceTools ?? true;
     this.#spillOptions = options.resultSpill ?? {};
-    if (options.nativeExa) {
-      this.#exa = new NativeExaTools({
+    if (options.native) {
+      this.#native = new NativeTools({
         registry: this.registry,
-        create: options.nativeExa,
+        replacement: options.native,
         logger: this.logger,
       });
-      this.#exa.apply(options.exaApiKeys ?? []);
+      this.#native.apply(options.nativeKeys ?? []);
     }
     if (options.mcpManager) this.#follow(options.mcpManager);
     if (options.mcpManager && options.watchFiles) {
@@ -149,19 +158,23 @@ export class AgentSession {
     return this.#live?.folders ?? [];
   }
 
-  /** The API keys the native Exa tools were made with (empty without `nativeExa`). */
-  get exaApiKeys(): string[] {
-    return this.#exa?.apiKeys ?? [];
+  /** The keys the native tools were made with (empty without `native`). */
+  get nativeKeys(): string[] {
+    return this.#native?.apiKeys ?? [];
   }
 
   /**
-   * Hands the Exa API keys discovery found now to the native Exa integration,
-   * which replaces its tools; a no-op when the keys did not change or the
-   * session has no `nativeExa`. `reloadMCP()` and the `/mcp` commands that
-   * start servers call it.
+   * Hands the keys of the servers a discovery held back to the native tools,
+   * which replace themselves; a no-op when the keys did not change or the
+   * session has no `native`. The `/mcp` commands that start servers call it.
    */
-  applyExaApiKeys(apiKeys: string[]): void {
-    this.#exa?.apply(apiKeys);
+  applyHeldBack(filtered: LoadConfigsResult["filtered"]): void {
+    this.#native?.follow(filtered);
+  }
+
+  /** The native tools that stand in for held-back servers (`native`), when the session has them. */
+  get native(): NativeReplacement | undefined {
+    return this.#native?.replacement;
   }
 
   /** Whether `dispose()` has been called. */
@@ -195,7 +208,7 @@ export class AgentSession {
   attachResources(line: string, options: { signal?: AbortSignal } = {}): Promise<AttachedLine> {
     const manager = this.mcpManager;
     if (!manager || this.disposed) return Promise.resolve({ text: line, attachments: [] });
-    return attachResources(manager, line, options);
+    return attachResources({ manager, line, signal: options.signal });
   }
 
   /** Where this session keeps long results (`resultSpill`); absent without MCP or with `resultSpill: false`. */
@@ -231,7 +244,11 @@ export class AgentSession {
    * `mcp_tool_search` while it is on. Make one per conversation.
    */
   modelTools(): ModelTools {
-    return new ModelTools(this, this.#maxLoadedTools);
+    return new ModelTools({
+      activeTools: () => this.activeTools(),
+      toolSearch: this.toolSearch,
+      maxLoaded: this.#maxLoadedTools,
+    });
   }
 
   /**
@@ -247,14 +264,14 @@ export class AgentSession {
   refreshMCPTools(tools: ReadonlyArray<CustomTool | LoadedCustomTool>): void {
     const previous = this.#wrappers;
     const incoming = tools.map((entry) =>
-      isLoadedTool(entry) ? { tool: entry.tool, path: entry.path } : { tool: entry, path: undefined },
+      isLoadedTool(entry) ? { tool: entry.tool, origin: entry.path } : { tool: entry, origin: undefined },
     );
     const keep = new Set(incoming.map((entry) => entry.tool));
-    for (const [source, wrapper] of previous) {
-      if (!keep.has(source)) this.registry.remove(wrapper);
+    for (const [tool, wrapper] of previous) {
+      if (!keep.has(tool)) this.registry.remove(wrapper);
     }
     const next = new Map<CustomTool, SessionMCPTool>();
-    for (const { tool, path } of incoming) {
+    for (const { tool, origin } of incoming) {
       if (next.has(tool)) continue;
       const kept = previous.get(tool);
       if (kept) {
@@ -262,7 +279,7 @@ export class AgentSession {
         continue;
       }
       const wrapper = new SessionMCPTool(tool, {
-        ...(path === undefined ? {} : { path }),
+        ...(origin === undefined ? {} : { origin }),
         ...(this.#spill ? { results: this.#spill } : {}),
       });
       try {
@@ -285,16 +302,11 @@ export class AgentSession {
    * servers start, removed ones stop, changed ones restart, the others keep
    * running; servers that failed are tried again too. A file caught mid-save
    * keeps its servers as they are. Then the tools are refreshed, and the
-   * native Exa ones when the Exa keys changed. `all: true` restarts every
-   * server and makes the native Exa tools again (`/mcp reload --all`).
+   * native ones when the keys of the held-back servers changed. `all: true`
+   * restarts every server and makes the native tools again (`/mcp reload --all`).
    */
   reload(options: SessionReloadOptions = {}): Promise<MCPReloadResult> {
     return this.#track(this.#reload({ all: options.all ?? false, retryFailed: true }));
-  }
-
-  /** The design document's reload: every server restarted. The same as `reload({ all: true })`. */
-  reloadMCP(): Promise<MCPReloadResult> {
-    return this.reload({ all: true });
   }
 
   /**
@@ -311,7 +323,7 @@ export class AgentSession {
   }
 
   /**
-   * Removes this session's MCP tools (and native Exa tools), lets a reload
+   * Removes this session's MCP tools (and native tools), lets a reload
    * under way finish, then closes the manager (every server, and the cache it
    * made) and removes the folder of long results. Idempotent.
    */
@@ -334,7 +346,7 @@ export class AgentSession {
     for (const wrapper of this.#wrappers.values()) this.registry.remove(wrapper);
     this.#wrappers = new Map();
     this.#resourceTools?.remove();
-    this.#exa?.remove();
+    this.#native?.remove();
     await this.#tasks.idle();
     await this.mcpManager?.close();
     await this.#spill?.close();
@@ -345,7 +357,7 @@ export class AgentSession {
     const result = await manager.discoverAndReload({ ...this.loadOptions, ...options });
     // The configs just read say what is pinned now.
     this.toolSearch.clearPins();
-    this.#exa?.apply(exaApiKeysFrom(result.discovery?.filtered ?? []), { force: options.all });
+    this.#native?.follow(result.discovery?.filtered ?? [], { force: options.all });
     this.syncMCPTools();
     if (result.discovery?.files) this.#live?.follow(result.discovery.files);
     return result;

@@ -19,9 +19,9 @@ import {
   toLoadErrors,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
-import { exaApiKeysFrom, reserveExa } from "./exa-rule.js";
+import { EXA_REASON, type NativeExa, nativeExaReplacement, reserveExa } from "./exa-rule.js";
 import { logLoadProblems, silentLogger } from "./logger.js";
-import type { NativeExa } from "./native-exa.js";
+import { heldBackKeys } from "./native-tools.js";
 import { checkResultSpill, type ResultSpillOptions } from "./result-spill.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
 import { checkToolSearchMode, type ToolSearchMode } from "./tool-search.js";
@@ -87,6 +87,14 @@ export interface CreateAgentSessionOptions {
    * back at once with what was up, to be disposed.
    */
   signal?: AbortSignal;
+  /**
+   * Called once with what discovery found, before any server connects: the
+   * servers about to start, those waiting for approval, disabled, shadowed
+   * or held back, and the files' problems (for a view that lists them, or
+   * that tells a first start with nothing configured). Not called with
+   * `enableMCP: false`.
+   */
+  onDiscovered?: (discovery: LoadConfigsResult) => void;
   /** Called once with the names of the servers about to connect (for a "connecting…" line). */
   onConnecting?: (names: string[]) => void;
   /** How long the session lets a burst of tool changes settle before it refreshes. @default 50 */
@@ -143,7 +151,7 @@ export interface CreateAgentSessionResult {
  * their tools in the registry, and keeps them live (late servers and tool
  * changes follow without a reload). Never throws for a broken file or server:
  * those come back in `mcpErrors` and go to the logger. A callback that throws
- * (`onManager`, `onConnecting`) is logged as a warning.
+ * (`onManager`, `onDiscovered`, `onConnecting`) is logged as a warning.
  *
  * @example
  * ```ts
@@ -177,7 +185,8 @@ export async function createAgentSession(
     ...(options.maxLoadedTools === undefined ? {} : { maxLoadedTools: options.maxLoadedTools }),
     ...(options.resourceTools === undefined ? {} : { resourceTools: options.resourceTools }),
     ...(options.resultSpill === undefined ? {} : { resultSpill: options.resultSpill }),
-    ...(options.nativeExa ? { nativeExa: options.nativeExa } : {}),
+    // The Exa rule lives here, beside the `reserve` rule it needs (sessionDiscovery).
+    ...(options.nativeExa ? { native: nativeExaReplacement(options.nativeExa) } : {}),
   };
 
   if (options.enableMCP === false) {
@@ -199,6 +208,7 @@ export async function createAgentSession(
       const found = await discover(cwd, discoverOptions);
       // Stopped while the files were read: connect nothing (after this, `stop` disconnects).
       const kept = signal?.aborted ? { ...found, configs: {}, sources: {} } : found;
+      callBack("onDiscovered", () => options.onDiscovered?.(kept), logger);
       const names = Object.keys(kept.configs);
       if (names.length > 0) callBack("onConnecting", () => options.onConnecting?.(names), logger);
       return kept;
@@ -209,12 +219,12 @@ export async function createAgentSession(
   await stopping;
 
   if (options.logErrors !== false) logLoadProblems(logger, result.problems);
-  const exaApiKeys = exaApiKeysFrom(result.discovery?.filtered ?? []);
+  const exaApiKeys = heldBackKeys(result.discovery?.filtered ?? [], EXA_REASON);
   const watchFiles = options.watch && !signal?.aborted ? filesOf(result.discovery) : undefined;
   const session = new AgentSession({
     ...sessionOptions,
     mcpManager: manager,
-    exaApiKeys,
+    nativeKeys: exaApiKeys,
     ...(watchFiles ? { watchFiles } : {}),
   });
   // From the manager itself: a server may have finished since connect returned.

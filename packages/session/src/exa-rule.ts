@@ -1,9 +1,9 @@
-import {
-  isStdioConfig,
-  type LoadConfigsResult,
-  type MCPServerConfig,
-  type ReserveServer,
-} from "@mcp-rt/config";
+import { isStdioConfig, type MCPServerConfig, type ReserveServer } from "@mcp-rt/config";
+import type { CustomTool } from "@mcp-rt/manager";
+import type { NativeReplacement } from "./native-tools.js";
+
+/** The agent's native Exa integration: its tools for the API keys of the Exa servers left out. */
+export type NativeExa = (apiKeys: string[]) => CustomTool[];
 
 /** The `reason` {@link reserveExa} gives a server it holds back. */
 export const EXA_REASON = "exa";
@@ -42,10 +42,15 @@ export function exaApiKeysOf(config: MCPServerConfig): string[] {
 export const reserveExa: ReserveServer = ({ name, config }) =>
   isExaServer(name, config) ? { reason: EXA_REASON, keys: exaApiKeysOf(config) } : undefined;
 
-/** The Exa API keys of the servers {@link reserveExa} held back, each once, in the order found. */
-export function exaApiKeysFrom(filtered: LoadConfigsResult["filtered"]): string[] {
-  const keys = filtered.filter((entry) => entry.reason === EXA_REASON).flatMap((entry) => entry.keys);
-  return [...new Set(keys)];
+/** The session's stand-in for the Exa servers {@link reserveExa} holds back: the agent's native Exa tools. */
+export function nativeExaReplacement(create: NativeExa): NativeReplacement {
+  return {
+    name: "Exa",
+    reason: EXA_REASON,
+    what: "an Exa server",
+    instead: "native Exa tool",
+    create,
+  };
 }
 
 function decode(value: string): string {

@@ -8,7 +8,6 @@ import {
   knownNames,
 } from "@mcp-rt/config/explain";
 import { type LoadConfigsOptions, loadAllMCPConfigs } from "@mcp-rt/manager";
-import { EXA_REASON } from "./exa-rule.js";
 
 /** Options of {@link explainServer}. */
 export interface ExplainServerOptions {
@@ -16,6 +15,8 @@ export interface ExplainServerOptions {
   homeDir: string;
   /** The session's discovery options, so the answer matches what the session does. */
   loadOptions: LoadConfigsOptions;
+  /** How to word the `reason`s the session's `reserve` rule gives. @default the general sentence */
+  reserveReasons?: Record<string, string>;
 }
 
 /** `explain` of one server: the text of `mcp-rt-config explain`, its JSON, or the known names. */
@@ -44,9 +45,7 @@ export async function explainServer(
     cwd: options.cwd,
     homeDir: options.homeDir,
     trustCommand: "/mcp trust",
-    reserveReasons: {
-      [EXA_REASON]: "an Exa server, left out because the session uses its native Exa tool instead",
-    },
+    reserveReasons: options.reserveReasons ?? {},
     showSecrets: false,
     env: options.loadOptions.env ?? process.env,
   };

@@ -5,30 +5,6 @@ import { parsePairs } from "./command-line.js";
 import type { ConfigScope } from "./native-config-writer.js";
 import { isValidServerName } from "./server-name.js";
 
-/** Usage lines of every `/mcp` subcommand. */
-export const USAGE: Readonly<Record<string, string>> = {
-  help: "/mcp help",
-  list: "/mcp list",
-  reload: "/mcp reload [--all]",
-  enable: "/mcp enable <name>",
-  disable: "/mcp disable <name>",
-  add: "/mcp add <name> [--scope user|project] (--url <url> [--transport http|sse] [--header K=V]… | -- <command> [args…]) [--env K=V]…",
-  remove: "/mcp remove <name> [--scope user|project]",
-  test: "/mcp test <name>",
-  explain: "/mcp explain <name>",
-  trust: "/mcp trust",
-  untrust: "/mcp untrust",
-  login: "/mcp login <name>",
-  logout: "/mcp logout <name>",
-  key: "/mcp key <name>",
-  pin: "/mcp pin <name>",
-  unpin: "/mcp unpin <name>",
-  resources: "/mcp resources [server]",
-  read: "/mcp read <server> <uri>",
-  prompts: "/mcp prompts",
-  prompt: "/prompt <server> <name> [json arguments]",
-};
-
 /** Either a value or a message saying what is wrong with the input. */
 export type ArgsResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -179,4 +155,37 @@ export function parseRemoveArgs(words: readonly string[]): ArgsResult<RemoveArgs
   const scope = parseScope(parsed.values.scope);
   if (!scope.ok) return scope;
   return { ok: true, value: { name: name.value, scope: scope.value } };
+}
+
+/** `/mcp resources [server]`: at most one server. */
+export function parseResourcesArgs(words: readonly string[]): ArgsResult<string | undefined> {
+  return words.length > 1 ? fail(`unexpected "${words[1]}"`) : { ok: true, value: words[0] };
+}
+
+/** What `/mcp read` asked for. */
+export interface ReadArgs {
+  server: string;
+  uri: string;
+}
+
+/** `/mcp read <server> <uri>`. */
+export function parseReadArgs(words: readonly string[]): ArgsResult<ReadArgs> {
+  const [server, uri, extra] = words;
+  if (server === undefined || uri === undefined) return fail("give a server and a URI");
+  if (extra !== undefined) return fail(`unexpected "${extra}"`);
+  return { ok: true, value: { server, uri } };
+}
+
+/** What `/prompt` asked for; `rawArgs` is the JSON text as typed. */
+export interface PromptArgs {
+  server: string;
+  name: string;
+  rawArgs: string;
+}
+
+/** `/prompt <server> <name> [json arguments]`, read from the raw `line`: the shell-like split would eat the JSON's quotes. */
+export function parsePromptArgs(_words: readonly string[], line: string): ArgsResult<PromptArgs> {
+  const match = /^\s*(?:\/?mcp\s+)?\/?prompt\s+(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(line);
+  if (!match) return fail("give a server and a prompt name");
+  return { ok: true, value: { server: match[1] ?? "", name: match[2] ?? "", rawArgs: match[3] ?? "" } };
 }

@@ -1,57 +1,85 @@
 import { homedir } from "node:os";
-import { displayPath, plural } from "@mcp-rt/config/util";
 import {
   type LoadConfigsResult,
   loadAllMCPConfigs,
   type MCPManager,
   type MCPServerConfig,
-  type MCPServerState,
-  type ProjectTrust,
+  McpRtError,
   type SourceMeta,
 } from "@mcp-rt/manager";
 import type { AgentSession } from "./agent-session.js";
-import { exaApiKeysFrom } from "./exa-rule.js";
-import { failure, indent, type MCPCommandResult } from "./mcp-command-result.js";
-import type { ConfigScope, NativeConfigWriter } from "./native-config-writer.js";
+import { CommandText } from "./command-text.js";
+import type { NativeConfigWriter } from "./native-config-writer.js";
+import { ProjectTrustPolicy } from "./project-trust-policy.js";
 
-/** What every `/mcp` subcommand works with, and the steps they share. */
+/** Options of {@link MCPCommandContext}. */
+export interface MCPCommandContextOptions {
+  /** The session the commands work on. */
+  session: AgentSession;
+  /** Edits mcp-rt's own config files. */
+  writer: NativeConfigWriter;
+  /** How long commands that start servers wait for them (ms). */
+  connectWaitMs: number;
+  /** How long `/mcp test` waits (ms); undefined: the server's own `timeout`. */
+  testTimeoutMs: number | undefined;
+}
+
+/**
+ * What every `/mcp` command works with: the session and its manager, the
+ * native config writer, discovery with the session's options, and the steps
+ * commands share. How things are worded is {@link CommandText} (`text`); how an
+ * edit keeps the project's approval is {@link ProjectTrustPolicy} (`trust`).
+ */
 export class MCPCommandContext {
+  /** The session the commands work on. */
   readonly session: AgentSession;
-  readonly manager: MCPManager;
+  /** Edits mcp-rt's own config files. */
   readonly writer: NativeConfigWriter;
   /** How long commands that start servers wait for them. */
   readonly connectWaitMs: number;
   /** How long `/mcp test` waits, when set. */
   readonly testTimeoutMs: number | undefined;
+  /** Paths, state lines and reasons, as `/mcp` words them. */
+  readonly text: CommandText;
+  /** The session's trust store and how edits keep an approval. */
+  readonly trust: ProjectTrustPolicy;
 
-  constructor(options: {
-    session: AgentSession;
-    manager: MCPManager;
-    writer: NativeConfigWriter;
-    connectWaitMs: number;
-    testTimeoutMs: number | undefined;
-  }) {
-    this.session = options.session;
-    this.manager = options.manager;
+  constructor(options: MCPCommandContextOptions) {
+    const { session } = options;
+    this.session = session;
     this.writer = options.writer;
     this.connectWaitMs = options.connectWaitMs;
     this.testTimeoutMs = options.testTimeoutMs;
+    this.text = new CommandText({
+      where: { cwd: session.cwd, homeDir: session.loadOptions.homeDir ?? homedir() },
+      states: () => session.mcpManager?.getServerStates() ?? [],
+      native: session.native,
+    });
+    this.trust = new ProjectTrustPolicy({
+      trust: session.loadOptions.trust,
+      discover: () => this.discover(),
+    });
   }
 
-  /** A path as a person reads it. */
-  show(path: string): string {
-    return displayPath(path, this.where);
+  /** The session's manager (see {@link MCPCommandContext.requireManager}). */
+  get manager(): MCPManager {
+    return this.requireManager();
   }
 
-  /** Where paths are shown relative to. */
-  get where(): { cwd: string; homeDir: string } {
-    return { cwd: this.session.cwd, homeDir: this.session.loadOptions.homeDir ?? homedir() };
-  }
-
-  /** The session's trust store, when project trust is on. */
-  get trust(): ProjectTrust | undefined {
-    const { trust } = this.session.loadOptions;
-    return trust === "all" ? undefined : trust;
+  /**
+   * The session's manager.
+   *
+   * @throws McpRtError `NOT_CONNECTED` when MCP is off in this session or it was disposed.
+   */
+  requireManager(): MCPManager {
+    const { session } = this;
+    if (!session.mcpManager || session.disposed) {
+      const why = session.disposed
+        ? "this session was disposed"
+        : "MCP is off in this session (enableMCP: false)";
+      throw new McpRtError("NOT_CONNECTED", `${why}.`);
+    }
+    return session.mcpManager;
   }
 
   /** Discovery with the session's own options (trust included). */
@@ -88,50 +116,10 @@ export class MCPCommandContext {
     );
   }
 
-  /** The answer to a name nobody knows. */
-  unknownServer(name: string, known: string[]): MCPCommandResult {
-    const list = known.length > 0 ? `Known servers: ${known.join(", ")}.` : "No MCP servers are configured.";
-    return failure("UNKNOWN_SERVER", `No MCP server named "${name}". ${list}`, { known });
-  }
-
-  /**
-   * Runs the user's own edit of a native file. An edit of the project's file
-   * changes the hash of the project's servers; an approval that held before
-   * (or a project that had nothing to approve) is renewed only when what
-   * would run afterwards is what ran before, plus the servers the user wrote
-   * in this very edit (`written`, e.g. `/mcp add`). A project server the edit
-   * brings back (`/mcp enable` of one the project disabled) is never approved
-   * on the user's behalf: it waits for `/mcp trust`, which shows what it runs.
-   */
-  async keepingTrust<T>(
-    scope: ConfigScope,
-    edit: () => Promise<T>,
-    written: readonly string[] = [],
-  ): Promise<T> {
-    const trust = this.trust;
-    if (!trust || scope !== "project") return edit();
-    const before = await this.discover();
-    const result = await edit();
-    if (before.projectTrust !== undefined && !before.projectTrust.approved) return result;
-    const after = await this.discover();
-    const asked = after.projectTrust;
-    if (asked === undefined || asked.approved) return result;
-    const ran = new Map(
-      Object.entries(before.configs)
-        .filter(([name]) => before.sources[name]?.level === "project")
-        .map(([name, config]) => [name, comparable(config)]),
-    );
-    const reviewed = after.needsApproval.every(
-      (entry) => written.includes(entry.name) || ran.get(entry.name) === comparable(entry.config),
-    );
-    if (reviewed) await trust.approve(asked.projectDir, asked.hash);
-    return result;
-  }
-
   /**
    * Connects the named servers that discovery now starts (waiting at most
-   * `connectWaitMs`), and refreshes the session: its MCP tools, and its native
-   * Exa tools when the Exa keys changed.
+   * `connectWaitMs`), and refreshes the session: its MCP tools, and its
+   * native tools when the keys of the held-back servers changed.
    */
   async start(names: readonly string[]): Promise<LoadConfigsResult> {
     const discovery = await this.discover();
@@ -152,60 +140,8 @@ export class MCPCommandContext {
         started.map((name) => this.manager.waitForConnection(name, { signal: bound })),
       );
     }
-    this.session.applyExaApiKeys(exaApiKeysFrom(discovery.filtered));
+    this.session.applyHeldBack(discovery.filtered);
     this.session.syncMCPTools();
     return discovery;
   }
-
-  /** One line on where a server stands now, as the manager sees it. */
-  stateLine(name: string): { line: string; state: MCPServerState | undefined } {
-    const state = this.manager.getServerStates().find((entry) => entry.name === name);
-    if (!state) return { line: `○ ${name}: not running`, state: undefined };
-    switch (state.status) {
-      case "connected":
-        return {
-          line: `● ${name}: connected, ${plural(state.toolCount, "tool")}${state.connectedMs === undefined ? "" : ` in ${Math.round(state.connectedMs)} ms`}`,
-          state,
-        };
-      case "needs-auth":
-        return { line: `🔒 ${name}: needs you to sign in; run /mcp login ${name}`, state };
-      case "failed": {
-        const tail = state.lastError?.stderrTail?.trimEnd();
-        return {
-          line: `✗ ${name}: failed${state.lastError ? ` — ${state.lastError.message}` : ""}${tail ? `\n  stderr:\n${indent(tail, "    ")}` : ""}`,
-          state,
-        };
-      }
-      default:
-        return {
-          line: `◌ ${name}: ${state.deferred ? `starting; ${state.toolCount} tools from the cache meanwhile` : "still connecting; its tools follow when it is up"}`,
-          state,
-        };
-    }
-  }
-
-  /** Why discovery does not start `name`, or `undefined` when it does. */
-  whyNotStarted(name: string, discovery: LoadConfigsResult): string | undefined {
-    const where = (path: string): string => displayPath(path, this.where);
-    const approval = discovery.needsApproval.find((entry) => entry.name === name);
-    if (approval) return `? ${name} waits for project approval: review it, then run /mcp trust`;
-    const disabled = discovery.disabled.find((entry) => entry.name === name);
-    if (disabled) {
-      return `– ${name} is still disabled by its own config in ${where(disabled.source.path)} (${disabled.source.providerName}); mcp-rt does not edit other clients' files, change \`enabled\` there`;
-    }
-    if (discovery.filtered.some((entry) => entry.name === name)) {
-      return `– ${name} is an Exa server; this session uses its native Exa tool instead`;
-    }
-    const issues = discovery.errors.filter((issue) => issue.server === name);
-    if (issues.length > 0)
-      return `✗ ${name} has an invalid config: ${issues.map((issue) => issue.message).join("; ")}`;
-    return undefined;
-  }
-}
-
-/** A config as compared across an edit: a pin (`alwaysLoad`) is not a change to approve. */
-function comparable(config: MCPServerConfig | undefined): string {
-  if (config === undefined) return "";
-  const { alwaysLoad: _pin, ...rest } = config;
-  return JSON.stringify(rest);
 }

@@ -1,5 +1,3 @@
-import { USAGE } from "./mcp-command-args.js";
-
 /** What a `/mcp` command returns: text for a terminal, data for a UI. */
 export interface MCPCommandResult {
   /** What to print. */
@@ -15,21 +13,24 @@ export function ok(text: string, data?: unknown): MCPCommandResult {
   return data === undefined ? { ok: true, text } : { ok: true, text, data };
 }
 
-/** A command that failed: `✗ message`, and `data.error` with the code. */
-export function failure(
-  code: string,
-  message: string,
-  extra: Record<string, unknown> = {},
-): MCPCommandResult {
-  return { ok: false, text: `✗ ${message}`, data: { error: { code, message, ...extra } } };
+/** What went wrong: its code, the message saying what to change, and any details for a UI. */
+export interface CommandError {
+  code: string;
+  message: string;
+  [detail: string]: unknown;
 }
 
-/** Bad input to a subcommand: the problem and that subcommand's usage. */
-export function usageError(sub: string, problem: string): MCPCommandResult {
+/** A command that failed: `✗ message`, and `data.error` with the code and details. */
+export function failure(error: CommandError): MCPCommandResult {
+  return { ok: false, text: `✗ ${error.message}`, data: { error } };
+}
+
+/** Bad input to a subcommand: the problem and that subcommand's `usage` line. */
+export function usageError(usage: string, problem: string): MCPCommandResult {
   return {
     ok: false,
-    text: `✗ ${problem}\nUsage: ${USAGE[sub]}`,
-    data: { error: { code: "USAGE", message: problem, usage: USAGE[sub] } },
+    text: `✗ ${problem}\nUsage: ${usage}`,
+    data: { error: { code: "USAGE", message: problem, usage } },
   };
 }
 

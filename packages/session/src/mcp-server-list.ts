@@ -177,16 +177,26 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
   return entry;
 }
 
+/** Options of {@link buildServerList}. */
+export interface BuildServerListOptions {
+  /** What discovery found. */
+  discovery: LoadConfigsResult;
+  /** What the manager runs now. */
+  states: readonly MCPServerState[];
+  /** Where paths are shown relative to. */
+  where: { cwd: string; homeDir: string };
+  /** The sign-in of each server that has one. @default none */
+  signIns?: ReadonlyMap<string, SignInStatus>;
+  /** The note of a server the `reserve` rule held back with `reason`. */
+  heldBack: (reason: string) => string;
+}
+
 /**
  * Joins what discovery found (every entry, running or not) with what the
  * manager runs now, grouped by config file.
  */
-export function buildServerList(
-  discovery: LoadConfigsResult,
-  states: readonly MCPServerState[],
-  where: { cwd: string; homeDir: string },
-  signIns: ReadonlyMap<string, SignInStatus> = new Map(),
-): MCPServerList {
+export function buildServerList(options: BuildServerListOptions): MCPServerList {
+  const { discovery, states, where, signIns = new Map(), heldBack } = options;
   const byName = new Map(states.map((state) => [state.name, state]));
   const entries: MCPListEntry[] = [];
   const seen = new Set<string>();
@@ -227,13 +237,8 @@ export function buildServerList(
   for (const { name, source } of discovery.disabled) {
     configOnly(name, source, "disabled", `disabled; /mcp enable ${name} turns it on`);
   }
-  for (const { name, source } of discovery.filtered) {
-    configOnly(
-      name,
-      source,
-      "filtered",
-      "filtered: an Exa server, replaced by the session's native Exa tool",
-    );
+  for (const { name, source, reason } of discovery.filtered) {
+    configOnly(name, source, "filtered", `filtered: ${heldBack(reason)}`);
   }
   for (const { name, source, by } of discovery.shadowed) {
     entries.push({

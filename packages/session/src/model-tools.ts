@@ -1,5 +1,4 @@
 import type { CustomTool, ToolResult } from "@mcp-rt/manager";
-import type { AgentSession } from "./agent-session.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
 import { SEARCH_LIMIT, type ToolSearch } from "./tool-search.js";
 
@@ -26,6 +25,16 @@ const PARAMETERS = {
   required: ["query"],
   additionalProperties: false,
 } as const;
+
+/** Options of {@link ModelTools}. */
+export interface ModelToolsOptions {
+  /** The session's active tools now (the agent's own and MCP), in registry order. */
+  activeTools: () => CustomTool[];
+  /** The session's tool search (ranking, pins, whether it is on). */
+  toolSearch: ToolSearch;
+  /** How many searched-for tools stay loaded. @default 20 */
+  maxLoaded?: number;
+}
 
 /**
  * The tools of one conversation with a model. While the session's tool
@@ -56,21 +65,21 @@ export class ModelTools {
   readonly searchTool: CustomTool;
   /** The session's tool search (ranking, pins, whether it is on). */
   readonly toolSearch: ToolSearch;
-  readonly #session: AgentSession;
+  readonly #activeTools: () => CustomTool[];
   readonly #maxLoaded: number;
   /** Exposed names, least recently used first. */
   readonly #loaded = new Set<string>();
 
-  constructor(session: AgentSession, maxLoaded: number = DEFAULT_MAX_LOADED_TOOLS) {
-    this.#session = session;
-    this.toolSearch = session.toolSearch;
-    this.#maxLoaded = Math.max(1, maxLoaded);
+  constructor(options: ModelToolsOptions) {
+    this.#activeTools = options.activeTools;
+    this.toolSearch = options.toolSearch;
+    this.#maxLoaded = Math.max(1, options.maxLoaded ?? DEFAULT_MAX_LOADED_TOOLS);
     this.searchTool = this.#createSearchTool();
   }
 
   /** The tools to send with the next model request, in registry order (`mcp_tool_search` last). */
   visible(): CustomTool[] {
-    const active = this.#session.activeTools();
+    const active = this.#activeTools();
     if (!this.toolSearch.active) return active;
     const always = alwaysLoaded(this.toolSearch);
     // A tool that happens to be named like the search tool waits until search is off: names must be unique.
@@ -87,7 +96,7 @@ export class ModelTools {
    */
   find(name: string): CustomTool | undefined {
     if (name === TOOL_SEARCH_NAME && this.toolSearch.active) return this.searchTool;
-    const tool = this.#session.activeTools().find((candidate) => candidate.name === name);
+    const tool = this.#activeTools().find((candidate) => candidate.name === name);
     if (tool instanceof SessionMCPTool) this.load([tool.name]);
     return tool;
   }
@@ -133,12 +142,12 @@ export class ModelTools {
       };
     };
     const search = this.toolSearch;
-    const session = this.#session;
+    const activeTools = this.#activeTools;
     return {
       name: TOOL_SEARCH_NAME,
       label: "mcp-rt/tool_search",
       get description(): string {
-        return searchDescription(session, search);
+        return searchDescription(activeTools(), search);
       },
       parameters: PARAMETERS,
       execute: run,
@@ -153,10 +162,10 @@ function alwaysLoaded(search: ToolSearch): (tool: CustomTool) => boolean {
 }
 
 /** The search tool's description: what it does, and which servers' tools it reaches. */
-function searchDescription(session: AgentSession, search: ToolSearch): string {
+function searchDescription(active: readonly CustomTool[], search: ToolSearch): string {
   const always = alwaysLoaded(search);
   const counts = new Map<string, number>();
-  for (const tool of session.activeTools()) {
+  for (const tool of active) {
     if (tool instanceof SessionMCPTool && !always(tool)) {
       counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
     }

@@ -30,6 +30,16 @@ export interface NativeConfigFile {
   alwaysLoadServers: string[];
 }
 
+/** A server entry of a native file, as `addServer` writes it. */
+export interface NativeServerEntry {
+  /** The server's name. */
+  name: string;
+  /** Its config, as written to the file. */
+  config: MCPServerConfig;
+  /** Which native file: `~/.mcp-rt/mcp.json` (`user`) or `.mcp-rt/mcp.json` (`project`). */
+  scope: ConfigScope;
+}
+
 /**
  * Edits mcp-rt's own config files: `{ "mcpServers": {…}, "disabledServers": […] }`.
  * Every write is atomic (temp file + rename), the file gets mode 0600 and a
@@ -44,7 +54,7 @@ export interface NativeConfigWriter {
   /** Reads a native file; a missing file reads as empty. */
   read(scope: ConfigScope): Promise<NativeConfigFile>;
   /** Adds a server entry; throws when the name is taken in that file or the config is invalid. Returns the file. */
-  addServer(name: string, config: MCPServerConfig, scope: ConfigScope): Promise<string>;
+  addServer(entry: NativeServerEntry): Promise<string>;
   /** Removes a server entry (and its `disabledServers` mention); throws when it is not in that file. Returns the file. */
   removeServer(name: string, scope: ConfigScope): Promise<string>;
   /**
@@ -120,7 +130,7 @@ export function createNativeConfigWriter(options: NativeConfigWriterOptions): Na
         alwaysLoadServers: [...(raw.alwaysLoadServers ?? [])],
       };
     },
-    async addServer(name, config, scope) {
+    async addServer({ name, config, scope }) {
       assertServerName(name);
       const problems = validateServerConfig(name, config);
       if (problems.length > 0) {

@@ -24,11 +24,12 @@ const MENTION = /(^|\s)@([A-Za-z0-9_.-]{1,100}):(\S+)/g;
  * and reads each resource (through the tool result budget). Other `@` words
  * (an e-mail address, a handle) are left alone.
  */
-export async function attachResources(
-  manager: MCPManager,
-  line: string,
-  options: { signal?: AbortSignal } = {},
-): Promise<AttachedLine> {
+export async function attachResources(options: {
+  manager: MCPManager;
+  line: string;
+  signal?: AbortSignal | undefined;
+}): Promise<AttachedLine> {
+  const { manager, line, signal } = options;
   const known = new Set(manager.getServerStates().map((state) => state.name));
   const wanted = new Map<string, { server: string; uri: string }>();
   for (const match of line.matchAll(MENTION)) {
@@ -38,7 +39,7 @@ export async function attachResources(
   }
   const attachments = await Promise.all(
     [...wanted.values()].map(async ({ server, uri }): Promise<ResourceAttachment> => {
-      const result = await manager.readResourceResult(server, uri, options);
+      const result = await manager.readResourceResult(server, uri, signal ? { signal } : {});
       const text = result.content
         .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
         .join("\n");

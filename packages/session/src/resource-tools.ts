@@ -74,8 +74,9 @@ export class ResourceTools {
             server: typeof server === "string" && server !== "" ? server : undefined,
             query: typeof query === "string" ? query : undefined,
           };
-          const found = filterResources(manager.getResources(), manager.getResourceTemplates(), filter);
-          return textResult(LIST_RESOURCES_NAME, formatResources(found.resources, found.templates, filter));
+          const listing = { resources: manager.getResources(), templates: manager.getResourceTemplates() };
+          const found = filterResources(listing, filter);
+          return textResult(LIST_RESOURCES_NAME, formatResources(found, filter));
         },
       },
       {

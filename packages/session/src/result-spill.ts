@@ -174,7 +174,10 @@ export class ResultSpill {
         true,
       );
     }
-    const text = await readChars(entry.path, from, Math.min(limit as number, this.#threshold));
+    const text = await readChars(entry.path, {
+      offset: from,
+      limit: Math.min(limit as number, this.#threshold),
+    });
     const to = from + text.length;
     const where =
       to < entry.chars

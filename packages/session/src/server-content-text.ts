@@ -23,10 +23,15 @@ export interface ResourceFilter {
   query?: string | undefined;
 }
 
+/** Resources and resource templates, as the manager lists them. */
+export interface ResourceListing {
+  resources: readonly MCPResource[];
+  templates: readonly MCPResourceTemplate[];
+}
+
 /** The resources and templates that pass `filter` (server exact, query a case-insensitive substring of any field). */
 export function filterResources(
-  resources: readonly MCPResource[],
-  templates: readonly MCPResourceTemplate[],
+  { resources, templates }: ResourceListing,
   filter: ResourceFilter,
 ): { resources: MCPResource[]; templates: MCPResourceTemplate[] } {
   const query = filter.query?.trim().toLowerCase();
@@ -47,8 +52,7 @@ export function filterResources(
 
 /** One line per resource and template, at most {@link MAX_LISTED} in all, for a model or a terminal. */
 export function formatResources(
-  resources: readonly MCPResource[],
-  templates: readonly MCPResourceTemplate[],
+  { resources, templates }: ResourceListing,
   filter: ResourceFilter = {},
 ): string {
   const scope = [

@@ -7,8 +7,8 @@ export interface ResultKeeper {
 
 /** Options of {@link SessionMCPTool}. */
 export interface SessionMCPToolOptions {
-  /** Where the tool came from, e.g. `mcp:github via Cursor`. */
-  path?: string;
+  /** Which server and config the tool came from, e.g. `mcp:github via Cursor`. */
+  origin?: string;
   /** Keeps long results in a file instead of cutting them (`resultSpill`). @default none: results as the manager made them */
   results?: ResultKeeper;
 }
@@ -22,9 +22,9 @@ export interface SessionMCPToolOptions {
  */
 export class SessionMCPTool implements CustomTool {
   /** The manager's tool this wraps. */
-  readonly source: CustomTool;
-  /** Where it came from, e.g. `mcp:github via Cursor`, when the loader said so. */
-  readonly path: string | undefined;
+  readonly wrapped: CustomTool;
+  /** Which server and config it came from, e.g. `mcp:github via Cursor`, when the loader said so. */
+  readonly origin: string | undefined;
   /** The wrapped tool's name (`mcp_<server>_<tool>`), unchanged. */
   readonly name: string;
   /** `<server>/<tool>`. */
@@ -39,17 +39,17 @@ export class SessionMCPTool implements CustomTool {
   readonly title: string | undefined;
   readonly #results: ResultKeeper | undefined;
 
-  constructor(source: CustomTool, options: SessionMCPToolOptions = {}) {
-    this.source = source;
-    this.path = options.path;
+  constructor(tool: CustomTool, options: SessionMCPToolOptions = {}) {
+    this.wrapped = tool;
+    this.origin = options.origin;
     this.#results = options.results;
-    this.name = source.name;
-    this.label = source.label;
-    this.description = source.description;
-    this.parameters = source.parameters;
+    this.name = tool.name;
+    this.label = tool.label;
+    this.description = tool.description;
+    this.parameters = tool.parameters;
     // The manager's tools know their server and definition; a tool built by hand has only its label.
-    const mcp = source as Partial<Pick<MCPTool, "serverName" | "definition">>;
-    this.server = mcp.serverName ?? source.label.split("/")[0] ?? "";
+    const mcp = tool as Partial<Pick<MCPTool, "serverName" | "definition">>;
+    this.server = mcp.serverName ?? tool.label.split("/")[0] ?? "";
     this.title = mcp.definition?.title ?? mcp.definition?.annotations?.title;
   }
 
@@ -60,7 +60,7 @@ export class SessionMCPTool implements CustomTool {
     signal?: AbortSignal,
     onUpdate?: (partial: ToolResult) => void,
   ): Promise<ToolResult> {
-    const result = this.source.execute(toolCallId, params, signal, onUpdate);
+    const result = this.wrapped.execute(toolCallId, params, signal, onUpdate);
     const results = this.#results;
     return results ? result.then((done) => results.keep(done)) : result;
   }

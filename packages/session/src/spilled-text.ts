@@ -29,7 +29,10 @@ export function previewText(text: string, entry: SpilledResult & { shown: number
 }
 
 /** `limit` characters of a UTF-8 file from character `offset`, streamed: a page never reads the whole file into memory. */
-export async function readChars(path: string, offset: number, limit: number): Promise<string> {
+export async function readChars(
+  path: string,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<string> {
   const parts: string[] = [];
   let seen = 0;
   let wanted = limit;

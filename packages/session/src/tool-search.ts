@@ -1,9 +1,8 @@
 import { plural } from "@mcp-rt/config/util";
-import { type CustomTool, McpRtError } from "@mcp-rt/manager";
-import type { AgentSession } from "./agent-session.js";
+import { type CustomTool, type MCPServerState, McpRtError } from "@mcp-rt/manager";
 import { SessionMCPTool } from "./session-mcp-tool.js";
 import { type IndexedTool, ToolIndex } from "./tool-index.js";
-import { formatTokens } from "./tool-tokens.js";
+import { formatTokens, type ToolTokens } from "./tool-tokens.js";
 
 /**
  * When the model gets `mcp_tool_search` instead of every MCP tool's schema:
@@ -61,6 +60,26 @@ export function checkToolSearchMode(mode: unknown): ToolSearchMode {
   );
 }
 
+/** What {@link ToolSearch} reads of its session: the tools, what they cost, and the servers' states. */
+export interface ToolSearchSource {
+  /** The registry's active tools (the agent's own and MCP), in registry order. */
+  activeTools(): CustomTool[];
+  /** The MCP tools the session registered. */
+  mcpTools(): CustomTool[];
+  /** What the active MCP tools cost the model. */
+  toolTokens(): ToolTokens;
+  /** The servers' states now (for `alwaysLoad`); empty without MCP. */
+  serverStates(): readonly MCPServerState[];
+}
+
+/** Options of {@link ToolSearch}. */
+export interface ToolSearchOptions {
+  /** The tools searched, and the facts about them the search needs. */
+  source: ToolSearchSource;
+  /** When search is on. @default { auto: 10000 } */
+  mode?: ToolSearchMode;
+}
+
 /**
  * The session's tool search: one ranking (BM25 through minisearch, see
  * `ToolIndex`) over the session's active tools, used by `mcp_tool_search`, by
@@ -73,20 +92,20 @@ export function checkToolSearchMode(mode: unknown): ToolSearchMode {
 export class ToolSearch {
   /** When search is on (the session's `toolSearch` option). */
   readonly mode: ToolSearchMode;
-  readonly #session: AgentSession;
+  readonly #source: ToolSearchSource;
   #index: ToolIndex | undefined;
   /** `/mcp pin` and `unpin` of this session, over the config, until the next reload. */
   readonly #pins = new Map<string, boolean>();
 
-  constructor(session: AgentSession, mode: ToolSearchMode = DEFAULT_TOOL_SEARCH) {
-    this.#session = session;
-    this.mode = checkToolSearchMode(mode);
+  constructor(options: ToolSearchOptions) {
+    this.#source = options.source;
+    this.mode = checkToolSearchMode(options.mode ?? DEFAULT_TOOL_SEARCH);
   }
 
   /** Whether the model gets `mcp_tool_search` now instead of every MCP tool. */
   get active(): boolean {
     if (this.mode === "off" || this.mode === "on") return this.mode === "on";
-    return this.#session.toolTokens().total > this.mode.auto;
+    return this.#source.toolTokens().total > this.mode.auto;
   }
 
   /** The best tools for `query` among the session's active tools, best first. */
@@ -112,7 +131,7 @@ export class ToolSearch {
   answer(query: string, limit: number = SEARCH_LIMIT.default): ToolSearchAnswer {
     const matches = this.search(query, limit);
     if (matches.length === 0) {
-      const servers = [...new Set(this.#session.mcpTools().map((tool) => (tool as SessionMCPTool).server))];
+      const servers = [...new Set(this.#source.mcpTools().map((tool) => (tool as SessionMCPTool).server))];
       const known = servers.length > 0 ? ` Servers with tools: ${servers.join(", ")}.` : "";
       return {
         query,
@@ -146,7 +165,8 @@ export class ToolSearch {
   /** Names of the servers whose tools the model always gets now (config `alwaysLoad`, then this session's pins). */
   alwaysLoadedServers(): string[] {
     const servers = new Set(
-      (this.#session.mcpManager?.getServerStates() ?? [])
+      this.#source
+        .serverStates()
         .filter((state) => state.alwaysLoad)
         .map((state) => state.name),
     );
@@ -170,7 +190,7 @@ export class ToolSearch {
 
   /** The index of the active tools now, built again when they changed (by identity). */
   #current(): ToolIndex {
-    const tools = this.#session.activeTools();
+    const tools = this.#source.activeTools();
     const indexed = this.#index?.entries;
     const same = indexed?.length === tools.length && tools.every((tool, i) => indexed[i]!.tool === tool);
     if (!this.#index || !same) this.#index = new ToolIndex(tools.map(indexedTool));

@@ -42,7 +42,7 @@ describe("createAgentSession", () => {
     ]);
     expect(registry.list().slice(0, 2)).toEqual([bash, grep]);
     const echo = registry.list().find((tool) => tool.name === "mcp_alpha_echo")!;
-    expect(echo).toMatchObject({ path: "mcp:alpha via mcp-rt" });
+    expect(echo).toMatchObject({ origin: "mcp:alpha via mcp-rt" });
     const result = await echo.execute("call-1", { message: "hello" });
     expect(JSON.stringify(result.content)).toContain("hello");
   });
@@ -137,7 +137,7 @@ describe("createAgentSession", () => {
     expect(onConnecting).not.toHaveBeenCalled();
     expect(exaKeys).toEqual([[]]);
     expect(session.registry.active()).toEqual(["web_search"]);
-    await expect(session.reloadMCP()).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+    await expect(session.reload({ all: true })).rejects.toMatchObject({ code: "NOT_CONNECTED" });
   });
 
   it("reports broken files and servers, logs them, and keeps the rest", async () => {
@@ -197,11 +197,12 @@ describe("createAgentSession", () => {
     await first.session.dispose();
 
     const { session } = await world.start({ manager: { startupTimeoutMs: 50 } });
-    const [deferred] = session.mcpTools() as Array<CustomTool & { source: CustomTool }>;
-    expect(deferred?.source).toBeInstanceOf(DeferredMCPTool);
+    const [deferred] = session.mcpTools() as Array<CustomTool & { wrapped: CustomTool }>;
+    expect(deferred?.wrapped).toBeInstanceOf(DeferredMCPTool);
     expect(activeMCPNames(session)).toEqual(["mcp_late_echo"]);
     await vi.waitFor(
-      () => expect((session.mcpTools()[0] as unknown as { source: unknown }).source).toBeInstanceOf(MCPTool),
+      () =>
+        expect((session.mcpTools()[0] as unknown as { wrapped: unknown }).wrapped).toBeInstanceOf(MCPTool),
       { timeout: 10_000 },
     );
     expect(activeMCPNames(session)).toEqual(["mcp_late_echo"]);
@@ -242,7 +243,7 @@ describe("createAgentSession", () => {
     await world.write(world.userFile, { mcpServers: { ...exa("new-key"), other: echoServer() } });
     expect((await mcp.handle("/mcp reload")).ok).toBe(true);
     expect(calls).toEqual([["old-key"], ["new-key"]]);
-    expect(session.exaApiKeys).toEqual(["new-key"]);
+    expect(session.nativeKeys).toEqual(["new-key"]);
     expect(session.registry.list().map((tool) => tool.name)).not.toContain("web_search_old-key");
     expect(session.registry.active().sort()).toEqual(["mcp_other_echo", "web_search_new-key"]);
     expect(session.registry.list()).toContain(bash);

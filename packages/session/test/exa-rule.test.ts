@@ -1,8 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders in config values are part of what is tested
 import { type LoadConfigsOptions, loadAllMCPConfigs, type SourceMeta } from "@mcp-rt/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { exaApiKeysFrom, reserveExa } from "../src/exa-rule.js";
+import { EXA_REASON, reserveExa } from "../src/exa-rule.js";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
+import { heldBackKeys } from "../src/native-tools.js";
 import { fakeTool } from "./fake-tool.js";
 import { createWorld, type World } from "./helpers.js";
 
@@ -42,7 +43,7 @@ describe("reserveExa", () => {
       { name: "exa-proxy", source, reason: "exa", keys: ["key-env"] },
       { name: "exa-keyless", source, reason: "exa", keys: [] },
     ]);
-    expect(exaApiKeysFrom(result.filtered)).toEqual(["key-env", "key+url"]);
+    expect(heldBackKeys(result.filtered, EXA_REASON)).toEqual(["key-env", "key+url"]);
   });
 
   it("takes keys after expansion, and Exa servers start like any other without the rule", async () => {
@@ -50,7 +51,7 @@ describe("reserveExa", () => {
       mcpServers: { exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=${EXA_KEY}" } },
     });
     const reserved = await load({ env: { EXA_KEY: "from-env" }, reserve: reserveExa });
-    expect(exaApiKeysFrom(reserved.filtered)).toEqual(["from-env"]);
+    expect(heldBackKeys(reserved.filtered, EXA_REASON)).toEqual(["from-env"]);
     const kept = await load({ env: { EXA_KEY: "from-env" } });
     expect(kept.configs).toEqual({ exa: { url: "https://mcp.exa.ai/mcp?exaApiKey=from-env" } });
     expect(kept.filtered).toEqual([]);
@@ -68,11 +69,14 @@ describe("reserveExa", () => {
   it("gathers only the keys of entries held back for Exa", () => {
     const source: SourceMeta = { provider: "x", providerName: "X", path: "/x.json", level: "user" };
     expect(
-      exaApiKeysFrom([
-        { name: "a", source, reason: "exa", keys: ["k1"] },
-        { name: "b", source, reason: "other", keys: ["not-exa"] },
-        { name: "c", source, reason: "exa", keys: ["k2", "k1"] },
-      ]),
+      heldBackKeys(
+        [
+          { name: "a", source, reason: "exa", keys: ["k1"] },
+          { name: "b", source, reason: "other", keys: ["not-exa"] },
+          { name: "c", source, reason: "exa", keys: ["k2", "k1"] },
+        ],
+        EXA_REASON,
+      ),
     ).toEqual(["k1", "k2"]);
   });
 
@@ -85,5 +89,24 @@ describe("reserveExa", () => {
     expect(result.text).toMatch(/Server "exa": filtered/);
     expect(result.text).toContain("uses its native Exa tool instead");
     expect(result.text).not.toContain("exa-secret-1");
+  });
+});
+
+describe("a reserve rule without native tools", () => {
+  it("/mcp says a held-back server is held back by the rule, naming its reason, and nothing about Exa", async () => {
+    await world.write(world.userFile, { mcpServers: { search: { command: "brave-search" } } });
+    const { session } = await world.start({
+      discovery: { reserve: ({ name }) => (name === "search" ? { reason: "native-search" } : undefined) },
+    });
+    const mcp = new MCPCommandController(session);
+    const list = await mcp.handle("/mcp list");
+    expect(list.text).toMatch(
+      /search.*filtered: held back by this session's `reserve` rule \(reason "native-search"\)/,
+    );
+    const enable = await mcp.handle("/mcp enable search");
+    expect(enable.text).toContain(
+      '– search is held back by this session\'s `reserve` rule (reason "native-search")',
+    );
+    expect(`${list.text}\n${enable.text}`).not.toMatch(/Exa/);
   });
 });

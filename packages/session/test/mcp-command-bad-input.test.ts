@@ -3,9 +3,11 @@ import { join } from "node:path";
 import { echoServer } from "@mcp-rt/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentSession } from "../src/agent-session.js";
-import { USAGE } from "../src/mcp-command-args.js";
 import { MCPCommandController } from "../src/mcp-command-controller.js";
+import { MCP_COMMANDS } from "../src/mcp-commands/mcp-commands.js";
 import { createWorld, pidOf, type World } from "./helpers.js";
+
+const USAGE = Object.fromEntries(MCP_COMMANDS.map((command) => [command.name, command.usage]));
 
 let world: World;
 let session: AgentSession;
@@ -36,6 +38,9 @@ describe("/mcp bad input", () => {
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(/Unknown subcommand "frobnicate"/);
     for (const usage of Object.values(USAGE)) expect(result.text).toContain(usage);
+    expect(result.data).toMatchObject({
+      error: { code: "USAGE", known: MCP_COMMANDS.map((command) => command.name) },
+    });
   });
 
   it("no subcommand lists, help lists every usage", async () => {

@@ -38,11 +38,19 @@ async function rejection(promise: Promise<unknown>): Promise<McpRtError> {
 
 describe("createNativeConfigWriter", () => {
   it("adds and removes servers in a fresh user file with modes 0700/0600", async () => {
-    const path = await writer.addServer("docs", { url: "https://example.com/mcp", type: "http" }, "user");
+    const path = await writer.addServer({
+      name: "docs",
+      config: { url: "https://example.com/mcp", type: "http" },
+      scope: "user",
+    });
     expect(path).toBe(join(home, ".mcp-rt", "mcp.json"));
     expect(await mode(join(home, ".mcp-rt"))).toBe(0o700);
     expect(await mode(path)).toBe(0o600);
-    await writer.addServer("echo", { command: "node", args: ["echo.js"], env: { A: "1" } }, "user");
+    await writer.addServer({
+      name: "echo",
+      config: { command: "node", args: ["echo.js"], env: { A: "1" } },
+      scope: "user",
+    });
     expect(await json(path)).toEqual({
       mcpServers: {
         docs: { url: "https://example.com/mcp", type: "http" },
@@ -67,7 +75,7 @@ describe("createNativeConfigWriter", () => {
       disabledServers: ["someone-else"],
     };
     await writeFile(path, JSON.stringify(original), { mode: 0o644 });
-    await writer.addServer("added", { command: "added-server" }, "project");
+    await writer.addServer({ name: "added", config: { command: "added-server" }, scope: "project" });
     const written = await json(path);
     expect(written).toEqual({
       ...original,
@@ -79,18 +87,24 @@ describe("createNativeConfigWriter", () => {
   });
 
   it("refuses a name that is taken, leaving the file as it was", async () => {
-    const path = await writer.addServer("docs", { command: "one" }, "user");
+    const path = await writer.addServer({ name: "docs", config: { command: "one" }, scope: "user" });
     const before = await readFile(path, "utf8");
-    const error = await rejection(writer.addServer("docs", { command: "two" }, "user"));
+    const error = await rejection(
+      writer.addServer({ name: "docs", config: { command: "two" }, scope: "user" }),
+    );
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toContain(path);
     expect(await readFile(path, "utf8")).toBe(before);
   });
 
   it("rejects an invalid config or name without creating a file", async () => {
-    const invalid = await rejection(writer.addServer("bad", { url: "ftp://nope" }, "user"));
+    const invalid = await rejection(
+      writer.addServer({ name: "bad", config: { url: "ftp://nope" }, scope: "user" }),
+    );
     expect(invalid.code).toBe("CONFIG_INVALID");
-    const badName = await rejection(writer.addServer("no spaces", { command: "x" }, "user"));
+    const badName = await rejection(
+      writer.addServer({ name: "no spaces", config: { command: "x" }, scope: "user" }),
+    );
     expect(badName.message).toMatch(/not a valid server name/);
     await expect(stat(join(home, ".mcp-rt"))).rejects.toThrow();
   });
@@ -99,7 +113,7 @@ describe("createNativeConfigWriter", () => {
     await mkdir(join(home, ".mcp-rt"));
     const path = join(home, ".mcp-rt", "mcp.json");
     await writeFile(path, '{ "mcpServers": { "a": ');
-    const error = await rejection(writer.addServer("b", { command: "b" }, "user"));
+    const error = await rejection(writer.addServer({ name: "b", config: { command: "b" }, scope: "user" }));
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toContain(path);
     expect(await readFile(path, "utf8")).toBe('{ "mcpServers": { "a": ');
@@ -116,7 +130,7 @@ describe("createNativeConfigWriter", () => {
   });
 
   it("disables a native entry with enabled:false and another client's server through disabledServers", async () => {
-    const path = await writer.addServer("mine", { command: "mine" }, "user");
+    const path = await writer.addServer({ name: "mine", config: { command: "mine" }, scope: "user" });
     await writer.disableServer("mine", "user");
     await writer.disableServer("from-cursor", "user");
     await writer.disableServer("from-cursor", "user");
@@ -143,7 +157,9 @@ describe("createNativeConfigWriter", () => {
 
   it("lets concurrent writes to one file all land", async () => {
     await Promise.all(
-      Array.from({ length: 8 }, (_, i) => writer.addServer(`s${i}`, { command: `c${i}` }, "user")),
+      Array.from({ length: 8 }, (_, i) =>
+        writer.addServer({ name: `s${i}`, config: { command: `c${i}` }, scope: "user" }),
+      ),
     );
     const { mcpServers, exists } = await writer.read("user");
     expect(exists).toBe(true);

@@ -44,7 +44,7 @@ describe("AgentSession.refreshMCPTools", () => {
     session.refreshMCPTools([{ path: "mcp:a via Cursor", tool: one }]);
     const [wrapper] = session.registry.list();
     expect(wrapper).not.toBe(one);
-    expect(wrapper).toMatchObject({ name: "mcp_a_one", label: "fake/mcp_a_one", path: "mcp:a via Cursor" });
+    expect(wrapper).toMatchObject({ name: "mcp_a_one", label: "fake/mcp_a_one", origin: "mcp:a via Cursor" });
     const result = await wrapper!.execute("call-1", {});
     expect(result.content).toEqual([{ type: "text", text: "mcp_a_one" }]);
     expect(one.calls).toBe(1);
@@ -62,7 +62,7 @@ describe("AgentSession.refreshMCPTools", () => {
     const after = session.registry.list();
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
-    expect((after[0] as unknown as { source: unknown }).source).toBe(replacement);
+    expect((after[0] as unknown as { wrapped: unknown }).wrapped).toBe(replacement);
   });
 
   it("lets a running call finish on its tool while the tools are replaced", async () => {

@@ -73,7 +73,7 @@ describe("AgentSession.dispose", () => {
   it("lets a reload under way finish, then stops what it started: no server outlives the session", async () => {
     await world.write(world.userFile, { mcpServers: { slow: slowInitServer(600) } });
     const { session } = await world.start({ manager: { maxStartupWaitMs: 5000 } });
-    const reload = session.reloadMCP();
+    const reload = session.reload({ all: true });
     await session.dispose();
     await reload;
     expect(session.mcpManager!.getServerStates()).toEqual([]);

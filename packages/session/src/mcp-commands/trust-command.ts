@@ -1,7 +1,8 @@
 import { approvalSummary, discoverEntries } from "@mcp-rt/config/explain";
 import { plural } from "@mcp-rt/config/util";
-import type { MCPCommandContext } from "./mcp-command-context.js";
-import { type MCPCommandResult, ok } from "./mcp-command-result.js";
+import type { MCPCommand, MCPCommandCall } from "../mcp-command.js";
+import { parseNoArgs } from "../mcp-command-args.js";
+import { type MCPCommandResult, ok } from "../mcp-command-result.js";
 
 /**
  * `/mcp trust`: approves exactly what discovery asks about (and shows it:
@@ -9,8 +10,29 @@ import { type MCPCommandResult, ok } from "./mcp-command-result.js";
  * own servers), then applies it with a reload: the project's servers start,
  * and its changes to the user's servers take effect.
  */
-export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
-  const trust = ctx.trust;
+export const trustCommand: MCPCommand<undefined> = {
+  name: "trust",
+  usage: "/mcp trust",
+  description: "approve this project's project-level servers and start them",
+  parse: parseNoArgs,
+  run: approveProject,
+};
+
+/**
+ * `/mcp untrust`: withdraws the approval, stops the project-level servers and
+ * reloads, so the user's servers the project turned off or replaced run
+ * again as the user configured them.
+ */
+export const untrustCommand: MCPCommand<undefined> = {
+  name: "untrust",
+  usage: "/mcp untrust",
+  description: "withdraw that approval and stop them",
+  parse: parseNoArgs,
+  run: withdrawApproval,
+};
+
+async function approveProject({ ctx }: MCPCommandCall<undefined>): Promise<MCPCommandResult> {
+  const trust = ctx.trust.store;
   if (!trust)
     return ok("Project trust is off in this session: every project-level server starts without approval.");
   const discovery = await ctx.discover();
@@ -30,19 +52,14 @@ export async function trustCommand(ctx: MCPCommandContext): Promise<MCPCommandRe
   ctx.session.syncMCPTools();
   const lines = [
     `Approved ${plural(names.length, "project-level server")} of ${ctx.session.cwd}; if the project's config changes you will be asked again:`,
-    ...approvalSummary(discovery, ctx.where, written).map((line) => `  ${line}`),
-    ...names.map((name) => ctx.stateLine(name).line),
+    ...approvalSummary(discovery, ctx.text.where, written).map((line) => `  ${line}`),
+    ...names.map((name) => ctx.text.stateLine(name).line),
   ];
   return ok(lines.join("\n"), { approved: names, changes });
 }
 
-/**
- * `/mcp untrust`: withdraws the approval, stops the project-level servers and
- * reloads, so the user's servers the project turned off or replaced run
- * again as the user configured them.
- */
-export async function untrustCommand(ctx: MCPCommandContext): Promise<MCPCommandResult> {
-  const trust = ctx.trust;
+async function withdrawApproval({ ctx }: MCPCommandCall<undefined>): Promise<MCPCommandResult> {
+  const trust = ctx.trust.store;
   if (!trust) return ok("Project trust is off in this session: there is no approval to withdraw.");
   const asked = (await ctx.discover()).projectTrust;
   await trust.revoke(asked?.projectDir ?? ctx.session.cwd);
