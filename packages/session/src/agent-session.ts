@@ -73,6 +73,13 @@ export interface AgentSessionOptions {
    * `resultCharLimit`, as before. @default { thresholdChars: 40000 }
    */
   resultSpill?: ResultSpillOptions | false;
+  /**
+   * What the session opened for its manager (`createAgentSession`'s cache in
+   * the session's own home): closed at `dispose()`, after the manager. One
+   * rule across the packages (docs/architecture.md, "Who closes what"):
+   * whoever opens a closable closes it.
+   */
+  opened?: ReadonlyArray<{ close(): Promise<void> | void }>;
 }
 
 /** Options of {@link AgentSession.reload}. */
@@ -114,6 +121,7 @@ export class AgentSession {
   readonly #resourceToolsOn: boolean;
   #resourceTools: ResourceTools | undefined;
   readonly #spillOptions: ResultSpillOptions | false;
+  readonly #opened: ReadonlyArray<{ close(): Promise<void> | void }>;
   #spill: ResultSpill | undefined;
 
   constructor(options: AgentSessionOptions = {}) {
@@ -134,6 +142,7 @@ export class AgentSession {
     this.#maxLoadedTools = options.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS;
     this.#resourceToolsOn = options.resourceTools ?? true;
     this.#spillOptions = options.resultSpill ?? {};
+    this.#opened = options.opened ?? [];
     if (options.native) {
       this.#native = new NativeTools({
         registry: this.registry,
@@ -349,6 +358,7 @@ export class AgentSession {
     this.#native?.remove();
     await this.#tasks.idle();
     await this.mcpManager?.close();
+    await Promise.allSettled(this.#opened.map((closable) => closable.close()));
     await this.#spill?.close();
   }
 

@@ -193,7 +193,8 @@ export async function createAgentSession(
     return { session: new AgentSession(sessionOptions), mcpErrors: [], mcpProblems: [], exaApiKeys: [] };
   }
 
-  const manager = new MCPManager(options.cwd, sessionManagerOptions(options, logger));
+  const { managerOptions, opened } = sessionManagerOptions(options, logger);
+  const manager = new MCPManager(options.cwd, managerOptions);
   callBack("onManager", () => options.onManager?.(manager), logger);
   const { signal } = options;
   let stopping: Promise<void> | undefined;
@@ -224,6 +225,7 @@ export async function createAgentSession(
   const session = new AgentSession({
     ...sessionOptions,
     mcpManager: manager,
+    opened,
     nativeKeys: exaApiKeys,
     ...(watchFiles ? { watchFiles } : {}),
   });
@@ -256,23 +258,37 @@ function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOption
   };
 }
 
-/** The manager's options: the caller's, over the session's defaults. */
-function sessionManagerOptions(options: CreateAgentSessionOptions, logger: Logger): MCPManagerOptions {
+/**
+ * The manager's options: the caller's, over the session's defaults; and what
+ * the session opened for them (its own cache), which the session closes.
+ */
+function sessionManagerOptions(
+  options: CreateAgentSessionOptions,
+  logger: Logger,
+): { managerOptions: MCPManagerOptions; opened: MCPToolCache[] } {
   const given = options.manager ?? {};
   const { homeDir, env } = options.discovery ?? {};
   // Credentials live in the session's home: API keys and sign-ins survive restarts.
+  // Given as a path, the store is the manager's to open and close.
   const authStorage = pathToFileURL(join(homeDir ?? homedir(), ".mcp-rt", "auth.json")).href;
   // A session given its own home or environment keeps its cache, and the cache's key, there, not in the real home.
   const ownCache =
     given.cache === undefined && (homeDir !== undefined || env !== undefined)
-      ? {
-          cache: new MCPToolCache(createFileStore(defaultCacheDir(env ?? process.env, homeDir)), {
-            logger,
-            keyFile: join(homeDir ?? homedir(), ".mcp-rt", "cache-key"),
-          }),
-        }
-      : {};
-  return { maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS, logger, authStorage, ...ownCache, ...given };
+      ? new MCPToolCache(createFileStore(defaultCacheDir(env ?? process.env, homeDir)), {
+          logger,
+          keyFile: join(homeDir ?? homedir(), ".mcp-rt", "cache-key"),
+        })
+      : undefined;
+  return {
+    managerOptions: {
+      maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS,
+      logger,
+      authStorage,
+      ...(ownCache ? { cache: ownCache } : {}),
+      ...given,
+    },
+    opened: ownCache ? [ownCache] : [],
+  };
 }
 
 /** Runs a caller's callback; one that throws is logged, never fatal to startup. */

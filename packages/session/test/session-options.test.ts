@@ -1,7 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { MCPToolCache } from "@mcp-rt/manager";
 import { echoServer, isProcessAlive, slowInitServer } from "@mcp-rt/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAgentSession } from "../src/create-agent-session.js";
 import { activeMCPNames, createWorld, pidOf, type World } from "./helpers.js";
 
@@ -66,6 +67,39 @@ describe("createAgentSession's own cache", () => {
     await session.dispose();
     expect(await readdir(join(world.home, ".cache", "mcp-rt"))).toHaveLength(1);
     expect((await stat(join(world.home, ".mcp-rt", "cache-key"))).mode & 0o777).toBe(0o600);
+  });
+
+  it("is closed by the session that opened it, after the manager, at dispose()", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const close = vi.spyOn(MCPToolCache.prototype, "close");
+    try {
+      const { session } = await createAgentSession({
+        cwd: world.cwd,
+        logger: world.logger,
+        discovery: { homeDir: world.home, env: world.env },
+      });
+      world.sessions.push(session);
+      expect(close).not.toHaveBeenCalled();
+      await session.dispose();
+      expect(close).toHaveBeenCalledTimes(1);
+    } finally {
+      close.mockRestore();
+    }
+  });
+
+  it("given by the caller, is the caller's: dispose() leaves it open", async () => {
+    await world.write(world.userFile, { mcpServers: { alpha: echoServer() } });
+    const cache = new MCPToolCache(new Map());
+    const close = vi.spyOn(cache, "close");
+    const { session } = await createAgentSession({
+      cwd: world.cwd,
+      logger: world.logger,
+      discovery: { homeDir: world.home, env: world.env },
+      manager: { cache },
+    });
+    world.sessions.push(session);
+    await session.dispose();
+    expect(close).not.toHaveBeenCalled();
   });
 });
 
