@@ -73,6 +73,8 @@ export interface MCPListEntry {
   alwaysLoad?: boolean;
   /** How long connect + `tools/list` took, once connected. */
   connectedMs?: number;
+  /** How much of `connectedMs` it waited for its turn to start (stdio servers take turns), when it waited. */
+  queuedMs?: number;
   /** The revision it speaks, once connected: `2026-07-28`, or `2025-11-25 (legacy)`. */
   protocol?: string;
   /** While it is still starting: why startup did not wait for it. */
@@ -159,6 +161,7 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
   if (state.resourceCount !== undefined) entry.resourceCount = state.resourceCount;
   if (state.promptCount !== undefined) entry.promptCount = state.promptCount;
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
+  if (state.queuedMs !== undefined && state.status === "connected") entry.queuedMs = state.queuedMs;
   if (state.protocol && state.status === "connected") entry.protocol = describeProtocol(state.protocol);
   if (state.lastError && state.status !== "connected") entry.lastError = state.lastError;
   if (status === "deferred") entry.note = "tools from the cache; the server is still starting";
@@ -330,7 +333,10 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
         if (entry.resourceCount !== undefined) facts.push(plural(entry.resourceCount, "resource"));
         if (entry.promptCount !== undefined) facts.push(plural(entry.promptCount, "prompt"));
       }
-      if (entry.connectedMs !== undefined) facts.push(`${Math.round(entry.connectedMs)} ms`);
+      if (entry.connectedMs !== undefined) {
+        const queued = entry.queuedMs ? ` (${Math.round(entry.queuedMs)} ms of it waiting its turn)` : "";
+        facts.push(`${Math.round(entry.connectedMs)} ms${queued}`);
+      }
       if (entry.protocol) facts.push(entry.protocol);
       if (entry.signIn?.signedIn) {
         facts.push(
