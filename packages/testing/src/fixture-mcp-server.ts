@@ -131,7 +131,12 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     const nextCursor = options.cursorLoop ? "loop" : end < all.length ? `offset:${end}` : undefined;
     // Announced once the answer is out: the client lists again, and is told again, forever.
     if (options.listChangedStorm) setImmediate(() => mcp.sendToolListChanged());
-    return { tools: all.slice(start, end), ...(nextCursor === undefined ? {} : { nextCursor }) };
+    return {
+      tools: all.slice(start, end),
+      ...(nextCursor === undefined ? {} : { nextCursor }),
+      ...(options.listTtlMs === undefined ? {} : { ttlMs: options.listTtlMs }),
+      ...(options.listScope === undefined ? {} : { cacheScope: options.listScope }),
+    };
   });
 
   for (let i = 0; i < (options.tools ?? 0); i++) {
@@ -207,6 +212,22 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       if (entry)
         entry.definition._meta = { ui: { resourceUri: "ui://fixture/app", visibility: [...visibility] } };
     }
+  }
+
+  if (options.headerTools) {
+    addTool(
+      `${prefix}routed`,
+      "Returns the region it was routed to; `region` travels as the Mcp-Param-Region header too.",
+      { region: z.string().meta({ "x-mcp-header": "Region" }), note: z.string().optional() },
+      ({ region }) => text(`routed to ${String(region)}`),
+    );
+    addTool(
+      `${prefix}bad_header`,
+      "Listed with an invalid x-mcp-header (on a number), which a client must leave out.",
+      { count: z.number() },
+      () => text("bad_header called"),
+      { type: "object", properties: { count: { type: "number", "x-mcp-header": "Count" } } },
+    );
   }
 
   if (options.schemaDepth !== undefined) {
