@@ -7,9 +7,10 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
  * an mcp-rt with another layout are never read, only left to expire. 2: keyed
  * by an HMAC and signed (`mac`). A reader does not parse an entry of its version
  * whose `mac` checks out (its writer did, before signing it), it only checks its
- * shape: a change of what an entry may hold needs a new version.
+ * shape: a change of what an entry may hold needs a new version. 3: the era
+ * verdict. 4: the list's caching hints, and private lists kept per auth context.
  */
-export const CACHE_FORMAT_VERSION = 3;
+export const CACHE_FORMAT_VERSION = 4;
 
 /** JSON with object keys sorted at every depth, so equal configs give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -49,6 +50,17 @@ export function toolCacheFingerprint(
   const { alwaysLoad: _offered, ...listed } = config;
   const parts = [version, serverName, canonicalJson(listed), serverWorkingFolder(config, cwd)];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}
+
+/**
+ * What identifies a private list's entry: the server's fingerprint and the
+ * auth context it was listed under (`connection.authContext`), so that an
+ * entry is only ever found by a reader of the same context (SEP-2549).
+ */
+export function privateFingerprint(fingerprint: string, authContext: string): string {
+  return createHash("sha256")
+    .update(JSON.stringify(["private", fingerprint, authContext]))
+    .digest("hex");
 }
 
 /** The store key of an entry: the cache's namespace and the entry's id (`CacheKey.entryId`), nothing else. */

@@ -14,15 +14,22 @@ import {
   type MCPToolCacheEntry,
   MCPToolCacheEntrySchema,
   MCPToolCacheEraSchema,
+  MCPToolCacheListHintSchema,
 } from "./cache-entry.js";
 import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
-import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
+import {
+  CACHE_FORMAT_VERSION,
+  privateFingerprint,
+  toolCacheFingerprint,
+  toolCacheKey,
+} from "./fingerprint.js";
 import {
   DAY_MS,
   HOUR_MS,
   type MCPToolCacheNoteOptions,
   type MCPToolCacheOptions,
   type MCPToolCacheRead,
+  type MCPToolCacheReadOptions,
   type MCPToolCacheSetOptions,
   positive,
 } from "./mcp-tool-cache-options.js";
@@ -39,6 +46,8 @@ interface Expected {
   key: string;
   fingerprint: string;
   cacheKey: CacheKey;
+  /** True for the entry of a private list under one auth context. */
+  partitioned: boolean;
 }
 
 const ignore = (): void => {};
@@ -127,18 +136,25 @@ export class MCPToolCache {
    * startup wait ({@link MCPToolCache.noteMissedStartup}), or nothing. Never
    * throws. A store slower than `readTimeoutMs` is not waited for: the result
    * is a miss with `late`, the read still under way, which settles with what
-   * the store answers.
+   * the store answers. With `authContext`, what is read is the entry of a
+   * private list kept under that context (see {@link MCPToolCache.set}).
    */
-  async read(serverName: string, config: MCPServerConfig, cwd?: string): Promise<MCPToolCacheRead> {
+  async read(
+    serverName: string,
+    config: MCPServerConfig,
+    cwd?: string,
+    options: MCPToolCacheReadOptions = {},
+  ): Promise<MCPToolCacheRead> {
     if (this.#closed) return MISS;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
+      const fingerprint = this.#entryId(cacheKey, serverName, config, cwd, options.authContext);
       const expected: Expected = {
         serverName,
         key: toolCacheKey(this.#namespace, fingerprint),
         fingerprint,
         cacheKey,
+        partitioned: options.authContext !== undefined,
       };
       const read = await settleWithin(() => this.#keyv.get<unknown>(expected.key), this.#readTimeoutMs);
       if (read.status !== "timeout") return await this.#use(read, expected);
@@ -203,6 +219,8 @@ export class MCPToolCache {
     });
     if (check.ok) {
       const { entry } = check;
+      // Never written so (a private list goes under its auth context): not served to whoever reads the plain key.
+      if (!expected.partitioned && entry.toolsHint?.cacheScope === "private") return MISS;
       if (entry.missedStartup === undefined) return { entry };
       if (now - entry.savedAt > this.#missedStartupTtlMs) {
         this.#logger.debug(`tool cache: the note that "${serverName}" missed the startup wait expired`);
@@ -239,7 +257,7 @@ export class MCPToolCache {
     if (this.#closed) return;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, options.cwd));
+      const fingerprint = this.#entryId(cacheKey, serverName, config, options.cwd);
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,
         fingerprint,
@@ -270,7 +288,11 @@ export class MCPToolCache {
 
   /**
    * Stores a server's tools. A logged no-op when the store fails, is slower
-   * than `writeTimeoutMs`, or the tools are not valid tool definitions.
+   * than `writeTimeoutMs`, or the tools are not valid tool definitions. A list
+   * whose `toolsHint` says `cacheScope: "private"` is kept under its
+   * `authContext` (not cached without one): only a `read` with the same
+   * context finds it, also in a store several users share; the server's
+   * plain entry is deleted, so that an older public list does not stand in.
    */
   async set(
     serverName: string,
@@ -282,7 +304,17 @@ export class MCPToolCache {
     if (this.#closed) return;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
+      const hint =
+        options.toolsHint === undefined ? undefined : MCPToolCacheListHintSchema.safeParse(options.toolsHint);
+      const toolsHint = hint?.success ? hint.data : undefined;
+      const partition = toolsHint?.cacheScope === "private" ? options.authContext : undefined;
+      if (toolsHint?.cacheScope === "private" && partition === undefined) {
+        this.#logger.debug(
+          `tool cache: not caching the private list of "${serverName}" without an authContext`,
+        );
+        return;
+      }
+      const fingerprint = this.#entryId(cacheKey, serverName, config, cwd, partition);
       const info =
         options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
       if (info?.success === false) {
@@ -306,6 +338,7 @@ export class MCPToolCache {
         ...(options.prompts ? { prompts: options.prompts } : {}),
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         ...(era?.success ? { era: era.data } : {}),
+        ...(toolsHint ? { toolsHint } : {}),
         savedAt: Date.now(),
         mac: "",
       });
@@ -331,16 +364,25 @@ export class MCPToolCache {
         settleWithin(() => this.#keyv.set(key, entry, this.#ttlMs), this.#writeTimeoutMs),
       );
       this.#afterWrite(write, "write");
+      if (partition !== undefined)
+        await this.#deleteKey(
+          toolCacheKey(this.#namespace, this.#entryId(cacheKey, serverName, config, cwd)),
+        );
     } catch (error) {
       this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
     }
   }
 
-  /** Removes a server's entry. A logged no-op when the store fails. */
-  async delete(serverName: string, config: MCPServerConfig, cwd?: string): Promise<void> {
+  /** Removes a server's entry (with `authContext`, its private list's under that context). A logged no-op when the store fails. */
+  async delete(
+    serverName: string,
+    config: MCPServerConfig,
+    cwd?: string,
+    options: MCPToolCacheReadOptions = {},
+  ): Promise<void> {
     if (this.#closed) return;
     try {
-      const id = (await this.#cacheKey()).entryId(toolCacheFingerprint(serverName, config, cwd));
+      const id = this.#entryId(await this.#cacheKey(), serverName, config, cwd, options.authContext);
       await this.#deleteKey(toolCacheKey(this.#namespace, id));
     } catch (error) {
       this.#logger.warn(`Tool cache: could not delete "${serverName}" (${errorMessage(error)}).`, { error });
@@ -413,6 +455,20 @@ export class MCPToolCache {
       `Tool cache: the cached tools of "${serverName}" ${problem}; ignoring and removing them.`,
     );
     await settleWithin(() => this.#keyv.delete(key), this.#readTimeoutMs);
+  }
+
+  /** The id of a server's entry: of its plain one, or of its private list's under `authContext`. */
+  #entryId(
+    cacheKey: CacheKey,
+    serverName: string,
+    config: MCPServerConfig,
+    cwd: string | undefined,
+    authContext?: string,
+  ): string {
+    const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+    return cacheKey.entryId(
+      authContext === undefined ? fingerprint : privateFingerprint(fingerprint, authContext),
+    );
   }
 
   #cacheKey(): Promise<CacheKey> {
