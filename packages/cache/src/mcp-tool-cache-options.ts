@@ -82,8 +82,8 @@ export interface MCPToolCacheSetOptions {
   toolsHint?: MCPToolCacheListHint;
   /**
    * Who the list was made for (the connection's `authContext`, a digest): a
-   * private list (`toolsHint.cacheScope: "private"`) is kept under it, and
-   * not kept without it.
+   * private list (`toolsHint.cacheScope: "private"`) is kept under it; without
+   * it (no credentials), as any other list.
    */
   authContext?: string;
 }

@@ -46,8 +46,6 @@ interface Expected {
   key: string;
   fingerprint: string;
   cacheKey: CacheKey;
-  /** True for the entry of a private list under one auth context. */
-  partitioned: boolean;
 }
 
 const ignore = (): void => {};
@@ -154,7 +152,6 @@ export class MCPToolCache {
         key: toolCacheKey(this.#namespace, fingerprint),
         fingerprint,
         cacheKey,
-        partitioned: options.authContext !== undefined,
       };
       const read = await settleWithin(() => this.#keyv.get<unknown>(expected.key), this.#readTimeoutMs);
       if (read.status !== "timeout") return await this.#use(read, expected);
@@ -219,8 +216,6 @@ export class MCPToolCache {
     });
     if (check.ok) {
       const { entry } = check;
-      // Never written so (a private list goes under its auth context): not served to whoever reads the plain key.
-      if (!expected.partitioned && entry.toolsHint?.cacheScope === "private") return MISS;
       if (entry.missedStartup === undefined) return { entry };
       if (now - entry.savedAt > this.#missedStartupTtlMs) {
         this.#logger.debug(`tool cache: the note that "${serverName}" missed the startup wait expired`);
@@ -290,9 +285,10 @@ export class MCPToolCache {
    * Stores a server's tools. A logged no-op when the store fails, is slower
    * than `writeTimeoutMs`, or the tools are not valid tool definitions. A list
    * whose `toolsHint` says `cacheScope: "private"` is kept under its
-   * `authContext` (not cached without one): only a `read` with the same
-   * context finds it, also in a store several users share; the server's
-   * plain entry is deleted, so that an older public list does not stand in.
+   * `authContext`: only a `read` with the same context finds it, also in a
+   * store several users share; the server's plain entry is deleted, so that
+   * an older public list does not stand in. Without an `authContext` (a
+   * connection that sends no credentials) it is kept as any other list.
    */
   async set(
     serverName: string,
@@ -307,13 +303,8 @@ export class MCPToolCache {
       const hint =
         options.toolsHint === undefined ? undefined : MCPToolCacheListHintSchema.safeParse(options.toolsHint);
       const toolsHint = hint?.success ? hint.data : undefined;
+      // Without an auth context every reader of this config is the same anonymous caller.
       const partition = toolsHint?.cacheScope === "private" ? options.authContext : undefined;
-      if (toolsHint?.cacheScope === "private" && partition === undefined) {
-        this.#logger.debug(
-          `tool cache: not caching the private list of "${serverName}" without an authContext`,
-        );
-        return;
-      }
       const fingerprint = this.#entryId(cacheKey, serverName, config, cwd, partition);
       const info =
         options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);

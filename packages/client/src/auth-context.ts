@@ -9,12 +9,14 @@ import type { MCPServerConfig } from "@mcp-rt/config";
  * tokens). A list a server marks `cacheScope: "private"` is kept per value of
  * this, and is never served to another (SEP-2549). It is a digest, never a
  * secret; a refreshed token without an ID token gives a new one, which only
- * costs a cache miss.
+ * costs a cache miss. `undefined` for a connection that sends no credentials
+ * at all: every caller of that config is then the same anonymous one.
  */
-export function authContextOf(resolved: MCPServerConfig, principal: string | undefined): string {
+export function authContextOf(resolved: MCPServerConfig, principal: string | undefined): string | undefined {
   const { headers, env } = resolved as { headers?: Record<string, string>; env?: Record<string, string> };
   const sorted = (record: Record<string, string> | undefined): [string, string][] =>
     Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (principal === undefined && sorted(headers).length === 0 && sorted(env).length === 0) return undefined;
   const parts = [
     sorted(headers).map(([name, value]) => [name.toLowerCase(), value]),
     sorted(env),

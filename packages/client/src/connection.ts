@@ -53,11 +53,12 @@ export interface MCPServerConnection {
   readonly eraVerdict: MCPEraVerdict;
   /**
    * Who the connection authenticates as: a SHA-256 (hex) of its credentials
-   * (headers, environment, OAuth sign-in), never a secret. A list marked
-   * `cacheScope: "private"` is cached per value of this (`authContextOf`).
+   * (headers, environment, OAuth sign-in), never a secret; `undefined` when
+   * it sends none. A list marked `cacheScope: "private"` is cached per value
+   * of this (`authContextOf`).
    */
-  readonly authContext: string;
-  /** The caching hints (SEP-2549) of the last complete `listTools` on this connection, if any. */
+  readonly authContext: string | undefined;
+  /** The caching hints (SEP-2549) of the last complete `listTools` on this 2026-07-28 connection; `undefined` before one, and on a legacy connection. */
   readonly toolsCacheHint: MCPListCacheHint | undefined;
   /** The server's process id, which is also its process group id (stdio). */
   readonly pid?: number | undefined;

@@ -175,7 +175,8 @@ export async function listTools(
       }
       keep(parsed.data);
     }
-    hint = joinHints(hint, pageHint(result, Date.now()));
+    // Caching hints are a 2026-07-28 surface: a 2025 list has none (and is not private by default).
+    if (connection.era === "modern") hint = joinHints(hint, pageHint(result, Date.now()));
     const next = result.nextCursor;
     if (next !== undefined && limiter.full(tools.size)) limiter.skipped(1);
     if (next === undefined || limiter.full(tools.size)) {

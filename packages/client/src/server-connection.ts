@@ -51,7 +51,7 @@ export class ServerConnection implements MCPServerConnection {
   #eraDecision: MCPEraDecision = { how: "setting", text: "the legacy era (initialize)" };
   #decidedAt = Date.now();
   #principal: () => string | undefined = () => undefined;
-  #authContext: string | undefined;
+  #authContext: { value: string | undefined } | undefined;
   readonly #internals: ConnectionInternals;
 
   constructor(init: ServerConnectionInit) {
@@ -75,9 +75,9 @@ export class ServerConnection implements MCPServerConnection {
     setConnectionInternals(this, this.#internals);
   }
 
-  get authContext(): string {
-    this.#authContext ??= authContextOf(this.#resolvedConfig, this.#principal());
-    return this.#authContext;
+  get authContext(): string | undefined {
+    this.#authContext ??= { value: authContextOf(this.#resolvedConfig, this.#principal()) };
+    return this.#authContext.value;
   }
 
   get toolsCacheHint(): MCPListCacheHint | undefined {

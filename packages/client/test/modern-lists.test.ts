@@ -110,6 +110,14 @@ describe("caching hints of tools/list (SEP-2549)", () => {
     expect(isFreshHint(connection.toolsCacheHint)).toBe(false);
   });
 
+  it("are not read on a legacy connection, whatever its result holds", async () => {
+    fixture = await startHttpFixture({ era: "legacy", listTtlMs: 60_000, listScope: "private" });
+    const connection = await connect("legacy", { type: "http", url: fixture.url });
+    await listTools(connection);
+    expect(connection.era).toBe("legacy");
+    expect(connection.toolsCacheHint).toBeUndefined();
+  });
+
   it("of a paged list: as fresh as its shortest-lived page, private if any page is", async () => {
     const { connect } = await routedServer({ tools: 5, pageSize: 2, listTtlMs: 30_000, listScope: "public" });
     const connection = await connect();
@@ -122,7 +130,7 @@ describe("caching hints of tools/list (SEP-2549)", () => {
 });
 
 describe("the auth context of a connection", () => {
-  it("is a digest of its credentials: equal for equal headers, another for another key, never the key", async () => {
+  it("is a digest of its credentials: equal for equal headers, another for another key, none without", async () => {
     fixture = await startHttpFixture({ era: "modern" });
     const url = fixture.url;
     const a = await connect("a", { type: "http", url, headers: { "X-Api-Key": "key-of-ann" } });
@@ -132,6 +140,7 @@ describe("the auth context of a connection", () => {
     expect(b.authContext).toBe(a.authContext);
     expect(c.authContext).not.toBe(a.authContext);
     expect(a.authContext).not.toContain("key-of-ann");
+    expect((await connect("none", { type: "http", url })).authContext).toBeUndefined();
   });
 });
 
