@@ -73,6 +73,7 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
     for (const method of methods) {
       if (options.pidFile && method === "server/discover") appendPidFileEntry(options.pidFile, "probe");
       if (options.pidFile && method === "initialize") appendPidFileEntry(options.pidFile, "initialize");
+      if (options.pidFile && method === "tools/list") appendPidFileEntry(options.pidFile, "list");
     }
     if (era === "legacy" && options.probeStatus !== undefined && methods.includes("server/discover")) {
       hooks.log(`answering server/discover with HTTP ${options.probeStatus} (--probe-status)`);

@@ -17,6 +17,7 @@ import type {
 } from "../manager-types.js";
 import type { ToolCatalog } from "../tools/tool-catalog.js";
 import { Attempt } from "./attempt.js";
+import { freshCachedList } from "./cached-list.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import { isStaleModernVerdict, verdictToPass } from "./era-verdict.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
@@ -365,12 +366,21 @@ export class ServerLifecycle {
         signal,
         timeout: remaining,
       });
-      const serverTools = await client().listTools(connection, {
-        ...toolListOptions(record, this.#parts.limits, this.#parts.options.logger),
-        signal,
-        timeout: remaining,
-        connectMs,
-      });
+      const serverTools =
+        (await freshCachedList({
+          connection,
+          entry: attempt.cachedEntry,
+          name,
+          config: attempt.config,
+          cache: this.#parts.cache,
+          cwd: this.#parts.cwd,
+        })) ??
+        (await client().listTools(connection, {
+          ...toolListOptions(record, this.#parts.limits, this.#parts.options.logger),
+          signal,
+          timeout: remaining,
+          connectMs,
+        }));
       return { connection, serverTools, contentListing };
     };
     try {

@@ -9,6 +9,7 @@ import type { StartPace } from "../fleet/start-pace.js";
 import type { ManagerCache } from "../manager-cache.js";
 import type { MCPManagerEvents, MCPManagerOptions } from "../manager-types.js";
 import type { ToolCatalog } from "../tools/tool-catalog.js";
+import { listCacheOptions } from "./cached-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import { HealthMonitor, resolveHealthCheck } from "./health-monitor.js";
 import { type ReconnectStep, resolveReconnectOptions } from "./reconnect-policy.js";
@@ -248,6 +249,7 @@ export class ServerUpkeep {
         prompts: [...content.prompts],
         ...(instructions === undefined ? {} : { instructions }),
         era: eraVerdict,
+        ...listCacheOptions(connection),
       });
     });
     tasks.add(write);

@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MCPToolCache } from "@mcp-rt/cache";
+import { createMemoryAuthStorage, type MCPServerConfig, type MCPToolDefinition } from "@mcp-rt/config";
+import {
+  type HttpFixture,
+  type HttpFixtureOptions,
+  readPidFileEntries,
+  startHttpFixture,
+} from "@mcp-rt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { recordingLogger, textOf, useManagers } from "./helpers.js";
+
+const cwd = process.cwd();
+const manager = useManagers();
+const cleanup: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+/** A 2026-07-28 HTTP fixture whose pid file counts the `tools/list` requests it gets. */
+async function modernServer(options: HttpFixtureOptions): Promise<HttpFixture & { lists(): number }> {
+  const pidFile = join(tmpdir(), `mcp-rt-lists-${randomUUID()}.pid`);
+  const fixture = await startHttpFixture({ era: "modern", pidFile, ...options });
+  cleanup.push(
+    () => rm(pidFile, { force: true }),
+    () => fixture.close(),
+  );
+  return Object.assign(fixture, {
+    lists: () => readPidFileEntries(pidFile).filter((entry) => entry.role === "list").length,
+  });
+}
+
+const routed: MCPToolDefinition = {
+  name: "routed",
+  inputSchema: {
+    type: "object",
+    properties: { region: { type: "string", "x-mcp-header": "Region" }, note: { type: "string" } },
+    required: ["region"],
+  },
+};
+/** A tool only the cache knows: it is there after connect only when the cached list was taken as live. */
+const cachedOnly: MCPToolDefinition = { name: "cached_only", inputSchema: { type: "object" } };
+const hint = (ttlMs: number, cacheScope: "public" | "private") => ({
+  ttlMs,
+  cacheScope,
+  receivedAt: Date.now(),
+});
+const names = (m: ReturnType<typeof manager>): string[] => m.getTools().map((tool) => tool.name);
+
+describe("cacheable lists (SEP-2549) at a warm start", () => {
+  it("within a fresh public ttlMs, take the cached list as live, and calls still send Mcp-Param-*", async () => {
+    const server = await modernServer({ headerTools: true, listTtlMs: 60_000, listScope: "public" });
+    const cache = new MCPToolCache(new Map());
+    await cache.set("x", server.config, [routed, cachedOnly], cwd, { toolsHint: hint(60_000, "public") });
+    const m = manager({ cache });
+    await m.connectServers({ x: server.config });
+    await m.waitForConnection("x");
+    expect(names(m)).toEqual(["mcp_x_routed", "mcp_x_cached_only"]);
+    expect(server.lists()).toBe(0);
+
+    const call = m.getTools().find((tool) => tool.name === "mcp_x_routed");
+    expect(textOf(await call!.execute("c", { region: "eu-west" }))).toBe("routed to eu-west");
+    // The header came from the cached definition: no HeaderMismatch, no list to recover from one.
+    expect(server.stderr()).not.toMatch(/Rejected inbound request/);
+    expect(server.lists()).toBe(0);
+  });
+
+  it("with ttlMs 0 (the SDK's default) list again as before, and drop a tool with an invalid x-mcp-header, named", async () => {
+    const server = await modernServer({ headerTools: true });
+    const cache = new MCPToolCache(new Map());
+    await cache.set("x", server.config, [routed, cachedOnly], cwd, { toolsHint: hint(0, "public") });
+    const logger = recordingLogger();
+    const m = manager({ cache, logger });
+    await m.connectServers({ x: server.config });
+    await m.waitForConnection("x");
+    expect(names(m)).toEqual(["mcp_x_echo", "mcp_x_routed"]);
+    expect(server.lists()).toBe(1);
+    expect(logger.lines.filter((line) => line.level === "warn").map((line) => line.message)).toEqual([
+      expect.stringMatching(/^MCP server "x" lists tool "bad_header" with an invalid x-mcp-header \(count: /),
+    ]);
+    await m.disconnectAll();
+    expect((await cache.getEntry("x", server.config, cwd))?.toolsHint).toMatchObject({
+      ttlMs: 0,
+      cacheScope: "private",
+    });
+  });
+
+  it("keep a private list per principal: never served to another, also from a shared store", async () => {
+    const server = await modernServer({ listTtlMs: 60_000, listScope: "private" });
+    const config: MCPServerConfig = { ...server.config, auth: { type: "apikey", credentialId: "key" } };
+    const cache = new MCPToolCache(new Map());
+    const as = async (key: string) => {
+      const m = manager({ cache, authStorage: createMemoryAuthStorage({ key }) });
+      await m.connectServers({ x: config });
+      await m.waitForConnection("x");
+      await m.disconnectAll();
+      return names(m);
+    };
+    await as("ann");
+    expect(server.lists()).toBe(1);
+    // Not under the plain key: a reader that does not know ann's context finds nothing.
+    expect(await cache.get("x", config, cwd)).toBeNull();
+    await as("bob");
+    expect(server.lists()).toBe(2);
+    await as("ann");
+    expect(server.lists()).toBe(2);
+    await as("bob");
+    expect(server.lists()).toBe(2);
+  });
+});
