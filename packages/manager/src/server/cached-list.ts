@@ -55,9 +55,9 @@ export async function freshCachedList(
   const open = await options.cache.get();
   const read = await open?.read(options.name, options.config, options.cwd, { authContext });
   const own = read?.entry;
-  if (!own?.toolsHint || own.toolsHint.cacheScope !== "private" || !client().isFreshHint(own.toolsHint, now))
-    return undefined;
-  served.set(connection, own.toolsHint);
+  const ownHint = own?.toolsHint;
+  if (!own || ownHint?.cacheScope !== "private" || !client().isFreshHint(ownHint, now)) return undefined;
+  served.set(connection, ownHint);
   return own.tools;
 }
 
