@@ -111,3 +111,23 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
     expect(server.lists()).toBe(2);
   });
 });
+
+describe("list changes over 2026-07-28 Streamable HTTP", () => {
+  it("reach the manager through subscriptions/listen: tools:changed, and the new tool", async () => {
+    const server = await modernServer({ listChanging: true });
+    const m = manager();
+    let changes = 0;
+    m.on("tools:changed", () => changes++);
+    await m.connectServers({ x: server.config });
+    await m.waitForConnection("x");
+    const before = changes;
+    const addTool = m.getTools().find((tool) => tool.name === "mcp_x_add_tool");
+    // The stream opens in the background, after connect: a change made before it is acknowledged is not heard.
+    for (let i = 0; changes === before && i < 25; i++) {
+      await addTool!.execute("c", { name: `extra${i}` });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await expect.poll(() => names(m), { timeout: 5000 }).toContain("mcp_x_extra0");
+    expect(server.lists()).toBeGreaterThan(1);
+  });
+});

@@ -22,6 +22,18 @@ export interface FixtureHooks {
   log(line: string): void;
   /** Ends the process at once (after logging why). */
   exit(code: number, why: string): never;
+  /**
+   * Modern HTTP, where each request meets a new server: the tools `add_tool`
+   * added, kept by the process, and how a change is announced (on the
+   * handler's `subscriptions/listen` streams).
+   */
+  shared?: SharedTools;
+}
+
+/** Tools added at run time that outlive one server instance, and where their changes are announced. */
+export interface SharedTools {
+  added: Set<string>;
+  changed(): void;
 }
 
 type ToolHandler = (
@@ -252,6 +264,10 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
   }
 
   if (options.listChanging) {
+    const { shared } = hooks;
+    const addRuntimeTool = (toolName: string): void =>
+      addTool(toolName, `Added at run time by add_tool.`, {}, () => text(`${toolName} called`));
+    for (const toolName of shared?.added ?? []) addRuntimeTool(toolName);
     addTool(
       `${prefix}add_tool`,
       "Adds a tool named `name` and sends notifications/tools/list_changed.",
@@ -259,7 +275,9 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       ({ name }) => {
         const toolName = String(name);
         if (listed.has(toolName)) return text(`tool "${toolName}" already exists`, true);
-        addTool(toolName, `Added at run time by add_tool.`, {}, () => text(`${toolName} called`));
+        addRuntimeTool(toolName);
+        shared?.added.add(toolName);
+        shared?.changed();
         return text(`added ${toolName}`);
       },
     );
@@ -273,6 +291,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
         if (!entry) return text(`no tool "${toolName}"`, true);
         listed.delete(toolName);
         entry.registered.remove();
+        if (shared?.added.delete(toolName)) shared.changed();
         return text(`removed ${toolName}`);
       },
     );

@@ -111,9 +111,9 @@ export interface FixtureOptions {
    * keep the stateful sessions). Every tool option works in every era, except that in the modern era
    * `ask`/`ask_url` ask through `input_required` (with a sealed `requestState`; `ask {rounds}` asks
    * the form that many times), `list_changed` notifications reach only a
-   * `subscriptions/listen` stream (stdio) and are not sent over HTTP, `crashAfterInit` never fires
-   * (there is no `initialized`), and over HTTP every request gets a fresh server, so `add_tool` and
-   * the like do not last. On stdio in `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back
+   * `subscriptions/listen` stream, `crashAfterInit` never fires (there is no `initialized`), and over
+   * HTTP every request gets a fresh server: the tools `add_tool` adds are kept by the process (so
+   * they last, and their changes reach the listen streams), while `add_resource` and the like do not last. On stdio in `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back
    * `server/discover` as well as `initialize`; over HTTP they, and `slowContentMs`, apply to
    * legacy sessions only.
    * @default "legacy"
