@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MCPToolCache } from "@mcp-rt/cache";
@@ -130,4 +130,71 @@ describe("list changes over 2026-07-28 Streamable HTTP", () => {
     await expect.poll(() => names(m), { timeout: 5000 }).toContain("mcp_x_extra0");
     expect(server.lists()).toBeGreaterThan(1);
   });
+});
+
+/**
+ * A bare 2026-07-28 stdio server: `refuse` advertises `tools.listChanged` and
+ * answers `subscriptions/listen` with -32603 (as Context7 over HTTP does);
+ * `none` has no `listChanged`. Its lists carry `ttlMs` and are counted in `log`.
+ */
+function bareServer(kind: "refuse" | "none", ttlMs: number, log: string): MCPServerConfig {
+  const script = [
+    "import { appendFileSync } from 'node:fs';",
+    "import { createInterface } from 'node:readline';",
+    "const { KIND, TTL, LOG } = process.env;",
+    "const tools = KIND === 'refuse' ? { listChanged: true } : {};",
+    "const results = {",
+    "  'server/discover': { supportedVersions: ['2026-07-28'], capabilities: { tools }, serverInfo: { name: 'bare', version: '1' }, resultType: 'complete', ttlMs: 0, cacheScope: 'public' },",
+    "  'tools/list': { tools: [{ name: 'hello', inputSchema: { type: 'object' } }], resultType: 'complete', ttlMs: Number(TTL), cacheScope: 'public' },",
+    "  'tools/call': { content: [{ type: 'text', text: 'hi' }], resultType: 'complete' },",
+    "};",
+    "createInterface({ input: process.stdin }).on('line', (line) => {",
+    "  const { id, method } = JSON.parse(line);",
+    "  if (id === undefined) return;",
+    "  if (method === 'tools/list') appendFileSync(LOG, 'list\\n');",
+    "  const code = method === 'subscriptions/listen' ? -32603 : -32601;",
+    "  const body = results[method] ? { result: results[method] } : { error: { code, message: 'not here' } };",
+    "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, ...body }) + '\\n');",
+    "});",
+  ];
+  return {
+    command: process.execPath,
+    args: ["--input-type=module", "-e", script.join("\n")],
+    env: { KIND: kind, TTL: String(ttlMs), LOG: log },
+  };
+}
+
+describe("a server that refuses subscriptions/listen", () => {
+  it.each([
+    ["refuses listen", "refuse", 0, 2],
+    ["has no listChanged", "none", 0, 2],
+    ["refuses listen", "refuse", 60_000, 1],
+    ["has no listChanged", "none", 60_000, 1],
+  ] as const)(
+    "a server that %s (%s) stays connected, revalidated as one without listChanged: ttlMs %i, %i lists in two starts",
+    async (_label, kind, ttlMs, lists) => {
+      const log = join(tmpdir(), `mcp-rt-bare-${randomUUID()}.log`);
+      cleanup.push(() => rm(log, { force: true }));
+      const config = bareServer(kind, ttlMs, log);
+      const cache = new MCPToolCache(new Map());
+      for (let start = 0; start < 2; start++) {
+        const logger = recordingLogger();
+        const m = manager({ cache, logger });
+        await m.connectServers({ bare: config });
+        await m.waitForConnection("bare");
+        const hello = m.getTools().find((tool) => tool.name === "mcp_bare_hello");
+        expect(textOf(await hello!.execute("c", {}))).toBe("hi");
+        if (kind === "refuse") {
+          await expect
+            .poll(() =>
+              logger.lines.some((line) => /refused subscriptions\/listen/.test(JSON.stringify(line))),
+            )
+            .toBe(true);
+        }
+        expect(m.getConnectionStatus("bare")).toBe("connected");
+        await m.disconnectAll();
+      }
+      expect((await readFile(log, "utf8")).split("\n").filter(Boolean)).toHaveLength(lists);
+    },
+  );
 });

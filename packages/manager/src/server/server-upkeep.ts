@@ -108,7 +108,8 @@ export class ServerUpkeep {
     return new ConnectionWatch({
       connection,
       onClose: (event) => this.#closed(record, connection, event),
-      onError: (error) => logger?.debug(`MCP server "${record.name}" reported an error`, error),
+      // The error names the server and what happened (a refused subscriptions/listen, stdout noise…).
+      onError: (error) => logger?.debug(error.message, error),
       relist: (signal) => this.#relist(record, connection, signal),
       relistContent: (list, signal) => this.#relistContent(record, connection, list, signal),
       onResourceUpdated: (uri) => this.#parts.emitter.emit("resource:updated", { name: record.name, uri }),
