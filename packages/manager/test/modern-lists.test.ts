@@ -11,6 +11,7 @@ import {
   startHttpFixture,
 } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { DeferredMCPTool } from "../src/index.js";
 import { recordingLogger, textOf, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
@@ -64,6 +65,20 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
     const call = m.getTools().find((tool) => tool.name === "mcp_x_routed");
     expect(textOf(await call!.execute("c", { region: "eu-west" }))).toBe("routed to eu-west");
     // The header came from the cached definition: no HeaderMismatch, no list to recover from one.
+    expect(server.stderr()).not.toMatch(/Rejected inbound request/);
+    expect(server.lists()).toBe(0);
+  });
+
+  it("a deferred tool called before the server is up sends Mcp-Param-* from its cached definition", async () => {
+    const server = await modernServer({ headerTools: true, listTtlMs: 60_000, listScope: "public" });
+    const cache = new MCPToolCache(new Map());
+    await cache.set("x", server.config, [routed], cwd, { toolsHint: hint(60_000, "public") });
+    const m = manager({ cache, startupMode: "cache-first" });
+    const { tools } = await m.connectServers({ x: server.config });
+    const [deferred] = tools;
+    expect(deferred).toBeInstanceOf(DeferredMCPTool);
+    expect(m.getConnectionStatus("x")).toBe("connecting");
+    expect(textOf(await deferred!.execute("c", { region: "ap-south" }))).toBe("routed to ap-south");
     expect(server.stderr()).not.toMatch(/Rejected inbound request/);
     expect(server.lists()).toBe(0);
   });
