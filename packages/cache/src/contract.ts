@@ -56,8 +56,8 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
       toolsHint: hint("private"),
       authContext: "ann",
     });
-    // The older public list no longer stands in for anyone.
-    assert.equal(await c.cache().get("remote", http), null);
+    // The plain entry keeps the older public list: it never held anything private.
+    assert.deepEqual(await c.cache().get("remote", http), sampleTools(2, "all"));
     const ann = (await c.cache().read("remote", http, undefined, as("ann"))).entry;
     assert.deepEqual(ann?.tools, sampleTools(3, "ann"));
     assert.equal(ann?.toolsHint?.cacheScope, "private");

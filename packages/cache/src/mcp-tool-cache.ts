@@ -286,8 +286,8 @@ export class MCPToolCache {
    * than `writeTimeoutMs`, or the tools are not valid tool definitions. A list
    * whose `toolsHint` says `cacheScope: "private"` is kept under its
    * `authContext`: only a `read` with the same context finds it, also in a
-   * store several users share; the server's plain entry is deleted, so that
-   * an older public list does not stand in. Without an `authContext` (a
+   * store several users share. The server's plain entry is left as it is (an
+   * older public list, a note, the era): it was never private. Without an `authContext` (a
    * connection that sends no credentials) it is kept as any other list.
    */
   async set(
@@ -355,10 +355,6 @@ export class MCPToolCache {
         settleWithin(() => this.#keyv.set(key, entry, this.#ttlMs), this.#writeTimeoutMs),
       );
       this.#afterWrite(write, "write");
-      if (partition !== undefined)
-        await this.#deleteKey(
-          toolCacheKey(this.#namespace, this.#entryId(cacheKey, serverName, config, cwd)),
-        );
     } catch (error) {
       this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
     }
