@@ -39,6 +39,8 @@ export interface BenchSizes {
   busyCacheReads: RunCounts & { servers: readonly string[]; busyProcesses: number };
   /** Scenario 12: legacy, dual-era and modern-only fixtures, cold and warm. */
   eras: RunCounts & { servers: number };
+  /** Scenario 13: many one-tool stdio servers, cold, each server's time until its tools are live. */
+  manyServers: RunCounts & { servers: number };
 }
 
 /**
@@ -77,6 +79,7 @@ export const FULL: BenchSizes = {
   },
   busyCacheReads: { servers: Object.keys(REAL_SERVER_PACKAGES), warmup: 0, runs: 5, busyProcesses: 6 },
   eras: { servers: 10, warmup: 1, runs: 5 },
+  manyServers: { servers: 40, warmup: 1, runs: 5 },
 };
 
 /** Every scenario at a tiny size, every contender once or twice: checks the harness, not the numbers. */
@@ -110,4 +113,5 @@ export const QUICK: BenchSizes = {
   },
   busyCacheReads: { servers: ["filesystem", "thinking"], warmup: 0, runs: 1, busyProcesses: 2 },
   eras: { servers: 2, warmup: 0, runs: 1 },
+  manyServers: { servers: 3, warmup: 0, runs: 1 },
 };

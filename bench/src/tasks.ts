@@ -54,6 +54,15 @@ export interface StartupTask {
   maxStartupWaitMs?: number;
   /** mcp-rt only: record every cache read's time and what the cache says of reads it gave up on. */
   logCacheReads?: boolean;
+  /**
+   * How many servers start at once. mcp-rt: its `maxConcurrentStarts` option,
+   * passed through `MCPManager`'s options. Raw SDK: at most this many servers
+   * in connect + list at once, the others waiting in config order (a simple
+   * limit, to show what spreading the spawns does). `"Infinity"`: no limit
+   * (the task reaches the worker as JSON, which has no Infinity).
+   * @default mcp-rt: its own default; raw SDK: every server at once (`Promise.all`)
+   */
+  maxConcurrentStarts?: number | "Infinity";
 }
 
 /** mcp-rt's tool cache reads during one start (diagnostic of a read timing out on a busy machine). */

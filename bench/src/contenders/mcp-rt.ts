@@ -30,6 +30,7 @@ import {
   peakRssMB,
   processesLeft,
   since,
+  startLimit,
   watchEventLoop,
 } from "./measure.js";
 
@@ -94,7 +95,11 @@ function failures(errors: Map<string, McpRtError>): string {
  */
 export async function startup(task: StartupTask): Promise<StartupResult> {
   const logged = task.logCacheReads ? loggedFileCache(task.cacheDir) : undefined;
+  const limit = startLimit(task.maxConcurrentStarts);
+  // Passed through as it is: a manager without the option ignores it, and the start is then today's.
+  const pacing: object = limit === undefined ? {} : { maxConcurrentStarts: limit };
   const manager = new MCPManager(task.cwd, {
+    ...pacing,
     cache: logged?.cache ?? fileCache(task.cacheDir),
     startupMode: task.contender === "mcp-rt-cache-first" ? "cache-first" : "gate",
     ...(task.maxStartupWaitMs === undefined ? {} : { maxStartupWaitMs: task.maxStartupWaitMs }),

@@ -67,3 +67,8 @@ export function watchEventLoop(): () => number {
     return longest;
   };
 }
+
+/** A task's `maxConcurrentStarts` as a number (`"Infinity"` crosses to the worker as text); undefined when unset. */
+export function startLimit(value: number | "Infinity" | undefined): number | undefined {
+  return value === "Infinity" ? Number.POSITIVE_INFINITY : value;
+}

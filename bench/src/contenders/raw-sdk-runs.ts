@@ -20,6 +20,7 @@ import {
   peakRssMB,
   processesLeft,
   since,
+  startLimit,
   watchEventLoop,
 } from "./measure.js";
 import { textOf, timeToolCalls } from "./tool-calls.js";
@@ -71,21 +72,49 @@ export function rawSdkContender(sdk: RawSdk): Required<ContenderModule> {
     ms: number;
   }
 
-  async function connectAll(servers: Record<string, StdioServer>, cwd: string): Promise<Connected[]> {
+  /** Connect + list every server: all at once (`Promise.all`), or at most `limit` at once. */
+  async function connectAll(
+    servers: Record<string, StdioServer>,
+    cwd: string,
+    limit = Number.POSITIVE_INFINITY,
+  ): Promise<Connected[]> {
     const start = performance.now();
-    const settled = await Promise.allSettled(
-      Object.entries(servers).map(async ([name, server]) => {
-        const client = await sdk.connect(server, cwd);
-        const tools = await client.listAllTools();
-        return { name, client, tools, ms: since(start) };
-      }),
-    );
+    const starts = Object.entries(servers).map(([name, server]) => async (): Promise<Connected> => {
+      const client = await sdk.connect(server, cwd);
+      const tools = await client.listAllTools();
+      return { name, client, tools, ms: since(start) };
+    });
+    const settled =
+      limit >= starts.length
+        ? await Promise.allSettled(starts.map((connect) => connect()))
+        : await settleAtMost(starts, limit);
     const failed = settled.find((outcome) => outcome.status === "rejected");
     if (failed) {
       await closeAll(settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : [])));
       throw failed.reason;
     }
     return settled.map((outcome) => (outcome as PromiseFulfilledResult<Connected>).value);
+  }
+
+  /** Runs `jobs` in their order, at most `limit` at a time: a simple limit, as a client could add in a few lines. */
+  async function settleAtMost<T>(
+    jobs: Array<() => Promise<T>>,
+    limit: number,
+  ): Promise<PromiseSettledResult<T>[]> {
+    const settled: PromiseSettledResult<T>[] = [];
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < jobs.length) {
+        const at = next++;
+        try {
+          settled[at] = { status: "fulfilled", value: await jobs[at]!() };
+        } catch (reason) {
+          settled[at] = { status: "rejected", reason };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: limit }, lane));
+    return settled;
   }
 
   async function closeAll(connected: Connected[]): Promise<void> {
@@ -99,7 +128,7 @@ export function rawSdkContender(sdk: RawSdk): Required<ContenderModule> {
     const stall = watchEventLoop();
     const cpu = cpuTime();
     const start = performance.now();
-    const connected = await connectAll(servers, task.cwd);
+    const connected = await connectAll(servers, task.cwd, startLimit(task.maxConcurrentStarts));
     const ms = since(start);
     const loopStallMs = stall();
     const cpuMs = cpu();

@@ -6,6 +6,7 @@ import { cacheStores } from "./cache-stores.js";
 import { callOverhead } from "./call-overhead.js";
 import { coldStart } from "./cold-start.js";
 import { eras } from "./eras.js";
+import { manyServers } from "./many-servers.js";
 import { realServersScenario } from "./real-servers.js";
 import { reload } from "./reload.js";
 import { scale } from "./scale.js";
@@ -26,4 +27,5 @@ export const SCENARIOS: readonly Scenario[] = [
   realServersScenario,
   busyCacheReads,
   eras,
+  manyServers,
 ];

@@ -7,6 +7,7 @@ import { medianAtMost, metricTable, ratioAtMost, type Scenario, type ScenarioRep
 import { summarize } from "../stats.js";
 import type { ContenderId, StartupResult, ToolCallsResult } from "../tasks.js";
 import { hasSetsid } from "./call-overhead.js";
+import { liveSpreadTables } from "./live-spread.js";
 import { callsPerServerTable, startPerServerTable } from "./real-servers-tables.js";
 import { diagnosticRowNote, HOST_ENV, LABELS, OWN_SESSION, ownSessionNote } from "./startup-plans.js";
 
@@ -179,7 +180,18 @@ export const realServersScenario: Scenario = {
             ]
           : []),
       ],
-      tables: [cold, warm, ...callTables],
+      tables: [
+        cold,
+        // Issue 35: spreading the spawns must give the first servers early and never make the last later.
+        ...liveSpreadTables({
+          what: "cold start, per server until its tools were listed",
+          outcomes: pickOutcomes(starts, ["mcp-rt", "raw-sdk", "raw-sdk-v2"]),
+          labels: START_LABELS,
+          baseline: "raw-sdk",
+        }),
+        warm,
+        ...callTables,
+      ],
       details: [
         startPerServerTable(servers, starts),
         ...(calls.length > 0 ? [callsPerServerTable(calls, callOutcomes, CALL_LABELS)] : []),

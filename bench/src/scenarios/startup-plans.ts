@@ -25,6 +25,10 @@ export interface StartupContender {
   servers?: Record<string, StdioServer>;
   /** The id its results are kept under, when it is not the contender's own. */
   as?: string;
+  /** The tools its servers give, when it has {@link StartupContender.servers} of its own that give another number. */
+  expectTools?: number;
+  /** How many servers start at once ({@link StartupTask.maxConcurrentStarts}). */
+  maxConcurrentStarts?: StartupTask["maxConcurrentStarts"];
 }
 
 /** The raw SDK with every server given the host's whole environment, as mcp-rt gives it (diagnostic). */
@@ -102,11 +106,15 @@ export function runStartups(
           {
             ...rest,
             ...(contender.servers ? { servers: contender.servers } : {}),
+            ...(contender.expectTools === undefined ? {} : { expectTools: contender.expectTools }),
             ...(contender.protocolLegacy ? { servers: withProtocol(rest.servers, "legacy") } : {}),
             contender: contender.id,
             cacheDir: typeof cacheDir === "function" ? cacheDir() : cacheDir,
             ...(contender.ownSession ? { serverInOwnSession: true } : {}),
             ...(contender.hostEnv ? { serverWithHostEnv: true } : {}),
+            ...(contender.maxConcurrentStarts === undefined
+              ? {}
+              : { maxConcurrentStarts: contender.maxConcurrentStarts }),
           },
           contender.timeoutMs,
         ),

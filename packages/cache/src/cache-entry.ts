@@ -90,6 +90,13 @@ export interface MCPToolCacheEntry {
   era?: MCPToolCacheEra;
   /** The caching hints the server sent with the tools, when the writer passed them. */
   toolsHint?: MCPToolCacheListHint;
+  /**
+   * How long the server took to come up at the start that wrote the entry,
+   * in ms (from its launch until its tools were listed), when the writer
+   * passed it: the next start launches servers that came up fast first.
+   * Entries written before it have none.
+   */
+  startMs?: number;
   /** When it was written, in ms since the epoch. */
   savedAt: number;
   /** HMAC-SHA-256 (hex), under the cache key, of every other field: an entry without the right one is refused. */
@@ -131,6 +138,7 @@ export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.objec
   missedStartup: z.optional(z.object({ waitMs: z.number().check(z.nonnegative()) })),
   era: z.optional(MCPToolCacheEraSchema),
   toolsHint: z.optional(MCPToolCacheListHintSchema),
+  startMs: z.optional(z.number().check(z.nonnegative())),
   savedAt: z.number(),
   mac: z.string(),
 });

@@ -62,6 +62,7 @@ export function entryShapeProblem(entry: Fields): string | undefined {
   if (!isName(entry.fingerprint)) return "fingerprint: expected a string";
   if (typeof entry.savedAt !== "number") return "savedAt: expected a number";
   if (!isOptional(entry.instructions, "string")) return "instructions: expected a string";
+  if (!isOptional(entry.startMs, "number")) return "startMs: expected a number";
   const missed = entry.missedStartup;
   if (missed !== undefined && !(isObject(missed) && typeof missed.waitMs === "number"))
     return "missedStartup: expected { waitMs }";

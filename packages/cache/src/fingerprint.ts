@@ -7,10 +7,12 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
  * an mcp-rt with another layout are never read, only left to expire. 2: keyed
  * by an HMAC and signed (`mac`). A reader does not parse an entry of its version
  * whose `mac` checks out (its writer did, before signing it), it only checks its
- * shape: a change of what an entry may hold needs a new version. 3: the era
- * verdict. 4: the list's caching hints, and private lists kept per auth context.
+ * shape: a change of what an entry may hold needs a new version, unless it is
+ * an optional field that a reader without it ignores and one with it checks
+ * (`startMs`, `toolsHint`: the `mac` covers every stored field, known or not;
+ * a private list is kept under another id, which an older reader never reads).
  */
-export const CACHE_FORMAT_VERSION = 4;
+export const CACHE_FORMAT_VERSION = 3;
 
 /** JSON with object keys sorted at every depth, so equal configs give equal text. */
 export function canonicalJson(value: unknown): string {

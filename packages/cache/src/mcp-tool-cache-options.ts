@@ -86,6 +86,12 @@ export interface MCPToolCacheSetOptions {
    * it (no credentials), as any other list.
    */
   authContext?: string;
+  /**
+   * How long the server took to come up this time, in ms (from its launch
+   * until its tools were listed), kept like `resources`; a value that is not
+   * a finite number ≥ 0 is dropped, the tools kept.
+   */
+  startMs?: number;
 }
 
 /** Options of `MCPToolCache.read` and `MCPToolCache.delete`. */

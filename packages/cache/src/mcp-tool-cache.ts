@@ -319,6 +319,7 @@ export class MCPToolCache {
           `tool cache: not keeping the era of "${serverName}": ${describeIssues(era.error)}`,
         );
       }
+      const startMs = this.#startMs(serverName, options.startMs);
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,
         fingerprint,
@@ -330,6 +331,7 @@ export class MCPToolCache {
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         ...(era?.success ? { era: era.data } : {}),
         ...(toolsHint ? { toolsHint } : {}),
+        ...(startMs === undefined ? {} : { startMs }),
         savedAt: Date.now(),
         mac: "",
       });
@@ -391,6 +393,16 @@ export class MCPToolCache {
   /** Same as {@link MCPToolCache.close}, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** `set`'s `startMs`, when it is a time: a wrong one costs the timing, not the tools. */
+  #startMs(serverName: string, value: unknown): number | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+    this.#logger.debug(
+      `tool cache: not keeping the start time of "${serverName}": expected a number of ms ≥ 0, got ${String(value)}`,
+    );
+    return undefined;
   }
 
   /** Why a value is too large (or too deep) to keep, or undefined. */

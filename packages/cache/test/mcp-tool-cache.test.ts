@@ -3,6 +3,7 @@ import { CACHE_FORMAT_VERSION, MCPToolCache, toolCacheFingerprint } from "@mcp-r
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import Keyv, { type KeyvStoreAdapter } from "keyv";
 import { describe, expect, it } from "vitest";
+import { CacheKey } from "../src/cache-key.js";
 import { probeStore, recordingLogger, sampleTools, testCacheKey } from "./helpers.js";
 
 const stdio: MCPServerConfig = { command: "npx", args: ["-y", "server"], env: { B: "2", A: "1" } };
@@ -110,6 +111,51 @@ describe("MCPToolCache", () => {
     const plain = await cache.getEntry("s", stdio, "/p");
     expect(plain?.resources).toBeUndefined();
     expect(plain?.prompts).toBeUndefined();
+  });
+
+  it("keeps how long the server took to come up; an entry written without it has none", async () => {
+    const cache = new MCPToolCache();
+    await cache.set("s", stdio, sampleTools(1), "/p", { startMs: 840.5 });
+    expect((await cache.getEntry("s", stdio, "/p"))?.startMs).toBe(840.5);
+    await cache.set("s", stdio, sampleTools(1), "/p");
+    const entry = await cache.getEntry("s", stdio, "/p");
+    expect(entry?.tools).toEqual(sampleTools(1));
+    expect(entry).not.toHaveProperty("startMs");
+  });
+
+  it.each([-1, Number.NaN, Number.POSITIVE_INFINITY, "900"])(
+    "drops a start time of %s and keeps the tools",
+    async (startMs) => {
+      const logger = recordingLogger();
+      const cache = new MCPToolCache(new Map(), { logger });
+      await cache.set("s", stdio, sampleTools(1), "/p", { startMs: startMs as number });
+      const entry = await cache.getEntry("s", stdio, "/p");
+      expect(entry?.tools).toEqual(sampleTools(1));
+      expect(entry).not.toHaveProperty("startMs");
+      expect(logger.lines.map((line) => line.message).join("\n")).toContain(
+        'not keeping the start time of "s"',
+      );
+    },
+  );
+
+  it("reads an entry of this version holding a field it does not know, as a reader without startMs reads one with it", async () => {
+    const map = new Map<string, unknown>();
+    await new MCPToolCache(map, { key: testCacheKey }).set("s", stdio, sampleTools(1), "/p", {
+      startMs: 120,
+    });
+    rewriteSigned(map, { laterField: { any: "thing" } });
+    const entry = await new MCPToolCache(map, { key: testCacheKey }).getEntry("s", stdio, "/p");
+    expect(entry?.tools).toEqual(sampleTools(1));
+    expect(entry?.startMs).toBe(120);
+  });
+
+  it("refuses a signed entry whose startMs is not a number (a writer that broke the format)", async () => {
+    const map = new Map<string, unknown>();
+    await new MCPToolCache(map, { key: testCacheKey }).set("s", stdio, sampleTools(1), "/p", {
+      startMs: 120,
+    });
+    rewriteSigned(map, { startMs: "slow" });
+    expect(await new MCPToolCache(map, { key: testCacheKey }).getEntry("s", stdio, "/p")).toBeNull();
   });
 
   it("keeps the era a server speaks, and its discover result", async () => {
@@ -238,3 +284,15 @@ describe("MCPToolCache: the startup notes and slow reads", () => {
     expect(messages).toContainEqual(expect.stringMatching(/^debug .*late read of "s" answered .*an entry/));
   });
 });
+
+/** Changes the one entry in `map` (as Keyv keeps it: JSON text) and signs it again with the tests' key, as a writer holding it would. */
+function rewriteSigned(map: Map<string, unknown>, change: Record<string, unknown>): void {
+  const [key, raw] = [...map][0] ?? [];
+  if (key === undefined) throw new Error("no entry stored");
+  const stored = JSON.parse(String(raw)) as { value: Record<string, unknown> };
+  const { mac: _old, ...fields } = { ...stored.value, ...change };
+  map.set(
+    key,
+    JSON.stringify({ ...stored, value: { ...fields, mac: new CacheKey(testCacheKey).sign(fields) } }),
+  );
+}

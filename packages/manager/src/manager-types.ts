@@ -83,8 +83,14 @@ export interface MCPServerState {
    * model its tools.
    */
   alwaysLoad?: boolean;
-  /** How long connect + `tools/list` took, once connected. */
+  /** How long connect + `tools/list` took, once connected (the time it queued for its start included). */
   connectedMs?: number;
+  /**
+   * How long its last start queued before it was launched, in ms, when it
+   * queued (`maxConcurrentStarts` stdio servers start at once); its `timeout`
+   * counts from the launch.
+   */
+  queuedMs?: number;
   /** The era and revision it speaks, once it has connected (its last connection's, while it is down). */
   protocol?: MCPServerProtocol;
   /** While it is still starting: why startup did not wait for it (see {@link MCPNotWaitedFor}). */
@@ -97,8 +103,14 @@ export interface MCPServerState {
 export interface MCPManagerEvents {
   /** An attempt to connect started (not emitted for automatic reconnects, which emit `server:reconnecting`). */
   "server:connecting": { name: string };
-  /** Connected and its tools listed; `ms` is connect + list time. */
-  "server:connected": { name: string; ms: number; toolCount: number; protocol: MCPServerProtocol };
+  /** Connected and its tools listed; `ms` is connect + list time, `queuedMs` of it the wait for a start slot. */
+  "server:connected": {
+    name: string;
+    ms: number;
+    queuedMs: number;
+    toolCount: number;
+    protocol: MCPServerProtocol;
+  };
   /** An attempt failed (invalid config, connect, list, auth), or reconnecting gave up (circuit breaker). */
   "server:failed": { name: string; error: McpRtError };
   /** A connected server went away: its transport closed, or it was disconnected on purpose. */
@@ -190,6 +202,16 @@ export interface MCPManagerOptions {
   cache?: MCPToolCache | string | null;
   /** The startup gate: how long `connectServers` waits before it uses the cache. @default 250 */
   startupTimeoutMs?: number;
+  /**
+   * How many stdio servers are launched and in their start (until they
+   * answer the handshake, exit, or 2 s pass) at once; the others queue,
+   * servers the start waits for first, then those that came up fast last
+   * time. Spread over the cores, the first servers are up in one server's
+   * time and the last no later than all at once. Remote servers never queue.
+   * `Infinity`: all at once. A server's `timeout` counts from its launch.
+   * @default os.availableParallelism()
+   */
+  maxConcurrentStarts?: number;
   /**
    * When `connectServers` returns. `"gate"` (the design document): once every
    * server settled, or after `startupTimeoutMs`, with deferred tools from the

@@ -1,10 +1,6 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import type { AuthStorage, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
-import { TaskGroup } from "@mcp-rt/config/util";
-import { createEmitter, type TypedEmitter } from "./event-emitter.js";
 import { Fleet } from "./fleet/fleet.js";
-import { ServerSignIn } from "./fleet/server-sign-in.js";
-import { resolveStartupMode } from "./fleet/startup-gate.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
@@ -17,14 +13,8 @@ import type {
   MCPReloadResult,
   MCPServerState,
 } from "./manager-types.js";
-import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "./server/open-connection.js";
-import {
-  collectContent,
-  type MCPPrompt,
-  type MCPResource,
-  type MCPResourceTemplate,
-} from "./server/server-content.js";
-import { resolveServerLimits, type ServerLimits } from "./server/server-limits.js";
+import type { ServerProbe } from "./server/open-connection.js";
+import type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
 import type { ToolResult } from "./tools/custom-tool.js";
 import type { MCPTool } from "./tools/mcp-tool.js";
 import type { ToolOwner } from "./tools/tool-catalog.js";
@@ -44,43 +34,22 @@ import type { ToolOwner } from "./tools/tool-catalog.js";
  * ```
  */
 export class MCPManager implements AsyncDisposable {
-  readonly #cwd: string;
   readonly #fleet: Fleet;
+  /** The tool cache: closed by `close` when the manager made it. */
   readonly #cache: ManagerCache;
-  readonly #emitter: TypedEmitter<MCPManagerEvents>;
-  readonly #tasks = new TaskGroup();
-  readonly #limits: ServerLimits;
+  /** The auth store: closed by `close` when the manager opened it (from a path or URL). */
   readonly #authStorage: AuthStorage | undefined;
   readonly #ownsAuthStorage: boolean;
-  readonly #signIn: ServerSignIn;
 
   /**
    * @param cwd The project folder: where stdio servers run and what cache entries are keyed by.
    * @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check, limit or `startupMode` value out of range.
    */
   constructor(cwd: string, options: MCPManagerOptions = {}) {
-    this.#cwd = cwd;
-    const limits = resolveServerLimits(options);
-    const startupMode = resolveStartupMode(options.startupMode);
-    this.#limits = limits;
     this.#cache = new ManagerCache(options.cache, options.logger);
     this.#ownsAuthStorage = typeof options.authStorage === "string";
     this.#authStorage = openAuthStorage(options.authStorage);
-    this.#emitter = createEmitter<MCPManagerEvents>((error) =>
-      options.logger?.warn("An MCPManager event listener threw", error),
-    );
-    this.#fleet = new Fleet({
-      cwd,
-      options,
-      startupMode,
-      limits,
-      authStorage: this.#authStorage,
-      cache: this.#cache,
-      emitter: this.#emitter,
-      tasks: this.#tasks,
-    });
-    const { table, lifecycle } = this.#fleet;
-    this.#signIn = new ServerSignIn({ table, lifecycle, authStorage: this.#authStorage });
+    this.#fleet = new Fleet({ cwd, options, cache: this.#cache, authStorage: this.#authStorage });
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -88,7 +57,7 @@ export class MCPManager implements AsyncDisposable {
     event: E,
     listener: (payload: MCPManagerEvents[E]) => void,
   ): () => void {
-    return this.#emitter.on(event, listener);
+    return this.#fleet.emitter.on(event, listener);
   }
 
   /**
@@ -167,17 +136,17 @@ export class MCPManager implements AsyncDisposable {
    * while a server is deferred. A server without the capability has none.
    */
   getResources(): MCPResource[] {
-    return collectContent(this.#fleet.table.records(), "resources");
+    return this.#fleet.content("resources");
   }
 
   /** Every server's resource templates (`resources/templates/list`), live or cached. */
   getResourceTemplates(): MCPResourceTemplate[] {
-    return collectContent(this.#fleet.table.records(), "resourceTemplates");
+    return this.#fleet.content("resourceTemplates");
   }
 
   /** Every server's prompts (`prompts/list`), live or cached. */
   getPrompts(): MCPPrompt[] {
-    return collectContent(this.#fleet.table.records(), "prompts");
+    return this.#fleet.content("prompts");
   }
 
   /**
@@ -272,22 +241,12 @@ export class MCPManager implements AsyncDisposable {
    * closes. Rejects with an `McpRtError` saying what failed (with the
    * server's stderr tail when it has one).
    */
-  async testServer(
+  testServer(
     name: string,
     config: MCPServerConfig,
     options: { signal?: AbortSignal; timeoutMs?: number; sourcePath?: string } = {},
   ): Promise<ServerProbe> {
-    // The connect and the list each have the time limit: their errors say which step timed out.
-    const timeoutMs = options.timeoutMs ?? config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-    return probeServer(name, config, {
-      cwd: this.#cwd,
-      signal: options.signal ?? new AbortController().signal,
-      timeoutMs,
-      authStorage: this.#authStorage,
-      sourcePath: options.sourcePath,
-      maxMessageBytes: this.#limits.maxMessageBytes,
-      toolLimits: this.#limits.toolLimits,
-    });
+    return this.#fleet.testServer(name, config, options);
   }
 
   /**
@@ -300,7 +259,7 @@ export class MCPManager implements AsyncDisposable {
    * limit (`signInTimeoutMs`), outside the server's `timeout`.
    */
   login(name: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    return this.#signIn.login(name, options.signal);
+    return this.#fleet.signIn.login(name, options.signal);
   }
 
   /**
@@ -310,7 +269,7 @@ export class MCPManager implements AsyncDisposable {
    * authorization server.)
    */
   logout(name: string): Promise<boolean> {
-    return this.#signIn.logout(name);
+    return this.#fleet.signIn.logout(name);
   }
 
   /**
@@ -321,7 +280,7 @@ export class MCPManager implements AsyncDisposable {
    * `CONFIG_INVALID` for a server that takes no key or an empty key.
    */
   setApiKey(name: string, key: string): Promise<void> {
-    return this.#signIn.setApiKey(name, key);
+    return this.#fleet.signIn.setApiKey(name, key);
   }
 
   /**
@@ -330,7 +289,7 @@ export class MCPManager implements AsyncDisposable {
    * local server, one never signed in, or a manager without `authStorage`.
    */
   signInStatus(name: string): Promise<SignInStatus | undefined> {
-    return this.#signIn.status(name);
+    return this.#fleet.signIn.status(name);
   }
 
   /**
@@ -347,7 +306,7 @@ export class MCPManager implements AsyncDisposable {
    */
   async disconnectAll(): Promise<void> {
     this.#fleet.stopAll();
-    await this.#tasks.idle();
+    await this.#fleet.idle();
   }
 
   /**

@@ -1,16 +1,19 @@
 import type { MCPServerConfig } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
 import { planReload } from "../src/fleet/reload-plan.js";
-import { ServerTable } from "../src/fleet/server-table.js";
 import type { Attempt } from "../src/server/attempt.js";
+import { ServerRecord } from "../src/server/server-record.js";
 
-/** A table whose servers `started` were started (an attempt, no process) and `known` only remembered. */
+/** Servers by name: those `started` were started (an attempt, no process), those `known` only remembered. */
 function tableOf(started: Record<string, MCPServerConfig>, known: Record<string, MCPServerConfig> = {}) {
-  const table = new ServerTable();
-  for (const [name, config] of Object.entries(started))
-    table.ensure(name, config).start({ config } as Attempt);
-  for (const [name, config] of Object.entries(known)) table.ensure(name, config);
-  return table;
+  const servers = new Map<string, ServerRecord>();
+  for (const [name, config] of Object.entries(started)) {
+    const record = new ServerRecord(name, config);
+    record.start({ config } as Attempt);
+    servers.set(name, record);
+  }
+  for (const [name, config] of Object.entries(known)) servers.set(name, new ServerRecord(name, config));
+  return servers;
 }
 
 describe("planReload: a reload computed from the table and the new configs, before anything is applied", () => {
@@ -28,7 +31,7 @@ describe("planReload: a reload computed from the table and the new configs, befo
       fresh: { command: "e" },
     };
     const plan = await planReload({
-      table,
+      servers: table,
       configs,
       differs: async (record, config) => JSON.stringify(record.config) !== JSON.stringify(config),
     });
@@ -38,18 +41,18 @@ describe("planReload: a reload computed from the table and the new configs, befo
       restarted: ["changed"],
       unchanged: ["same"],
     });
-    expect(plan.stop.map((record) => record.name).sort()).toEqual(["changed", "gone", "off"]);
+    expect([...plan.stop].sort()).toEqual(["changed", "gone", "off"]);
     expect(Object.keys(plan.start).sort()).toEqual(["changed", "fresh", "off"]);
-    expect(plan.keep.map((record) => record.name)).toEqual(["same"]);
+    expect(plan.keep).toEqual(["same"]);
     // Computing the plan changed nothing: every record is still in the table, in its phase.
-    expect(table.names().sort()).toEqual(["changed", "gone", "off", "same"]);
+    expect([...table.keys()].sort()).toEqual(["changed", "gone", "off", "same"]);
     expect(table.get("gone")?.phase).toBe("connecting");
   });
 
   it("restarts every started server with `all`, without asking whether it differs", async () => {
     const table = tableOf({ a: { command: "a" }, b: { command: "b" } });
     const plan = await planReload({
-      table,
+      servers: table,
       configs: { a: { command: "a" }, b: { command: "b" } },
       all: true,
       differs: () => Promise.reject(new Error("not asked")),

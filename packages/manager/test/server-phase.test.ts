@@ -57,7 +57,7 @@ describe("a server's transition table", () => {
     expect(record.phase).toBe("connecting");
     expect(record.handshake(watch)).toBe(true);
     expect(record.phase).toBe("listing");
-    expect(record.connect(connection, [], 1)).toBe(true);
+    expect(record.connect({ connection, tools: [], connectedMs: 1, queuedMs: 0 })).toBe(true);
     expect(record.phase).toBe("connected");
     expect(record.drop("gone", error, true)).toBe(true);
     expect(record.phase).toBe("reconnecting");
@@ -71,7 +71,14 @@ describe("a server's transition table", () => {
   it("rejects an event the table does not allow: nothing about the server changes", () => {
     const record = new ServerRecord("s", { command: "node" });
     // Committing without an attempt, from idle.
-    expect(record.connect(connection, [{ name: "t", inputSchema: { type: "object" } }], 1)).toBe(false);
+    expect(
+      record.connect({
+        connection,
+        tools: [{ name: "t", inputSchema: { type: "object" } }],
+        connectedMs: 1,
+        queuedMs: 0,
+      }),
+    ).toBe(false);
     expect(record.phase).toBe("idle");
     expect(record.connection).toBeUndefined();
     expect(record.definitions).toEqual([]);
@@ -87,7 +94,7 @@ describe("a server's transition table", () => {
     // A second handshake of a connected server.
     record.start(attempt);
     record.handshake(watch);
-    record.connect(connection, [], 1);
+    record.connect({ connection, tools: [], connectedMs: 1, queuedMs: 0 });
     expect(record.handshake(watch)).toBe(false);
     expect(record.phase).toBe("connected");
   });

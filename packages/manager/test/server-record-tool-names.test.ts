@@ -25,7 +25,7 @@ describe("ServerRecord.toolNames", () => {
   it("is built once per tool list, not once per call (O(1) per call on a 5001-tool server)", () => {
     const record = new ServerRecord("s", { command: "node" });
     const tools = Array.from({ length: 5001 }, (_, i) => tool(`tool_${i}`));
-    expect(listing(record).connect(connection, tools, 1)).toBe(true);
+    expect(listing(record).connect({ connection, tools: tools, connectedMs: 1, queuedMs: 0 })).toBe(true);
     const names = record.toolNames;
     expect(names.size).toBe(5001);
     expect(names.has("tool_4999")).toBe(true);
@@ -37,7 +37,9 @@ describe("ServerRecord.toolNames", () => {
     const record = new ServerRecord("s", { command: "node", excludeTools: ["hidden"] });
     record.defer([tool("a"), tool("hidden")]);
     expect([...record.toolNames]).toEqual(["a"]);
-    expect(listing(record).connect(connection, [tool("a"), tool("b")], 1)).toBe(true);
+    expect(
+      listing(record).connect({ connection, tools: [tool("a"), tool("b")], connectedMs: 1, queuedMs: 0 }),
+    ).toBe(true);
     expect([...record.toolNames]).toEqual(["a", "b"]);
     record.relisted([tool("c")]);
     expect([...record.toolNames]).toEqual(["c"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ServerTable } from "../src/fleet/server-table.js";
+import { ServerRecord } from "../src/server/server-record.js";
 import type { MCPToolHost } from "../src/tools/mcp-tool.js";
 import { ToolCatalog } from "../src/tools/tool-catalog.js";
 
@@ -7,12 +7,25 @@ const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 // The catalog hands the host to the tools it makes; these tests never call one.
 const host = {} as MCPToolHost;
 
+/** Servers by name, each a record made on first use. */
+function serversTable() {
+  const records = new Map<string, ServerRecord>();
+  return {
+    slices: () => records.values(),
+    ensure(name: string): ServerRecord {
+      const record = records.get(name) ?? new ServerRecord(name, { command: "node" });
+      records.set(name, record);
+      return record;
+    },
+  };
+}
+
 describe("ToolCatalog", () => {
   it("names the set when it is read after a change, and not again until the next change", () => {
-    const table = new ServerTable();
-    const catalog = new ToolCatalog(table, host);
-    table.ensure("a", { command: "node" }).defer([tool("read")]);
-    table.ensure("b", { command: "node" }).defer([tool("read")]);
+    const table = serversTable();
+    const catalog = new ToolCatalog(table.slices, host);
+    table.ensure("a").defer([tool("read")]);
+    table.ensure("b").defer([tool("read")]);
 
     // A change the catalog was not told of is not seen: reads do not name the set again.
     expect(catalog.tools).toEqual([]);
@@ -22,9 +35,9 @@ describe("ToolCatalog", () => {
     expect(catalog.tools).toBe(first);
 
     // Many changes, one read: the read sees the last state.
-    table.get("b")!.defer([tool("write")]);
+    table.ensure("b").defer([tool("write")]);
     catalog.invalidate();
-    table.ensure("c", { command: "node" }).defer([tool("read")]);
+    table.ensure("c").defer([tool("read")]);
     catalog.invalidate();
     const second = catalog.tools;
     expect(second).not.toBe(first);
@@ -34,12 +47,12 @@ describe("ToolCatalog", () => {
   });
 
   it("answers owner() with the current set, named on the way if it changed", () => {
-    const table = new ServerTable();
-    const catalog = new ToolCatalog(table, host);
-    table.ensure("a", { command: "node" }).defer([tool("read")]);
+    const table = serversTable();
+    const catalog = new ToolCatalog(table.slices, host);
+    table.ensure("a").defer([tool("read")]);
     catalog.invalidate();
     expect(catalog.owner("mcp_a_read")).toEqual({ server: "a", tool: "read" });
-    table.get("a")!.defer([tool("list")]);
+    table.ensure("a").defer([tool("list")]);
     catalog.invalidate();
     expect(catalog.owner("mcp_a_read")).toBeUndefined();
     expect(catalog.owner("mcp_a_list")).toEqual({ server: "a", tool: "list" });

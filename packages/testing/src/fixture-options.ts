@@ -135,6 +135,15 @@ export interface FixtureOptions {
   probeStatus?: number;
   /** Stdio: wait this long before reading stdin at all, a slow-starting process (`--stdin-delay-ms`). @default 0 */
   stdinDelayMs?: number;
+  /**
+   * Spend this many ms of CPU time at start, before reading any input: a
+   * server that loads much code (`--start-cpu-ms`). CPU time, not time on the
+   * clock: beside other busy processes it takes longer, as a real start does.
+   * @default 0
+   */
+  startCpuMs?: number;
+  /** Write no diagnostics to stderr; with `hangAtInit`, the process writes nothing at all (`--quiet`). @default false */
+  quiet?: boolean;
 }
 
 /** The MCP eras a fixture can speak: see {@link FixtureOptions.era}. */
@@ -207,6 +216,8 @@ const commandLineSchema = lazy(() => {
       "probe-answer": z.optional(z.enum(["method-not-found", "invalid-params", "never", "exit"])),
       "probe-status": whole(100, 599),
       "stdin-delay-ms": whole(0),
+      "start-cpu-ms": whole(0),
+      quiet: flag,
       http: flag,
       sse: flag,
       port: whole(0, 65535),
@@ -234,6 +245,7 @@ const stringFlags = [
   "stdin-delay-ms",
   "list-ttl-ms",
   "list-scope",
+  "start-cpu-ms",
   "port",
 ] as const;
 const booleanFlags = [
@@ -255,6 +267,7 @@ const booleanFlags = [
   "list-changed-storm",
   "content",
   "content-not-found",
+  "quiet",
   "http",
   "sse",
 ] as const;
@@ -311,6 +324,8 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   value("probe-answer", options.probeAnswer);
   value("probe-status", options.probeStatus);
   value("stdin-delay-ms", options.stdinDelayMs);
+  value("start-cpu-ms", options.startCpuMs);
+  flag("quiet", options.quiet);
   return args;
 }
 
@@ -384,6 +399,8 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       probeAnswer: v["probe-answer"],
       probeStatus: v["probe-status"],
       stdinDelayMs: v["stdin-delay-ms"],
+      startCpuMs: v["start-cpu-ms"],
+      quiet: v.quiet,
     },
   };
 }

@@ -11,9 +11,9 @@ import { appendPidFileEntry } from "./pid-file.js";
 
 const NOISE_LINE = `${"noise ".repeat(20)}\n`;
 
-function createHooks(name: string): FixtureHooks {
+function createHooks(name: string, quiet: boolean | undefined): FixtureHooks {
   const log = (line: string): void => {
-    process.stderr.write(`[fixture ${name} ${process.pid}] ${line}\n`);
+    if (!quiet) process.stderr.write(`[fixture ${name} ${process.pid}] ${line}\n`);
   };
   return {
     log,
@@ -48,6 +48,17 @@ function startProcessBehaviours(options: FixtureCommandLine, hooks: FixtureHooks
   }
 }
 
+/** Keeps the CPU busy until this process has used `ms` of CPU time since it was called; reads nothing meanwhile. */
+function spendCpu(ms: number, hooks: FixtureHooks): void {
+  const start = process.cpuUsage();
+  let used = 0;
+  while (used < ms) {
+    const { user, system } = process.cpuUsage(start);
+    used = (user + system) / 1000;
+  }
+  hooks.log(`spent ${Math.round(used)} ms of CPU at start (--start-cpu-ms)`);
+}
+
 async function main(): Promise<void> {
   const parsed = parseFixtureCommandLine(process.argv.slice(2));
   if (!parsed.ok) {
@@ -55,13 +66,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const options = parsed.value;
-  const hooks = createHooks(options.name ?? "mcp-rt-fixture");
+  const hooks = createHooks(options.name ?? "mcp-rt-fixture", options.quiet);
   if (options.pidFile) appendPidFileEntry(options.pidFile, "server");
   // First, so that a server that exits at start has written them too.
   if (options.escapes) hooks.log(`starting (--escapes)${TERMINAL_ESCAPES}`);
   if (options.exitCode !== undefined) {
     hooks.exit(options.exitCode, `exiting at start with code ${options.exitCode} (--exit-code)`);
   }
+  if (options.startCpuMs) spendCpu(options.startCpuMs, hooks);
   startProcessBehaviours(options, hooks);
   // Loaded on demand: a garbage-writing stdio server starts without the SDK, so
   // its first line comes out quickly even on a loaded machine.

@@ -41,6 +41,24 @@ export function slowInitServer(delayMs: number, options: FixtureOptions = {}): M
   return fixtureServer({ ...options, initDelayMs: delayMs });
 }
 
+/**
+ * Spends `cpuMs` of CPU time at start before it reads anything, then serves
+ * like {@link echoServer}: a server that loads much code. Beside other busy
+ * processes its start takes longer on the clock, as a real one does.
+ */
+export function busyStartServer(cpuMs: number, options: FixtureOptions = {}): MCPStdioServerConfig {
+  return fixtureServer({ ...options, startCpuMs: cpuMs });
+}
+
+/**
+ * Reads `initialize` and never answers, and writes nothing at all, to stdout
+ * or stderr (a server waiting on the network, say); stays alive until killed
+ * or stdin closes.
+ */
+export function silentServer(options: FixtureOptions = {}): MCPStdioServerConfig {
+  return fixtureServer({ ...options, hangAtInit: true, quiet: true });
+}
+
 /** Starts, reads `initialize`, and never answers; stays alive until killed or stdin closes. */
 export function hangingServer(options: FixtureOptions = {}): MCPStdioServerConfig {
   return fixtureServer({ ...options, hangAtInit: true });

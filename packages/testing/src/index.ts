@@ -15,6 +15,7 @@ export type {
 } from "./fixture-options.js";
 export { fixtureArgs, parseFixtureCommandLine, TERMINAL_ESCAPES } from "./fixture-options.js";
 export {
+  busyStartServer,
   contentServer,
   crashAfterInitServer,
   crashOnCallServer,
@@ -33,6 +34,7 @@ export {
   modernServer,
   noisyStderrServer,
   sigtermIgnoringServer,
+  silentServer,
   slowCallServer,
   slowInitServer,
 } from "./fixtures.js";

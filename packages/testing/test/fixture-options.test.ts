@@ -48,6 +48,8 @@ const optionsArbitrary: fc.Arbitrary<FixtureOptions> = fc.record(
     probeAnswer: fc.constantFrom("method-not-found", "invalid-params", "never", "exit"),
     probeStatus: fc.integer({ min: 100, max: 599 }),
     stdinDelayMs: fc.nat(),
+    startCpuMs: fc.nat(),
+    quiet: fc.boolean(),
   },
   { requiredKeys: [] },
 );

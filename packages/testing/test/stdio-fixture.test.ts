@@ -1,7 +1,11 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import {
+  busyStartServer,
   crashAfterInitServer,
   echoServer,
   exitServer,
@@ -10,6 +14,8 @@ import {
   hangingServer,
   isProcessAlive,
   noisyStderrServer,
+  readPidFileEntries,
+  silentServer,
   slowInitServer,
   waitForProcessExit,
 } from "../src/index.js";
@@ -19,11 +25,23 @@ import {
   handshake,
   rpc,
   runToExit,
+  spawnRaw,
   spawnStdio,
   textOf,
+  useTempDir,
 } from "./helpers.js";
 
 closeSessionsAfterEach();
+const dir = useTempDir("mcp-rt-stdio-fixture-");
+
+/** The CPU time (user + system) process `pid` has used so far, in ms, from /proc (Linux). */
+function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+}
 
 describe("echo server", () => {
   it("initializes, lists only echo, and echoes", async () => {
@@ -96,6 +114,31 @@ describe("start-up faults", () => {
     await session.close();
     await expect(connecting).rejects.toBeInstanceOf(SdkError);
     expect(await waitForProcessExit(pid!)).toBe(true);
+  });
+
+  it("busyStartServer spends its CPU time before it answers initialize", async () => {
+    const started = Date.now();
+    const session = await connectStdio(busyStartServer(600), 30_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    expect(session.stderr()).toMatch(/spent \d+ ms of CPU at start \(--start-cpu-ms\)/);
+    // CPU, not a sleep: what makes many such servers started at once slow each other down.
+    if (process.platform === "linux" && session.pid) expect(cpuMsOf(session.pid)).toBeGreaterThanOrEqual(600);
+  });
+
+  it("silentServer reads initialize, never answers, and writes nothing at all", async () => {
+    const pidFile = join(dir(), "pids");
+    const server = spawnRaw(silentServer({ pidFile }));
+    server.child.stdin?.write(handshake);
+    // It says nothing, so the pid file is where it shows that initialize arrived.
+    await expect
+      .poll(() => readPidFileEntries(pidFile).map((entry) => entry.role), { timeout: 20_000 })
+      .toContain("initialize");
+    expect(await server.next(300)).toBeUndefined();
+    expect(server.stderr()).toBe("");
+    expect(isProcessAlive(server.child.pid ?? 0)).toBe(true);
+    await server.close();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stderr()).toBe("");
   });
 
   it("crashAfterInitServer answers initialize, then exits with code 1", async () => {

@@ -1,3 +1,4 @@
+import type { MCPToolCache } from "@mcp-rt/cache";
 import { toolCacheFingerprint } from "@mcp-rt/cache";
 import {
   type AuthStorage,
@@ -9,10 +10,9 @@ import {
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
-import type { TypedEmitter } from "../event-emitter.js";
+import { errorMessage, monotonicMs, TaskGroup } from "@mcp-rt/config/util";
+import { createEmitter, type TypedEmitter } from "../event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "../load-problem.js";
-import type { ManagerCache } from "../manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
   DiscoverAndReloadOptions,
@@ -24,70 +24,104 @@ import type {
   MCPStartupMode,
 } from "../manager-types.js";
 import type { Attempt } from "../server/attempt.js";
-import { ServerLifecycle } from "../server/server-lifecycle.js";
-import type { ServerLimits } from "../server/server-limits.js";
-import type { ServerRecord } from "../server/server-record.js";
-import { dropError } from "../server/server-upkeep.js";
+import type { ConnectSettings } from "../server/connect-and-list.js";
+import { HealthMonitor, resolveHealthCheck } from "../server/health-monitor.js";
+import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "../server/open-connection.js";
+import { resolveReconnectOptions } from "../server/reconnect-policy.js";
+import { collectContent, type ServerContent } from "../server/server-content.js";
+import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";
+import type { ServerView } from "../server/server-record.js";
+import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
 import type { LiveServer, MCPToolHost } from "../tools/mcp-tool.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
 import { ServerRequests } from "./server-requests.js";
+import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
 import { StartPace } from "./start-pace.js";
-import { passStartupGate, STARTUP_TIMEOUT_MS } from "./startup-gate.js";
+import { type DeferOffer, passStartupGate, resolveStartupMode, STARTUP_TIMEOUT_MS } from "./startup-gate.js";
 
-/** What a {@link Fleet} is made with. */
+/** What a {@link Fleet} is made with: the manager's folder and options, and the stores it opened. */
 export interface FleetOptions {
   /** The project folder: where stdio servers start, what discovery reads, part of cache keys. */
   cwd: string;
   options: MCPManagerOptions;
-  /** When the startup gate passes (the option, checked). */
-  startupMode: MCPStartupMode;
-  /** What each server may send, from the options. */
-  limits: ServerLimits;
+  /** The tool cache (once open), and the problem opening it met, if any, to report once. */
+  cache: { get(): Promise<MCPToolCache | null>; takeProblem(): MCPLoadProblem | undefined };
   /** Where API keys and sign-ins live, when the manager has a store. */
   authStorage: AuthStorage | undefined;
-  cache: ManagerCache;
-  emitter: TypedEmitter<MCPManagerEvents>;
-  /** Background work `disconnectAll` waits for. */
-  tasks: TaskGroup;
 }
 
 /**
- * Every server of a manager together (docs/architecture.md, "The fleet"): the
- * table of servers and their exposed tools; starting many at once through
- * the startup gate; stopping one or all; and reload, a plan computed from the
- * running servers and the new configs ({@link planReload}), then applied.
- * One server's life is the {@link ServerLifecycle}'s.
+ * Every server of a manager together (docs/architecture.md, "The fleet"): a
+ * table of one {@link ServerSupervisor} per server, the exposed tools built
+ * from their slices, the events and the background work; starting many at
+ * once through the startup gate; stopping one or all; and reload, a plan
+ * computed from the running servers and the new configs ({@link planReload}),
+ * then applied.
  */
 export class Fleet {
   /** Every server by name. */
-  readonly table: ServerTable = new ServerTable();
+  readonly table: ServerTable;
   /** The exposed tools, built from every server's slice. */
   readonly catalog: ToolCatalog;
-  /** One server's life: attempts, commits, failures, sign-ins, stops. */
-  readonly lifecycle: ServerLifecycle;
   /** Requests on a caller's behalf: waiting for a connection, resources, prompts. */
   readonly requests: ServerRequests;
+  /** Sign-in, sign-out and API keys. */
+  readonly signIn: ServerSignIn;
+  /** What listeners are told. */
+  readonly emitter: TypedEmitter<MCPManagerEvents>;
+  /** Background work (closes, cache writes) that `idle` waits for. */
+  readonly #tasks = new TaskGroup();
   readonly #cwd: string;
   readonly #options: MCPManagerOptions;
   readonly #startupMode: MCPStartupMode;
+  readonly #limits: ServerLimits;
   readonly #authStorage: AuthStorage | undefined;
-  readonly #cache: ManagerCache;
-  readonly #emitter: TypedEmitter<MCPManagerEvents>;
+  readonly #cache: FleetOptions["cache"];
+  /** `null` without `healthCheckIntervalMs`. */
+  readonly #health: HealthMonitor | null;
   /** The last reload: reloads run one at a time, each on what the one before left. */
   #reloads: Promise<unknown> = Promise.resolve();
 
-  /** @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect` or health-check value out of range. */
-  constructor(options: FleetOptions) {
-    const { cwd, cache, emitter, authStorage, limits } = options;
+  /** @throws McpRtError `CONFIG_INVALID` naming the option, for a `reconnect`, health-check, limit or `startupMode` value out of range. */
+  constructor({ cwd, options, cache, authStorage }: FleetOptions) {
     this.#cwd = cwd;
-    this.#options = options.options;
-    this.#startupMode = options.startupMode;
+    this.#options = options;
+    this.#limits = resolveServerLimits(options);
+    this.#startupMode = resolveStartupMode(options.startupMode);
     this.#authStorage = authStorage;
     this.#cache = cache;
-    this.#emitter = emitter;
+    this.emitter = createEmitter<MCPManagerEvents>((error) =>
+      options.logger?.warn("An MCPManager event listener threw", error),
+    );
+    const reconnect = resolveReconnectOptions(options.reconnect);
+    const health = resolveHealthCheck(options);
+    const limits = this.#limits;
+    const settings: ConnectSettings = {
+      cwd,
+      authStorage,
+      maxMessageBytes: limits.maxMessageBytes,
+      onElicitation: options.onElicitation,
+      openUrl: options.openUrl,
+      signInTimeoutMs: options.signInTimeoutMs,
+      logger: options.logger,
+    };
+    const context: SupervisorContext = {
+      settings,
+      limits,
+      reconnect,
+      cache,
+      emitter: this.emitter,
+      tasks: this.#tasks,
+      pace: new StartPace(
+        options.maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts: options.maxConcurrentStarts },
+      ),
+      toolsChanged: () => this.catalog.invalidate(),
+    };
+    this.table = new ServerTable((name, config) => new ServerSupervisor(name, config, context));
     this.requests = new ServerRequests({ table: this.table, limits });
+    this.signIn = new ServerSignIn({ table: this.table, authStorage });
     const host: MCPToolHost = {
       resultCharLimit: limits.resultCharLimit,
       resultMediaByteLimit: limits.resultMediaByteLimit,
@@ -96,23 +130,19 @@ export class Fleet {
         await this.requests.waitForConnection(server, signal ? { signal } : {});
       },
       signInRequired: (server, error) => {
-        const record = this.table.get(server);
-        if (record && McpRtError.isInstance(error)) this.lifecycle.signInLost(record, error);
+        if (McpRtError.isInstance(error)) this.table.get(server)?.signInLost(error);
       },
     };
-    this.catalog = new ToolCatalog(this.table, host);
-    this.lifecycle = new ServerLifecycle({
-      cwd,
-      options: options.options,
-      limits,
-      authStorage,
-      table: this.table,
-      catalog: this.catalog,
-      cache,
-      emitter,
-      tasks: options.tasks,
-      pace: new StartPace(),
-    });
+    this.catalog = new ToolCatalog(() => this.table.views(), host);
+    this.#health = health
+      ? new HealthMonitor({
+          ...health,
+          connections: () => this.table.connections(),
+          onUnhealthy: (connection, error) => this.table.get(connection.name)?.unhealthy(connection, error),
+        })
+      : null;
+    // Pings run while any server is connected (the monitor stops itself when none is).
+    if (this.#health) this.emitter.on("server:connected", () => this.#health?.start());
   }
 
   /** `MCPManager.discoverAndConnect`: discovers, then connects what it found; a discovery that throws is one problem. */
@@ -141,15 +171,16 @@ export class Fleet {
       const source = sources[name];
       const enabled = !switchedOff(config);
       const running = this.table.get(name);
-      if (running?.active) {
+      if (running?.record.active) {
         if (source) running.from(source);
         if (!enabled) continue;
         names.push(name);
-        if (running.attempt && !running.attempt.outcome) attempts.set(name, running.attempt);
+        const { attempt } = running.record;
+        if (attempt && !attempt.outcome) attempts.set(name, attempt);
         continue;
       }
-      const record = this.table.ensure(name, config);
-      if (source) record.from(source);
+      const supervisor = this.table.ensure(name, config);
+      if (source) supervisor.from(source);
       if (!enabled) continue;
       names.push(name);
       const problems = validateServerConfig(name, config);
@@ -159,11 +190,11 @@ export class Fleet {
           `MCP server "${name}" has an invalid config${source ? ` in ${source.path}` : ""}: ${problems.join("; ")}`,
           { server: name },
         );
-        this.lifecycle.fail(record, error);
+        supervisor.fail(error);
         errors.set(name, error);
         continue;
       }
-      attempts.set(name, this.lifecycle.start(record, config));
+      attempts.set(name, supervisor.start());
     }
 
     const { maxStartupWaitMs } = this.#options;
@@ -172,15 +203,19 @@ export class Fleet {
       maxStartupWaitMs,
       mode: this.#startupMode,
       startedAt,
-      defer: (offers) => this.lifecycle.defer(offers),
-      notWaitedFor: (late, reason) => this.lifecycle.notWaitedFor(late, reason, maxStartupWaitMs ?? 0),
+      defer: (offers) => this.#defer(offers),
+      notWaitedFor: (late, reason) => {
+        for (const attempt of late) {
+          this.table.get(attempt.name)?.notWaitedFor(attempt, reason, maxStartupWaitMs ?? 0);
+        }
+      },
     });
 
     for (const [name, attempt] of attempts) {
-      attempt.returned = true;
+      attempt.markReturned();
       if (attempt.outcome?.ok === false) errors.set(name, attempt.outcome.error);
       // Dropped after it connected: since then no other attempt started, or only automatic reconnects.
-      const record = this.table.get(name);
+      const record = this.table.get(name)?.record;
       const latest = record?.attempt;
       const dropped =
         record &&
@@ -188,7 +223,7 @@ export class Fleet {
         !record.connection &&
         !attempt.controller.signal.aborted &&
         (latest === attempt || latest?.reconnect === true);
-      if (dropped) errors.set(name, dropError(record));
+      if (dropped) errors.set(name, record.dropError());
     }
     const wanted = new Set(names);
     const cacheProblem = this.#cache.takeProblem();
@@ -201,6 +236,24 @@ export class Fleet {
       connectedServers: names.filter((name) => this.table.status(name) === "connected"),
       problems: cacheProblem ? [cacheProblem, ...serverProblems] : serverProblems,
     };
+  }
+
+  /**
+   * The startup gate offers the cached tools of the attempts still pending:
+   * they stand in as deferred tools, named together in one rebuild. Returns
+   * the attempts whose cached tools were used (those still current).
+   */
+  #defer(offers: readonly DeferOffer[]): ReadonlySet<Attempt> {
+    const used = new Set<Attempt>();
+    const announcements: Array<() => void> = [];
+    for (const { attempt, cached } of offers) {
+      const announce = this.table.get(attempt.name)?.defer(attempt, cached);
+      if (!announce) continue;
+      used.add(attempt);
+      announcements.push(announce);
+    }
+    for (const announce of announcements) announce();
+    return used;
   }
 
   /** `MCPManager.reload`: queued behind the reload before it. */
@@ -234,20 +287,60 @@ export class Fleet {
         problems: [discoveryProblem(error)],
       };
     }
-    const { configs, sources } = keepBrokenFiles(discovery, table);
+    const { configs, sources } = keepBrokenFiles(discovery, table.views());
     const result = await this.reload(configs, sources, { all, retryFailed });
     return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
   }
 
   /** `MCPManager.disconnectServer`: stops `name`; resolves once what it had open is closed. */
   async stop(name: string): Promise<void> {
-    const record = this.table.get(name);
-    if (record) await this.lifecycle.stop(record);
+    const supervisor = this.table.forget(name);
+    if (!supervisor) return;
+    const retired = supervisor.retire();
+    if (retired.hadTools) this.catalog.invalidate();
+    retired.announce();
+    await retired.closed;
   }
 
-  /** Stops every server; what they had open closes in the background (the manager's tasks). */
+  /**
+   * Stops every server, rebuilding the tools once: no ping timer is left
+   * (reconnect timers go with their servers). What they had open closes in
+   * the background; `idle` waits for it.
+   */
   stopAll(): void {
-    this.lifecycle.stopAll();
+    const retired = this.table.names().flatMap((name) => this.table.forget(name)?.retire() ?? []);
+    this.#health?.stop();
+    this.catalog.invalidate();
+    for (const stopped of retired) stopped.announce();
+  }
+
+  /** Resolves once the background work (closes, cache writes) is done, also work started meanwhile. */
+  idle(): Promise<void> {
+    return this.#tasks.idle();
+  }
+
+  /** Every server's resources, resource templates or prompts: live, or cached while it is deferred. */
+  content<K extends keyof ServerContent>(list: K): ReturnType<typeof collectContent<K>> {
+    return collectContent(this.table.views(), list);
+  }
+
+  /** `MCPManager.testServer`: connects on a connection of its own, lists, closes. */
+  testServer(
+    name: string,
+    config: MCPServerConfig,
+    options: { signal?: AbortSignal; timeoutMs?: number; sourcePath?: string } = {},
+  ): Promise<ServerProbe> {
+    // The connect and the list each have the time limit: their errors say which step timed out.
+    const timeoutMs = options.timeoutMs ?? config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+    return probeServer(name, config, {
+      cwd: this.#cwd,
+      signal: options.signal ?? new AbortController().signal,
+      timeoutMs,
+      authStorage: this.#authStorage,
+      sourcePath: options.sourcePath,
+      maxMessageBytes: this.#limits.maxMessageBytes,
+      toolLimits: this.#limits.toolLimits,
+    });
   }
 
   /** The plan (what to stop, start, keep), then its application: the old processes close while the new ones start. */
@@ -256,24 +349,25 @@ export class Fleet {
     sources: Record<string, SourceMeta>,
     options: MCPReloadOptions,
   ): Promise<MCPReloadResult> {
-    const { table, catalog, lifecycle } = this;
+    const { table, catalog } = this;
     const plan = await planReload({
       ...options,
-      table,
+      servers: new Map(table.views().map((record) => [record.name, record])),
       configs,
       differs: (record, config) => this.#differs(record, config),
     });
-    const closed = plan.stop.map((record) => lifecycle.stop(record));
-    for (const record of plan.keep) {
-      const source = sources[record.name];
-      if (source) record.from(source);
+    const closed = plan.stop.map((name) => this.stop(name));
+    for (const name of plan.keep) {
+      const supervisor = table.get(name);
+      const source = sources[name];
+      if (source) supervisor?.from(source);
       // Equal where it counts for the running server; fields such as `alwaysLoad` may still have changed.
-      const config = configs[record.name];
-      if (config) record.configure(config);
+      const config = configs[name];
+      if (config) supervisor?.configure(config);
     }
     const { change } = plan;
     if (change.added.length + change.removed.length + change.restarted.length > 0) {
-      this.#emitter.emit("config:changed", change);
+      this.emitter.emit("config:changed", change);
     }
     const [result] = await Promise.all([this.connectServers(plan.start, sources), ...closed]);
     const names = Object.keys(configs).filter((name) => !switchedOff(configs[name]));
@@ -293,7 +387,7 @@ export class Fleet {
    * with fresh command runs) other values reaching the server. A value that
    * cannot be resolved now leaves the server as it is: its next connect says why.
    */
-  async #differs(record: ServerRecord, config: MCPServerConfig): Promise<boolean> {
+  async #differs(record: ServerView, config: MCPServerConfig): Promise<boolean> {
     const cwd = this.#cwd;
     if (!record.runs(config, cwd)) return true;
     const before = record.resolvedFingerprint;
@@ -315,7 +409,7 @@ export class Fleet {
 
   /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */
   #liveServer(server: string): LiveServer {
-    const record = this.table.get(server);
+    const record = this.table.get(server)?.record;
     if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
     // A connected server's definitions are always its live ones (the cached ones only stand in before).
     if (record.connection) return { connection: record.connection, toolNames: record.toolNames };

@@ -1,26 +1,26 @@
 import type { LoadConfigsResult, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
 import type { MCPConfigChange, MCPReloadOptions } from "../manager-types.js";
-import type { ServerRecord } from "../server/server-record.js";
-import type { ServerTable } from "./server-table.js";
+import type { ServerView } from "../server/server-record.js";
 
 /** What a reload does: the change it reports, what it stops, what it starts, what it leaves alone. */
 export interface ReloadPlan {
   change: MCPConfigChange;
-  /** Records to stop: removed, turned off, or to be started again. */
-  stop: ServerRecord[];
+  /** Servers to stop: removed, turned off, or to be started again. */
+  stop: string[];
   /** Configs for `connectServers`: added and restarted servers, and `enabled: false` ones to remember. */
   start: Record<string, MCPServerConfig>;
-  /** Records left as they are. */
-  keep: ServerRecord[];
+  /** Servers left as they are. */
+  keep: string[];
 }
 
 /** Options of {@link planReload}. */
 export interface PlanReloadOptions extends MCPReloadOptions {
-  table: ServerTable;
+  /** The servers the fleet has, by name: their state, read-only. */
+  servers: ReadonlyMap<string, ServerView>;
   /** The configs the servers should run with now, by name. */
   configs: Record<string, MCPServerConfig>;
-  /** Whether a record runs something other than a config (the fleet asks). */
-  differs(record: ServerRecord, config: MCPServerConfig): Promise<boolean>;
+  /** Whether a server runs something other than a config (the fleet asks). */
+  differs(record: ServerView, config: MCPServerConfig): Promise<boolean>;
 }
 
 /** True for a config turned off with `enabled: false`; anything else goes on (garbage is reported by validation). */
@@ -36,15 +36,15 @@ export function switchedOff(config: unknown): boolean {
  * unchanged; names no longer configured, or now turned off, are removed.
  */
 export async function planReload(options: PlanReloadOptions): Promise<ReloadPlan> {
-  const { table, configs } = options;
+  const { servers, configs } = options;
   const change: MCPConfigChange = { added: [], removed: [], restarted: [], unchanged: [] };
-  const plan = { change, stop: [] as ServerRecord[], keep: [] as ServerRecord[] };
+  const plan = { change, stop: [] as string[], keep: [] as string[] };
   // Entries, not assignments: a server may be called `__proto__`.
   const start: Array<[string, MCPServerConfig]> = [];
   const entries = Object.entries(configs);
   const restart = await Promise.all(
     entries.map(([name, config]) => {
-      const record = table.get(name);
+      const record = servers.get(name);
       if (!record?.started || switchedOff(config)) return false;
       if (options.all || typeof config !== "object" || config === null) return true;
       if (options.retryFailed && !record.active && record.phase !== "needs-auth") return true;
@@ -52,29 +52,29 @@ export async function planReload(options: PlanReloadOptions): Promise<ReloadPlan
     }),
   );
   entries.forEach(([name, config], i) => {
-    const record = table.get(name);
+    const record = servers.get(name);
     if (switchedOff(config)) {
       if (record?.started) {
-        plan.stop.push(record);
+        plan.stop.push(name);
         change.removed.push(name);
       }
       start.push([name, config]);
     } else if (!record?.started) {
-      if (record) plan.stop.push(record);
+      if (record) plan.stop.push(name);
       start.push([name, config]);
       change.added.push(name);
     } else if (restart[i]) {
-      plan.stop.push(record);
+      plan.stop.push(name);
       start.push([name, config]);
       change.restarted.push(name);
     } else {
-      plan.keep.push(record);
+      plan.keep.push(name);
       change.unchanged.push(name);
     }
   });
-  for (const record of table.records()) {
+  for (const record of servers.values()) {
     if (Object.hasOwn(configs, record.name)) continue;
-    plan.stop.push(record);
+    plan.stop.push(record.name);
     if (record.started) change.removed.push(record.name);
   }
   return { ...plan, start: Object.fromEntries(start) };
@@ -90,7 +90,7 @@ export async function planReload(options: PlanReloadOptions): Promise<ReloadPlan
  */
 export function keepBrokenFiles(
   discovery: Pick<LoadConfigsResult, "configs" | "sources" | "errors" | "needsApproval">,
-  table: ServerTable,
+  servers: Iterable<ServerView>,
 ): { configs: Record<string, MCPServerConfig>; sources: Record<string, SourceMeta> } {
   const configs = Object.entries(discovery.configs);
   const sources = Object.entries(discovery.sources);
@@ -101,7 +101,7 @@ export function keepBrokenFiles(
     discovery.errors.flatMap((issue) => (issue.server === undefined ? [] : [issue.server])),
   );
   const waiting = new Set(brokenFiles.size > 0 ? discovery.needsApproval.map((entry) => entry.name) : []);
-  for (const record of table.records()) {
+  for (const record of servers) {
     const { name, source } = record;
     const held =
       invalid.has(name) ||

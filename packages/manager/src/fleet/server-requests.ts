@@ -6,9 +6,9 @@ import type { ToolResult } from "../tools/custom-tool.js";
 import { toolErrorResult, toToolResult } from "../tools/tool-result.js";
 import type { ServerTable } from "./server-table.js";
 
-/** What {@link ServerRequests} works on: the manager's parts it shares. */
-export interface ServerRequestsParts {
-  table: ServerTable;
+/** What {@link ServerRequests} works on: the fleet's table and the result budget. */
+export interface ServerRequestsOptions {
+  table: Pick<ServerTable, "get" | "unknown">;
   /** What each server may send, from the options (the result budget of `readResourceResult`). */
   limits: ServerLimits;
 }
@@ -25,21 +25,24 @@ interface RequestOptions {
  * deferred tool.
  */
 export class ServerRequests {
-  readonly #parts: ServerRequestsParts;
+  readonly #options: ServerRequestsOptions;
 
-  constructor(parts: ServerRequestsParts) {
-    this.#parts = parts;
+  constructor(options: ServerRequestsOptions) {
+    this.#options = options;
   }
 
   /** `MCPManager.waitForConnection`: the connection of `name` once it is connected and listed. */
   async waitForConnection(name: string, options: RequestOptions = {}): Promise<MCPServerConnection> {
     const { signal } = options;
     if (signal?.aborted) throw abortError(`Waiting for MCP server "${name}" to connect`, signal.reason);
-    const record = this.#parts.table.get(name);
-    if (!record) throw this.#parts.table.unknown(name);
+    const supervisor = this.#options.table.get(name);
+    if (!supervisor) throw this.#options.table.unknown(name);
+    const { record } = supervisor;
     if (record.connection) return record.connection;
     const attempt = record.attempt;
     if (!attempt || attempt.outcome) throw record.notConnected();
+    // Someone waits for it now: a start still queued goes first.
+    if (attempt.beganAt === undefined) supervisor.hurry();
     return attempt.wait(signal);
   }
 
@@ -55,7 +58,7 @@ export class ServerRequests {
 
   /** `MCPManager.readResourceResult`: a resource as a tool result; a failure is `MCP error: …` content. */
   async readResourceResult(server: string, uri: string, options: RequestOptions = {}): Promise<ToolResult> {
-    const { limits } = this.#parts;
+    const { limits } = this.#options;
     const context = { serverName: server, mcpToolName: "resources/read" };
     try {
       const read = await this.readResource(server, uri, options);
@@ -85,13 +88,12 @@ export class ServerRequests {
   async subscribeResource(server: string, uri: string): Promise<void> {
     const connection = await this.waitForConnection(server);
     await client().subscribeResource(connection, uri);
-    this.#parts.table.get(server)?.subscribe(uri);
+    this.#options.table.get(server)?.subscribe(uri);
   }
 
   /** `MCPManager.unsubscribeResource`: stops following `uri`. */
   async unsubscribeResource(server: string, uri: string): Promise<void> {
-    const record = this.#parts.table.get(server);
-    record?.unsubscribe(uri);
+    this.#options.table.get(server)?.unsubscribe(uri);
     const connection = await this.waitForConnection(server);
     await client().unsubscribeResource(connection, uri);
   }

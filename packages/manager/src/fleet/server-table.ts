@@ -1,64 +1,71 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { MCPConnectionStatus, MCPServerState } from "../manager-types.js";
-import { ServerRecord } from "../server/server-record.js";
+import type { ServerView } from "../server/server-record.js";
+import type { ServerSupervisor } from "../server/server-supervisor.js";
 
-/** Every server a manager knows, by config name: one {@link ServerRecord} each. */
+/** Every server a fleet knows, by config name: one {@link ServerSupervisor} each. */
 export class ServerTable {
-  readonly #records = new Map<string, ServerRecord>();
+  readonly #supervisors = new Map<string, ServerSupervisor>();
+  readonly #make: (name: string, config: MCPServerConfig) => ServerSupervisor;
 
-  /** The record of `name`, if the manager knows it. */
-  get(name: string): ServerRecord | undefined {
-    return this.#records.get(name);
+  /** @param make Makes the supervisor of a server the table meets for the first time. */
+  constructor(make: (name: string, config: MCPServerConfig) => ServerSupervisor) {
+    this.#make = make;
   }
 
-  /** The record of `name` with `config` as its latest config; made when the server is new. */
-  ensure(name: string, config: MCPServerConfig): ServerRecord {
-    let record = this.#records.get(name);
-    if (record) {
-      record.configure(config);
+  /** The supervisor of `name`, if the fleet knows it. */
+  get(name: string): ServerSupervisor | undefined {
+    return this.#supervisors.get(name);
+  }
+
+  /** The supervisor of `name` with `config` as its latest config; made when the server is new. */
+  ensure(name: string, config: MCPServerConfig): ServerSupervisor {
+    let supervisor = this.#supervisors.get(name);
+    if (supervisor) {
+      supervisor.configure(config);
     } else {
-      record = new ServerRecord(name, config);
-      this.#records.set(name, record);
+      supervisor = this.#make(name, config);
+      this.#supervisors.set(name, supervisor);
     }
-    return record;
+    return supervisor;
   }
 
-  /** Removes `name`; returns its record (to be stopped by the caller). */
-  forget(name: string): ServerRecord | undefined {
-    const record = this.#records.get(name);
-    this.#records.delete(name);
-    return record;
+  /** Removes `name`; returns its supervisor (to be retired by the caller). */
+  forget(name: string): ServerSupervisor | undefined {
+    const supervisor = this.#supervisors.get(name);
+    this.#supervisors.delete(name);
+    return supervisor;
   }
 
-  /** True while `record` is the one the table holds for its name (it was not removed or replaced). */
-  holds(record: ServerRecord): boolean {
-    return this.#records.get(record.name) === record;
+  /** Every supervisor, in the order the servers became known. */
+  supervisors(): ServerSupervisor[] {
+    return [...this.#supervisors.values()];
   }
 
-  /** Every record, in the order the servers became known. */
-  records(): ServerRecord[] {
-    return [...this.#records.values()];
+  /** Every server's state, read-only, in the same order. */
+  views(): ServerView[] {
+    return this.supervisors().map((supervisor) => supervisor.record);
   }
 
   /** Every config name. */
   names(): string[] {
-    return [...this.#records.keys()];
+    return [...this.#supervisors.keys()];
   }
 
   /** Every server as a UI shows it. */
   states(): MCPServerState[] {
-    return this.records().map((record) => record.state());
+    return this.views().map((record) => record.state());
   }
 
   /** The design document's status of `name`; `disconnected` for a server the table does not know. */
   status(name: string): MCPConnectionStatus {
-    return this.#records.get(name)?.status ?? "disconnected";
+    return this.#supervisors.get(name)?.record.status ?? "disconnected";
   }
 
   /** The live connections. */
   *connections(): Iterable<MCPServerConnection> {
-    for (const record of this.#records.values()) if (record.connection) yield record.connection;
+    for (const { record } of this.#supervisors.values()) if (record.connection) yield record.connection;
   }
 
   /** `UNKNOWN_SERVER` for a name the table does not know, listing the names it does. */

@@ -1,6 +1,9 @@
 import { holdLaunches } from "@mcp-rt/client/light";
+import { isStdioConfig } from "@mcp-rt/config";
 import { delay } from "../abortable.js";
 import type { Attempt } from "../server/attempt.js";
+import type { StartPacing, StartSlot } from "../server/server-supervisor.js";
+import { SpawnScheduler, type SpawnSchedulerOptions } from "./spawn-scheduler.js";
 
 /**
  * How long a cache write waits at most for the other servers starting with
@@ -20,16 +23,28 @@ export const LAUNCH_HOLD_MS = 80;
  * The start path's speed measures, in one place (docs/architecture.md, "The
  * startup gate"; what each saves is measured in `bench/`). None changes what
  * a start gives; each only orders work so that the caller gets its tools
- * first. The fleet owns one for all its servers: pacing how many servers
- * start together belongs beside these.
+ * first. The fleet owns one for all its servers.
  */
-export class StartPace {
+export class StartPace implements StartPacing {
+  /**
+   * How many stdio servers are in their CPU-heavy start at once: spawned all
+   * together on a machine with few cores, they share the CPU for their whole
+   * start, so none is ready early and every one is late.
+   */
+  readonly #spawns: SpawnScheduler;
+  /** Servers a call waits for that had not queued yet (their cache reads were still out): they go first once they do. */
+  readonly #hurried = new Set<string>();
   /** Cache reads of starting attempts: the client is loaded after them. */
   readonly #reads = new Set<Promise<unknown>>();
   /** Attempts started on purpose (not automatic reconnects) still connecting. */
   readonly #starting = new Set<Attempt>();
   /** Resolved when the last of {@link #starting} settles; made by the first to wait for that. */
   #noneStarting: { settled: Promise<void>; resolve: () => void } | undefined;
+
+  /** @throws McpRtError `CONFIG_INVALID` naming the option, for a `maxConcurrentStarts` out of range. */
+  constructor(options: SpawnSchedulerOptions = {}) {
+    this.#spawns = new SpawnScheduler(options);
+  }
 
   /** Follows a new attempt: its cache read, and (started on purpose) its settling. */
   track(attempt: Attempt): void {
@@ -48,16 +63,52 @@ export class StartPace {
   }
 
   /**
-   * Waits, before `attempt` loads the client and connects, until the cache
-   * reads of every attempt started so far are done. The SDK and the
-   * transports are loaded only then: on a warm start the cached tools are
-   * handed over first, and the module load overlaps with the servers
+   * Waits until `attempt` may load the client and connect, then hands it its
+   * start slot (`attempt.began()` marks when its own time starts).
+   *
+   * First the cache reads of every attempt started so far: the SDK and the
+   * transports are loaded only then, so on a warm start the cached tools are
+   * handed over first and the module load overlaps with the servers
    * starting. An attempt whose own read found nothing goes on at once: its
    * server is waited for in any mode, so nothing is handed over before it
-   * anyway (a cold start launches its servers without waiting for the other
-   * reads).
+   * anyway.
+   *
+   * Then a slot, for a stdio server: at most `maxConcurrentStarts` of them
+   * start at once. Servers the start waits for (no cache entry) go first,
+   * then those that came up fast last time. A remote server's start costs
+   * this machine nothing: it takes no slot.
    */
-  async afterCacheReads(attempt: Attempt): Promise<void> {
+  async beforeConnect(attempt: Attempt): Promise<StartSlot> {
+    await this.#afterCacheReads(attempt);
+    if (!isStdioConfig(attempt.config)) {
+      attempt.began(0);
+      return NO_SLOT;
+    }
+    const { name, cachedEntry: entry } = attempt;
+    try {
+      const slot = this.#spawns.acquire({
+        name,
+        urgent: !attempt.reconnect && entry === null,
+        ...(entry?.startMs === undefined ? {} : { expectedMs: entry.startMs }),
+        signal: attempt.controller.signal,
+      });
+      // A call that waited for it before it queued moves it forward now.
+      if (this.#hurried.delete(name)) this.#spawns.promote(name);
+      const granted = await slot;
+      attempt.began(granted.queuedMs);
+      return granted;
+    } catch {
+      // Called off while it queued: the attempt sees its signal and ends with its reason.
+      return NO_SLOT;
+    }
+  }
+
+  /** A call waits for `name`, still queued for its start: it goes first. */
+  hurry(name: string): void {
+    if (!this.#spawns.promote(name)) this.#hurried.add(name);
+  }
+
+  async #afterCacheReads(attempt: Attempt): Promise<void> {
     // The attempts of one `connectServers` call are all started before this first await ends.
     // One the gate will not wait for (its note says it missed the wait before) launches after the handoff too.
     if ((await attempt.cached) === null && !attempt.missedStartup) return;
@@ -93,6 +144,9 @@ export class StartPace {
     stop.abort();
   }
 }
+
+/** What an attempt that takes no slot holds. */
+const NO_SLOT: StartSlot = { release() {} };
 
 /**
  * Holds stdio launches from {@link LAUNCH_HOLD_MS} before the startup gate

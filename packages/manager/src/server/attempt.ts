@@ -2,7 +2,7 @@ import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheRead } from "@mcp-rt/
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs } from "@mcp-rt/config/util";
-import { abortable } from "../abortable.js";
+import { abortable, delay } from "../abortable.js";
 import { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 
 /** Options of {@link Attempt}. */
@@ -47,16 +47,18 @@ export class Attempt {
   readonly late: Promise<MCPToolDefinition[] | null>;
   /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
   readonly done: Promise<MCPServerConnection>;
-  /** The whole cache entry once `cached` (or `late`) found it (resources, prompts, instructions beside the tools); `null` on a miss. */
-  cachedEntry: MCPToolCacheEntry | null = null;
-  /** The cache's note that the server did not come up within the startup wait at an earlier start, read with `cached`. */
-  missedStartup?: { waitMs: number; at: number };
-  /** True once the store answered the read, in time or late: only then is a miss known to be one. */
-  readAnswered = false;
-  /** Set once `done` settled. */
-  outcome?: { ok: true } | { ok: false; error: McpRtError };
-  /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
-  returned = false;
+  #cachedEntry: MCPToolCacheEntry | null = null;
+  #missedStartup: { waitMs: number; at: number } | undefined;
+  #readAnswered = false;
+  #outcome: { ok: true } | { ok: false; error: McpRtError } | undefined;
+  #returned: boolean;
+  /** When it got its start slot (`monotonicMs()`); until then, resolved by {@link Attempt.began}. */
+  #beganAt: number | undefined;
+  #queuedMs = 0;
+  #markBegan!: () => void;
+  readonly #began: Promise<void> = new Promise((resolve) => {
+    this.#markBegan = resolve;
+  });
   /** True for an automatic reconnect. */
   readonly reconnect: boolean;
   /** True for `login`: a sign-in may run. */
@@ -68,7 +70,7 @@ export class Attempt {
     this.reconnect = options.reconnect ?? false;
     this.interactive = options.interactive ?? false;
     // Nobody's `errors` will report a reconnect's failure.
-    this.returned = this.reconnect;
+    this.#returned = this.reconnect;
     // The cache never throws by contract; a miss is the only safe reading of anything else.
     const { cache, name, config, cwd } = options;
     const found: Promise<MCPToolCacheRead | null> = cache
@@ -84,29 +86,86 @@ export class Attempt {
     this.done = options.run(this);
     this.done.then(
       () => {
-        this.outcome = { ok: true };
+        this.#outcome = { ok: true };
       },
       (error: McpRtError) => {
-        this.outcome = { ok: false, error };
+        this.#outcome = { ok: false, error };
       },
     );
   }
 
+  /** The whole cache entry once `cached` (or `late`) found it (resources, prompts, instructions beside the tools); `null` on a miss. */
+  get cachedEntry(): MCPToolCacheEntry | null {
+    return this.#cachedEntry;
+  }
+  /** The cache's note that the server did not come up within the startup wait at an earlier start, read with `cached`. */
+  get missedStartup(): { waitMs: number; at: number } | undefined {
+    return this.#missedStartup;
+  }
+  /** True once the store answered the read, in time or late: only then is a miss known to be one. */
+  get readAnswered(): boolean {
+    return this.#readAnswered;
+  }
+  /** Set once `done` settled. */
+  get outcome(): { ok: true } | { ok: false; error: McpRtError } | undefined {
+    return this.#outcome;
+  }
+  /** True once a `connectServers` call that waited on this attempt returned: a later failure or drop is logged, not reported. */
+  get returned(): boolean {
+    return this.#returned;
+  }
+
+  /**
+   * When it got its start slot and began connecting (`monotonicMs()`); the
+   * start before it, while it queued, is not its own time: its `timeout`
+   * counts from here.
+   */
+  get beganAt(): number | undefined {
+    return this.#beganAt;
+  }
+
+  /** How long it queued for its start slot, in ms (0 until it got it, and when it did not queue). */
+  get queuedMs(): number {
+    return this.#queuedMs;
+  }
+
+  /** It got its start slot after queuing `queuedMs` for it: it begins connecting now. */
+  began(queuedMs: number): void {
+    if (this.#beganAt !== undefined) return;
+    this.#beganAt = monotonicMs();
+    this.#queuedMs = Math.round(queuedMs);
+    this.#markBegan();
+  }
+
+  /** The `connectServers` call that waited on it returned (its `errors` are out). */
+  markReturned(): void {
+    this.#returned = true;
+  }
+
   /** Keeps what a read (in time or late) found. */
   #found(read: MCPToolCacheRead | null): MCPToolCacheRead | null {
-    if (read?.entry) this.cachedEntry = read.entry;
-    if (read?.missedStartup) this.missedStartup = read.missedStartup;
-    if (read && !read.late) this.readAnswered = true;
+    if (read?.entry) this.#cachedEntry = read.entry;
+    if (read?.missedStartup) this.#missedStartup = read.missedStartup;
+    if (read && !read.late) this.#readAnswered = true;
     return read;
   }
 
   /**
    * Settles like `done`, but waits at most the config's `timeout` (then rejects
-   * with `CONNECT_TIMEOUT`) and rejects with an `AbortError` when `signal` aborts.
+   * with `CONNECT_TIMEOUT`) and rejects with an `AbortError` when `signal`
+   * aborts. The time counts from now, or, while the attempt still queues for
+   * its start slot, from when it gets it.
    */
   async wait(signal?: AbortSignal): Promise<MCPServerConnection> {
     const timeoutMs = this.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timer = new AbortController();
+    const stop = new AbortController();
+    const timeout = timer.signal;
+    void this.#began
+      .then(() => delay(timeoutMs, stop.signal))
+      .then(() => {
+        if (!stop.signal.aborted) timer.abort();
+      });
     try {
       return await abortable(this.done, signal ? AbortSignal.any([signal, timeout]) : timeout);
     } catch (error) {
@@ -120,6 +179,8 @@ export class Attempt {
         );
       }
       throw error;
+    } finally {
+      stop.abort();
     }
   }
 }

@@ -1,46 +1,32 @@
-import { monotonicMs } from "@mcp-rt/config/util";
-import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
-import type { ServerRecord } from "./server-record.js";
+import type { ReconnectPolicy } from "./reconnect-policy.js";
 
 /**
- * Runs the reconnect timers of servers by their {@link ReconnectPolicy}, kept
- * on each server's record (`record.outage`). A server's policy outlives a
- * successful reconnect (to notice one that keeps dying) until the record's
- * outage ends: the server was stopped, or connected on purpose.
+ * The reconnect bookkeeping of a server since it last dropped: its backoff and
+ * circuit breaker, and the timer of its next attempt. The timer is unref'd:
+ * a pending reconnect never keeps the process alive.
  */
-export class ReconnectScheduler {
-  readonly #options: ResolvedReconnectOptions;
+export class Outage {
+  /** Its backoff and circuit breaker. */
+  readonly policy: ReconnectPolicy;
+  #timer: NodeJS.Timeout | undefined;
 
-  constructor(options: ResolvedReconnectOptions) {
-    this.#options = options;
+  constructor(policy: ReconnectPolicy) {
+    this.policy = policy;
   }
 
-  /**
-   * `record` dropped, or its automatic attempt failed: schedules the next
-   * attempt (`due` runs when its timer fires, unless the outage ended
-   * meanwhile) and returns the step taken, or returns the breaker's verdict.
-   */
-  retry(record: ServerRecord, due: () => void): ReconnectStep {
-    const outage = record.outageOf(() => new ReconnectPolicy(this.#options));
-    outage.cancel();
-    const step = outage.policy.next(monotonicMs());
-    if (!step.retry) {
-      record.endOutage();
-      return step;
-    }
-    outage.schedule(step.delayMs, () => {
-      if (record.outage === outage) due();
-    });
-    return step;
+  /** Runs `due` after `delayMs` (unref'd: a pending reconnect never keeps the process alive), replacing a timer set before. */
+  schedule(delayMs: number, due: () => void): void {
+    this.cancel();
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      due();
+    }, delayMs);
+    this.#timer.unref();
   }
 
-  /** An attempt of `record` connected: the counts start over if it stays up for `maxDelayMs`. */
-  connected(record: ServerRecord): void {
-    record.outage?.policy.connected(monotonicMs());
-  }
-
-  /** True when `record` dropped and has not been back for good since: a new drop is part of the same outage. */
-  inOutage(record: ServerRecord): boolean {
-    return record.outage?.policy.inOutage(monotonicMs()) ?? false;
+  /** Calls off the next attempt, if one is scheduled. */
+  cancel(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }

@@ -11,47 +11,51 @@ import { appOnlyToolNames, filterServerTools } from "../tools/tool-filter.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
+import { Outage } from "./reconnect-scheduler.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
 
+/** A server's state as the rest of the manager reads it: nothing here changes it. */
+export type ServerView = Pick<
+  ServerRecord,
+  | "name"
+  | "phase"
+  | "config"
+  | "source"
+  | "attempt"
+  | "connection"
+  | "definitions"
+  | "listedTools"
+  | "deferred"
+  | "content"
+  | "instructions"
+  | "subscriptions"
+  | "protocol"
+  | "lastError"
+  | "startMs"
+  | "resolvedFingerprint"
+  | "status"
+  | "active"
+  | "reconnecting"
+  | "reconnectAttempt"
+  | "toolNames"
+  | "started"
+  | "runs"
+  | "dropError"
+  | "notConnected"
+  | "unavailable"
+  | "state"
+>;
+
 /**
- * The reconnect bookkeeping of a server since it last dropped: its backoff and
- * circuit breaker, and the timer of its next attempt.
- */
-export class Outage {
-  /** Its backoff and circuit breaker. */
-  readonly policy: ReconnectPolicy;
-  #timer: NodeJS.Timeout | undefined;
-
-  constructor(policy: ReconnectPolicy) {
-    this.policy = policy;
-  }
-
-  /** Runs `due` after `delayMs` (unref'd: a pending reconnect never keeps the process alive), replacing a timer set before. */
-  schedule(delayMs: number, due: () => void): void {
-    this.cancel();
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      due();
-    }, delayMs);
-    this.#timer.unref();
-  }
-
-  /** Calls off the next attempt, if one is scheduled. */
-  cancel(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-}
-
-/**
- * Everything the manager knows of one server, in one place and written only
- * here: its config and source, its phase, the attempt under way, the live
- * connection and what watches it, its tool slice, its last error and its
- * reconnect bookkeeping. Every status the manager reports is derived from
- * it. Its phase changes only through the transition table (`server-phase.ts`):
- * a method whose event the table does not allow in the current phase changes
- * nothing and returns `false`.
+ * Everything the manager knows of one server, in one place and written
+ * only here, on behalf of its `ServerSupervisor` (the one holder of a
+ * writable record): its config and source, its phase, the attempt under
+ * way, the live connection and what watches it, its tool slice, its last
+ * error and its reconnect bookkeeping. Every status the manager reports is
+ * derived from it. Its phase changes only through the transition table
+ * (`server-phase.ts`): a method whose event the table does not allow in the
+ * current phase changes nothing and returns `false`.
  */
 export class ServerRecord {
   /** The config name. */
@@ -71,6 +75,7 @@ export class ServerRecord {
   #instructions: string | undefined;
   readonly #subscriptions = new Set<string>();
   #connectedMs: number | undefined;
+  #queuedMs: number | undefined;
   #lastEra: { config: MCPServerConfig; verdict: MCPEraVerdict } | undefined;
   #protocol: MCPServerProtocol | undefined;
   #notWaitedFor: MCPNotWaitedFor | undefined;
@@ -141,6 +146,15 @@ export class ServerRecord {
   /** The era and revision its last connection speaks, and how they were decided. */
   get protocol(): MCPServerProtocol | undefined {
     return this.#protocol;
+  }
+  /**
+   * How long its last start took from its launch until its tools were
+   * listed (not the time it queued), once connected: the next start
+   * launches servers that came up fast first.
+   */
+  get startMs(): number | undefined {
+    if (this.#connectedMs === undefined) return undefined;
+    return Math.max(0, this.#connectedMs - (this.#queuedMs ?? 0));
   }
   /** The last failure or drop. */
   get lastError(): McpRtError | undefined {
@@ -289,15 +303,22 @@ export class ServerRecord {
     return this.setContent(cached);
   }
 
-  /** Connected and listed: the live definitions replace whatever stood in (the live list wins). */
-  connect(
-    connection: MCPServerConnection,
-    serverTools: readonly MCPToolDefinition[],
-    connectedMs: number,
-  ): boolean {
+  /**
+   * Connected and listed: the live definitions replace whatever stood in
+   * (the live list wins). `connectedMs` is the whole start, `queuedMs` of it
+   * the wait for a start slot.
+   */
+  connect(committed: {
+    connection: MCPServerConnection;
+    tools: readonly MCPToolDefinition[];
+    connectedMs: number;
+    queuedMs: number;
+  }): boolean {
     if (!this.#enter("listed")) return false;
+    const { connection, tools: serverTools, connectedMs, queuedMs } = committed;
     this.#connection = connection;
     this.#connectedMs = connectedMs;
+    this.#queuedMs = queuedMs;
     const verdict = connection.eraVerdict;
     this.#lastEra = { config: connection.config, verdict };
     this.#protocol = { era: verdict.era, version: verdict.protocolVersion, decision: connection.eraDecision };
@@ -414,6 +435,14 @@ export class ServerRecord {
     return connection;
   }
 
+  /** Why it is not connected any more, after it was. */
+  dropError(): McpRtError {
+    return (
+      this.#lastError ??
+      new McpRtError("TRANSPORT_CLOSED", `MCP server "${this.name}" disconnected`, { server: this.name })
+    );
+  }
+
   /**
    * Why `waitForConnection` cannot wait for it (no attempt under way): its
    * failure, or `NOT_CONNECTED` (also while it waits for a reconnect attempt).
@@ -463,6 +492,7 @@ export class ServerRecord {
     if ((this.#config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
     if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
     if (this.#connectedMs !== undefined) state.connectedMs = this.#connectedMs;
+    if (this.#queuedMs) state.queuedMs = this.#queuedMs;
     if (this.#protocol) state.protocol = { ...this.#protocol, decision: { ...this.#protocol.decision } };
     if (this.#notWaitedFor) state.notWaitedFor = { ...this.#notWaitedFor };
     if (this.#lastError) {

@@ -1,7 +1,17 @@
-import type { ServerTable } from "../fleet/server-table.js";
+import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
 import { DeferredMCPTool } from "./deferred-mcp-tool.js";
 import { MCPTool, type MCPToolHost } from "./mcp-tool.js";
 import { createMCPToolNames } from "./tool-name.js";
+
+/** One server's tools as the catalog reads them. */
+export interface ServerSlice {
+  readonly name: string;
+  /** Its exposed (filtered) tool definitions. */
+  readonly definitions: readonly MCPToolDefinition[];
+  /** True while they come from the cache. */
+  readonly deferred: boolean;
+  readonly source: SourceMeta | undefined;
+}
 
 /** Which server and original tool an exposed name stands for. */
 export interface ToolOwner {
@@ -17,16 +27,19 @@ const keyOf = (server: string, tool: string): string => `${server}\u0000${tool}`
  * name is never parsed to find its server).
  */
 export class ToolCatalog {
-  readonly #table: ServerTable;
+  readonly #servers: () => Iterable<ServerSlice>;
   readonly #host: MCPToolHost;
   #tools: MCPTool[] = [];
   #index = new Map<string, ToolOwner>();
   /** A slice changed since the set was last named. */
   #stale = false;
 
-  /** @param host What the tools ask about their server when they are called. */
-  constructor(table: ServerTable, host: MCPToolHost) {
-    this.#table = table;
+  /**
+   * @param servers Every server's slice, in server order.
+   * @param host What the tools ask about their server when they are called.
+   */
+  constructor(servers: () => Iterable<ServerSlice>, host: MCPToolHost) {
+    this.#servers = servers;
     this.#host = host;
   }
 
@@ -63,9 +76,9 @@ export class ToolCatalog {
     if (!this.#stale) return;
     this.#stale = false;
     const before = new Map(this.#tools.map((tool) => [keyOf(tool.serverName, tool.definition.name), tool]));
-    const entries = this.#table
-      .records()
-      .flatMap((record) => record.definitions.map((definition) => ({ record, definition })));
+    const entries = [...this.#servers()].flatMap((record) =>
+      record.definitions.map((definition) => ({ record, definition })),
+    );
     const names = createMCPToolNames(
       entries.map(({ record, definition }) => ({ server: record.name, tool: definition.name })),
     );

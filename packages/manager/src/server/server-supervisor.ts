@@ -1,0 +1,643 @@
+import type { MCPToolCache } from "@mcp-rt/cache";
+import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
+import { isSignInRequired } from "@mcp-rt/client/light";
+import {
+  type AuthStorage,
+  type MCPServerConfig,
+  type MCPToolDefinition,
+  McpRtError,
+  type SourceMeta,
+} from "@mcp-rt/config";
+import { abortError, errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
+import { client, loadClient } from "../client-module.js";
+import type { TypedEmitter } from "../event-emitter.js";
+import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
+import { Attempt } from "./attempt.js";
+import { freshCachedList, listCacheOptions } from "./cached-list.js";
+import {
+  type AttemptResult,
+  type ConnectSettings,
+  calledOffError,
+  connectAndList,
+} from "./connect-and-list.js";
+import { ConnectionWatch } from "./connection-watch.js";
+import { verdictToPass } from "./era-verdict.js";
+import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
+import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
+import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
+import { ServerRecord, type ServerView } from "./server-record.js";
+
+/** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
+const STORM_RELISTS = 3;
+
+/** A start's place among the servers starting at once: given back once the server answered or the attempt ended. */
+export interface StartSlot {
+  /** Gives the slot back (idempotent). */
+  release(): void;
+}
+
+/** When the steps of a start may run: the start path's pace, shared by every server of a fleet. */
+export interface StartPacing {
+  /** Follows a new attempt (its cache read, its settling). */
+  track(attempt: Attempt): void;
+  /** Resolves when `attempt` may load the client and connect, with its start slot (never rejects). */
+  beforeConnect(attempt: Attempt): Promise<StartSlot>;
+  /** Resolves when a cache write may start. */
+  beforeCacheWrite(): Promise<void>;
+  /** A call waits for `name`, still queued for its start: it goes first. */
+  hurry(name: string): void;
+}
+
+/** What a {@link ServerSupervisor} is given: the few services of its fleet it uses, never the fleet. */
+export interface SupervisorContext {
+  /** How connections are made (the project folder and logger among them). */
+  settings: ConnectSettings;
+  /** What each server may send. */
+  limits: ServerLimits;
+  /** How dropped servers are reconnected; `null` when reconnecting is off. */
+  reconnect: ResolvedReconnectOptions | null;
+  /** The tool cache, once open (`null` without one). */
+  cache: { get(): Promise<MCPToolCache | null> };
+  emitter: TypedEmitter<MCPManagerEvents>;
+  /** Background work `disconnectAll` waits for. */
+  tasks: Pick<TaskGroup, "add">;
+  pace: StartPacing;
+  /** A server's exposed tools changed: the set is named again when it is next read. */
+  toolsChanged(): void;
+}
+
+/** How an attempt starts. */
+export interface StartOptions {
+  /** An automatic reconnect: no cache read, `server:reconnecting` instead of `server:connecting`. @default false */
+  reconnect?: boolean;
+  /** `login`: a remote server that needs a sign-in runs the browser step. @default false */
+  interactive?: boolean;
+}
+
+/** A stopped server: what it had open, closing, and what to tell listeners once the tools are rebuilt. */
+export interface Retired {
+  hadTools: boolean;
+  closed: Promise<unknown>;
+  announce(): void;
+}
+
+/**
+ * One server's owner (docs/architecture.md, "The life of one server"): it
+ * holds the server's state ({@link ServerRecord}, whose phase changes only
+ * through the transition table) and is the only one that changes it. It
+ * starts attempts ({@link connectAndList}, which returns what it came to and
+ * writes nothing), commits a listed one, fails a failed one; once the
+ * server is live it watches the connection (re-lists on `list_changed`,
+ * the cache write, subscriptions made again) and reconnects it with backoff
+ * when it drops, until its circuit breaker gives up; it signs in and out,
+ * restarts, and stops. Others read it through {@link ServerView}.
+ */
+export class ServerSupervisor {
+  readonly name: string;
+  readonly #record: ServerRecord;
+  readonly #context: SupervisorContext;
+  /** True once stopped: what is still under way for it changes nothing. */
+  #retired = false;
+
+  constructor(name: string, config: MCPServerConfig, context: SupervisorContext) {
+    this.name = name;
+    this.#record = new ServerRecord(name, config);
+    this.#context = context;
+  }
+
+  /** The server's state, read-only. */
+  get record(): ServerView {
+    return this.#record;
+  }
+
+  /** Its latest config (a new one from discovery, or an equal one a reload keeps). */
+  configure(config: MCPServerConfig): void {
+    this.#record.configure(config);
+  }
+
+  /** Where its config came from. */
+  from(source: SourceMeta): void {
+    this.#record.from(source);
+  }
+
+  /** A call waits for the server while it queues for its start: it goes first. */
+  hurry(): void {
+    this.#context.pace.hurry(this.name);
+  }
+
+  /** Remembers a resource subscription, made again after a reconnect. */
+  subscribe(uri: string): void {
+    this.#record.subscribe(uri);
+  }
+
+  /** Forgets a resource subscription. */
+  unsubscribe(uri: string): void {
+    this.#record.unsubscribe(uri);
+  }
+
+  /**
+   * Starts an attempt with its latest config, and its cache read, together.
+   * An automatic reconnect reads no cache (the server's tools are still
+   * there) and announces itself with `server:reconnecting` instead of
+   * `server:connecting`. Starting on purpose ends a reconnect in progress.
+   */
+  start(how: StartOptions = {}): Attempt {
+    const { settings, cache, emitter, pace } = this.#context;
+    const reconnect = how.reconnect ?? false;
+    if (!reconnect) {
+      this.#record.endOutage();
+      emitter.emit("server:connecting", { name: this.name });
+    }
+    const attempt = new Attempt({
+      name: this.name,
+      config: this.#record.config,
+      cache: reconnect ? null : cache.get(),
+      cwd: settings.cwd,
+      reconnect,
+      interactive: how.interactive ?? false,
+      run: (attempt) => {
+        // Set before the attempt's first step, so that its outcome can tell whether it is still current.
+        this.#record.start(attempt);
+        return this.#run(attempt);
+      },
+    });
+    pace.track(attempt);
+    return attempt;
+  }
+
+  /**
+   * The startup gate offers `cached` tools for `attempt`, still pending: they
+   * stand in as deferred tools. Returns what to tell listeners once the
+   * tools are rebuilt, or `undefined` when the attempt is no longer current
+   * or the server is live (a late cache read never replaces live tools).
+   */
+  defer(attempt: Attempt, cached: readonly MCPToolDefinition[]): (() => void) | undefined {
+    const record = this.#record;
+    if (!this.#isCurrent(attempt) || record.connection) return undefined;
+    const hasTools = record.defer(cached);
+    if (hasTools) this.#context.toolsChanged();
+    return () => {
+      const { emitter } = this.#context;
+      if (hasTools) emitter.emit("tools:changed", { name: this.name });
+      const entry = attempt.cachedEntry;
+      if (entry) this.#announceContent(record.deferContent(entry));
+    };
+  }
+
+  /**
+   * The startup gate did not wait for `attempt`, which has no cached tools:
+   * it is marked so (`notWaitedFor`). When the gate stopped waiting for it
+   * (`ran-out`), that is noted in the cache, where its tools would be, so
+   * that the next start does not wait for it either; not when the store did
+   * not answer the read (an entry may be there). Its tools, once listed,
+   * replace the note.
+   */
+  notWaitedFor(attempt: Attempt, reason: MCPNotWaitedFor["reason"], waitMs: number): void {
+    const { cache, settings, tasks } = this.#context;
+    if (!this.#isCurrent(attempt) || this.#record.connection) return;
+    const missed = reason === "missed-before" ? attempt.missedStartup?.waitMs : waitMs;
+    this.#record.notWaited({ reason, waitMs: missed ?? waitMs });
+    if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) return;
+    const { name, config } = attempt;
+    tasks.add(
+      cache.get().then((open) => open?.noteMissedStartup(name, config, { cwd: settings.cwd, waitMs })),
+    );
+  }
+
+  /**
+   * The config or an attempt failed (`attempt`, when there was one): its
+   * tools go, listeners are told. A server that needs a sign-in becomes
+   * `needs-auth` instead of `failed`, and is never retried on a timer.
+   */
+  fail(error: McpRtError, attempt?: Attempt): void {
+    const { emitter, settings } = this.#context;
+    const record = this.#record;
+    const signIn = isSignInRequired(error);
+    const hadContent = record.setContent(NO_CONTENT);
+    const hadTools = record.fail(error, signIn ? "needs-auth" : "failed");
+    if (hadTools) this.#context.toolsChanged();
+    if (signIn) emitter.emit("server:needs-auth", { name: this.name, error });
+    else emitter.emit("server:failed", { name: this.name, error });
+    if (hadTools) emitter.emit("tools:changed", { name: this.name });
+    this.#announceContent(hadContent);
+    // A failure the caller already received in `errors` is not logged again.
+    if (attempt?.returned) {
+      settings.logger?.warn(
+        signIn ? error.message : `MCP server "${this.name}" failed after startup: ${error.message}`,
+      );
+    }
+  }
+
+  /**
+   * A call or the connection found that the live server needs a new sign-in
+   * (its tokens could not be refreshed): the connection is closed and the
+   * server waits for `login`.
+   */
+  signInLost(error: McpRtError): void {
+    if (this.#retired || this.#record.phase === "needs-auth") return;
+    this.#closeCurrent();
+    this.fail(error);
+  }
+
+  /**
+   * Signs the server in through the browser (its connection, if any, closed
+   * first) and connects it. Resolves once it is connected and listed;
+   * rejects with the attempt's `McpRtError`, or with an `AbortError` when
+   * `signal` aborts.
+   */
+  async signIn(signal?: AbortSignal): Promise<MCPServerConnection> {
+    this.#closeCurrent();
+    const attempt = this.start({ interactive: true });
+    const abort = (): void =>
+      attempt.controller.abort(abortError(`Signing in to MCP server "${this.name}"`, signal?.reason));
+    if (signal?.aborted) abort();
+    signal?.addEventListener("abort", abort, { once: true });
+    try {
+      return await attempt.done;
+    } finally {
+      signal?.removeEventListener("abort", abort);
+    }
+  }
+
+  /**
+   * Signs the server out: its stored tokens and client registration are
+   * deleted, its connection is closed, and it waits for `login`. Returns
+   * whether a sign-in was stored.
+   */
+  async signOut(storage: AuthStorage): Promise<boolean> {
+    const found = await (await loadClient()).signOut(this.#record.config, storage);
+    this.#closeCurrent();
+    this.fail(
+      new McpRtError(
+        "AUTH_REQUIRED",
+        `MCP server "${this.name}" was signed out; sign in again with \`/mcp login ${this.name}\``,
+        { server: this.name, details: { signIn: true, reason: "not-signed-in" } },
+      ),
+    );
+    return found;
+  }
+
+  /** Starts the server again from scratch (its attempt or connection closed first), e.g. with a new API key. */
+  restart(): Attempt {
+    this.#closeCurrent();
+    return this.start();
+  }
+
+  /** A health check found `connection` unresponsive: it is treated as dropped. */
+  unhealthy(connection: MCPServerConnection, error: McpRtError): void {
+    this.#dropped(connection, { reason: error.message, error, reconnect: true });
+  }
+
+  /**
+   * Stops the server for good: calls off everything it has (its attempt,
+   * watch, reconnect timer and connection); its tools go at once. The caller
+   * rebuilds the tools (once for many), then calls `announce`. `closed`
+   * settles once what it had open is closed.
+   */
+  retire(): Retired {
+    const { tasks, emitter } = this.#context;
+    const record = this.#record;
+    const wasActive = record.active;
+    const hadTools = record.definitions.length > 0;
+    const hadContent = record.setContent(NO_CONTENT);
+    this.#retired = true;
+    const connection = record.release();
+    const { attempt } = record;
+    // A settled attempt has nothing left to call off.
+    if (attempt && !attempt.outcome) attempt.controller.abort(calledOffError(this.name));
+    const closed = Promise.allSettled([connection && client().closeConnection(connection), attempt?.done]);
+    // Tracked, so that a later disconnectAll also waits for closes already under way.
+    tasks.add(closed);
+    const { name } = this;
+    return {
+      hadTools,
+      closed,
+      announce: () => {
+        if (wasActive) emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
+        if (hadTools) emitter.emit("tools:changed", { name });
+        this.#announceContent(hadContent);
+      },
+    };
+  }
+
+  /** The attempt itself, then what it came to: committed, retried, failed, or dropped when no longer current. */
+  async #run(attempt: Attempt): Promise<MCPServerConnection> {
+    const { settings, limits, pace } = this.#context;
+    const record = this.#record;
+    const slot = await pace.beforeConnect(attempt);
+    // Connect with the era a connection already found (no probe), or the cache's.
+    const stored =
+      record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.cachedEntry?.era;
+    let stopWatching = (): void => {};
+    const result = await connectAndList(attempt, {
+      settings,
+      sourcePath: record.source?.path,
+      prior: verdictToPass(stored),
+      toolList: toolListOptions(record, limits, settings.logger),
+      contentList: contentListOptions(record, limits, settings.logger),
+      freshList: (connection) =>
+        freshCachedList({
+          connection,
+          entry: attempt.cachedEntry,
+          cache: this.#context.cache,
+          name: this.name,
+          config: attempt.config,
+          cwd: settings.cwd,
+        }),
+      onHandshake: (connection, resolvedFingerprint) => {
+        // The server answered: its CPU-heavy start is over.
+        slot.release();
+        if (!this.#isCurrent(attempt)) return () => {};
+        record.resolved(resolvedFingerprint);
+        const watch = this.#watch(connection);
+        record.handshake(watch);
+        stopWatching = () => record.unwatch(watch);
+        return stopWatching;
+      },
+    });
+    slot.release();
+    if (result.kind === "listed") {
+      if (this.#isCurrent(attempt)) {
+        this.#commit(attempt, result);
+        return result.connection;
+      }
+      stopWatching();
+      await client()
+        .closeConnection(result.connection)
+        .catch(() => {});
+      throw calledOffError(this.name);
+    }
+    const { error } = result;
+    if (this.#isCurrent(attempt)) {
+      if (attempt.reconnect && result.kind === "failed") {
+        record.retrying(error);
+        settings.logger?.debug(`Reconnecting MCP server "${this.name}" failed: ${error.message}`);
+        this.#retry();
+      } else {
+        this.fail(error, attempt);
+      }
+    }
+    throw error;
+  }
+
+  /** The attempt connected and listed: its live tools replace the server's slice (the live list wins). */
+  #commit(attempt: Attempt, listed: Extract<AttemptResult, { kind: "listed" }>): void {
+    const { emitter } = this.#context;
+    const record = this.#record;
+    const { connection, content } = listed;
+    const ms = Math.round(monotonicMs() - attempt.startedAt);
+    const { queuedMs } = attempt;
+    record.connect({ connection, tools: listed.tools, connectedMs: ms, queuedMs });
+    const late = content instanceof Promise;
+    // Late lists keep what stood in (cached, or the previous connection's) until they land.
+    const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
+    // Its reconnect counts start over once it stays up.
+    record.outage?.policy.connected(monotonicMs());
+    this.#context.toolsChanged();
+    emitter.emit("server:connected", {
+      name: this.name,
+      ms,
+      queuedMs,
+      toolCount: record.definitions.length,
+      protocol: record.protocol as MCPServerProtocol,
+    });
+    emitter.emit("tools:changed", { name: this.name });
+    this.#announceContent(contentChanged);
+    this.#takeOver(connection, late ? content : null);
+  }
+
+  /**
+   * Takes over a committed connection: writes the cache (once late resources
+   * and prompts are in, which are then applied), subscribes again to what
+   * was subscribed to, and activates the watch.
+   */
+  #takeOver(connection: MCPServerConnection, lateContent: Promise<Partial<ServerContent>> | null): void {
+    const record = this.#record;
+    if (lateContent) {
+      this.#context.tasks.add(
+        lateContent.then((listed) => {
+          if (!this.#isLive(connection)) return;
+          this.#announceContent(record.setContent({ ...NO_CONTENT, ...listed }));
+          this.#writeCache(connection);
+        }),
+      );
+    } else {
+      this.#writeCache(connection);
+    }
+    this.#resubscribe(connection);
+    record.activateWatch();
+  }
+
+  /** Follows a new connection: its close, its errors, `list_changed` (rate-limited, logged once when it had to be). */
+  #watch(connection: MCPServerConnection): ConnectionWatch {
+    const { settings, limits, emitter } = this.#context;
+    const { logger } = settings;
+    const { minRelistIntervalMs } = limits;
+    return new ConnectionWatch({
+      connection,
+      onClose: (event) => this.#closed(connection, event),
+      // The error names the server and what happened (a refused subscriptions/listen, stdout noise…).
+      onError: (error) => logger?.debug(error.message, error),
+      relist: (signal) => this.#relist(connection, signal),
+      relistContent: (list, signal) => this.#relistContent(connection, list, signal),
+      onResourceUpdated: (uri) => emitter.emit("resource:updated", { name: this.name, uri }),
+      logger,
+      minRelistIntervalMs,
+      // A few quick changes are normal; a server still at it after three intervals is storming.
+      onThrottle: (inARow) => {
+        if (inARow < STORM_RELISTS || !this.#record.firstTime("minRelistIntervalMs")) return;
+        logger?.warn(
+          `MCP server "${this.name}" announces tool changes faster than once per ${minRelistIntervalMs} ms; its tools are listed again at most that often (limit minRelistIntervalMs)`,
+        );
+      },
+    });
+  }
+
+  /** After a reconnect, the resources subscribed to before are subscribed to again (best effort). */
+  #resubscribe(connection: MCPServerConnection): void {
+    const { tasks, settings } = this.#context;
+    for (const uri of this.#record.subscriptions) {
+      tasks.add(
+        client()
+          .subscribeResource(connection, uri)
+          .catch((error: unknown) =>
+            settings.logger?.debug(
+              `MCP server "${this.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
+            ),
+          ),
+      );
+    }
+  }
+
+  /**
+   * `notifications/tools/list_changed`: lists every page again and replaces
+   * exactly this server's slice, if the connection is still its live one.
+   */
+  async #relist(connection: MCPServerConnection, signal: AbortSignal): Promise<void> {
+    const { limits, settings, emitter } = this.#context;
+    const tools = await client().listTools(connection, {
+      ...toolListOptions(this.#record, limits, settings.logger),
+      signal,
+    });
+    if (signal.aborted || !this.#isLive(connection)) return;
+    this.#record.relisted(tools);
+    this.#context.toolsChanged();
+    emitter.emit("tools:changed", { name: this.name });
+    this.#writeCache(connection);
+  }
+
+  /** `notifications/resources|prompts/list_changed`: lists that again, if the connection is still the live one. */
+  async #relistContent(
+    connection: MCPServerConnection,
+    list: ContentList,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { limits, settings } = this.#context;
+    const content = await listServerContent(connection, {
+      ...contentListOptions(this.#record, limits, settings.logger),
+      signal,
+      only: list,
+    });
+    if (signal.aborted || !this.#isLive(connection)) return;
+    const changed = this.#record.setContent(content);
+    this.#announceContent(changed);
+    if (changed.length > 0) this.#writeCache(connection);
+  }
+
+  /**
+   * Best-effort cache write of the server's full, unfiltered list, off the
+   * start path: it starts when the start's pace allows. `disconnectAll`
+   * still waits for it.
+   */
+  #writeCache(connection: MCPServerConnection): void {
+    const { cache, settings, tasks, pace } = this.#context;
+    const { name, config, content, instructions, startMs } = this.#record;
+    const tools = [...this.#record.listedTools];
+    const { serverInfo, eraVerdict } = connection;
+    const write = cache.get().then(async (open) => {
+      if (!open) return;
+      await pace.beforeCacheWrite();
+      await open.set(name, config, tools, settings.cwd, {
+        serverInfo,
+        resources: [...content.resources],
+        resourceTemplates: [...content.resourceTemplates],
+        prompts: [...content.prompts],
+        ...(instructions === undefined ? {} : { instructions }),
+        ...(startMs === undefined ? {} : { startMs }),
+        era: eraVerdict,
+        ...listCacheOptions(connection),
+      });
+    });
+    tasks.add(write);
+  }
+
+  #closed(connection: MCPServerConnection, event: MCPConnectionCloseEvent): void {
+    const error = event.error ?? new McpRtError("TRANSPORT_CLOSED", event.reason, { server: this.name });
+    // A sign-in is the user's to give: no reconnect timer can fix it.
+    if (isSignInRequired(error) && this.#record.connection === connection) {
+      this.signInLost(error);
+      return;
+    }
+    // A close the client asked for (`expected`) is someone's decision: it is not undone.
+    this.#dropped(connection, { reason: event.reason, error, reconnect: !event.expected });
+  }
+
+  /**
+   * A live connection went away (its transport closed, or it failed a health
+   * check): the server leaves `connected` at once, its tools stay but fail
+   * fast, what is left of it is reaped, and it is reconnected unless
+   * reconnecting is off.
+   */
+  #dropped(
+    connection: MCPServerConnection,
+    drop: { reason: string; error: McpRtError; reconnect: boolean },
+  ): void {
+    const { tasks, emitter, settings } = this.#context;
+    const record = this.#record;
+    if (!this.#isLive(connection)) return;
+    const reconnect = drop.reconnect && this.#context.reconnect !== null;
+    record.drop(drop.reason, drop.error, reconnect);
+    // Reaps what is left of the server (its process group) even though it went away on its own.
+    tasks.add(client().closeConnection(connection));
+    // A drop before `connectServers` returned is reported in its `errors` instead; a server
+    // that keeps dying while it is being reconnected is logged once, when the breaker opens.
+    const message = record.dropError().message;
+    if (record.outage?.policy.inOutage(monotonicMs())) {
+      settings.logger?.debug(`${message}; still reconnecting`);
+    } else if (record.attempt?.returned !== false) {
+      settings.logger?.warn(`${message}${reconnect ? "; reconnecting" : ""}`);
+    }
+    emitter.emit("server:disconnected", { name: this.name, reason: drop.reason });
+    // A listener may have stopped or restarted it meanwhile.
+    if (reconnect && !this.#retired && !record.active) this.#retry();
+  }
+
+  /**
+   * Schedules the next automatic attempt, or gives up when the circuit
+   * breaker opens. The policy outlives a successful reconnect (to notice a
+   * server that keeps dying) until the outage ends: the server was stopped,
+   * or connected on purpose.
+   */
+  #retry(): void {
+    const options = this.#context.reconnect;
+    if (!options) return;
+    const record = this.#record;
+    const outage = record.outageOf(() => new ReconnectPolicy(options));
+    outage.cancel();
+    const step = outage.policy.next(monotonicMs());
+    if (!step.retry) {
+      record.endOutage();
+      this.#giveUp(step);
+      return;
+    }
+    outage.schedule(step.delayMs, () => {
+      if (record.outage === outage && !this.#retired && !record.active) this.start({ reconnect: true });
+    });
+    this.#context.emitter.emit("server:reconnecting", {
+      name: this.name,
+      attempt: step.attempt,
+      delayMs: step.delayMs,
+    });
+  }
+
+  /** The circuit breaker opened: the server is `failed` until it is connected on purpose. */
+  #giveUp(step: Extract<ReconnectStep, { retry: false }>): void {
+    const { name } = this;
+    const last = this.#record.lastError;
+    const error = new McpRtError(
+      last?.code ?? "TRANSPORT_CLOSED",
+      `MCP server "${name}" did not come back after ${step.attempts} reconnect attempts (${step.failedBursts} failed bursts); gave up. Last error: ${last?.message ?? "unknown"}. Fix it, then connect it again (e.g. /mcp reload)`,
+      {
+        server: name,
+        ...(last ? { cause: last } : {}),
+        ...(last?.stderrTail ? { stderrTail: last.stderrTail } : {}),
+      },
+    );
+    this.fail(error);
+    this.#context.settings.logger?.warn(error.message);
+  }
+
+  /** Calls off its attempt or connection, keeping the server (a sign-in, sign-out or restart follows). */
+  #closeCurrent(): void {
+    const { tasks } = this.#context;
+    const { attempt } = this.#record;
+    const connection = this.#record.release();
+    if (attempt && !attempt.outcome) attempt.controller.abort(calledOffError(this.name));
+    if (connection) tasks.add(client().closeConnection(connection));
+    if (attempt) tasks.add(attempt.done);
+  }
+
+  #announceContent(changed: readonly ContentList[]): void {
+    for (const list of changed) this.#context.emitter.emit(`${list}:changed`, { name: this.name });
+  }
+
+  /** True while `attempt` is the server's latest one and was not called off. */
+  #isCurrent(attempt: Attempt): boolean {
+    return !this.#retired && this.#record.attempt === attempt && !attempt.controller.signal.aborted;
+  }
+
+  /** True while `connection` is the server's live one. */
+  #isLive(connection: MCPServerConnection): boolean {
+    return !this.#retired && this.#record.connection === connection;
+  }
+}
