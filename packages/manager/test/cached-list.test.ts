@@ -14,7 +14,7 @@ const hint = (ttlMs: number, cacheScope: "public" | "private", receivedAt = now 
   receivedAt,
 });
 const entry = (toolsHint?: ReturnType<typeof hint>): MCPToolCacheEntry => ({
-  version: 4,
+  version: 3,
   fingerprint: "f",
   tools,
   ...(toolsHint ? { toolsHint } : {}),
