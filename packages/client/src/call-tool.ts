@@ -56,7 +56,9 @@ const HEADER_MISMATCH = -32020;
  * `AbortError` on abort, `McpRtError` with `REQUEST_TIMEOUT`,
  * `TRANSPORT_CLOSED`, `TOOL_NOT_FOUND` or `PROTOCOL_ERROR` otherwise.
  * `structuredContent` is returned as sent, checked or not: see
- * {@link checkStructuredContent}.
+ * {@link checkStructuredContent}. On a 2026-07-28 Streamable HTTP connection
+ * the arguments marked `x-mcp-header` also go as `Mcp-Param-*` headers, and a
+ * `HeaderMismatch` (-32020) lists the tools again and retries the call once.
  */
 export async function callTool(
   connection: MCPServerConnection,
