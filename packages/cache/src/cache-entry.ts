@@ -45,6 +45,20 @@ export interface MCPToolCacheEra {
   decidedAt: number;
 }
 
+/**
+ * The caching hints (SEP-2549) of the `tools/list` an entry holds
+ * (`@mcp-rt/client`'s `MCPListCacheHint`): while fresh, a start may use the
+ * cached list as the live one instead of listing again.
+ */
+export interface MCPToolCacheListHint {
+  /** How long after `receivedAt` the list is fresh, in ms; 0 for never. */
+  ttlMs: number;
+  /** `private`: the entry is kept per auth context and never read under another. */
+  cacheScope: "public" | "private";
+  /** When the list's first page arrived, in ms since the epoch. */
+  receivedAt: number;
+}
+
 /** One server's cached tools, as the store keeps them. */
 export interface MCPToolCacheEntry {
   /** The cache format version that wrote it. */
@@ -74,6 +88,8 @@ export interface MCPToolCacheEntry {
   missedStartup?: MCPToolCacheMissedStartup;
   /** The era the server spoke when its tools were listed, when the writer passed it. */
   era?: MCPToolCacheEra;
+  /** The caching hints the server sent with the tools, when the writer passed them. */
+  toolsHint?: MCPToolCacheListHint;
   /**
    * How long the server took to come up at the start that wrote the entry,
    * in ms (from its launch until its tools were listed), when the writer
@@ -102,6 +118,13 @@ export const MCPToolCacheEraSchema: z.ZodMiniType<MCPToolCacheEra> = z.object({
   decidedAt: z.number(),
 });
 
+/** zod schema of {@link MCPToolCacheListHint}. */
+export const MCPToolCacheListHintSchema: z.ZodMiniType<MCPToolCacheListHint> = z.object({
+  ttlMs: z.number().check(z.nonnegative()),
+  cacheScope: z.enum(["public", "private"]),
+  receivedAt: z.number(),
+});
+
 /** zod schema of {@link MCPToolCacheEntry}: what a read accepts. */
 export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.object({
   version: z.int(),
@@ -114,6 +137,7 @@ export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.objec
   instructions: z.optional(z.string()),
   missedStartup: z.optional(z.object({ waitMs: z.number().check(z.nonnegative()) })),
   era: z.optional(MCPToolCacheEraSchema),
+  toolsHint: z.optional(MCPToolCacheListHintSchema),
   startMs: z.optional(z.number().check(z.nonnegative())),
   savedAt: z.number(),
   mac: z.string(),

@@ -43,6 +43,45 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
     assert.equal(c.logger.count("warn"), 0);
   });
 
+  test("private lists: kept per auth context, never read under another or without one", async (c) => {
+    const hint = (cacheScope: "public" | "private") => ({
+      ttlMs: 60_000,
+      cacheScope,
+      receivedAt: Date.now(),
+    });
+    const as = (authContext: string) => ({ authContext });
+    await c.cache().set("remote", http, sampleTools(2, "all"), undefined, { toolsHint: hint("public") });
+    assert.equal((await c.cache().getEntry("remote", http))?.toolsHint?.cacheScope, "public");
+    await c.cache().set("remote", http, sampleTools(3, "ann"), undefined, {
+      toolsHint: hint("private"),
+      authContext: "ann",
+    });
+    // The plain entry keeps the older public list: it never held anything private.
+    assert.deepEqual(await c.cache().get("remote", http), sampleTools(2, "all"));
+    const ann = (await c.cache().read("remote", http, undefined, as("ann"))).entry;
+    assert.deepEqual(ann?.tools, sampleTools(3, "ann"));
+    assert.equal(ann?.toolsHint?.cacheScope, "private");
+    assert.equal((await c.cache().read("remote", http, undefined, as("bob"))).entry, null);
+    await c.cache().set("remote", http, sampleTools(1, "bob"), undefined, {
+      toolsHint: hint("private"),
+      authContext: "bob",
+    });
+    assert.deepEqual(
+      (await c.cache().read("remote", http, undefined, as("ann"))).entry?.tools,
+      sampleTools(3, "ann"),
+    );
+    assert.deepEqual(
+      (await c.cache().read("remote", http, undefined, as("bob"))).entry?.tools,
+      sampleTools(1, "bob"),
+    );
+    await c.cache().delete("remote", http, undefined, as("ann"));
+    assert.equal((await c.cache().read("remote", http, undefined, as("ann"))).entry, null);
+    // Without an auth context (no credentials) there is no one else to keep it from.
+    await c.cache().set("other", http, sampleTools(1), undefined, { toolsHint: hint("private") });
+    assert.deepEqual(await c.cache().get("other", http), sampleTools(1));
+    assert.equal(c.logger.count("warn"), 0);
+  });
+
   test("miss: null for a server never written, and an empty tool list is a hit", async (c) => {
     const cache = c.cache();
     assert.equal(await cache.get("github", stdio, "/work/a"), null);

@@ -78,6 +78,17 @@ export function entryShapeProblem(entry: Fields): string | undefined {
     )
   )
     return "era: expected { era, protocolVersion, decidedAt }";
+  const hint = entry.toolsHint;
+  if (
+    hint !== undefined &&
+    !(
+      isObject(hint) &&
+      typeof hint.ttlMs === "number" &&
+      typeof hint.receivedAt === "number" &&
+      (hint.cacheScope === "public" || hint.cacheScope === "private")
+    )
+  )
+    return "toolsHint: expected { ttlMs, cacheScope, receivedAt }";
   const info = entry.serverInfo;
   if (
     info !== undefined &&

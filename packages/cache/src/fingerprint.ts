@@ -9,7 +9,8 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
  * whose `mac` checks out (its writer did, before signing it), it only checks its
  * shape: a change of what an entry may hold needs a new version, unless it is
  * an optional field that a reader without it ignores and one with it checks
- * (`startMs`: the `mac` covers every stored field, known or not).
+ * (`startMs`, `toolsHint`: the `mac` covers every stored field, known or not;
+ * a private list is kept under another id, which an older reader never reads).
  */
 export const CACHE_FORMAT_VERSION = 3;
 
@@ -51,6 +52,17 @@ export function toolCacheFingerprint(
   const { alwaysLoad: _offered, ...listed } = config;
   const parts = [version, serverName, canonicalJson(listed), serverWorkingFolder(config, cwd)];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}
+
+/**
+ * What identifies a private list's entry: the server's fingerprint and the
+ * auth context it was listed under (`connection.authContext`), so that an
+ * entry is only ever found by a reader of the same context (SEP-2549).
+ */
+export function privateFingerprint(fingerprint: string, authContext: string): string {
+  return createHash("sha256")
+    .update(JSON.stringify(["private", fingerprint, authContext]))
+    .digest("hex");
 }
 
 /** The store key of an entry: the cache's namespace and the entry's id (`CacheKey.entryId`), nothing else. */

@@ -2,9 +2,15 @@ export type {
   CachedServerInfo,
   MCPToolCacheEntry,
   MCPToolCacheEra,
+  MCPToolCacheListHint,
   MCPToolCacheMissedStartup,
 } from "./cache-entry.js";
-export { CachedServerInfoSchema, MCPToolCacheEntrySchema, MCPToolCacheEraSchema } from "./cache-entry.js";
+export {
+  CachedServerInfoSchema,
+  MCPToolCacheEntrySchema,
+  MCPToolCacheEraSchema,
+  MCPToolCacheListHintSchema,
+} from "./cache-entry.js";
 export type { AuthStorageUrlOptions } from "./create-auth-storage.js";
 export { createAuthStorage } from "./create-auth-storage.js";
 export type { CacheFromUrlOptions } from "./create-cache-from-url.js";
@@ -19,6 +25,7 @@ export type {
   MCPToolCacheNoteOptions,
   MCPToolCacheOptions,
   MCPToolCacheRead,
+  MCPToolCacheReadOptions,
   MCPToolCacheSetOptions,
 } from "./mcp-tool-cache-options.js";
 export type { RedisAuthStorageOptions } from "./redis-auth-storage.js";

@@ -9,6 +9,7 @@ import type {
   CachedServerInfo,
   MCPToolCacheEntry,
   MCPToolCacheEra,
+  MCPToolCacheListHint,
   MCPToolCacheMissedStartup,
 } from "./cache-entry.js";
 
@@ -77,12 +78,26 @@ export interface MCPToolCacheSetOptions {
   instructions?: string;
   /** The era the server speaks (the connection's `eraVerdict`), kept like `resources`. */
   era?: MCPToolCacheEra;
+  /** The caching hints of the tools (the connection's `toolsCacheHint`), kept like `resources`. */
+  toolsHint?: MCPToolCacheListHint;
+  /**
+   * Who the list was made for (the connection's `authContext`, a digest): a
+   * private list (`toolsHint.cacheScope: "private"`) is kept under it; without
+   * it (no credentials), as any other list.
+   */
+  authContext?: string;
   /**
    * How long the server took to come up this time, in ms (from its launch
    * until its tools were listed), kept like `resources`; a value that is not
    * a finite number ≥ 0 is dropped, the tools kept.
    */
   startMs?: number;
+}
+
+/** Options of `MCPToolCache.read` and `MCPToolCache.delete`. */
+export interface MCPToolCacheReadOptions {
+  /** The auth context (the connection's `authContext`) whose private list to read or delete; without it, the plain entry. */
+  authContext?: string;
 }
 
 /** What `MCPToolCache.read` found under a server's key. */

@@ -14,15 +14,22 @@ import {
   type MCPToolCacheEntry,
   MCPToolCacheEntrySchema,
   MCPToolCacheEraSchema,
+  MCPToolCacheListHintSchema,
 } from "./cache-entry.js";
 import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
-import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
+import {
+  CACHE_FORMAT_VERSION,
+  privateFingerprint,
+  toolCacheFingerprint,
+  toolCacheKey,
+} from "./fingerprint.js";
 import {
   DAY_MS,
   HOUR_MS,
   type MCPToolCacheNoteOptions,
   type MCPToolCacheOptions,
   type MCPToolCacheRead,
+  type MCPToolCacheReadOptions,
   type MCPToolCacheSetOptions,
   positive,
 } from "./mcp-tool-cache-options.js";
@@ -127,13 +134,19 @@ export class MCPToolCache {
    * startup wait ({@link MCPToolCache.noteMissedStartup}), or nothing. Never
    * throws. A store slower than `readTimeoutMs` is not waited for: the result
    * is a miss with `late`, the read still under way, which settles with what
-   * the store answers.
+   * the store answers. With `authContext`, what is read is the entry of a
+   * private list kept under that context (see {@link MCPToolCache.set}).
    */
-  async read(serverName: string, config: MCPServerConfig, cwd?: string): Promise<MCPToolCacheRead> {
+  async read(
+    serverName: string,
+    config: MCPServerConfig,
+    cwd?: string,
+    options: MCPToolCacheReadOptions = {},
+  ): Promise<MCPToolCacheRead> {
     if (this.#closed) return MISS;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
+      const fingerprint = this.#entryId(cacheKey, serverName, config, cwd, options.authContext);
       const expected: Expected = {
         serverName,
         key: toolCacheKey(this.#namespace, fingerprint),
@@ -239,7 +252,7 @@ export class MCPToolCache {
     if (this.#closed) return;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, options.cwd));
+      const fingerprint = this.#entryId(cacheKey, serverName, config, options.cwd);
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,
         fingerprint,
@@ -270,7 +283,12 @@ export class MCPToolCache {
 
   /**
    * Stores a server's tools. A logged no-op when the store fails, is slower
-   * than `writeTimeoutMs`, or the tools are not valid tool definitions.
+   * than `writeTimeoutMs`, or the tools are not valid tool definitions. A list
+   * whose `toolsHint` says `cacheScope: "private"` is kept under its
+   * `authContext`: only a `read` with the same context finds it, also in a
+   * store several users share. The server's plain entry is left as it is (an
+   * older public list, a note, the era): it was never private. Without an `authContext` (a
+   * connection that sends no credentials) it is kept as any other list.
    */
   async set(
     serverName: string,
@@ -282,7 +300,12 @@ export class MCPToolCache {
     if (this.#closed) return;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
+      const hint =
+        options.toolsHint === undefined ? undefined : MCPToolCacheListHintSchema.safeParse(options.toolsHint);
+      const toolsHint = hint?.success ? hint.data : undefined;
+      // Without an auth context every reader of this config is the same anonymous caller.
+      const partition = toolsHint?.cacheScope === "private" ? options.authContext : undefined;
+      const fingerprint = this.#entryId(cacheKey, serverName, config, cwd, partition);
       const info =
         options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
       if (info?.success === false) {
@@ -307,6 +330,7 @@ export class MCPToolCache {
         ...(options.prompts ? { prompts: options.prompts } : {}),
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         ...(era?.success ? { era: era.data } : {}),
+        ...(toolsHint ? { toolsHint } : {}),
         ...(startMs === undefined ? {} : { startMs }),
         savedAt: Date.now(),
         mac: "",
@@ -338,11 +362,16 @@ export class MCPToolCache {
     }
   }
 
-  /** Removes a server's entry. A logged no-op when the store fails. */
-  async delete(serverName: string, config: MCPServerConfig, cwd?: string): Promise<void> {
+  /** Removes a server's entry (with `authContext`, its private list's under that context). A logged no-op when the store fails. */
+  async delete(
+    serverName: string,
+    config: MCPServerConfig,
+    cwd?: string,
+    options: MCPToolCacheReadOptions = {},
+  ): Promise<void> {
     if (this.#closed) return;
     try {
-      const id = (await this.#cacheKey()).entryId(toolCacheFingerprint(serverName, config, cwd));
+      const id = this.#entryId(await this.#cacheKey(), serverName, config, cwd, options.authContext);
       await this.#deleteKey(toolCacheKey(this.#namespace, id));
     } catch (error) {
       this.#logger.warn(`Tool cache: could not delete "${serverName}" (${errorMessage(error)}).`, { error });
@@ -425,6 +454,20 @@ export class MCPToolCache {
       `Tool cache: the cached tools of "${serverName}" ${problem}; ignoring and removing them.`,
     );
     await settleWithin(() => this.#keyv.delete(key), this.#readTimeoutMs);
+  }
+
+  /** The id of a server's entry: of its plain one, or of its private list's under `authContext`. */
+  #entryId(
+    cacheKey: CacheKey,
+    serverName: string,
+    config: MCPServerConfig,
+    cwd: string | undefined,
+    authContext?: string,
+  ): string {
+    const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+    return cacheKey.entryId(
+      authContext === undefined ? fingerprint : privateFingerprint(fingerprint, authContext),
+    );
   }
 
   #cacheKey(): Promise<CacheKey> {

@@ -1,9 +1,16 @@
+import { type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { type CallToolResult, type Progress, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
-import { sdkCode } from "./error-text.js";
+import { rpcCode, sdkCode } from "./error-text.js";
 import { followSignal } from "./follow-signal.js";
-import { paramHeaders } from "./mcp-param-headers.js";
+import { listTools } from "./list-tools.js";
+import {
+  invalidHeaderText,
+  type ParamHeaderDeclaration,
+  paramHeaders,
+  scanParamHeaders,
+} from "./mcp-param-headers.js";
 import type { WatchedCall } from "./progress-calls.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
@@ -29,7 +36,18 @@ export interface CallToolOptions {
   maxTotalTimeout?: number;
   /** Receives the server's progress notifications for this call. */
   onProgress?(progress: MCPProgress): void;
+  /**
+   * The tool's definition as listed earlier (e.g. from a cache), for its
+   * `x-mcp-header` marks when this connection has not listed the tool itself:
+   * a 2026-07-28 Streamable HTTP server wants the marked arguments as
+   * `Mcp-Param-*` headers (SEP-2243). A definition whose marks are invalid is
+   * refused (`PROTOCOL_ERROR`): the spec says such a tool must not be called.
+   */
+  tool?: MCPToolDefinition;
 }
+
+/** JSON-RPC `HeaderMismatch` (SEP-2243): the `Mcp-Param-*` headers do not match the tool as the server knows it. */
+const HEADER_MISMATCH = -32020;
 
 /**
  * Calls one tool and returns its result as the server sent it (`content`,
@@ -38,7 +56,9 @@ export interface CallToolOptions {
  * `AbortError` on abort, `McpRtError` with `REQUEST_TIMEOUT`,
  * `TRANSPORT_CLOSED`, `TOOL_NOT_FOUND` or `PROTOCOL_ERROR` otherwise.
  * `structuredContent` is returned as sent, checked or not: see
- * {@link checkStructuredContent}.
+ * {@link checkStructuredContent}. On a 2026-07-28 Streamable HTTP connection
+ * the arguments marked `x-mcp-header` also go as `Mcp-Param-*` headers, and a
+ * `HeaderMismatch` (-32020) lists the tools again and retries the call once.
  */
 export async function callTool(
   connection: MCPServerConnection,
@@ -66,13 +86,12 @@ export async function callTool(
   const unfollow = options.signal ? followSignal(options.signal, (reason) => call.abort(reason)) : undefined;
   // Always ask for progress: it is what keeps a long call alive past `timeout`.
   const progressToken = internals.progress.add(call);
-  const declarations = internals.paramHeaders.get(toolName);
-  const headers = declarations && paramHeaders(declarations, args);
   const totalMs = timerMs(maxTotalTimeoutMs);
-  try {
-    // A plain request: the SDK's callTool throws away a result whose structuredContent does not
-    // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
-    return await internals.client.request(
+  // A plain request: the SDK's callTool throws away a result whose structuredContent does not
+  // match the tool's outputSchema; the caller checks it instead (checkStructuredContent) and keeps the content.
+  const send = (declarations: readonly ParamHeaderDeclaration[] | undefined): Promise<CallToolResult> => {
+    const headers = declarations && paramHeaders(declarations, args);
+    return internals.client.request(
       {
         method: "tools/call",
         params: {
@@ -86,7 +105,22 @@ export async function callTool(
         ? { signal: call.signal, timeout: totalMs, maxTotalTimeout: totalMs, headers }
         : { signal: call.signal, timeout: totalMs, maxTotalTimeout: totalMs },
     );
+  };
+  try {
+    const modernHttp = connection.era === "modern" && connection.transport === "http";
+    const declarations =
+      internals.paramHeaders.get(toolName) ??
+      (modernHttp && options.tool ? declaredHeaders(connection.name, options.tool) : undefined);
+    try {
+      return await send(declarations);
+    } catch (error) {
+      if (!modernHttp || rpcCode(error) !== HEADER_MISMATCH || call.signal.aborted) throw error;
+      // The server knows the tool otherwise than we do: list again (which renews the marks), then once more.
+      await listTools(connection, { signal: call.signal, timeout: timeoutMs });
+      return await send(internals.paramHeaders.get(toolName));
+    }
   } catch (error) {
+    if (McpRtError.isInstance(error) && error.server === connection.name) throw error;
     throw toRequestError({
       connection,
       internals,
@@ -106,6 +140,16 @@ export async function callTool(
     // Last: nothing can abort the call's signal any more, so an unaborted one can serve the next call.
     internals.progress.giveBack(call.controller);
   }
+}
+
+/** The `x-mcp-header` marks of a definition listed earlier; a tool whose marks are invalid is not called. */
+function declaredHeaders(server: string, tool: MCPToolDefinition): readonly ParamHeaderDeclaration[] {
+  const scan = scanParamHeaders(tool.inputSchema);
+  if (scan.valid) return scan.declarations;
+  throw new McpRtError("PROTOCOL_ERROR", invalidHeaderText(server, tool.name, scan.reason), {
+    server,
+    details: { tool: tool.name },
+  });
 }
 
 /** What a call is called in its errors: `call of tool "<name>"`. */

@@ -169,6 +169,7 @@ export async function connectToServer(
     connection = await attempt();
   }
   if (session) session.interactive = options.oauth?.interactive === true;
+  if (session) connection.usePrincipal(() => session.principal());
   connection.startListening(timeoutMs);
   return connection;
 }

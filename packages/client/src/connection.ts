@@ -2,6 +2,7 @@ import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { Client, Implementation, ServerCapabilities } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
+import type { MCPListCacheHint } from "./list-cache-hint.js";
 import type { ListenStream } from "./listen-stream.js";
 import type { ParamHeaderDeclaration } from "./mcp-param-headers.js";
 import type { ProgressCalls } from "./progress-calls.js";
@@ -50,6 +51,15 @@ export interface MCPServerConnection {
   readonly eraDecision: MCPEraDecision;
   /** What to keep for the next connect (`ConnectOptions.prior`): the era, the version, the discover result, when. */
   readonly eraVerdict: MCPEraVerdict;
+  /**
+   * Who the connection authenticates as: a SHA-256 (hex) of its credentials
+   * (headers, environment, OAuth sign-in), never a secret; `undefined` when
+   * it sends none. A list marked `cacheScope: "private"` is cached per value
+   * of this (`authContextOf`).
+   */
+  readonly authContext: string | undefined;
+  /** The caching hints (SEP-2549) of the last complete `listTools` on this 2026-07-28 connection; `undefined` before one, and on a legacy connection. */
+  readonly toolsCacheHint: MCPListCacheHint | undefined;
   /** The server's process id, which is also its process group id (stdio). */
   readonly pid?: number | undefined;
   /** True once the connection has closed, for whatever reason. */
@@ -82,6 +92,8 @@ export interface ConnectionInternals {
   progress: ProgressCalls;
   /** By tool name, the arguments a modern HTTP server asked to see as `Mcp-Param-*` headers (set by `listTools`). */
   paramHeaders: Map<string, readonly ParamHeaderDeclaration[]>;
+  /** The caching hints of the last complete `listTools` (set by it). */
+  toolsHint: MCPListCacheHint | undefined;
   /** Closes (idempotent); resolves once the server (and its process group) is gone. */
   close(): Promise<void>;
   /** The `subscriptions/listen` stream of a 2026-07-28 connection, once opened. */

@@ -24,9 +24,11 @@ export type {
 export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
 export type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 export { holdLaunches } from "./launch-turn.js";
+export type { MCPListCacheHint } from "./list-cache-hint.js";
+export { isFreshHint, MAX_CACHE_TTL_MS } from "./list-cache-hint.js";
 export type { ListContentOptions } from "./list-server-content.js";
 export { listPrompts, listResources, listResourceTemplates } from "./list-server-content.js";
-export type { ListToolsOptions } from "./list-tools.js";
+export type { ListToolsOptions, ToolDropNotice } from "./list-tools.js";
 export { listTools, MAX_TOOL_PAGES } from "./list-tools.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
 export type { OAuthOptions } from "./oauth/oauth-options.js";

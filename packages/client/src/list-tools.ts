@@ -3,7 +3,9 @@ import { z } from "@mcp-rt/config/util";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
-import { type ParamHeaderDeclaration, scanParamHeaders } from "./mcp-param-headers.js";
+import { rpcCode } from "./error-text.js";
+import { joinHints, type MCPListCacheHint, pageHint } from "./list-cache-hint.js";
+import { invalidHeaderText, type ParamHeaderDeclaration, scanParamHeaders } from "./mcp-param-headers.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 import { toToolDefinition } from "./tool-definition.js";
@@ -11,7 +13,15 @@ import { resolveToolLimits, type ToolLimitBreach, ToolLimiter, type ToolLimits }
 
 // The page's frame only: each tool is checked on its own below (the SDK's schema for the whole
 // page recurses through every input schema, and a hostile one runs it out of stack).
-const PAGE = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.optional(z.string()) });
+const PAGE = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.optional(z.string()),
+  ttlMs: z.optional(z.unknown()),
+  cacheScope: z.optional(z.unknown()),
+});
+
+/** JSON-RPC "Invalid params": what a server answers for a cursor it no longer knows. */
+const INVALID_PARAMS = -32602;
 
 /** Pages after which `listTools` gives up: a server that never stops paging is broken. */
 export const MAX_TOOL_PAGES = 1000;
@@ -32,6 +42,19 @@ export interface ListToolsOptions {
   limits?: ToolLimits;
   /** Told of each kind of limit breach once per listing, after the last page. */
   onLimit?: (breach: ToolLimitBreach) => void;
+  /**
+   * Told of each tool left out because its `x-mcp-header` marks are invalid
+   * (modern Streamable HTTP only: the spec says such a tool must not be called).
+   */
+  onToolDropped?: (notice: ToolDropNotice) => void;
+}
+
+/** A tool `listTools` left out, and why. */
+export interface ToolDropNotice {
+  /** The tool's name as listed. */
+  tool: string;
+  /** What happened, naming the server, the tool and the rule it breaks. */
+  message: string;
 }
 
 /**
@@ -46,7 +69,12 @@ export interface ListToolsOptions {
  * `maxDescriptionLength` with a note, and an input schema past
  * `maxSchemaDepth` or `maxSchemaSize` is replaced by an empty object schema
  * (measured without recursion, so no schema is too deep to check). Each kind
- * of breach reaches `onLimit` once.
+ * of breach reaches `onLimit` once. A cursor the server refuses with
+ * "Invalid params" drops the pages so far and lists once more from the
+ * first page (SEP-2549: a list is cached whole). The caching hints of the
+ * pages (`ttlMs`, `cacheScope`) end up, joined, in `connection.toolsCacheHint`.
+ * On a 2026-07-28 Streamable HTTP connection a tool with invalid
+ * `x-mcp-header` marks is left out and told to `onToolDropped`.
  */
 export async function listTools(
   connection: MCPServerConnection,
@@ -61,14 +89,28 @@ export async function listTools(
   const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const limiter = new ToolLimiter(connection.name, resolveToolLimits(options.limits));
+  const limits = resolveToolLimits(options.limits);
+  let limiter = new ToolLimiter(connection.name, limits);
   const started = Date.now();
   const tools = new Map<string, MCPToolDefinition>();
+  const dropped = (tool: string, reason: string): void => {
+    try {
+      options.onToolDropped?.({
+        tool,
+        message: invalidHeaderText(connection.name, tool, reason),
+      });
+    } catch {
+      // A throwing listener must not cost the other tools.
+    }
+  };
   // SEP-2243 headers exist only on a modern Streamable HTTP connection.
   const headersToo = connection.era === "modern" && connection.transport === "http";
   const declared = new Map<string, readonly ParamHeaderDeclaration[]>();
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
+  let hint: MCPListCacheHint | undefined;
+  // A cursor the server no longer takes makes the pages so far worthless: start over once, from the first.
+  let restarted = false;
 
   for (let page = 1; ; page++) {
     let result: z.infer<typeof PAGE>;
@@ -81,6 +123,17 @@ export async function listTools(
         { signal, timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))) },
       );
     } catch (error) {
+      if (cursor !== undefined && !restarted && rpcCode(error) === INVALID_PARAMS) {
+        restarted = true;
+        tools.clear();
+        declared.clear();
+        seenCursors.clear();
+        limiter = new ToolLimiter(connection.name, limits);
+        cursor = undefined;
+        hint = undefined;
+        page = 0;
+        continue;
+      }
       throw toRequestError({
         connection,
         internals,
@@ -103,7 +156,7 @@ export async function listTools(
         limiter.skipped(result.tools.length - index);
         break;
       }
-      if (headersToo && !declareHeaders(tool, declared)) continue;
+      if (headersToo && !declareHeaders(tool, declared, (name, reason) => dropped(name, reason))) continue;
       const fast = toToolDefinition(tool);
       if (fast) {
         keep(fast);
@@ -122,6 +175,8 @@ export async function listTools(
       }
       keep(parsed.data);
     }
+    // Caching hints are a 2026-07-28 surface: a 2025 list has none (and is not private by default).
+    if (connection.era === "modern") hint = joinHints(hint, pageHint(result, Date.now()));
     const next = result.nextCursor;
     if (next !== undefined && limiter.full(tools.size)) limiter.skipped(1);
     if (next === undefined || limiter.full(tools.size)) {
@@ -138,6 +193,7 @@ export async function listTools(
           if (tools.has(name)) internals.paramHeaders.set(name, declarations);
         }
       }
+      internals.toolsHint = hint;
       return [...tools.values()];
     }
     if (seenCursors.has(next)) {
@@ -160,13 +216,21 @@ export async function listTools(
 }
 
 /**
- * Records the `x-mcp-header` marks of a listed tool; false for a tool whose
- * marks are invalid, which the spec says a client must leave out.
+ * Records the `x-mcp-header` marks of a listed tool; false (and `dropped`
+ * told why) for a tool whose marks are invalid, which the spec says a client
+ * must leave out.
  */
-function declareHeaders(tool: unknown, declared: Map<string, readonly ParamHeaderDeclaration[]>): boolean {
+function declareHeaders(
+  tool: unknown,
+  declared: Map<string, readonly ParamHeaderDeclaration[]>,
+  dropped: (name: string, reason: string) => void,
+): boolean {
   const { name, inputSchema } = (tool ?? {}) as { name?: unknown; inputSchema?: unknown };
   const scan = scanParamHeaders(inputSchema);
-  if (!scan.valid) return false;
+  if (!scan.valid) {
+    dropped(typeof name === "string" ? name : "(unnamed)", scan.reason);
+    return false;
+  }
   if (typeof name === "string" && scan.declarations.length > 0 && !declared.has(name)) {
     declared.set(name, scan.declarations);
   }

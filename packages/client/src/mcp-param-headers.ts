@@ -108,6 +108,11 @@ export function scanParamHeaders(inputSchema: unknown): ParamHeaderScan {
   return { valid: true, declarations };
 }
 
+/** What a tool with invalid marks is told as: the server, the tool, the rule it breaks, and that it is left out. */
+export function invalidHeaderText(server: string, tool: string, reason: string): string {
+  return `MCP server "${server}" lists tool "${tool}" with an invalid x-mcp-header (${reason}); it is left out and never called, as the 2026-07-28 spec says. The server's input schema must be fixed`;
+}
+
 /**
  * The `Mcp-Param-*` headers of one call: each marked argument that is a
  * string, a finite number or a boolean, as text; absent and `null` ones are

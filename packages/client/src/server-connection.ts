@@ -1,5 +1,6 @@
 import { type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
 import type { Client } from "@modelcontextprotocol/client";
+import { authContextOf } from "./auth-context.js";
 import type { ClientTransport } from "./client-transport.js";
 import type {
   MCPConnectionCloseEvent,
@@ -7,9 +8,10 @@ import type {
   MCPServerConnection,
   MCPServerInfo,
 } from "./connection.js";
-import { setConnectionInternals } from "./connection.js";
+import { type ConnectionInternals, setConnectionInternals } from "./connection.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
+import type { MCPListCacheHint } from "./list-cache-hint.js";
 import { ListenStream } from "./listen-stream.js";
 import type { ProgressCalls } from "./progress-calls.js";
 
@@ -48,6 +50,9 @@ export class ServerConnection implements MCPServerConnection {
   #listen: ListenStream | undefined;
   #eraDecision: MCPEraDecision = { how: "setting", text: "the legacy era (initialize)" };
   #decidedAt = Date.now();
+  #principal: () => string | undefined = () => undefined;
+  #authContext: { value: string | undefined } | undefined;
+  readonly #internals: ConnectionInternals;
 
   constructor(init: ServerConnectionInit) {
     this.name = init.name;
@@ -55,17 +60,34 @@ export class ServerConnection implements MCPServerConnection {
     this.#client = init.client;
     this.#transport = init.transport;
     this.#resolvedConfig = init.resolvedConfig ?? init.config;
-    setConnectionInternals(this, {
+    this.#internals = {
       resolvedConfig: this.#resolvedConfig,
       client: init.client,
       transport: init.transport,
       sourcePath: init.sourcePath,
       progress: init.progress,
       paramHeaders: new Map(),
+      toolsHint: undefined,
       close: () => this.#close(),
       listen: () => this.#listen,
       closeEvent: () => this.#closeEvent,
-    });
+    };
+    setConnectionInternals(this, this.#internals);
+  }
+
+  get authContext(): string | undefined {
+    this.#authContext ??= { value: authContextOf(this.#resolvedConfig, this.#principal()) };
+    return this.#authContext.value;
+  }
+
+  get toolsCacheHint(): MCPListCacheHint | undefined {
+    return this.#internals.toolsHint;
+  }
+
+  /** Where the OAuth sign-in the connection authenticates with is read from, for {@link authContext}. */
+  usePrincipal(principal: () => string | undefined): void {
+    this.#principal = principal;
+    this.#authContext = undefined;
   }
 
   get transport(): "stdio" | "http" | "sse" {

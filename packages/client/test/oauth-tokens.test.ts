@@ -57,6 +57,17 @@ describe("stored OAuth tokens", () => {
     expect(kit.browser.visits).toHaveLength(1);
   });
 
+  it("give the connection an auth context of the sign-in (a digest), the same on the next connect", async () => {
+    const fixture = await kit.fixture();
+    const storage = kit.fileStorage();
+    const connection = await connect("linear", fixture.config(), {
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
+    expect(connection.authContext).toMatch(/^[0-9a-f]{64}$/);
+    const again = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    expect(again.authContext).toBe(connection.authContext);
+  });
+
   it("are refreshed once on a 401 (a revoked access token), and the request goes through", async () => {
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();

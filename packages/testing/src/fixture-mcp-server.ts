@@ -22,6 +22,18 @@ export interface FixtureHooks {
   log(line: string): void;
   /** Ends the process at once (after logging why). */
   exit(code: number, why: string): never;
+  /**
+   * Modern HTTP, where each request meets a new server: the tools `add_tool`
+   * added, kept by the process, and how a change is announced (on the
+   * handler's `subscriptions/listen` streams).
+   */
+  shared?: SharedTools;
+}
+
+/** Tools added at run time that outlive one server instance, and where their changes are announced. */
+export interface SharedTools {
+  added: Set<string>;
+  changed(): void;
 }
 
 type ToolHandler = (
@@ -131,7 +143,12 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     const nextCursor = options.cursorLoop ? "loop" : end < all.length ? `offset:${end}` : undefined;
     // Announced once the answer is out: the client lists again, and is told again, forever.
     if (options.listChangedStorm) setImmediate(() => mcp.sendToolListChanged());
-    return { tools: all.slice(start, end), ...(nextCursor === undefined ? {} : { nextCursor }) };
+    return {
+      tools: all.slice(start, end),
+      ...(nextCursor === undefined ? {} : { nextCursor }),
+      ...(options.listTtlMs === undefined ? {} : { ttlMs: options.listTtlMs }),
+      ...(options.listScope === undefined ? {} : { cacheScope: options.listScope }),
+    };
   });
 
   for (let i = 0; i < (options.tools ?? 0); i++) {
@@ -209,6 +226,22 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
     }
   }
 
+  if (options.headerTools) {
+    addTool(
+      `${prefix}routed`,
+      "Returns the region it was routed to; `region` travels as the Mcp-Param-Region header too.",
+      { region: z.string().meta({ "x-mcp-header": "Region" }), note: z.string().optional() },
+      ({ region }) => text(`routed to ${String(region)}`),
+    );
+    addTool(
+      `${prefix}bad_header`,
+      "Listed with an invalid x-mcp-header (on a number), which a client must leave out.",
+      { count: z.number() },
+      () => text("bad_header called"),
+      { type: "object", properties: { count: { type: "number", "x-mcp-header": "Count" } } },
+    );
+  }
+
   if (options.schemaDepth !== undefined) {
     addTool(
       `${prefix}deep`,
@@ -231,6 +264,10 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
   }
 
   if (options.listChanging) {
+    const { shared } = hooks;
+    const addRuntimeTool = (toolName: string): void =>
+      addTool(toolName, `Added at run time by add_tool.`, {}, () => text(`${toolName} called`));
+    for (const toolName of shared?.added ?? []) addRuntimeTool(toolName);
     addTool(
       `${prefix}add_tool`,
       "Adds a tool named `name` and sends notifications/tools/list_changed.",
@@ -238,7 +275,9 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
       ({ name }) => {
         const toolName = String(name);
         if (listed.has(toolName)) return text(`tool "${toolName}" already exists`, true);
-        addTool(toolName, `Added at run time by add_tool.`, {}, () => text(`${toolName} called`));
+        addRuntimeTool(toolName);
+        shared?.added.add(toolName);
+        shared?.changed();
         return text(`added ${toolName}`);
       },
     );
@@ -252,6 +291,7 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
         if (!entry) return text(`no tool "${toolName}"`, true);
         listed.delete(toolName);
         entry.registered.remove();
+        if (shared?.added.delete(toolName)) shared.changed();
         return text(`removed ${toolName}`);
       },
     );

@@ -47,6 +47,17 @@ export interface FixtureOptions {
    * and `app_view` for both (`["model", "app"]`) (`--app-tools`). @default false
    */
   appTools?: boolean;
+  /**
+   * SEP-2243: add `routed {region, note}`, whose `region` is marked `x-mcp-header: "Region"`
+   * (the SDK server then wants it as an `Mcp-Param-Region` header on a 2026-07-28 HTTP call, and
+   * answers -32020 without it), and `bad_header`, listed with an invalid mark (on a number) that a
+   * client must leave out (`--header-tools`). @default false
+   */
+  headerTools?: boolean;
+  /** The `ttlMs` caching hint on every `tools/list` page (`--list-ttl-ms`). @default none (the SDK sends 0) */
+  listTtlMs?: number;
+  /** The `cacheScope` caching hint on every `tools/list` page (`--list-scope`). @default none (the SDK sends "private") */
+  listScope?: "public" | "private";
   /** Write a 128 KiB burst, then a line every 5 ms, to stderr while alive (`--noisy-stderr`). @default false */
   noisyStderr?: boolean;
   /** Ignore SIGTERM and stay alive after stdin (or the client's stderr pipe) closes; only SIGKILL stops it (`--ignore-sigterm`). @default false */
@@ -100,9 +111,9 @@ export interface FixtureOptions {
    * keep the stateful sessions). Every tool option works in every era, except that in the modern era
    * `ask`/`ask_url` ask through `input_required` (with a sealed `requestState`; `ask {rounds}` asks
    * the form that many times), `list_changed` notifications reach only a
-   * `subscriptions/listen` stream (stdio) and are not sent over HTTP, `crashAfterInit` never fires
-   * (there is no `initialized`), and over HTTP every request gets a fresh server, so `add_tool` and
-   * the like do not last. On stdio in `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back
+   * `subscriptions/listen` stream, `crashAfterInit` never fires (there is no `initialized`), and over
+   * HTTP every request gets a fresh server: the tools `add_tool` adds are kept by the process (so
+   * they last, and their changes reach the listen streams), while `add_resource` and the like do not last. On stdio in `dual` and `modern`, `initDelayMs` and `hangAtInit` hold back
    * `server/discover` as well as `initialize`; over HTTP they, and `slowContentMs`, apply to
    * legacy sessions only.
    * @default "legacy"
@@ -184,6 +195,9 @@ const commandLineSchema = lazy(() => {
       "slow-tool": flag,
       "huge-tool": flag,
       "app-tools": flag,
+      "header-tools": flag,
+      "list-ttl-ms": whole(0),
+      "list-scope": z.optional(z.enum(["public", "private"])),
       "noisy-stderr": flag,
       "ignore-sigterm": flag,
       "spawn-grandchild": flag,
@@ -229,6 +243,8 @@ const stringFlags = [
   "probe-answer",
   "probe-status",
   "stdin-delay-ms",
+  "list-ttl-ms",
+  "list-scope",
   "start-cpu-ms",
   "port",
 ] as const;
@@ -243,6 +259,7 @@ const booleanFlags = [
   "slow-tool",
   "huge-tool",
   "app-tools",
+  "header-tools",
   "noisy-stderr",
   "ignore-sigterm",
   "spawn-grandchild",
@@ -286,6 +303,9 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   flag("slow-tool", options.slowTool);
   flag("huge-tool", options.hugeTool);
   flag("app-tools", options.appTools);
+  flag("header-tools", options.headerTools);
+  value("list-ttl-ms", options.listTtlMs);
+  value("list-scope", options.listScope);
   flag("noisy-stderr", options.noisyStderr);
   flag("ignore-sigterm", options.ignoreSigterm);
   flag("spawn-grandchild", options.spawnGrandchild);
@@ -358,6 +378,9 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       slowTool: v["slow-tool"],
       hugeTool: v["huge-tool"],
       appTools: v["app-tools"],
+      headerTools: v["header-tools"],
+      listTtlMs: v["list-ttl-ms"],
+      listScope: v["list-scope"],
       noisyStderr: v["noisy-stderr"],
       ignoreSigterm: v["ignore-sigterm"],
       spawnGrandchild: v["spawn-grandchild"],

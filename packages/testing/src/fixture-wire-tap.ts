@@ -82,6 +82,7 @@ export class FixtureWireTap implements Transport {
       if (era === "dual") this.#discoverIds.add(message.id);
       if (era === "legacy" && !this.#initializeSeen) return this.#answerProbe(message);
     }
+    if (pidFile && message.method === "tools/list") appendPidFileEntry(pidFile, "list");
     if (message.method === "initialize") {
       if (pidFile) appendPidFileEntry(pidFile, "initialize");
       this.#initializeSeen = true;

@@ -9,9 +9,9 @@ export interface PidFileEntry {
   /**
    * `server`: a fixture process started; `grandchild`: a process a fixture spawned;
    * `probe`: that server received a `server/discover` request; `initialize`: it received
-   * an `initialize` request.
+   * an `initialize` request; `list`: it received a `tools/list` request (one per page).
    */
-  role: "server" | "grandchild" | "probe" | "initialize";
+  role: "server" | "grandchild" | "probe" | "initialize" | "list";
 }
 
 /** Appends one `<pid> <role>` line to a pid file. */
@@ -26,7 +26,7 @@ export function appendPidFileEntry(
 /**
  * Reads a pid file written by fixtures started with `pidFile` (one
  * `<pid> <role>` line per process, appended on each start, and one per
- * `server/discover` or `initialize` it received). A missing file means
+ * `server/discover`, `initialize` or `tools/list` it received). A missing file means
  * nothing was started yet and gives `[]`; a malformed line throws.
  */
 export function readPidFileEntries(path: string): PidFileEntry[] {
@@ -40,10 +40,10 @@ export function readPidFileEntries(path: string): PidFileEntry[] {
   const entries: PidFileEntry[] = [];
   for (const [index, line] of content.split("\n").entries()) {
     if (line.trim() === "") continue;
-    const match = /^(\d+)(?: (server|grandchild|probe|initialize))?$/.exec(line.trim());
+    const match = /^(\d+)(?: (server|grandchild|probe|initialize|list))?$/.exec(line.trim());
     if (!match) {
       throw new Error(
-        `${path}:${index + 1}: expected "<pid> server|grandchild|probe|initialize", got "${line}"`,
+        `${path}:${index + 1}: expected "<pid> server|grandchild|probe|initialize|list", got "${line}"`,
       );
     }
     entries.push({ pid: Number(match[1]), role: (match[2] ?? "server") as PidFileEntry["role"] });
@@ -53,7 +53,7 @@ export function readPidFileEntries(path: string): PidFileEntry[] {
 
 /**
  * Every process in a fixture pid file (servers and grandchildren), in the
- * order started; the `probe` and `initialize` lines are left out.
+ * order started; the `probe`, `initialize` and `list` lines are left out.
  */
 export function readPidFile(path: string): number[] {
   return readPidFileEntries(path)

@@ -8,7 +8,12 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { connectFixture, createFixtureMcpServer, type FixtureHooks } from "./fixture-mcp-server.js";
+import {
+  connectFixture,
+  createFixtureMcpServer,
+  type FixtureHooks,
+  type SharedTools,
+} from "./fixture-mcp-server.js";
 import type { FixtureCommandLine } from "./fixture-options.js";
 import { readJson, sendWebResponse, toWebRequest } from "./node-http-bridge.js";
 import { appendPidFileEntry } from "./pid-file.js";
@@ -59,10 +64,12 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
   };
 
   const era = options.era ?? "legacy";
+  // Each modern request meets a new server: tools added at run time live here, and their changes go to the listen streams.
+  const shared: SharedTools = { added: new Set(), changed: () => modern?.notify.toolsChanged() };
   const modern =
     era === "legacy"
       ? undefined
-      : createMcpHandler(() => createFixtureMcpServer(options, hooks), {
+      : createMcpHandler(() => createFixtureMcpServer(options, { ...hooks, shared }), {
           legacy: "reject",
           onerror: (error) => hooks.log(errorMessage(error)),
         });
@@ -73,6 +80,7 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
     for (const method of methods) {
       if (options.pidFile && method === "server/discover") appendPidFileEntry(options.pidFile, "probe");
       if (options.pidFile && method === "initialize") appendPidFileEntry(options.pidFile, "initialize");
+      if (options.pidFile && method === "tools/list") appendPidFileEntry(options.pidFile, "list");
     }
     if (era === "legacy" && options.probeStatus !== undefined && methods.includes("server/discover")) {
       hooks.log(`answering server/discover with HTTP ${options.probeStatus} (--probe-status)`);

@@ -142,7 +142,7 @@ describe("modern fixture", () => {
       id: 4,
       result: { contents: [{ uri: "fixture://notes/first" }] },
     });
-    expect(rolesOf(pidFile, server)).toEqual(["server", "initialize", "probe"]);
+    expect(rolesOf(pidFile, server)).toEqual(["server", "initialize", "probe", "list"]);
   });
 
   it("answers a probe for an unknown version with -32022 naming 2026-07-28", async () => {
@@ -186,7 +186,7 @@ describe("dual-era fixture", () => {
     expect(await server.next()).toMatchObject({ id: 2, result: { tools: [{ name: "echo" }] } });
     server.send(discover);
     expect(await server.next()).toMatchObject({ id: "probe-1", error: { code: -32601 } });
-    expect(rolesOf(pidFile, server)).toEqual(["server", "initialize", "probe"]);
+    expect(rolesOf(pidFile, server)).toEqual(["server", "initialize", "list", "probe"]);
   });
 
   it("with stdinDelayMs, answers a discover sent at once only after the delay, as modern", async () => {

@@ -154,7 +154,7 @@ describe("dual-era HTTP fixture", () => {
     await post(fixture.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
     const list = await post(fixture.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
     expect(await messageOf(list)).toMatchObject({ id: 2, result: { tools: [{ name: "echo" }] } });
-    expect(rolesOf(pidFile, fixture)).toEqual(["server", "probe", "initialize"]);
+    expect(rolesOf(pidFile, fixture)).toEqual(["server", "probe", "initialize", "list"]);
   });
 });
 

@@ -190,6 +190,8 @@ describe("process utilities", () => {
     ]);
     expect(readPidFile(bad)).toEqual([7, 8]);
     writeFileSync(bad, "7 probed\n");
-    expect(() => readPidFile(bad)).toThrow(`${bad}:1: expected "<pid> server|grandchild|probe|initialize"`);
+    expect(() => readPidFile(bad)).toThrow(
+      `${bad}:1: expected "<pid> server|grandchild|probe|initialize|list"`,
+    );
   });
 });

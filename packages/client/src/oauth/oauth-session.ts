@@ -6,6 +6,7 @@ import type { OAuthOptions } from "./oauth-options.js";
 import { markSignInNeed, type SignInNeed, SignInNeededSignal } from "./sign-in-error.js";
 import { runSignIn } from "./sign-in-flow.js";
 import { type SignInKey, type SignInRecord, SignInRecords } from "./sign-in-records.js";
+import { idTokenClaims } from "./sign-in-status.js";
 import { type ClientIdentity, StoredOAuthProvider } from "./stored-oauth-provider.js";
 
 /** The OAuth block of a config. */
@@ -241,6 +242,19 @@ export class OAuthSession {
     }
   }
 
+  /**
+   * Who this session signs in as, as last read from the storage: its issuer and
+   * resource with the ID token's `sub`, else its refresh or access token. Only
+   * ever hashed (`authContextOf`); `undefined` before a sign-in.
+   */
+  principal(): string | undefined {
+    const cached = this.#cached;
+    const tokens = cached?.record.tokens;
+    if (!cached || !tokens) return undefined;
+    const who = subjectOf(tokens.id_token) ?? tokens.refresh_token ?? tokens.access_token;
+    return JSON.stringify([cached.key.issuer, cached.key.resource, who]);
+  }
+
   /** This server's sign-in record, from memory or (`force`) from the storage. */
   #load(force: boolean): Promise<{ key: SignInKey; record: SignInRecord } | undefined> {
     if (!this.#loading || force) this.#loading = this.#read();
@@ -263,4 +277,10 @@ export class OAuthSession {
       );
     }
   }
+}
+
+/** The `sub` claim of an ID token (read, not verified: it only partitions a cache). */
+function subjectOf(idToken: string | undefined): string | undefined {
+  const sub = idTokenClaims(idToken)?.sub;
+  return typeof sub === "string" && sub.length > 0 ? `sub:${sub}` : undefined;
 }

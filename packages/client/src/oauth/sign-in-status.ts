@@ -19,17 +19,23 @@ export interface SignInStatus {
   account?: string;
 }
 
-/** The `email` / `preferred_username` / `name` / `sub` claim of an ID token, read for display only (never trusted). */
-function accountOf(idToken: string | undefined): string | undefined {
+/** The claims of an ID token, read for display and partitioning only (never verified, never trusted). */
+export function idTokenClaims(idToken: string | undefined): Record<string, unknown> | undefined {
   const payload = idToken?.split(".")[1];
   if (!payload) return undefined;
   try {
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
-    const account = claims.email ?? claims.preferred_username ?? claims.name ?? claims.sub;
-    return typeof account === "string" ? account : undefined;
+    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    return claims !== null && typeof claims === "object" ? (claims as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The `email` / `preferred_username` / `name` / `sub` claim of an ID token, for display. */
+function accountOf(idToken: string | undefined): string | undefined {
+  const claims = idTokenClaims(idToken);
+  const account = claims?.email ?? claims?.preferred_username ?? claims?.name ?? claims?.sub;
+  return typeof account === "string" ? account : undefined;
 }
 
 /**

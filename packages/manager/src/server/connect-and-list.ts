@@ -48,6 +48,11 @@ export interface ConnectAndListOptions {
    * the attempt gives it up.
    */
   onHandshake(connection: MCPServerConnection, resolvedFingerprint: string): () => void;
+  /**
+   * The cached list the new connection may take as live instead of listing
+   * (a fresh `ttlMs`, see `cached-list.ts`), or `undefined` to list.
+   */
+  freshList?(connection: MCPServerConnection): Promise<MCPToolDefinition[] | undefined>;
 }
 
 /** What an attempt came to. The connection of `listed` is the caller's: commit it or close it. */
@@ -108,12 +113,14 @@ export async function connectAndList(
       signal,
       timeout: remaining,
     });
-    const tools = await client().listTools(connection, {
-      ...options.toolList,
-      signal,
-      timeout: remaining,
-      connectMs,
-    });
+    const tools =
+      (await options.freshList?.(connection)) ??
+      (await client().listTools(connection, {
+        ...options.toolList,
+        signal,
+        timeout: remaining,
+        connectMs,
+      }));
     return { connection, tools, contentListing };
   };
   try {

@@ -1,4 +1,4 @@
-import type { ToolLimitBreach } from "@mcp-rt/client";
+import type { ListToolsOptions } from "@mcp-rt/client";
 import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TOOL_LIMITS, type ToolLimits } from "@mcp-rt/client/light";
 import { type Logger, McpRtError } from "@mcp-rt/config";
 import type { MCPManagerOptions } from "../manager-types.js";
@@ -55,16 +55,20 @@ export function resolveServerLimits(options: MCPManagerOptions): ServerLimits {
   };
 }
 
-/** The limits of one server's tool list, and where a breach goes: one warning per server and limit. */
+/** The limits of one server's tool list, and where a breach goes (one warning per server and limit), and a tool left out for its `x-mcp-header` (one per tool). */
 export function toolListOptions(
   record: ServerRecord,
   limits: ServerLimits,
   logger: Logger | undefined,
-): { limits: ServerLimits["toolLimits"]; onLimit(breach: ToolLimitBreach): void } {
+): Pick<ListToolsOptions, "limits" | "onLimit" | "onToolDropped"> {
   return {
     limits: limits.toolLimits,
     onLimit: (breach) => {
       if (record.firstTime(breach.limit)) logger?.warn(breach.message);
+    },
+    // Named, once per tool: the server's author has a schema to fix.
+    onToolDropped: (notice) => {
+      if (record.firstTime(`x-mcp-header:${notice.tool}`)) logger?.warn(notice.message);
     },
   };
 }

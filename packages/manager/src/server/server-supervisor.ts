@@ -13,6 +13,7 @@ import { client, loadClient } from "../client-module.js";
 import type { TypedEmitter } from "../event-emitter.js";
 import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { Attempt } from "./attempt.js";
+import { freshCachedList, listCacheOptions } from "./cached-list.js";
 import {
   type AttemptResult,
   type ConnectSettings,
@@ -334,6 +335,15 @@ export class ServerSupervisor {
       prior: verdictToPass(stored),
       toolList: toolListOptions(record, limits, settings.logger),
       contentList: contentListOptions(record, limits, settings.logger),
+      freshList: (connection) =>
+        freshCachedList({
+          connection,
+          entry: attempt.cachedEntry,
+          cache: this.#context.cache,
+          name: this.name,
+          config: attempt.config,
+          cwd: settings.cwd,
+        }),
       onHandshake: (connection, resolvedFingerprint) => {
         // The server answered: its CPU-heavy start is over.
         slot.release();
@@ -426,7 +436,8 @@ export class ServerSupervisor {
     return new ConnectionWatch({
       connection,
       onClose: (event) => this.#closed(connection, event),
-      onError: (error) => logger?.debug(`MCP server "${this.name}" reported an error`, error),
+      // The error names the server and what happened (a refused subscriptions/listen, stdout noise…).
+      onError: (error) => logger?.debug(error.message, error),
       relist: (signal) => this.#relist(connection, signal),
       relistContent: (list, signal) => this.#relistContent(connection, list, signal),
       onResourceUpdated: (uri) => emitter.emit("resource:updated", { name: this.name, uri }),
@@ -514,6 +525,7 @@ export class ServerSupervisor {
         ...(instructions === undefined ? {} : { instructions }),
         ...(startMs === undefined ? {} : { startMs }),
         era: eraVerdict,
+        ...listCacheOptions(connection),
       });
     });
     tasks.add(write);

@@ -153,9 +153,12 @@ export class MCPTool implements CustomTool {
     const mcp = client();
     try {
       // One literal of one shape: properties added one by one move the object through a map each.
+      // `tool`: a server whose list came from the cache (warm start, fresh `ttlMs`) still gets its
+      // `Mcp-Param-*` headers (SEP-2243) from the definition kept there.
       const options: CallToolOptions = {
         signal,
         onProgress: onUpdate ? (progress) => onUpdate(this.#progressUpdate(progress)) : undefined,
+        tool: this.definition,
       };
       const raw = await mcp.callTool(live.connection, tool, params ?? {}, options);
       const result = toToolResult(raw, this.#context, this.#host);
