@@ -12,8 +12,8 @@ function attemptOf(timeout: number) {
     config: { command: "node", timeout },
     cache: null,
     cwd: process.cwd(),
-    run: () => new Promise((resolve) => (connect = resolve)),
   });
+  attempt.follow(new Promise((resolve) => (connect = resolve)));
   return { attempt, connect };
 }
 

@@ -44,7 +44,9 @@ const eventsOf = (events: string[], name: string) =>
 describe.each(modes)(
   "%s: fast, slow, hanging, crashing, exiting and invalid servers together",
   (startupMode) => {
-    const manager = (options: MCPManagerOptions = {}) => managers({ startupMode, ...options });
+    // Every server starts at once, as these timings assume (the start queue has its own tests).
+    const manager = (options: MCPManagerOptions = {}) =>
+      managers({ startupMode, maxConcurrentStarts: Number.POSITIVE_INFINITY, ...options });
 
     it("with a warm cache: returns after the gate with deferred tools; each server then settles on its own", async () => {
       const configs = servers(2000, 3000);
@@ -89,8 +91,6 @@ describe.each(modes)(
       expect(hung.isError).toBe(true);
       expect(textOf(hung)).toMatch(/^MCP error: .*"hangs".*3000 ms/);
       await expect.poll(() => m.getConnectionStatus("crashes"), { timeout: 5000 }).toBe("disconnected");
-      // Stdio starts take turns (two at a time here): the exiting one may still be waiting for its turn.
-      await expect.poll(() => statusOf(m).exits, { timeout: 10_000 }).toBe("failed");
 
       expect(statusOf(m)).toMatchObject({
         fast: "connected",

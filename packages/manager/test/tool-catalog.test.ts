@@ -11,7 +11,7 @@ const host = {} as MCPToolHost;
 function serversTable() {
   const records = new Map<string, ServerRecord>();
   return {
-    slices: () => records.values(),
+    slices: { views: () => records.values() },
     ensure(name: string): ServerRecord {
       const record = records.get(name) ?? new ServerRecord(name, { command: "node" });
       records.set(name, record);

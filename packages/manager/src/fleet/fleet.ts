@@ -32,7 +32,6 @@ import { collectContent, type ServerContent } from "../server/server-content.js"
 import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";
 import type { ServerView } from "../server/server-record.js";
 import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
-import type { LiveServer, MCPToolHost } from "../tools/mcp-tool.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
 import { ServerRequests } from "./server-requests.js";
@@ -81,6 +80,8 @@ export class Fleet {
   readonly #cache: FleetOptions["cache"];
   /** `null` without `healthCheckIntervalMs`. */
   readonly #health: HealthMonitor | null;
+  /** What every supervisor is made with. */
+  readonly #context: SupervisorContext;
   /** The last reload: reloads run one at a time, each on what the one before left. */
   #reloads: Promise<unknown> = Promise.resolve();
 
@@ -107,7 +108,11 @@ export class Fleet {
       signInTimeoutMs: options.signInTimeoutMs,
       logger: options.logger,
     };
-    const context: SupervisorContext = {
+    this.table = new ServerTable();
+    this.requests = new ServerRequests({ table: this.table, limits });
+    this.signIn = new ServerSignIn({ table: this.table, authStorage });
+    this.catalog = new ToolCatalog(this.table, this.requests);
+    this.#context = {
       settings,
       limits,
       reconnect,
@@ -117,23 +122,8 @@ export class Fleet {
       pace: new StartPace(
         options.maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts: options.maxConcurrentStarts },
       ),
-      toolsChanged: () => this.catalog.invalidate(),
+      catalog: this.catalog,
     };
-    this.table = new ServerTable((name, config) => new ServerSupervisor(name, config, context));
-    this.requests = new ServerRequests({ table: this.table, limits });
-    this.signIn = new ServerSignIn({ table: this.table, authStorage });
-    const host: MCPToolHost = {
-      resultCharLimit: limits.resultCharLimit,
-      resultMediaByteLimit: limits.resultMediaByteLimit,
-      liveServer: (server) => this.#liveServer(server),
-      waitForConnection: async (server, signal) => {
-        await this.requests.waitForConnection(server, signal ? { signal } : {});
-      },
-      signInRequired: (server, error) => {
-        if (McpRtError.isInstance(error)) this.table.get(server)?.signInLost(error);
-      },
-    };
-    this.catalog = new ToolCatalog(() => this.table.views(), host);
     this.#health = health
       ? new HealthMonitor({
           ...health,
@@ -179,7 +169,7 @@ export class Fleet {
         if (attempt && !attempt.outcome) attempts.set(name, attempt);
         continue;
       }
-      const supervisor = this.table.ensure(name, config);
+      const supervisor = this.#ensure(name, config);
       if (source) supervisor.from(source);
       if (!enabled) continue;
       names.push(name);
@@ -407,15 +397,13 @@ export class Fleet {
     }
   }
 
-  /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */
-  #liveServer(server: string): LiveServer {
-    const record = this.table.get(server)?.record;
-    if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
-    // A connected server's definitions are always its live ones (the cached ones only stand in before).
-    if (record.connection) return { connection: record.connection, toolNames: record.toolNames };
-    // A call to a server that dropped fails fast, even during a reconnect attempt: a model should not stall on it.
-    if (record.reconnecting) return { error: record.unavailable() };
-    if (record.active) return { pending: true };
-    return { error: record.unavailable() };
+  /** The supervisor of `name` with `config` as its latest config; made when the server is new. */
+  #ensure(name: string, config: MCPServerConfig): ServerSupervisor {
+    const known = this.table.get(name);
+    if (known) {
+      known.configure(config);
+      return known;
+    }
+    return this.table.add(new ServerSupervisor(name, config, this.#context));
   }
 }

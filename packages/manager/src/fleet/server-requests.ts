@@ -1,8 +1,10 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection } from "@mcp-rt/client";
+import { McpRtError } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
 import { client } from "../client-module.js";
 import type { ServerLimits } from "../server/server-limits.js";
 import type { ToolResult } from "../tools/custom-tool.js";
+import type { LiveServer, MCPToolHost } from "../tools/mcp-tool.js";
 import { toolErrorResult, toToolResult } from "../tools/tool-result.js";
 import type { ServerTable } from "./server-table.js";
 
@@ -19,16 +21,43 @@ interface RequestOptions {
 }
 
 /**
- * What the manager asks of one server on the caller's behalf besides tool
- * calls: wait for its connection, read a resource, get a prompt, follow a
- * resource. A server still connecting (deferred) is waited for, like a
- * deferred tool.
+ * What the manager asks of one server on the caller's behalf: wait for its
+ * connection, read a resource, get a prompt, follow a resource; and what a
+ * tool asks of its server when it is called (it is the tools' host). A
+ * server still connecting (deferred) is waited for, like a deferred tool.
  */
-export class ServerRequests {
+export class ServerRequests implements MCPToolHost {
   readonly #options: ServerRequestsOptions;
 
   constructor(options: ServerRequestsOptions) {
     this.#options = options;
+  }
+
+  /** The result budget of a tool call. */
+  get resultCharLimit(): number {
+    return this.#options.limits.resultCharLimit;
+  }
+
+  /** The media budget of a tool call. */
+  get resultMediaByteLimit(): number {
+    return this.#options.limits.resultMediaByteLimit;
+  }
+
+  /** A server as a tool sees it when it is called: live, connecting, or why it cannot be used. */
+  liveServer(server: string): LiveServer {
+    const record = this.#options.table.get(server)?.record;
+    if (!record) return { error: `server "${server}" disconnected: it was removed from this session` };
+    // A connected server's definitions are always its live ones (the cached ones only stand in before).
+    if (record.connection) return { connection: record.connection, toolNames: record.toolNames };
+    // A call to a server that dropped fails fast, even during a reconnect attempt: a model should not stall on it.
+    if (record.reconnecting) return { error: record.unavailable() };
+    if (record.active) return { pending: true };
+    return { error: record.unavailable() };
+  }
+
+  /** A call found that the server needs a new sign-in (its tokens could not be refreshed). */
+  signInRequired(server: string, error: unknown): void {
+    if (McpRtError.isInstance(error)) this.#options.table.get(server)?.signInLost(error);
   }
 
   /** `MCPManager.waitForConnection`: the connection of `name` once it is connected and listed. */

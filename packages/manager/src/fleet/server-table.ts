@@ -1,5 +1,5 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
-import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { McpRtError } from "@mcp-rt/config";
 import type { MCPConnectionStatus, MCPServerState } from "../manager-types.js";
 import type { ServerView } from "../server/server-record.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
@@ -7,27 +7,15 @@ import type { ServerSupervisor } from "../server/server-supervisor.js";
 /** Every server a fleet knows, by config name: one {@link ServerSupervisor} each. */
 export class ServerTable {
   readonly #supervisors = new Map<string, ServerSupervisor>();
-  readonly #make: (name: string, config: MCPServerConfig) => ServerSupervisor;
-
-  /** @param make Makes the supervisor of a server the table meets for the first time. */
-  constructor(make: (name: string, config: MCPServerConfig) => ServerSupervisor) {
-    this.#make = make;
-  }
 
   /** The supervisor of `name`, if the fleet knows it. */
   get(name: string): ServerSupervisor | undefined {
     return this.#supervisors.get(name);
   }
 
-  /** The supervisor of `name` with `config` as its latest config; made when the server is new. */
-  ensure(name: string, config: MCPServerConfig): ServerSupervisor {
-    let supervisor = this.#supervisors.get(name);
-    if (supervisor) {
-      supervisor.configure(config);
-    } else {
-      supervisor = this.#make(name, config);
-      this.#supervisors.set(name, supervisor);
-    }
+  /** Adds the supervisor of a server the table does not hold yet; returns it. */
+  add(supervisor: ServerSupervisor): ServerSupervisor {
+    this.#supervisors.set(supervisor.name, supervisor);
     return supervisor;
   }
 

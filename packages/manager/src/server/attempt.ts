@@ -19,8 +19,6 @@ export interface AttemptOptions {
   reconnect?: boolean;
   /** True for `login`: a remote server that needs a sign-in runs the browser step. @default false */
   interactive?: boolean;
-  /** The connect + list pipeline; called at once with the attempt. */
-  run: (attempt: Attempt) => Promise<MCPServerConnection>;
 }
 
 /** One connect + list of one server, and what the startup gate needs to know of it. */
@@ -52,6 +50,7 @@ export class Attempt {
   #readAnswered = false;
   #outcome: { ok: true } | { ok: false; error: McpRtError } | undefined;
   #returned: boolean;
+  #settle!: { resolve(connection: MCPServerConnection): void; reject(error: unknown): void };
   /** When it got its start slot (`monotonicMs()`); until then, resolved by {@link Attempt.began}. */
   #beganAt: number | undefined;
   #queuedMs = 0;
@@ -83,7 +82,9 @@ export class Attempt {
     this.late = found.then((read) =>
       read?.late ? read.late.then((late) => this.#found(late)?.entry?.tools ?? null) : null,
     );
-    this.done = options.run(this);
+    this.done = new Promise((resolve, reject) => {
+      this.#settle = { resolve, reject };
+    });
     this.done.then(
       () => {
         this.#outcome = { ok: true };
@@ -92,6 +93,11 @@ export class Attempt {
         this.#outcome = { ok: false, error };
       },
     );
+  }
+
+  /** `done` settles as `run` does: the work the attempt stands for, started by its owner. */
+  follow(run: Promise<MCPServerConnection>): void {
+    run.then(this.#settle.resolve, this.#settle.reject);
   }
 
   /** The whole cache entry once `cached` (or `late`) found it (resources, prompts, instructions beside the tools); `null` on a miss. */

@@ -1,11 +1,10 @@
-import { toolCacheFingerprint } from "@mcp-rt/cache";
+import type { MCPToolCacheEra } from "@mcp-rt/cache";
 import type { ElicitationHandler, MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type Logger, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { monotonicMs, settleWithin } from "@mcp-rt/config/util";
 import { client } from "../client-module.js";
 import type { Attempt } from "./attempt.js";
-import { isStaleModernVerdict } from "./era-verdict.js";
 import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
 import { listServerContent, type ServerContent } from "./server-content.js";
 import type { contentListOptions, toolListOptions } from "./server-limits.js";
@@ -28,6 +27,39 @@ export interface ConnectSettings {
   openUrl: OAuthOptions["openUrl"] | undefined;
   signInTimeoutMs: number | undefined;
   logger: Logger | undefined;
+}
+
+/**
+ * How long a stored legacy verdict is passed on: past a day the server is
+ * asked again (it may have been upgraded to 2026-07-28), on the process
+ * that serves it. A stale modern verdict fails loudly instead, and is
+ * replaced then.
+ */
+export const LEGACY_VERDICT_TTL_MS: number = 24 * 60 * 60 * 1000;
+
+/** The stored verdict to connect with (no probe), or undefined to ask the server. */
+export function verdictToPass(
+  stored: MCPEraVerdict | MCPToolCacheEra | undefined,
+  now: number = Date.now(),
+): MCPEraVerdict | undefined {
+  if (!stored) return undefined;
+  if (stored.era === "legacy" && now - stored.decidedAt > LEGACY_VERDICT_TTL_MS) return undefined;
+  return stored;
+}
+
+/**
+ * True when the first list on a connection that adopted a stored modern
+ * verdict failed the way a server that no longer speaks 2026-07-28 fails:
+ * it answered with a JSON-RPC error or closed the connection.
+ */
+export function isStaleModernVerdict(
+  connection: { era: string; eraDecision: { how: string } },
+  error: unknown,
+): boolean {
+  if (connection.era !== "modern" || connection.eraDecision.how !== "stored") return false;
+  return (
+    McpRtError.isInstance(error) && (error.code === "PROTOCOL_ERROR" || error.code === "TRANSPORT_CLOSED")
+  );
 }
 
 /** What one attempt works with beside its {@link Attempt}. */
@@ -86,8 +118,7 @@ export async function connectAndList(
   let connection: MCPServerConnection | undefined;
   let unwatch: (() => void) | undefined;
   const once = async (prior: MCPEraVerdict | undefined) => {
-    let fingerprint = "";
-    connection = await openConnection(name, attempt.config, {
+    const opened = await openConnection(name, attempt.config, {
       cwd: settings.cwd,
       signal,
       authStorage: settings.authStorage,
@@ -96,13 +127,11 @@ export async function connectAndList(
       oauth: oauthFor(attempt, settings),
       onElicitation: settings.onElicitation,
       prior,
-      onResolved: (resolved) => {
-        fingerprint = toolCacheFingerprint(name, resolved, settings.cwd);
-      },
     });
+    connection = opened.connection;
     signal.throwIfAborted();
     // Watched from the handshake on, so that a tool change announced during the first list is not lost.
-    unwatch = options.onHandshake(connection, fingerprint);
+    unwatch = options.onHandshake(connection, opened.resolvedFingerprint);
     // Its time counts from its launch, not from when it queued for a start slot.
     const connectMs = Math.round(monotonicMs() - (attempt.beganAt ?? attempt.startedAt));
     const remaining = Math.max(1, timeoutMs - connectMs);

@@ -1,3 +1,4 @@
+import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type {
   ElicitationHandler,
   MCPEraVerdict,
@@ -34,12 +35,21 @@ export interface OpenConnectionOptions {
   maxMessageBytes?: number | undefined;
   /** OAuth for remote servers: where sign-ins live, and whether a browser sign-in may run. */
   oauth?: OAuthOptions | undefined;
-  /** Told the resolved config before it connects (it holds secrets: keep only a fingerprint). */
-  onResolved?: (resolved: MCPServerConfig) => void;
   /** Answers the server's elicitations; see `MCPManagerOptions.onElicitation`. */
   onElicitation?: ElicitationHandler | undefined;
   /** The era an earlier connection found: connect in it without a probe. */
   prior?: MCPEraVerdict | undefined;
+}
+
+/** A connection {@link openConnection} made, and the fingerprint of what it handed the server. */
+export interface OpenedConnection {
+  connection: MCPServerConnection;
+  /**
+   * The fingerprint of the resolved config (env, args, headers after `!cmd`
+   * values and API keys; the values themselves are not kept): a reload
+   * compares it to see whether those values changed.
+   */
+  resolvedFingerprint: string;
 }
 
 /**
@@ -51,7 +61,7 @@ export async function openConnection(
   name: string,
   config: MCPServerConfig,
   options: OpenConnectionOptions,
-): Promise<MCPServerConnection> {
+): Promise<OpenedConnection> {
   const { signal, cwd } = options;
   const resolved = await abortable(
     resolveServerConfig(name, config, {
@@ -60,9 +70,9 @@ export async function openConnection(
     }),
     signal,
   );
-  options.onResolved?.(resolved);
+  const resolvedFingerprint = toolCacheFingerprint(name, resolved, cwd);
   const { connectToServer } = await abortable(loadClient(), signal);
-  return connectToServer(name, resolved, {
+  const connection = await connectToServer(name, resolved, {
     signal,
     cwd,
     unresolvedConfig: config,
@@ -72,6 +82,7 @@ export async function openConnection(
     ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
     ...(options.prior ? { prior: options.prior } : {}),
   });
+  return { connection, resolvedFingerprint };
 }
 
 /**
@@ -121,7 +132,7 @@ export async function probeServer(
   const started = monotonicMs();
   let connection: MCPServerConnection | undefined;
   try {
-    connection = await openConnection(name, { ...config, timeout: timeoutMs }, options);
+    ({ connection } = await openConnection(name, { ...config, timeout: timeoutMs }, options));
     const tools = await client().listTools(connection, {
       signal,
       timeout: timeoutMs,

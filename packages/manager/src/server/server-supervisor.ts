@@ -19,9 +19,9 @@ import {
   type ConnectSettings,
   calledOffError,
   connectAndList,
+  verdictToPass,
 } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
-import { verdictToPass } from "./era-verdict.js";
 import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
@@ -62,8 +62,8 @@ export interface SupervisorContext {
   /** Background work `disconnectAll` waits for. */
   tasks: Pick<TaskGroup, "add">;
   pace: StartPacing;
-  /** A server's exposed tools changed: the set is named again when it is next read. */
-  toolsChanged(): void;
+  /** The exposed tools: told when a server's slice changed, to name the set again when it is next read. */
+  catalog: { invalidate(): void };
 }
 
 /** How an attempt starts. */
@@ -155,12 +155,10 @@ export class ServerSupervisor {
       cwd: settings.cwd,
       reconnect,
       interactive: how.interactive ?? false,
-      run: (attempt) => {
-        // Set before the attempt's first step, so that its outcome can tell whether it is still current.
-        this.#record.start(attempt);
-        return this.#run(attempt);
-      },
     });
+    // The record knows its attempt before the attempt's first step, which checks that it is still current.
+    this.#record.start(attempt);
+    attempt.follow(this.#run(attempt));
     pace.track(attempt);
     return attempt;
   }
@@ -175,7 +173,7 @@ export class ServerSupervisor {
     const record = this.#record;
     if (!this.#isCurrent(attempt) || record.connection) return undefined;
     const hasTools = record.defer(cached);
-    if (hasTools) this.#context.toolsChanged();
+    if (hasTools) this.#context.catalog.invalidate();
     return () => {
       const { emitter } = this.#context;
       if (hasTools) emitter.emit("tools:changed", { name: this.name });
@@ -215,7 +213,7 @@ export class ServerSupervisor {
     const signIn = isSignInRequired(error);
     const hadContent = record.setContent(NO_CONTENT);
     const hadTools = record.fail(error, signIn ? "needs-auth" : "failed");
-    if (hadTools) this.#context.toolsChanged();
+    if (hadTools) this.#context.catalog.invalidate();
     if (signIn) emitter.emit("server:needs-auth", { name: this.name, error });
     else emitter.emit("server:failed", { name: this.name, error });
     if (hadTools) emitter.emit("tools:changed", { name: this.name });
@@ -393,7 +391,7 @@ export class ServerSupervisor {
     const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
     // Its reconnect counts start over once it stays up.
     record.outage?.policy.connected(monotonicMs());
-    this.#context.toolsChanged();
+    this.#context.catalog.invalidate();
     emitter.emit("server:connected", {
       name: this.name,
       ms,
@@ -481,7 +479,7 @@ export class ServerSupervisor {
     });
     if (signal.aborted || !this.#isLive(connection)) return;
     this.#record.relisted(tools);
-    this.#context.toolsChanged();
+    this.#context.catalog.invalidate();
     emitter.emit("tools:changed", { name: this.name });
     this.#writeCache(connection);
   }

@@ -28,7 +28,7 @@ export interface MCPToolHost {
    * and by `signal`); rejects with an `McpRtError` when it failed, is unknown,
    * or takes too long.
    */
-  waitForConnection(server: string, signal?: AbortSignal): Promise<void>;
+  waitForConnection(server: string, options?: { signal?: AbortSignal }): Promise<unknown>;
   /** A call found that the server needs a new sign-in (its tokens could not be refreshed). */
   signInRequired(server: string, error: unknown): void;
 }
@@ -116,7 +116,7 @@ export class MCPTool implements CustomTool {
   /** Waits for the server; an error becomes `MCP error: …` content, an abort rejects. */
   async #waitForServer(signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
     try {
-      await this.#host.waitForConnection(this.serverName, signal);
+      await this.#host.waitForConnection(this.serverName, signal ? { signal } : {});
       return undefined;
     } catch (error) {
       if (signal?.aborted) throw abortError(`The tool call ${this.name}`, signal.reason);

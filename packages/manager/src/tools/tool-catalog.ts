@@ -27,7 +27,7 @@ const keyOf = (server: string, tool: string): string => `${server}\u0000${tool}`
  * name is never parsed to find its server).
  */
 export class ToolCatalog {
-  readonly #servers: () => Iterable<ServerSlice>;
+  readonly #servers: { views(): Iterable<ServerSlice> };
   readonly #host: MCPToolHost;
   #tools: MCPTool[] = [];
   #index = new Map<string, ToolOwner>();
@@ -38,7 +38,7 @@ export class ToolCatalog {
    * @param servers Every server's slice, in server order.
    * @param host What the tools ask about their server when they are called.
    */
-  constructor(servers: () => Iterable<ServerSlice>, host: MCPToolHost) {
+  constructor(servers: { views(): Iterable<ServerSlice> }, host: MCPToolHost) {
     this.#servers = servers;
     this.#host = host;
   }
@@ -76,7 +76,7 @@ export class ToolCatalog {
     if (!this.#stale) return;
     this.#stale = false;
     const before = new Map(this.#tools.map((tool) => [keyOf(tool.serverName, tool.definition.name), tool]));
-    const entries = [...this.#servers()].flatMap((record) =>
+    const entries = [...this.#servers.views()].flatMap((record) =>
       record.definitions.map((definition) => ({ record, definition })),
     );
     const names = createMCPToolNames(
