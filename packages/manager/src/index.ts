@@ -65,15 +65,19 @@ export type {
   DiscoverFunction,
   MCPConfigChange,
   MCPConnectionStatus,
+  MCPGetPromptOptions,
   MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPNotWaitedFor,
+  MCPReadResourceOptions,
   MCPReloadOptions,
   MCPReloadResult,
+  MCPRequestOptions,
   MCPServerProtocol,
   MCPServerState,
   MCPStartupMode,
+  MCPTestServerOptions,
 } from "./manager-types.js";
 export { MCPManager } from "./mcp-manager.js";
 export type { ServerProbe } from "./server/open-connection.js";

@@ -25,7 +25,9 @@ async function test({ ctx, input: name }: MCPCommandCall<string>): Promise<MCPCo
   }
   const sourcePath = discovery.sources[name]?.path;
   try {
-    const probe = await ctx.manager.testServer(name, config, {
+    const probe = await ctx.manager.testServer({
+      name,
+      config,
       ...(ctx.testTimeoutMs === undefined ? {} : { timeoutMs: ctx.testTimeoutMs }),
       ...(sourcePath ? { sourcePath } : {}),
     });
