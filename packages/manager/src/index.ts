@@ -55,7 +55,7 @@ export {
   validateServerConfig,
 } from "@mcp-rt/config";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
-export { discoverAndLoadMCPTools, discoverMCPServers, toLoadedTool } from "./discover-and-load.js";
+export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
 export { STARTUP_TIMEOUT_MS } from "./fleet/startup-gate.js";
 export type { MCPLoadError, MCPLoadProblem } from "./load-problem.js";
 export { toLoadErrors } from "./load-problem.js";
