@@ -23,7 +23,12 @@ export type {
   SignInStatus,
   ToolLimits,
 } from "@mcp-rt/client";
-export { applyElicitationDefaults, checkElicitationContent, openInBrowser } from "@mcp-rt/client/light";
+export {
+  applyElicitationDefaults,
+  checkElicitationContent,
+  describeEra,
+  openInBrowser,
+} from "@mcp-rt/client/light";
 export type {
   AuthStorage,
   CapabilitySource,

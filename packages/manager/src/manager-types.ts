@@ -36,8 +36,8 @@ export interface MCPNotWaitedFor {
 export interface MCPServerProtocol {
   /** `modern` (2026-07-28: `server/discover`, `_meta` on every request) or `legacy` (`initialize`). */
   era: MCPEra;
-  /** The revision agreed, e.g. `2026-07-28` or `2025-11-25`. */
-  version: string;
+  /** The revision agreed, e.g. `2026-07-28` or `2025-11-25` (`describeEra` shows both fields). */
+  protocolVersion: string;
   /** How it was decided: the config's `protocol`, the server's answer to the probe, a stored verdict, or a fallback. */
   decision: MCPEraDecision;
 }

@@ -387,7 +387,7 @@ export class Fleet {
    */
   async #differs(record: ServerView, config: MCPServerConfig): Promise<boolean> {
     const cwd = this.#cwd;
-    if (!record.runs(config, cwd)) return true;
+    if (!record.runsConfig(config, cwd)) return true;
     const before = record.resolvedFingerprint;
     if (before === undefined || !hasRuntimeValues(config)) return false;
     try {

@@ -132,7 +132,7 @@ export async function probeServer(
       protocolVersion: connection.protocolVersion,
       protocol: {
         era: connection.era,
-        version: connection.eraVerdict.protocolVersion,
+        protocolVersion: connection.eraVerdict.protocolVersion,
         decision: connection.eraDecision,
       },
       tools,
