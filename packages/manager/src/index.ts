@@ -86,9 +86,7 @@ export type {
 } from "./manager-types.js";
 export { MCPManager } from "./mcp-manager.js";
 export type { ServerProbe } from "./server/open-connection.js";
-export { DEFAULT_SERVER_TIMEOUT_MS } from "./server/open-connection.js";
 export type { ReconnectOptions } from "./server/reconnect-policy.js";
-export { DEFAULT_RECONNECT_OPTIONS } from "./server/reconnect-policy.js";
 export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
 export type {
   CustomTool,
@@ -100,5 +98,4 @@ export type {
 export { DeferredMCPTool } from "./tools/deferred-mcp-tool.js";
 export { MCPTool } from "./tools/mcp-tool.js";
 export type { ToolOwner } from "./tools/tool-catalog.js";
-export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tools/tool-name.js";
-export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tools/tool-result.js";
+export { createMCPToolName } from "./tools/tool-name.js";
