@@ -340,7 +340,9 @@ export class Fleet {
     const { name, config } = options;
     // The connect and the list each have the time limit: their errors say which step timed out.
     const timeoutMs = options.timeoutMs ?? config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-    return probeServer(name, config, {
+    return probeServer({
+      name,
+      config,
       cwd: this.#cwd,
       signal: options.signal ?? new AbortController().signal,
       timeoutMs,
