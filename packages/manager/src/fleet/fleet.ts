@@ -163,16 +163,16 @@ export class Fleet {
    */
   async #afterDiscovery<R extends MCPLoadResult>(
     options: DiscoverAndConnectOptions,
-    then: { use(discovery: LoadConfigsResult): Promise<R>; unchanged(): R },
+    steps: { use(discovery: LoadConfigsResult): Promise<R>; unchanged(): R },
   ): Promise<R> {
     const { discover = loadAllMCPConfigs, ...loadOptions } = options;
     let discovery: LoadConfigsResult;
     try {
       discovery = await discover(this.#cwd, loadOptions);
     } catch (error) {
-      return { ...then.unchanged(), problems: [discoveryProblem(error)] };
+      return { ...steps.unchanged(), problems: [discoveryProblem(error)] };
     }
-    const result = await then.use(discovery);
+    const result = await steps.use(discovery);
     return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
   }
 
