@@ -78,7 +78,7 @@ describe("real servers from npm land in their era, with one process and, on a se
       Object.fromEntries(
         states.map((state) => [
           state.name,
-          state.protocol && [state.protocol.version, state.protocol.era, state.protocol.decision.how],
+          state.protocol && [state.protocol.protocolVersion, state.protocol.era, state.protocol.decision.how],
         ]),
       );
 

@@ -9,6 +9,7 @@ export type {
   MCPElicitationSchema,
 } from "./elicitation-form.js";
 export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
+export { describeEra } from "./era.js";
 export { holdLaunches } from "./launch-turn.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./max-message-bytes.js";
 export { openInBrowser } from "./oauth/open-in-browser.js";

@@ -14,6 +14,10 @@ export interface CoalescedTask {
 
 /** Options of {@link createCoalescedTask}. */
 export interface CoalescedTaskOptions {
+  /** What a run does. */
+  run: () => Promise<void>;
+  /** Where a run that throws goes; the next run still happens. */
+  onError: (error: unknown) => void;
   /** The shortest time from one run's start to the next one's; a run asked for sooner waits. @default 0 */
   minIntervalMs?: number;
   /** Called each time a run has to wait for `minIntervalMs`, with how many runs in a row had to. */
@@ -31,16 +35,16 @@ export interface CoalescedTaskOptions {
  *
  * @example
  * ```ts
- * const relist = createCoalescedTask(() => refresh(), (error) => logger.warn(String(error)), { minIntervalMs: 1000 });
+ * const relist = createCoalescedTask({
+ *   run: () => refresh(),
+ *   onError: (error) => logger.warn(String(error)),
+ *   minIntervalMs: 1000,
+ * });
  * connection.onToolsChanged(() => relist.trigger());
  * ```
  */
-export function createCoalescedTask(
-  run: () => Promise<void>,
-  onError: (error: unknown) => void,
-  options: CoalescedTaskOptions = {},
-): CoalescedTask {
-  const { minIntervalMs = 0, onThrottle, signal } = options;
+export function createCoalescedTask(options: CoalescedTaskOptions): CoalescedTask {
+  const { run, onError, minIntervalMs = 0, onThrottle, signal } = options;
   let running: Promise<void> | undefined;
   let queued = false;
   let lastStart = Number.NEGATIVE_INFINITY;

@@ -22,7 +22,7 @@ export interface DiscoverAndLoadOptions {
 export interface DiscoverAndLoadResult {
   /** The manager that owns the connections: keep it, and `close()` it at the end of the session. */
   manager: MCPManager;
-  /** Every tool, with `mcp:<server> via <providerName>` as its path. */
+  /** Every tool, with `mcp:<server> via <providerName>` as its origin. */
   tools: LoadedCustomTool[];
   /** File issues, per-server failures, or one discovery failure, as the design document shows them. */
   errors: MCPLoadError[];
@@ -32,10 +32,13 @@ export interface DiscoverAndLoadResult {
   discovery?: LoadConfigsResult;
 }
 
-/** A tool with the path the loader gives it: `mcp:<server> via <providerName>`, or `mcp:<server>`. */
-export function toLoadedTool(tool: MCPTool): LoadedCustomTool {
+/**
+ * Which server and config a tool came from, as a UI shows it:
+ * `mcp:<server> via <providerName>`, or `mcp:<server>` when its source is unknown.
+ */
+export function toolOrigin(tool: Pick<MCPTool, "serverName" | "source">): string {
   const via = tool.source?.providerName;
-  return { path: via ? `mcp:${tool.serverName} via ${via}` : `mcp:${tool.serverName}`, tool };
+  return via ? `mcp:${tool.serverName} via ${via}` : `mcp:${tool.serverName}`;
 }
 
 /**
@@ -64,7 +67,7 @@ export async function discoverAndLoadMCPTools(
   });
   return {
     manager,
-    tools: result.tools.map(toLoadedTool),
+    tools: result.tools.map((tool) => ({ origin: toolOrigin(tool), tool })),
     errors: toLoadErrors(result.problems),
     problems: result.problems,
     ...(result.discovery ? { discovery: result.discovery } : {}),

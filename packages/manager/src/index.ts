@@ -23,7 +23,12 @@ export type {
   SignInStatus,
   ToolLimits,
 } from "@mcp-rt/client";
-export { applyElicitationDefaults, checkElicitationContent, openInBrowser } from "@mcp-rt/client/light";
+export {
+  applyElicitationDefaults,
+  checkElicitationContent,
+  describeEra,
+  openInBrowser,
+} from "@mcp-rt/client/light";
 export type {
   AuthStorage,
   CapabilitySource,
@@ -55,7 +60,7 @@ export {
   validateServerConfig,
 } from "@mcp-rt/config";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
-export { discoverAndLoadMCPTools, discoverMCPServers, toLoadedTool } from "./discover-and-load.js";
+export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
 export { STARTUP_TIMEOUT_MS } from "./fleet/startup-gate.js";
 export type { MCPLoadError, MCPLoadProblem } from "./load-problem.js";
 export { toLoadErrors } from "./load-problem.js";
@@ -65,21 +70,23 @@ export type {
   DiscoverFunction,
   MCPConfigChange,
   MCPConnectionStatus,
+  MCPGetPromptOptions,
   MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPNotWaitedFor,
+  MCPReadResourceOptions,
   MCPReloadOptions,
   MCPReloadResult,
+  MCPRequestOptions,
   MCPServerProtocol,
   MCPServerState,
   MCPStartupMode,
+  MCPTestServerOptions,
 } from "./manager-types.js";
 export { MCPManager } from "./mcp-manager.js";
 export type { ServerProbe } from "./server/open-connection.js";
-export { DEFAULT_SERVER_TIMEOUT_MS } from "./server/open-connection.js";
 export type { ReconnectOptions } from "./server/reconnect-policy.js";
-export { DEFAULT_RECONNECT_OPTIONS } from "./server/reconnect-policy.js";
 export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
 export type {
   CustomTool,
@@ -91,5 +98,4 @@ export type {
 export { DeferredMCPTool } from "./tools/deferred-mcp-tool.js";
 export { MCPTool } from "./tools/mcp-tool.js";
 export type { ToolOwner } from "./tools/tool-catalog.js";
-export { createMCPToolName, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from "./tools/tool-name.js";
-export { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "./tools/tool-result.js";
+export { createMCPToolName } from "./tools/tool-name.js";

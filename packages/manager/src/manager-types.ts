@@ -5,6 +5,7 @@ import type {
   LoadConfigsOptions,
   LoadConfigsResult,
   Logger,
+  MCPServerConfig,
   McpRtError,
   SourceMeta,
 } from "@mcp-rt/config";
@@ -35,8 +36,8 @@ export interface MCPNotWaitedFor {
 export interface MCPServerProtocol {
   /** `modern` (2026-07-28: `server/discover`, `_meta` on every request) or `legacy` (`initialize`). */
   era: MCPEra;
-  /** The revision agreed, e.g. `2026-07-28` or `2025-11-25`. */
-  version: string;
+  /** The revision agreed, e.g. `2026-07-28` or `2025-11-25` (`describeEra` shows both fields). */
+  protocolVersion: string;
   /** How it was decided: the config's `protocol`, the server's answer to the probe, a stored verdict, or a fallback. */
   decision: MCPEraDecision;
 }
@@ -153,8 +154,12 @@ export interface MCPConfigChange {
 /** What `reload` / `discoverAndReload` return: what changed, and the servers' load result. */
 export interface MCPReloadResult extends MCPLoadResult, MCPConfigChange {}
 
-/** Options of `reload`. */
+/** What `reload` takes: the configs to run, where they came from, and what to restart besides the changed. */
 export interface MCPReloadOptions {
+  /** Every server that should run, by name; one not in it is stopped. */
+  configs: Record<string, MCPServerConfig>;
+  /** Where each config came from, by name (shown in states and errors). @default {} */
+  sources?: Record<string, SourceMeta>;
   /** Restart every configured server, changed or not (the design document's reload). @default false */
   all?: boolean;
   /**
@@ -166,7 +171,44 @@ export interface MCPReloadOptions {
 }
 
 /** Options of `discoverAndReload`: discovery's own and the reload's. */
-export interface DiscoverAndReloadOptions extends DiscoverAndConnectOptions, MCPReloadOptions {}
+export interface DiscoverAndReloadOptions
+  extends DiscoverAndConnectOptions,
+    Pick<MCPReloadOptions, "all" | "retryFailed"> {}
+
+/** Options of a request to one server: `signal` aborts it, and the wait for a server still connecting. */
+export interface MCPRequestOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/** What `readResource` and `readResourceResult` take. */
+export interface MCPReadResourceOptions extends MCPRequestOptions {
+  /** The server's config name. */
+  server: string;
+  /** The resource's URI: listed, or made from a template. */
+  uri: string;
+}
+
+/** What `getPrompt` takes. */
+export interface MCPGetPromptOptions extends MCPRequestOptions {
+  /** The server's config name. */
+  server: string;
+  /** The prompt's name, as `getPrompts` lists it. */
+  name: string;
+  /** The prompt's arguments by name. @default {} */
+  arguments?: Record<string, string>;
+}
+
+/** What `testServer` takes. */
+export interface MCPTestServerOptions extends MCPRequestOptions {
+  /** The server's name, in errors and in what it reports. */
+  name: string;
+  /** The config to test, unresolved (`!cmd` values and API keys are resolved as for a start). */
+  config: MCPServerConfig;
+  /** The limit of the connect and of the list, each. @default the config's `timeout`, else 30000 */
+  timeoutMs?: number;
+  /** The config file, named in errors. */
+  sourcePath?: string;
+}
 
 /** What `connectServers` / `discoverAndConnect` return. */
 export interface MCPLoadResult {

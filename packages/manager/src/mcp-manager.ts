@@ -6,12 +6,16 @@ import type {
   DiscoverAndConnectOptions,
   DiscoverAndReloadOptions,
   MCPConnectionStatus,
+  MCPGetPromptOptions,
   MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
+  MCPReadResourceOptions,
   MCPReloadOptions,
   MCPReloadResult,
+  MCPRequestOptions,
   MCPServerState,
+  MCPTestServerOptions,
 } from "./manager-types.js";
 import type { ServerProbe } from "./server/open-connection.js";
 import type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
@@ -102,15 +106,12 @@ export class MCPManager implements AsyncDisposable {
    *
    * @example
    * ```ts
-   * const { restarted, errors } = await manager.reload(discovery.configs, discovery.sources);
+   * const { configs, sources } = discovery;
+   * const { restarted, errors } = await manager.reload({ configs, sources });
    * ```
    */
-  reload(
-    configs: Record<string, MCPServerConfig>,
-    sources: Record<string, SourceMeta> = {},
-    options: MCPReloadOptions = {},
-  ): Promise<MCPReloadResult> {
-    return this.#fleet.reload(configs, sources, options);
+  reload(options: MCPReloadOptions): Promise<MCPReloadResult> {
+    return this.#fleet.reload(options);
   }
 
   /**
@@ -156,12 +157,8 @@ export class MCPManager implements AsyncDisposable {
    * `NOT_CONNECTED`, `PROTOCOL_ERROR` for a URI the server does not know,
    * `LIMIT_EXCEEDED` past `maxMessageBytes`, …), or an `AbortError`.
    */
-  readResource(
-    server: string,
-    uri: string,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<MCPResourceContents> {
-    return this.#fleet.requests.readResource(server, uri, options);
+  readResource(options: MCPReadResourceOptions): Promise<MCPResourceContents> {
+    return this.#fleet.requests.readResource(options);
   }
 
   /**
@@ -171,12 +168,8 @@ export class MCPManager implements AsyncDisposable {
    * as tool results (`resultCharLimit`). A failure is `MCP error: …`
    * content; only an abort rejects.
    */
-  readResourceResult(
-    server: string,
-    uri: string,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<ToolResult> {
-    return this.#fleet.requests.readResourceResult(server, uri, options);
+  readResourceResult(options: MCPReadResourceOptions): Promise<ToolResult> {
+    return this.#fleet.requests.readResourceResult(options);
   }
 
   /**
@@ -184,13 +177,8 @@ export class MCPManager implements AsyncDisposable {
    * messages to put into the conversation. Waits for a deferred server;
    * rejects like {@link MCPManager.readResource}.
    */
-  getPrompt(
-    server: string,
-    name: string,
-    args: Record<string, string> = {},
-    options: { signal?: AbortSignal } = {},
-  ): Promise<MCPPromptResult> {
-    return this.#fleet.requests.getPrompt(server, name, args, options);
+  getPrompt(options: MCPGetPromptOptions): Promise<MCPPromptResult> {
+    return this.#fleet.requests.getPrompt(options);
   }
 
   /**
@@ -231,7 +219,7 @@ export class MCPManager implements AsyncDisposable {
    * next reconnect attempt); waits at most the server's `timeout`
    * (`CONNECT_TIMEOUT`); rejects with an `AbortError` when `signal` aborts.
    */
-  waitForConnection(name: string, options: { signal?: AbortSignal } = {}): Promise<MCPServerConnection> {
+  waitForConnection(name: string, options: MCPRequestOptions = {}): Promise<MCPServerConnection> {
     return this.#fleet.requests.waitForConnection(name, options);
   }
 
@@ -241,12 +229,8 @@ export class MCPManager implements AsyncDisposable {
    * closes. Rejects with an `McpRtError` saying what failed (with the
    * server's stderr tail when it has one).
    */
-  testServer(
-    name: string,
-    config: MCPServerConfig,
-    options: { signal?: AbortSignal; timeoutMs?: number; sourcePath?: string } = {},
-  ): Promise<ServerProbe> {
-    return this.#fleet.testServer(name, config, options);
+  testServer(options: MCPTestServerOptions): Promise<ServerProbe> {
+    return this.#fleet.testServer(options);
   }
 
   /**
@@ -258,7 +242,7 @@ export class MCPManager implements AsyncDisposable {
    * or an `AbortError` when `signal` aborts. The sign-in has its own time
    * limit (`signInTimeoutMs`), outside the server's `timeout`.
    */
-  login(name: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  login(name: string, options: MCPRequestOptions = {}): Promise<void> {
     return this.#fleet.signIn.login(name, options.signal);
   }
 

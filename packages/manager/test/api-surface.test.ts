@@ -12,6 +12,11 @@ describe("the public API is the curated list in the README", () => {
     expect(exported).toEqual(documented!.sort());
   });
 
+  it("exports each name once, from one place", async () => {
+    const exported = await exportedNames(packageDir);
+    expect(exported.filter((name, at) => exported.indexOf(name) !== at)).toEqual([]);
+  });
+
   it("every value the README lists exists at run time", async () => {
     const values = await exportedNames(packageDir, { values: true });
     for (const name of values) expect(manager, name).toHaveProperty(name);

@@ -22,7 +22,7 @@ function gatedRuns() {
 describe("createCoalescedTask", () => {
   it("runs once per trigger when triggers do not overlap", async () => {
     const gate = gatedRuns();
-    const task = createCoalescedTask(gate.run, () => {});
+    const task = createCoalescedTask({ run: gate.run, onError: () => {} });
     task.trigger();
     await gate.releaseNext();
     await task.idle();
@@ -34,7 +34,7 @@ describe("createCoalescedTask", () => {
 
   it("a burst of triggers gives one run in flight and one queued", async () => {
     const gate = gatedRuns();
-    const task = createCoalescedTask(gate.run, () => {});
+    const task = createCoalescedTask({ run: gate.run, onError: () => {} });
     // Triggers before the run has started are all served by it.
     for (let i = 0; i < 10; i++) task.trigger();
     await Promise.resolve();
@@ -54,13 +54,13 @@ describe("createCoalescedTask", () => {
   it("reports a failing run and still runs the queued one", async () => {
     const errors: unknown[] = [];
     let runs = 0;
-    const task = createCoalescedTask(
-      async () => {
+    const task = createCoalescedTask({
+      run: async () => {
         runs++;
         if (runs === 1) throw new Error("first fails");
       },
-      (error) => errors.push(error),
-    );
+      onError: (error) => errors.push(error),
+    });
     task.trigger();
     await Promise.resolve();
     task.trigger();
@@ -73,15 +73,17 @@ describe("createCoalescedTask", () => {
     const controller = new AbortController();
     const throttled: number[] = [];
     let runs = 0;
-    const task = createCoalescedTask(
-      async () => {
+    const task = createCoalescedTask({
+      run: async () => {
         runs++;
         // A storm: every run asks for another at once.
         task.trigger();
       },
-      () => {},
-      { minIntervalMs: 100, signal: controller.signal, onThrottle: (inARow) => throttled.push(inARow) },
-    );
+      onError: () => {},
+      minIntervalMs: 100,
+      signal: controller.signal,
+      onThrottle: (inARow) => throttled.push(inARow),
+    });
     task.trigger();
     await new Promise((resolve) => setTimeout(resolve, 550));
     controller.abort();

@@ -54,13 +54,17 @@ describe("the era verdict in the tool cache", () => {
     const { config, counts } = counted(make);
 
     const cold = await startOnce(cache, "s", config);
-    expect(cold.state?.protocol).toMatchObject({ era, version, decision: { how: "probe" } });
-    expect(cold.connected[0]?.protocol).toMatchObject({ era, version });
+    expect(cold.state?.protocol).toMatchObject({ era, protocolVersion: version, decision: { how: "probe" } });
+    expect(cold.connected[0]?.protocol).toMatchObject({ era, protocolVersion: version });
     await expect.poll(async () => (await cache.getEntry("s", config, cwd))?.era?.era).toBe(era);
     expect(counts()).toMatchObject({ processes: 1, probes: 1 });
 
     const warm = await startOnce(cache, "s", config);
-    expect(warm.state?.protocol).toMatchObject({ era, version, decision: { how: "stored" } });
+    expect(warm.state?.protocol).toMatchObject({
+      era,
+      protocolVersion: version,
+      decision: { how: "stored" },
+    });
     expect(counts()).toMatchObject({ processes: 2, probes: 1 });
   });
 
@@ -88,7 +92,7 @@ describe("the era verdict in the tool cache", () => {
       era: { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() },
     });
     const { state } = await startOnce(cache, "s", config);
-    expect(state?.protocol).toMatchObject({ era: "modern", version: "2026-07-28" });
+    expect(state?.protocol).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
     expect(state?.protocol?.decision.text).toMatch(/^the stored verdict .* no longer fits/);
     expect(counts()).toMatchObject({ processes: 2, probes: 1 });
     await expect.poll(async () => (await cache.getEntry("s", config, cwd))?.era?.era).toBe("modern");
@@ -105,7 +109,7 @@ describe("the era verdict in the tool cache", () => {
     const { config, counts } = counted(legacy);
     await cache.set("s", config, [], cwd, { era: discover as MCPToolCacheEra });
     const { state } = await startOnce(cache, "s", config);
-    expect(state?.protocol).toMatchObject({ era: "legacy", version: "2025-11-25" });
+    expect(state?.protocol).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
     expect(counts()).toMatchObject({ processes: 2, probes: 1, initializes: 1 });
     await expect.poll(async () => (await cache.getEntry("s", config, cwd))?.era?.era).toBe("legacy");
   });

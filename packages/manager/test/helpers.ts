@@ -1,7 +1,12 @@
 import type { Logger } from "@mcp-rt/config";
 import { childProcessesOf } from "@mcp-rt/testing";
-import { afterEach, expect } from "vitest";
-import { MCPManager, type MCPManagerEvents, type MCPManagerOptions } from "../src/index.js";
+import { afterEach, describe, expect } from "vitest";
+import {
+  MCPManager,
+  type MCPManagerEvents,
+  type MCPManagerOptions,
+  type MCPStartupMode,
+} from "../src/index.js";
 
 /**
  * Makes managers for the tests of one file (in `cwd`, by default
@@ -19,6 +24,21 @@ export function useManagers(): (options?: MCPManagerOptions, cwd?: string) => MC
     managers.push(manager);
     return manager;
   };
+}
+
+/** A manager in one startup mode, closed after each test (see {@link useManagers}). */
+export type ManagerInMode = (options?: MCPManagerOptions) => MCPManager;
+
+/**
+ * The startup gate's tests, which hold in both startup modes: `describe.each`
+ * over `"gate"` and `"cache-first"`, each with managers made in that mode.
+ */
+export function describeStartupModes(title: string, body: (manager: ManagerInMode) => void): void {
+  const managers = useManagers();
+  const modes: MCPStartupMode[] = ["gate", "cache-first"];
+  describe.each(modes)(`%s: ${title}`, (startupMode) => {
+    body((options = {}) => managers({ startupMode, ...options }));
+  });
 }
 
 /** A logger that keeps what it is told, by level. */

@@ -2,7 +2,8 @@ import { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPServerConfig } from "@mcp-rt/config";
 import { hangingServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { type MCPManager, TOOL_NAME_PATTERN } from "../src/index.js";
+import type { MCPManager } from "../src/index.js";
+import { TOOL_NAME_PATTERN } from "../src/tools/tool-name.js";
 import { useManagers } from "./helpers.js";
 
 // Tool names as hostile or careless servers send them, exposed through a real manager.

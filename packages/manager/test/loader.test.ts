@@ -66,7 +66,7 @@ describe("discoverAndLoadMCPTools", () => {
     expect(result.manager).toBeInstanceOf(MCPManager);
   });
 
-  it("loads a project's .mcp.json: tools with provider paths, file issues with their file, server failures as mcp:<server>", async () => {
+  it("loads a project's .mcp.json: tools with their origin, file issues with their file, server failures as mcp:<server>", async () => {
     const mcpJson = join(project, ".mcp.json");
     await writeFile(
       mcpJson,
@@ -85,7 +85,7 @@ describe("discoverAndLoadMCPTools", () => {
     await writeFile(cursorJson, "{ not json");
 
     const result = await load();
-    expect(result.tools.map(({ path, tool }) => [path, tool.name])).toEqual([
+    expect(result.tools.map(({ origin, tool }) => [origin, tool.name])).toEqual([
       ["mcp:echo via Claude Code", "mcp_echo_echo"],
     ]);
     expect(textOf(await result.tools[0]!.tool.execute("c", { message: "loaded" }))).toBe("loaded");
@@ -150,7 +150,7 @@ describe("discoverAndLoadMCPTools", () => {
       manager: { cache: null },
     });
     loaded.push(result);
-    expect(result.tools.map(({ path }) => path)).toEqual(["mcp:echo via Claude Code"]);
+    expect(result.tools.map(({ origin }) => origin)).toEqual(["mcp:echo via Claude Code"]);
   });
 });
 

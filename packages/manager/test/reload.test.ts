@@ -29,7 +29,7 @@ describe("reload: only what changed moves", () => {
     const slow = m.getTools().find((tool) => tool.name === "mcp_slow_slow")!;
     const call = slow.execute("long", { ms: 600, steps: 3 });
 
-    const result = await m.reload({ ...configs, b: echoServer({ tools: 2 }) });
+    const result = await m.reload({ configs: { ...configs, b: echoServer({ tools: 2 }) } });
     expect(result).toMatchObject({ added: [], removed: [], restarted: ["b"], unchanged: ["a", "slow"] });
     expect(seen).toEqual([{ added: [], removed: [], restarted: ["b"], unchanged: ["a", "slow"] }]);
     expect(await pidOf(m, "a")).toBe(before.a);
@@ -48,11 +48,11 @@ describe("reload: only what changed moves", () => {
     const keep = await pidOf(m, "keep");
     const seen = changes(m);
 
-    const same = await m.reload({ old: echoServer(), keep: echoServer() });
+    const same = await m.reload({ configs: { old: echoServer(), keep: echoServer() } });
     expect(same).toMatchObject({ added: [], removed: [], restarted: [], unchanged: ["old", "keep"] });
     expect(seen).toEqual([]);
 
-    const renamed = await m.reload({ keep: echoServer(), fresh: echoServer() });
+    const renamed = await m.reload({ configs: { keep: echoServer(), fresh: echoServer() } });
     expect(renamed).toMatchObject({ added: ["fresh"], removed: ["old"], restarted: [], unchanged: ["keep"] });
     expect(renamed.connectedServers).toEqual(["keep", "fresh"]);
     expect(isProcessAlive(old)).toBe(false);
@@ -60,10 +60,12 @@ describe("reload: only what changed moves", () => {
     expect(m.getServerStates().map((state) => state.name)).toEqual(["keep", "fresh"]);
     expect(m.getTools().map((tool) => tool.name)).toEqual(["mcp_keep_echo", "mcp_fresh_echo"]);
 
-    const off = await m.reload({ keep: echoServer(), fresh: { ...echoServer(), enabled: false } });
+    const off = await m.reload({
+      configs: { keep: echoServer(), fresh: { ...echoServer(), enabled: false } },
+    });
     expect(off).toMatchObject({ removed: ["fresh"], unchanged: ["keep"] });
     expect(m.getConnectionStatus("fresh")).toBe("disconnected");
-    const again = await m.reload({ keep: echoServer(), fresh: echoServer() });
+    const again = await m.reload({ configs: { keep: echoServer(), fresh: echoServer() } });
     expect(again).toMatchObject({ added: ["fresh"], unchanged: ["keep"] });
   });
 
@@ -74,9 +76,11 @@ describe("reload: only what changed moves", () => {
     const m = manager();
     await m.connectServers({ s: withToken, other: echoServer() });
     const first = await pidOf(m, "s");
-    expect(await m.reload({ s: withToken, other: echoServer() })).toMatchObject({ restarted: [] });
+    expect(await m.reload({ configs: { s: withToken, other: echoServer() } })).toMatchObject({
+      restarted: [],
+    });
     await writeFile(file, "two");
-    const result = await m.reload({ s: withToken, other: echoServer() });
+    const result = await m.reload({ configs: { s: withToken, other: echoServer() } });
     expect(result).toMatchObject({ restarted: ["s"], unchanged: ["other"] });
     expect(await pidOf(m, "s")).not.toBe(first);
   });
@@ -87,14 +91,14 @@ describe("reload: only what changed moves", () => {
     const { errors } = await m.connectServers({ broken, ok: echoServer() });
     expect(errors.has("broken")).toBe(true);
     const ok = await pidOf(m, "ok");
-    expect(await m.reload({ broken, ok: echoServer() })).toMatchObject({
+    expect(await m.reload({ configs: { broken, ok: echoServer() } })).toMatchObject({
       restarted: [],
       unchanged: ["broken", "ok"],
     });
-    const retried = await m.reload({ broken, ok: echoServer() }, {}, { retryFailed: true });
+    const retried = await m.reload({ configs: { broken, ok: echoServer() }, retryFailed: true });
     expect(retried).toMatchObject({ restarted: ["broken"], unchanged: ["ok"] });
     expect(retried.errors.get("broken")?.code).toBe("INIT_FAILED");
-    const all = await m.reload({ broken, ok: echoServer() }, {}, { all: true });
+    const all = await m.reload({ configs: { broken, ok: echoServer() }, all: true });
     expect(all).toMatchObject({ restarted: ["broken", "ok"], unchanged: [] });
     expect(await pidOf(m, "ok")).not.toBe(ok);
   });
@@ -102,8 +106,8 @@ describe("reload: only what changed moves", () => {
   it("runs reloads one at a time, each on what the one before left", async () => {
     const m = manager();
     const [first, second] = await Promise.all([
-      m.reload({ a: echoServer() }),
-      m.reload({ a: echoServer(), b: echoServer() }),
+      m.reload({ configs: { a: echoServer() } }),
+      m.reload({ configs: { a: echoServer(), b: echoServer() } }),
     ]);
     expect(first).toMatchObject({ added: ["a"] });
     expect(second).toMatchObject({ added: ["b"], unchanged: ["a"] });

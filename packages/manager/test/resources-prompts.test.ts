@@ -39,11 +39,15 @@ describe("resources and prompts beside the tools", () => {
     });
 
     const first = resources[0];
-    const read = await m.readResource("everything", first?.uri ?? "");
+    const read = await m.readResource({ server: "everything", uri: first?.uri ?? "" });
     expect(read.contents[0]).toMatchObject({ uri: first?.uri });
-    const blob = await m.readResource("everything", "demo://resource/dynamic/blob/3");
+    const blob = await m.readResource({ server: "everything", uri: "demo://resource/dynamic/blob/3" });
     expect(blob.contents[0]).toMatchObject({ blob: expect.any(String) });
-    const prompt = await m.getPrompt("everything", "args-prompt", { city: "Porto" });
+    const prompt = await m.getPrompt({
+      server: "everything",
+      name: "args-prompt",
+      arguments: { city: "Porto" },
+    });
     expect(JSON.stringify(prompt.messages)).toContain("Porto");
 
     const state = m.getServerStates()[0];
@@ -83,7 +87,7 @@ describe("resources and prompts beside the tools", () => {
     await tools.add_prompt?.execute("2", { name: "wave" });
     await promptsChanged;
     expect(m.getPrompts().map((prompt) => prompt.name)).toEqual(["greet", "wave"]);
-    const wave = await m.getPrompt("content", "wave", { who: "Ada" });
+    const wave = await m.getPrompt({ server: "content", name: "wave", arguments: { who: "Ada" } });
     expect(wave.messages[0]?.content).toEqual({ type: "text", text: "wave: say hello to Ada" });
   });
 
@@ -133,26 +137,28 @@ describe("resources and prompts beside the tools", () => {
     expect(logger.lines.map((line) => line.message)).toContainEqual(
       expect.stringMatching(/"content" lists more than 1 resources; kept the first 1/),
     );
-    const error = (await m.readResource("huge", "fixture://huge").catch((e: unknown) => e)) as McpRtError;
+    const error = (await m
+      .readResource({ server: "huge", uri: "fixture://huge" })
+      .catch((e: unknown) => e)) as McpRtError;
     expect(error.code).toBe("LIMIT_EXCEEDED");
   });
 
   it("reads a resource as a tool result: text inline, binary as a note, within resultCharLimit", async () => {
     const m = manager({ resultCharLimit: 1000 });
     await m.connectServers({ content: contentServer(), huge: fixtureServer({ hugeResource: 50_000 }) }, {});
-    const note = await m.readResourceResult("content", "fixture://notes/first");
+    const note = await m.readResourceResult({ server: "content", uri: "fixture://notes/first" });
     expect(note.content).toEqual([
       { type: "text", text: "[resource fixture://notes/first (text/plain)]\nThe first note." },
     ]);
-    const blob = await m.readResourceResult("content", "fixture://blob");
+    const blob = await m.readResourceResult({ server: "content", uri: "fixture://blob" });
     expect(blob.content).toEqual([
       { type: "text", text: "[resource fixture://blob (image/png)] binary, 12 B" },
     ]);
-    const huge = await m.readResourceResult("huge", "fixture://huge");
+    const huge = await m.readResourceResult({ server: "huge", uri: "fixture://huge" });
     const text = huge.content.map((block) => (block.type === "text" ? block.text : "")).join("");
     expect(text.length).toBeLessThan(1300);
     expect(text).toMatch(/cut|truncated|characters/i);
-    const missing = await m.readResourceResult("content", "other://x");
+    const missing = await m.readResourceResult({ server: "content", uri: "other://x" });
     expect(missing).toMatchObject({
       isError: true,
       content: [{ text: expect.stringMatching(/^MCP error: /) }],
@@ -162,8 +168,12 @@ describe("resources and prompts beside the tools", () => {
   it("rejects reads of unknown servers and URIs with an McpRtError", async () => {
     const m = manager();
     await m.connectServers({ content: contentServer() }, {});
-    await expect(m.readResource("nope", "fixture://blob")).rejects.toMatchObject({ code: "UNKNOWN_SERVER" });
-    await expect(m.readResource("content", "other://x")).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
+    await expect(m.readResource({ server: "nope", uri: "fixture://blob" })).rejects.toMatchObject({
+      code: "UNKNOWN_SERVER",
+    });
+    await expect(m.readResource({ server: "content", uri: "other://x" })).rejects.toMatchObject({
+      code: "PROTOCOL_ERROR",
+    });
     await expect(m.subscribeResource("content", "fixture://blob")).rejects.toMatchObject({
       code: "PROTOCOL_ERROR",
     });
@@ -188,7 +198,7 @@ describe("resources and prompts beside the tools", () => {
     ]);
     expect(m.getPrompts().map((prompt) => prompt.name)).toEqual(["greet"]);
     expect(seen).toEqual(["resources slow"]);
-    const read = await m.readResource("slow", "fixture://notes/first");
+    const read = await m.readResource({ server: "slow", uri: "fixture://notes/first" });
     expect(read.contents[0]).toMatchObject({ text: "The first note." });
     expect(m.getConnectionStatus("slow")).toBe("connected");
   });

@@ -8,27 +8,20 @@ import {
   hangingServer,
   slowInitServer,
 } from "@mcp-rt/testing";
-import { describe, expect, it } from "vitest";
-import { DeferredMCPTool, type MCPManagerOptions, type MCPStartupMode, MCPTool } from "../src/index.js";
+import { expect, it } from "vitest";
+import { DeferredMCPTool, MCPTool } from "../src/index.js";
 import {
+  describeStartupModes,
   echoDefinition as echoDef,
   nextEvent,
   recordEvents,
   recordingLogger,
   textOf,
-  useManagers,
 } from "./helpers.js";
 
 const cwd = process.cwd();
 
-const managers = useManagers();
-
-// Every test of the gate holds in both startup modes.
-const modes: MCPStartupMode[] = ["gate", "cache-first"];
-
-describe.each(modes)("%s: connectServers: the failure modes of the README", (startupMode) => {
-  const manager = (options: MCPManagerOptions = {}) => managers({ startupMode, ...options });
-
+describeStartupModes("connectServers: the failure modes of the README", (manager) => {
   it("returns live tools of a fast server, named mcp_<server>_<tool>, that call through", async () => {
     const m = manager();
     const result = await m.connectServers({ fast: echoServer() }, {});

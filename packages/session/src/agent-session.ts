@@ -3,12 +3,11 @@ import type {
   CustomTool,
   LoadConfigsOptions,
   LoadConfigsResult,
-  LoadedCustomTool,
   Logger,
   MCPManager,
   MCPReloadResult,
 } from "@mcp-rt/manager";
-import { McpRtError, toLoadedTool } from "@mcp-rt/manager";
+import { MCPTool, McpRtError, toolOrigin } from "@mcp-rt/manager";
 import { LiveConfig } from "./live-config.js";
 import { silentLogger } from "./logger.js";
 import { DEFAULT_MAX_LOADED_TOOLS, ModelTools } from "./model-tools.js";
@@ -265,22 +264,20 @@ export class AgentSession {
    * registered before is removed (by identity, never by name prefix), the new
    * ones are wrapped and added, the agent's other tools stay registered and keep
    * their active state, and every MCP tool is active. A call already running
-   * finishes on the tool it started with.
+   * finishes on the tool it started with. The manager's tools (`getTools()`,
+   * a load result's `tools`) say where they came from (`origin`).
    *
    * A tool whose name is taken by one of the agent's own tools is skipped with
    * a warning: the agent's tool wins.
    */
-  refreshMCPTools(tools: ReadonlyArray<CustomTool | LoadedCustomTool>): void {
+  refreshMCPTools(tools: readonly CustomTool[]): void {
     const previous = this.#wrappers;
-    const incoming = tools.map((entry) =>
-      isLoadedTool(entry) ? { tool: entry.tool, origin: entry.path } : { tool: entry, origin: undefined },
-    );
-    const keep = new Set(incoming.map((entry) => entry.tool));
+    const keep = new Set(tools);
     for (const [tool, wrapper] of previous) {
       if (!keep.has(tool)) this.registry.remove(wrapper);
     }
     const next = new Map<CustomTool, SessionMCPTool>();
-    for (const { tool, origin } of incoming) {
+    for (const tool of tools) {
       if (next.has(tool)) continue;
       const kept = previous.get(tool);
       if (kept) {
@@ -288,7 +285,7 @@ export class AgentSession {
         continue;
       }
       const wrapper = new SessionMCPTool(tool, {
-        ...(origin === undefined ? {} : { origin }),
+        ...(tool instanceof MCPTool ? { origin: toolOrigin(tool) } : {}),
         ...(this.#spill ? { results: this.#spill } : {}),
       });
       try {
@@ -328,7 +325,7 @@ export class AgentSession {
     this.#timer = undefined;
     const manager = this.mcpManager;
     if (!manager || this.disposed) return;
-    this.refreshMCPTools(manager.getTools().map(toLoadedTool));
+    this.refreshMCPTools(manager.getTools());
   }
 
   /**
@@ -433,8 +430,4 @@ export class AgentSession {
     if (this.disposed) throw new McpRtError("NOT_CONNECTED", "This session was disposed; start a new one.");
     return this.mcpManager;
   }
-}
-
-function isLoadedTool(entry: CustomTool | LoadedCustomTool): entry is LoadedCustomTool {
-  return typeof (entry as CustomTool).execute !== "function" && "tool" in entry;
 }

@@ -2,11 +2,11 @@ import { displayPath, plural } from "@mcp-rt/config/util";
 import type {
   LoadConfigsResult,
   MCPNotWaitedFor,
-  MCPServerProtocol,
   MCPServerState,
   SignInStatus,
   SourceMeta,
 } from "@mcp-rt/manager";
+import { describeEra } from "@mcp-rt/manager";
 import { formatTokens, type ToolTokens } from "./tool-tokens.js";
 
 /** What `/mcp list` says about one entry. */
@@ -145,11 +145,6 @@ function notWaitedNote({ reason, waitMs }: MCPNotWaitedFor): string {
   return `not waited for: ${why}; its tools follow when it is up`;
 }
 
-/** `2026-07-28`, or `2025-11-25 (legacy)`. */
-export function describeProtocol(protocol: MCPServerProtocol): string {
-  return protocol.era === "modern" ? protocol.version : `${protocol.version} (legacy)`;
-}
-
 function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEntry, "name" | "source"> {
   const status: MCPListStatus =
     state.status === "connecting" && state.deferred ? "deferred" : RUNTIME[state.status];
@@ -162,7 +157,7 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
   if (state.promptCount !== undefined) entry.promptCount = state.promptCount;
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
   if (state.queuedMs !== undefined && state.status === "connected") entry.queuedMs = state.queuedMs;
-  if (state.protocol && state.status === "connected") entry.protocol = describeProtocol(state.protocol);
+  if (state.protocol && state.status === "connected") entry.protocol = describeEra(state.protocol);
   if (state.lastError && state.status !== "connected") entry.lastError = state.lastError;
   if (status === "deferred") entry.note = "tools from the cache; the server is still starting";
   if (state.notWaitedFor && status === "connecting") {

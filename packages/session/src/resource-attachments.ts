@@ -39,7 +39,7 @@ export async function attachResources(options: {
   }
   const attachments = await Promise.all(
     [...wanted.values()].map(async ({ server, uri }): Promise<ResourceAttachment> => {
-      const result = await manager.readResourceResult(server, uri, signal ? { signal } : {});
+      const result = await manager.readResourceResult({ server, uri, signal });
       const text = result.content
         .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
         .join("\n");

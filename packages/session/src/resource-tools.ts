@@ -90,7 +90,7 @@ export class ResourceTools {
           if (typeof server !== "string" || typeof uri !== "string" || server === "" || uri === "") {
             return textResult(READ_RESOURCE_NAME, 'Give "server" and "uri" (see mcp_list_resources).', true);
           }
-          const read = await manager.readResourceResult(server, uri, signal ? { signal } : {});
+          const read = await manager.readResourceResult({ server, uri, signal });
           return results ? results.keep(read) : read;
         },
       },

@@ -23,7 +23,7 @@ export interface SessionMCPToolOptions {
 export class SessionMCPTool implements CustomTool {
   /** The manager's tool this wraps. */
   readonly wrapped: CustomTool;
-  /** Which server and config it came from, e.g. `mcp:github via Cursor`, when the loader said so. */
+  /** Which server and config it came from, e.g. `mcp:github via Cursor`, for a tool of the manager's. */
   readonly origin: string | undefined;
   /** The wrapped tool's name (`mcp_<server>_<tool>`), unchanged. */
   readonly name: string;

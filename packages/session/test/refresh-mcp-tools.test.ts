@@ -41,10 +41,11 @@ describe("AgentSession.refreshMCPTools", () => {
   it("wraps the manager's tools and keeps the wrapper of an unchanged tool", async () => {
     const session = new AgentSession();
     const one = fakeTool("mcp_a_one");
-    session.refreshMCPTools([{ path: "mcp:a via Cursor", tool: one }]);
+    session.refreshMCPTools([one]);
     const [wrapper] = session.registry.list();
     expect(wrapper).not.toBe(one);
-    expect(wrapper).toMatchObject({ name: "mcp_a_one", label: "fake/mcp_a_one", origin: "mcp:a via Cursor" });
+    // A tool made by hand has no origin; the manager's tools have theirs (create-agent-session.test.ts).
+    expect(wrapper).toMatchObject({ name: "mcp_a_one", label: "fake/mcp_a_one", origin: undefined });
     const result = await wrapper!.execute("call-1", {});
     expect(result.content).toEqual([{ type: "text", text: "mcp_a_one" }]);
     expect(one.calls).toBe(1);

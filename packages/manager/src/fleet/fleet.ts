@@ -3,6 +3,7 @@ import { toolCacheFingerprint } from "@mcp-rt/cache";
 import {
   type AuthStorage,
   hasRuntimeValues,
+  type LoadConfigsResult,
   loadAllMCPConfigs,
   type MCPServerConfig,
   McpRtError,
@@ -22,6 +23,7 @@ import type {
   MCPReloadOptions,
   MCPReloadResult,
   MCPStartupMode,
+  MCPTestServerOptions,
 } from "../manager-types.js";
 import type { Attempt } from "../server/attempt.js";
 import type { ConnectSettings } from "../server/connect-and-list.js";
@@ -136,16 +138,43 @@ export class Fleet {
   }
 
   /** `MCPManager.discoverAndConnect`: discovers, then connects what it found; a discovery that throws is one problem. */
-  async discoverAndConnect(options: DiscoverAndConnectOptions = {}): Promise<MCPLoadResult> {
+  discoverAndConnect(options: DiscoverAndConnectOptions = {}): Promise<MCPLoadResult> {
+    return this.#afterDiscovery(options, {
+      use: (discovery) => this.connectServers(discovery.configs, discovery.sources),
+      unchanged: () => this.#loadResult([], { errors: new Map(), problems: [] }),
+    });
+  }
+
+  /**
+   * Discovers (`loadAllMCPConfigs`, or `options.discover`) and hands what it
+   * found to `use`; the files' problems come first in the result, which
+   * carries the discovery. A discovery that throws is one problem, on the
+   * result of nothing done (`unchanged`).
+   */
+  async #afterDiscovery<R extends MCPLoadResult>(
+    options: DiscoverAndConnectOptions,
+    steps: { use(discovery: LoadConfigsResult): Promise<R>; unchanged(): R },
+  ): Promise<R> {
     const { discover = loadAllMCPConfigs, ...loadOptions } = options;
-    let discovery: Awaited<ReturnType<typeof discover>>;
+    let discovery: LoadConfigsResult;
     try {
       discovery = await discover(this.#cwd, loadOptions);
     } catch (error) {
-      return { tools: [], errors: new Map(), connectedServers: [], problems: [discoveryProblem(error)] };
+      return { ...steps.unchanged(), problems: [discoveryProblem(error)] };
     }
-    const result = await this.connectServers(discovery.configs, discovery.sources);
+    const result = await steps.use(discovery);
     return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
+  }
+
+  /** The load result of the servers `names`: their tools, and which of them are connected. */
+  #loadResult(names: readonly string[], outcome: Pick<MCPLoadResult, "errors" | "problems">): MCPLoadResult {
+    const wanted = new Set(names);
+    return {
+      tools: this.catalog.tools.filter((tool) => wanted.has(tool.serverName)),
+      errors: outcome.errors,
+      connectedServers: names.filter((name) => this.table.status(name) === "connected"),
+      problems: outcome.problems,
+    };
   }
 
   /** `MCPManager.connectServers`: starts every server not running, then passes the startup gate. */
@@ -215,17 +244,14 @@ export class Fleet {
         (latest === attempt || latest?.reconnect === true);
       if (dropped) errors.set(name, record.dropError());
     }
-    const wanted = new Set(names);
     const cacheProblem = this.#cache.takeProblem();
     const serverProblems = [...errors].map(
       ([server, error]): MCPLoadProblem => ({ kind: "server", server, error }),
     );
-    return {
-      tools: this.catalog.tools.filter((tool) => wanted.has(tool.serverName)),
+    return this.#loadResult(names, {
       errors,
-      connectedServers: names.filter((name) => this.table.status(name) === "connected"),
       problems: cacheProblem ? [cacheProblem, ...serverProblems] : serverProblems,
-    };
+    });
   }
 
   /**
@@ -247,39 +273,24 @@ export class Fleet {
   }
 
   /** `MCPManager.reload`: queued behind the reload before it. */
-  reload(
-    configs: Record<string, MCPServerConfig>,
-    sources: Record<string, SourceMeta> = {},
-    options: MCPReloadOptions = {},
-  ): Promise<MCPReloadResult> {
-    const run = this.#reloads.then(() => this.#reload(configs, sources, options));
+  reload(options: MCPReloadOptions): Promise<MCPReloadResult> {
+    const run = this.#reloads.then(() => this.#reload(options));
     this.#reloads = run.catch(() => undefined);
     return run;
   }
 
   /** `MCPManager.discoverAndReload`: discovers again and reloads; broken files keep their servers. */
-  async discoverAndReload(options: DiscoverAndReloadOptions = {}): Promise<MCPReloadResult> {
-    const { table, catalog } = this;
-    const { discover = loadAllMCPConfigs, all = false, retryFailed = false, ...loadOptions } = options;
-    let discovery: Awaited<ReturnType<typeof discover>>;
-    try {
-      discovery = await discover(this.#cwd, loadOptions);
-    } catch (error) {
-      const names = table.names();
-      return {
-        added: [],
-        removed: [],
-        restarted: [],
-        unchanged: names,
-        tools: [...catalog.tools],
-        errors: new Map(),
-        connectedServers: names.filter((name) => table.status(name) === "connected"),
-        problems: [discoveryProblem(error)],
-      };
-    }
-    const { configs, sources } = keepBrokenFiles(discovery, table.views());
-    const result = await this.reload(configs, sources, { all, retryFailed });
-    return { ...result, problems: [...discovery.errors.map(fileProblem), ...result.problems], discovery };
+  discoverAndReload(options: DiscoverAndReloadOptions = {}): Promise<MCPReloadResult> {
+    const { all = false, retryFailed = false, ...discoverOptions } = options;
+    return this.#afterDiscovery(discoverOptions, {
+      use: (discovery) =>
+        this.reload({ ...keepBrokenFiles(discovery, this.table.views()), all, retryFailed }),
+      unchanged: () => {
+        const names = this.table.names();
+        const result = this.#loadResult(names, { errors: new Map(), problems: [] });
+        return { added: [], removed: [], restarted: [], unchanged: names, ...result };
+      },
+    });
   }
 
   /** `MCPManager.disconnectServer`: stops `name`; resolves once what it had open is closed. */
@@ -315,14 +326,13 @@ export class Fleet {
   }
 
   /** `MCPManager.testServer`: connects on a connection of its own, lists, closes. */
-  testServer(
-    name: string,
-    config: MCPServerConfig,
-    options: { signal?: AbortSignal; timeoutMs?: number; sourcePath?: string } = {},
-  ): Promise<ServerProbe> {
+  testServer(options: MCPTestServerOptions): Promise<ServerProbe> {
+    const { name, config } = options;
     // The connect and the list each have the time limit: their errors say which step timed out.
     const timeoutMs = options.timeoutMs ?? config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
-    return probeServer(name, config, {
+    return probeServer({
+      name,
+      config,
       cwd: this.#cwd,
       signal: options.signal ?? new AbortController().signal,
       timeoutMs,
@@ -334,12 +344,9 @@ export class Fleet {
   }
 
   /** The plan (what to stop, start, keep), then its application: the old processes close while the new ones start. */
-  async #reload(
-    configs: Record<string, MCPServerConfig>,
-    sources: Record<string, SourceMeta>,
-    options: MCPReloadOptions,
-  ): Promise<MCPReloadResult> {
-    const { table, catalog } = this;
+  async #reload(options: MCPReloadOptions): Promise<MCPReloadResult> {
+    const { configs, sources = {} } = options;
+    const { table } = this;
     const plan = await planReload({
       ...options,
       servers: new Map(table.views().map((record) => [record.name, record])),
@@ -361,14 +368,7 @@ export class Fleet {
     }
     const [result] = await Promise.all([this.connectServers(plan.start, sources), ...closed]);
     const names = Object.keys(configs).filter((name) => !switchedOff(configs[name]));
-    const wanted = new Set(names);
-    return {
-      ...change,
-      tools: catalog.tools.filter((tool) => wanted.has(tool.serverName)),
-      errors: result.errors,
-      connectedServers: names.filter((name) => table.status(name) === "connected"),
-      problems: result.problems,
-    };
+    return { ...change, ...this.#loadResult(names, result) };
   }
 
   /**
@@ -379,7 +379,7 @@ export class Fleet {
    */
   async #differs(record: ServerView, config: MCPServerConfig): Promise<boolean> {
     const cwd = this.#cwd;
-    if (!record.runs(config, cwd)) return true;
+    if (!record.runsConfig(config, cwd)) return true;
     const before = record.resolvedFingerprint;
     if (before === undefined || !hasRuntimeValues(config)) return false;
     try {

@@ -14,7 +14,7 @@ export interface ReloadPlan {
 }
 
 /** Options of {@link planReload}. */
-export interface PlanReloadOptions extends MCPReloadOptions {
+export interface PlanReloadOptions extends Pick<MCPReloadOptions, "all" | "retryFailed"> {
   /** The servers the fleet has, by name: their state, read-only. */
   servers: ReadonlyMap<string, ServerView>;
   /** The configs the servers should run with now, by name. */

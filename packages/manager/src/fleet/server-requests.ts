@@ -2,6 +2,7 @@ import type { MCPPromptResult, MCPResourceContents, MCPServerConnection } from "
 import { McpRtError } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
 import { client } from "../client-module.js";
+import type { MCPGetPromptOptions, MCPReadResourceOptions, MCPRequestOptions } from "../manager-types.js";
 import type { ServerLimits } from "../server/server-limits.js";
 import type { ToolResult } from "../tools/custom-tool.js";
 import type { LiveServer, MCPToolHost } from "../tools/mcp-tool.js";
@@ -13,11 +14,6 @@ export interface ServerRequestsOptions {
   table: Pick<ServerTable, "get" | "unknown">;
   /** What each server may send, from the options (the result budget of `readResourceResult`). */
   limits: ServerLimits;
-}
-
-/** Options of a request: `signal` aborts it (and the wait for a deferred server). */
-interface RequestOptions {
-  signal?: AbortSignal;
 }
 
 /**
@@ -61,7 +57,7 @@ export class ServerRequests implements MCPToolHost {
   }
 
   /** `MCPManager.waitForConnection`: the connection of `name` once it is connected and listed. */
-  async waitForConnection(name: string, options: RequestOptions = {}): Promise<MCPServerConnection> {
+  async waitForConnection(name: string, options: MCPRequestOptions = {}): Promise<MCPServerConnection> {
     const { signal } = options;
     if (signal?.aborted) throw abortError(`Waiting for MCP server "${name}" to connect`, signal.reason);
     const supervisor = this.#options.table.get(name);
@@ -76,21 +72,18 @@ export class ServerRequests implements MCPToolHost {
   }
 
   /** `MCPManager.readResource`: `resources/read` of `uri` on `server`. */
-  async readResource(
-    server: string,
-    uri: string,
-    options: RequestOptions = {},
-  ): Promise<MCPResourceContents> {
+  async readResource(options: MCPReadResourceOptions): Promise<MCPResourceContents> {
+    const { server, uri } = options;
     const connection = await this.waitForConnection(server, options);
     return client().readResource(connection, uri, options.signal ? { signal: options.signal } : {});
   }
 
   /** `MCPManager.readResourceResult`: a resource as a tool result; a failure is `MCP error: …` content. */
-  async readResourceResult(server: string, uri: string, options: RequestOptions = {}): Promise<ToolResult> {
+  async readResourceResult(options: MCPReadResourceOptions): Promise<ToolResult> {
     const { limits } = this.#options;
-    const context = { serverName: server, mcpToolName: "resources/read" };
+    const context = { serverName: options.server, mcpToolName: "resources/read" };
     try {
-      const read = await this.readResource(server, uri, options);
+      const read = await this.readResource(options);
       const content = read.contents.map((resource) => ({ type: "resource", resource }));
       return toToolResult({ content }, context, {
         resultCharLimit: limits.resultCharLimit,
@@ -102,13 +95,9 @@ export class ServerRequests implements MCPToolHost {
     }
   }
 
-  /** `MCPManager.getPrompt`: `prompts/get` of `name` on `server` with `args`. */
-  async getPrompt(
-    server: string,
-    name: string,
-    args: Record<string, string>,
-    options: RequestOptions = {},
-  ): Promise<MCPPromptResult> {
+  /** `MCPManager.getPrompt`: `prompts/get` of `name` on `server` with its `arguments`. */
+  async getPrompt(options: MCPGetPromptOptions): Promise<MCPPromptResult> {
+    const { server, name, arguments: args = {} } = options;
     const connection = await this.waitForConnection(server, options);
     return client().getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
   }

@@ -45,9 +45,9 @@ export class ConnectionWatch {
 
   constructor(options: ConnectionWatchOptions) {
     const { signal } = this.#controller;
-    this.#relist = createCoalescedTask(
-      () => (signal.aborted ? Promise.resolve() : options.relist(signal)),
-      (error) => {
+    this.#relist = createCoalescedTask({
+      run: () => (signal.aborted ? Promise.resolve() : options.relist(signal)),
+      onError: (error) => {
         // A connection that went away is reported by its close, not by the re-list it cut short.
         if (signal.aborted || options.connection.closed) return;
         const message = errorMessage(error);
@@ -55,23 +55,22 @@ export class ConnectionWatch {
           `MCP server "${options.connection.name}" announced new tools, but listing them failed; keeping the previous ones: ${message}`,
         );
       },
-      {
-        minIntervalMs: options.minRelistIntervalMs ?? 0,
-        signal,
-        ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
-      },
-    );
+      minIntervalMs: options.minRelistIntervalMs ?? 0,
+      signal,
+      ...(options.onThrottle ? { onThrottle: options.onThrottle } : {}),
+    });
     const contentTask = (list: ContentList): CoalescedTask =>
-      createCoalescedTask(
-        () => (signal.aborted ? Promise.resolve() : options.relistContent(list, signal)),
-        (error) => {
+      createCoalescedTask({
+        run: () => (signal.aborted ? Promise.resolve() : options.relistContent(list, signal)),
+        onError: (error) => {
           if (signal.aborted || options.connection.closed) return;
           options.logger?.warn(
             `MCP server "${options.connection.name}" announced new ${list}, but listing them failed; keeping the previous ones: ${errorMessage(error)}`,
           );
         },
-        { minIntervalMs: options.minRelistIntervalMs ?? 0, signal },
-      );
+        minIntervalMs: options.minRelistIntervalMs ?? 0,
+        signal,
+      });
     this.#relistContent = { resources: contentTask("resources"), prompts: contentTask("prompts") };
     const { connection } = options;
     this.#unsubscribe = [

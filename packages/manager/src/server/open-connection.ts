@@ -117,18 +117,26 @@ export interface ServerProbe {
   ms: number;
 }
 
+/** Options of {@link probeServer}: the server, its limits, and how to connect. */
+export interface ProbeServerOptions extends OpenConnectionOptions {
+  /** The server's name, in errors. */
+  name: string;
+  /** Its unresolved config. */
+  config: MCPServerConfig;
+  /** The limit of the connect, and of the list. */
+  timeoutMs: number;
+  /** See `MCPManagerOptions.toolLimits`. */
+  toolLimits?: ToolLimits | undefined;
+}
+
 /**
  * Connects to one server on a connection of its own, lists its tools and
  * closes again: a health check by hand (`/mcp test`). Rejects with an
  * `McpRtError` (with the server's stderr tail when it has one), or with
  * `signal.reason`.
  */
-export async function probeServer(
-  name: string,
-  config: MCPServerConfig,
-  options: OpenConnectionOptions & { timeoutMs: number; toolLimits?: ToolLimits | undefined },
-): Promise<ServerProbe> {
-  const { signal, timeoutMs } = options;
+export async function probeServer(options: ProbeServerOptions): Promise<ServerProbe> {
+  const { name, config, signal, timeoutMs } = options;
   const started = monotonicMs();
   let connection: MCPServerConnection | undefined;
   try {
@@ -143,7 +151,7 @@ export async function probeServer(
       protocolVersion: connection.protocolVersion,
       protocol: {
         era: connection.era,
-        version: connection.eraVerdict.protocolVersion,
+        protocolVersion: connection.eraVerdict.protocolVersion,
         decision: connection.eraDecision,
       },
       tools,

@@ -64,7 +64,7 @@ export function toolListOptions(
   return {
     limits: limits.toolLimits,
     onLimit: (breach) => {
-      if (record.firstTime(breach.limit)) logger?.warn(breach.message);
+      if (record.firstWarning(breach.limit)) logger?.warn(breach.message);
     },
     // Named, once per tool: the server's author has a schema to fix.
     onToolDropped: (notice) => {
@@ -84,7 +84,7 @@ export function contentListOptions(
     maxDescriptionLength: limits.toolLimits.maxDescriptionLength,
     logger,
     onLimit: (message) => {
-      if (record.firstTime(message)) logger?.warn(message);
+      if (record.firstWarning(message)) logger?.warn(message);
     },
   };
 }

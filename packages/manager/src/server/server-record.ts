@@ -40,7 +40,7 @@ export type ServerView = Pick<
   | "reconnectAttempt"
   | "toolNames"
   | "started"
-  | "runs"
+  | "runsConfig"
   | "dropError"
   | "notConnected"
   | "unavailable"
@@ -218,15 +218,15 @@ export class ServerRecord {
    * Whether it runs with `config`, judged as the tool cache keys entries: the
    * fingerprint of the unresolved config (and, for stdio, its folder).
    */
-  runs(config: MCPServerConfig, cwd: string): boolean {
+  runsConfig(config: MCPServerConfig, cwd: string): boolean {
     if (this.#fingerprint?.of !== this.#config) {
       this.#fingerprint = { of: this.#config, value: toolCacheFingerprint(this.name, this.#config, cwd) };
     }
     return this.#fingerprint.value === toolCacheFingerprint(this.name, config, cwd);
   }
 
-  /** True the first time it is asked about `what` (a limit it passed): that is when to log it. */
-  firstTime(what: string): boolean {
+  /** True the first time it is asked about `what` (a limit it passed): when to log the warning, once per server. */
+  firstWarning(what: string): boolean {
     if (this.#warned.has(what)) return false;
     this.#warned.add(what);
     return true;
@@ -321,7 +321,11 @@ export class ServerRecord {
     this.#queuedMs = queuedMs;
     const verdict = connection.eraVerdict;
     this.#lastEra = { config: connection.config, verdict };
-    this.#protocol = { era: verdict.era, version: verdict.protocolVersion, decision: connection.eraDecision };
+    this.#protocol = {
+      era: verdict.era,
+      protocolVersion: verdict.protocolVersion,
+      decision: connection.eraDecision,
+    };
     this.relisted(serverTools);
     this.#setInstructions(connection.instructions);
     this.#disconnectReason = undefined;

@@ -401,7 +401,7 @@ export class ServerSupervisor {
     });
     emitter.emit("tools:changed", { name: this.name });
     this.#announceContent(contentChanged);
-    this.#takeOver(connection, late ? content : null);
+    this.#adoptConnection(connection, late ? content : null);
   }
 
   /**
@@ -409,7 +409,10 @@ export class ServerSupervisor {
    * and prompts are in, which are then applied), subscribes again to what
    * was subscribed to, and activates the watch.
    */
-  #takeOver(connection: MCPServerConnection, lateContent: Promise<Partial<ServerContent>> | null): void {
+  #adoptConnection(
+    connection: MCPServerConnection,
+    lateContent: Promise<Partial<ServerContent>> | null,
+  ): void {
     const record = this.#record;
     if (lateContent) {
       this.#context.tasks.add(
@@ -443,7 +446,7 @@ export class ServerSupervisor {
       minRelistIntervalMs,
       // A few quick changes are normal; a server still at it after three intervals is storming.
       onThrottle: (inARow) => {
-        if (inARow < STORM_RELISTS || !this.#record.firstTime("minRelistIntervalMs")) return;
+        if (inARow < STORM_RELISTS || !this.#record.firstWarning("minRelistIntervalMs")) return;
         logger?.warn(
           `MCP server "${this.name}" announces tool changes faster than once per ${minRelistIntervalMs} ms; its tools are listed again at most that often (limit minRelistIntervalMs)`,
         );

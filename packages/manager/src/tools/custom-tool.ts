@@ -65,7 +65,7 @@ export interface CustomTool {
 
 /** A tool returned by the loader, with where it came from. */
 export interface LoadedCustomTool {
-  /** `mcp:<server> via <providerName>`, or `mcp:<server>` when the source is unknown. */
-  path: string;
+  /** Which server and config it came from: `mcp:<server> via <providerName>`, or `mcp:<server>` when the source is unknown (see `toolOrigin`). */
+  origin: string;
   tool: CustomTool;
 }

@@ -1,8 +1,8 @@
+import { describeEra } from "@mcp-rt/manager";
 import { explainServer } from "../explain-server.js";
 import type { MCPCommand, MCPCommandCall } from "../mcp-command.js";
 import { parseNameArgs } from "../mcp-command-args.js";
 import { type MCPCommandResult, ok } from "../mcp-command-result.js";
-import { describeProtocol } from "../mcp-server-list.js";
 
 /** `/mcp explain <name>`: `@mcp-rt/config`'s explanation, plus the server's state now. */
 export const explainCommand: MCPCommand<string> = {
@@ -30,7 +30,7 @@ Now: ${ctx.text.stateLine(name).line}`);
   const state = ctx.manager.getServerStates().find((entry) => entry.name === name);
   const era = state?.protocol
     ? `
-Protocol: ${describeProtocol(state.protocol)}: ${state.protocol.decision.text}`
+Protocol: ${describeEra(state.protocol)}: ${state.protocol.decision.text}`
     : "";
   const now = state
     ? `

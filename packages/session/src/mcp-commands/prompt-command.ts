@@ -46,7 +46,7 @@ async function prompt({
       ]),
     );
   }
-  const result = await ctx.manager.getPrompt(server, name, args, signal ? { signal } : {});
+  const result = await ctx.manager.getPrompt({ server, name, arguments: args, signal });
   const head = `Prompt ${server}/${name}${result.description ? `: ${result.description}` : ""}`;
   return ok(`${head}\n${formatPromptMessages(result)}`, { server, name, messages: result.messages });
 }

@@ -16,7 +16,7 @@ async function read({
   input: { server, uri },
   signal,
 }: MCPCommandCall<ReadArgs>): Promise<MCPCommandResult> {
-  const result = await ctx.manager.readResourceResult(server, uri, signal ? { signal } : {});
+  const result = await ctx.manager.readResourceResult({ server, uri, signal });
   const text = result.content
     .map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`))
     .join("\n");

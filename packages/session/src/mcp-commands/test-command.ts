@@ -1,9 +1,8 @@
 import { errorMessage, plural } from "@mcp-rt/config/util";
-import { McpRtError } from "@mcp-rt/manager";
+import { describeEra, McpRtError } from "@mcp-rt/manager";
 import type { MCPCommand, MCPCommandCall } from "../mcp-command.js";
 import { parseNameArgs } from "../mcp-command-args.js";
 import { failure, indent, type MCPCommandResult, ok } from "../mcp-command-result.js";
-import { describeProtocol } from "../mcp-server-list.js";
 
 /** `/mcp test <name>`: a separate, temporary connection; the session's own connection is not touched. */
 export const testCommand: MCPCommand<string> = {
@@ -25,7 +24,9 @@ async function test({ ctx, input: name }: MCPCommandCall<string>): Promise<MCPCo
   }
   const sourcePath = discovery.sources[name]?.path;
   try {
-    const probe = await ctx.manager.testServer(name, config, {
+    const probe = await ctx.manager.testServer({
+      name,
+      config,
       ...(ctx.testTimeoutMs === undefined ? {} : { timeoutMs: ctx.testTimeoutMs }),
       ...(sourcePath ? { sourcePath } : {}),
     });
@@ -42,7 +43,7 @@ async function test({ ctx, input: name }: MCPCommandCall<string>): Promise<MCPCo
     };
     const text = [
       `● ${name}: ${info?.name ?? "?"} ${info?.version ?? ""}`.trimEnd() +
-        `, protocol ${describeProtocol(probe.protocol)}, ${probe.ms} ms`,
+        `, protocol ${describeEra(probe.protocol)}, ${probe.ms} ms`,
       `era: ${probe.protocol.decision.text}`,
       `${plural(probe.tools.length, "tool")}${probe.tools.length > 0 ? `: ${data.tools.join(", ")}` : ""}`,
       "Connection closed.",
