@@ -68,7 +68,7 @@ export function toolListOptions(
     },
     // Named, once per tool: the server's author has a schema to fix.
     onToolDropped: (notice) => {
-      if (record.firstTime(`x-mcp-header:${notice.tool}`)) logger?.warn(notice.message);
+      if (record.firstWarning(`x-mcp-header:${notice.tool}`)) logger?.warn(notice.message);
     },
   };
 }
