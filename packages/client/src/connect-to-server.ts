@@ -288,8 +288,10 @@ async function connectStdio(
     // Read before stopping it: after terminate() every process has "exited". A server
     // that dies at once fails the initialize write (EPIPE) before its exit is seen.
     const exit =
-      transport.exit ??
-      (errnoOf(error) === undefined ? undefined : await transport.waitForExit(EXIT_WAIT_MS));
+      transport.kind !== "stdio"
+        ? undefined
+        : (transport.exit ??
+          (errnoOf(error) === undefined ? undefined : await transport.waitForExit(EXIT_WAIT_MS)));
     await transport.terminate();
     throw toConnectError({
       name,

@@ -1,7 +1,7 @@
 import { McpRtError, redactConfigText } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import { ProtocolError, SdkError, type SdkErrorCode } from "@modelcontextprotocol/client";
-import type { ProcessExit } from "./stdio-transport.js";
+import type { ProcessExit } from "./client-transport.js";
 
 /** Where a user fixes a setting: the config file when known. */
 export function inConfig(sourcePath: string | undefined): string {

@@ -3,7 +3,12 @@ export type { CallToolOptions, MCPProgress } from "./call-tool.js";
 export { callTool, checkStructuredContent, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
 export type { ServerEnvOptions } from "./child-env.js";
 export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
-export type { ClientTransport } from "./client-transport.js";
+export type {
+  ClientTransport,
+  ProcessExit,
+  RemoteClientTransport,
+  StdioClientTransport,
+} from "./client-transport.js";
 export { closeConnection } from "./close-connection.js";
 export type { ConnectOptions } from "./connect-to-server.js";
 export { connectToServer, DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
@@ -45,7 +50,7 @@ export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";
 export type { MCPPromptResult, MCPResourceContents } from "./resource-requests.js";
 export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
 export type { ServerRequestOptions } from "./server-request.js";
-export type { ProcessExit, StdioTransportOptions } from "./stdio-transport.js";
+export type { StdioTransportOptions } from "./stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

@@ -1,0 +1,3 @@
+import { describeImportGraph } from "../../../test-support/import-graph.js";
+
+describeImportGraph("client", new URL("../src/", import.meta.url));
