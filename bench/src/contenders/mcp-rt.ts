@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isStdioConfig } from "@mcp-rt/config";
+import { isStdioConfig, mcpRtPath } from "@mcp-rt/config";
 import {
   type CustomTool,
   createFileStore,
@@ -270,7 +270,7 @@ interface ReloadWorld {
  */
 async function diffReload(task: ReloadTask, world: ReloadWorld): Promise<ReloadResult> {
   const { cache, manager, session, loadOptions } = world;
-  const file = join(task.cwd, ".mcp-rt", "mcp.json");
+  const file = mcpRtPath("mcp.json", task.cwd);
   const original = await readFile(file, "utf8");
   try {
     const first = await manager.discoverAndConnect(loadOptions);

@@ -1,4 +1,4 @@
-import type { Logger, MCPServerConfig, MCPToolDefinition } from "@mcp-rt/config";
+import { type Logger, type MCPServerConfig, type MCPToolDefinition, mcpRtPath } from "@mcp-rt/config";
 import {
   errorMessage,
   measureJson,
@@ -15,7 +15,7 @@ import {
   MCPToolCacheEntrySchema,
   MCPToolCacheEraSchema,
 } from "./cache-entry.js";
-import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
+import { CacheKey, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
 import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
 import {
   DAY_MS,
@@ -100,7 +100,7 @@ export class MCPToolCache {
     this.#logger = options.logger ?? silent;
     if (options.key !== undefined) this.#key = Promise.resolve(new CacheKey(options.key));
     // A Map lives no longer than this process: a key of the process is enough, and no file is made.
-    this.#keyFile = options.keyFile ?? (store instanceof Map ? undefined : defaultCacheKeyPath());
+    this.#keyFile = options.keyFile ?? (store instanceof Map ? undefined : mcpRtPath("cache-key"));
     const { keyv, owned } = toKeyv(store);
     this.#keyv = keyv;
     this.#ownsKeyv = owned;

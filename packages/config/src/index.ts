@@ -2,7 +2,7 @@ export { appConfigDir } from "./app-config-dir.js";
 export type { McpRtErrorCode, McpRtErrorOptions } from "./errors.js";
 export { McpRtError } from "./errors.js";
 export type { FileAuthStorage } from "./file-auth-storage.js";
-export { createFileAuthStorage, defaultAuthStoragePath } from "./file-auth-storage.js";
+export { createFileAuthStorage } from "./file-auth-storage.js";
 export type {
   InterpolatedConfig,
   InterpolatedString,
@@ -13,6 +13,8 @@ export type {
 } from "./interpolate.js";
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
 export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
+export type { McpRtFile } from "./mcp-rt-path.js";
+export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
 export type { TrustHashEntry, TrustHashEnvFile, TrustHashExtras } from "./project-trust-hash.js";
 export { hashProjectServers } from "./project-trust-hash.js";
@@ -68,7 +70,7 @@ export { createGeminiSource } from "./sources/gemini.js";
 export { createNativeSource } from "./sources/native.js";
 export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
-export { createTrustStore, defaultTrustStorePath, resolveProjectDir } from "./trust-store.js";
+export { createTrustStore, resolveProjectDir } from "./trust-store.js";
 export type {
   AuthStorage,
   CapabilitySource,

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { mcpRtPath } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import {
   createFileStore,
@@ -242,7 +242,7 @@ function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOption
     ...discovery,
     homeDir,
     ...(options.nativeExa ? { reserve: reserveExa } : {}),
-    trust: discovery.trust ?? createTrustStore(join(homeDir, ".mcp-rt", "trust.json")),
+    trust: discovery.trust ?? createTrustStore(mcpRtPath("trust.json", homeDir)),
   };
 }
 
@@ -251,14 +251,14 @@ function sessionManagerOptions(options: CreateAgentSessionOptions, logger: Logge
   const given = options.manager ?? {};
   const { homeDir, env } = options.discovery ?? {};
   // Credentials live in the session's home: API keys and sign-ins survive restarts.
-  const authStorage = pathToFileURL(join(homeDir ?? homedir(), ".mcp-rt", "auth.json")).href;
+  const authStorage = pathToFileURL(mcpRtPath("auth.json", homeDir)).href;
   // A session given its own home or environment keeps its cache, and the cache's key, there, not in the real home.
   const ownCache =
     given.cache === undefined && (homeDir !== undefined || env !== undefined)
       ? {
           cache: new MCPToolCache(createFileStore(defaultCacheDir(env ?? process.env, homeDir)), {
             logger,
-            keyFile: join(homeDir ?? homedir(), ".mcp-rt", "cache-key"),
+            keyFile: mcpRtPath("cache-key", homeDir),
           }),
         }
       : {};
