@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport } from "./create-transport.js";
 import { answerElicitation, answerEmbeddedElicitation, MAX_INPUT_ROUNDS } from "./elicitation.js";
@@ -29,9 +30,6 @@ import { ServerConnection } from "./server-connection.js";
 import { planStdioEra } from "./stdio-era.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
-
-/** `timeout` used when a config has none: connect + `tools/list`, in ms. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 /** How long a failed handshake waits for a server whose pipe broke to report its exit. */
 const EXIT_WAIT_MS = 1000;

@@ -10,8 +10,9 @@ export type {
   StdioClientTransport,
 } from "./client-transport.js";
 export { closeConnection } from "./close-connection.js";
+export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 export type { ConnectOptions } from "./connect-to-server.js";
-export { connectToServer, DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
+export { connectToServer } from "./connect-to-server.js";
 export type {
   MCPConnectionCloseEvent,
   MCPServerCapabilities,

@@ -1,6 +1,6 @@
 import { type MCPToolDefinition, MCPToolDefinitionSchema, McpRtError } from "@mcp-rt/config";
 import { z } from "@mcp-rt/config/util";
-import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { type ParamHeaderDeclaration, scanParamHeaders } from "./mcp-param-headers.js";

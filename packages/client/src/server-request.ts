@@ -1,4 +1,4 @@
-import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import type { MCPServerConnection } from "./connection.js";
 import { getConnectionInternals } from "./connection.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
