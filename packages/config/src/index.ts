@@ -11,8 +11,10 @@ export { createMemoryAuthStorage } from "./memory-auth-storage.js";
 export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
+export type { RedactConfigTextOptions, RedactOptions } from "./redact.js";
 export { redactConfigText, redactServerConfig } from "./redact.js";
 export { redactText, redactUrl } from "./redact-text.js";
+export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
 export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";
 export { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./secret-env-name.js";
 export type {
