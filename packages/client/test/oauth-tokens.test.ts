@@ -23,7 +23,7 @@ describe("stored OAuth tokens", () => {
     await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
 
     const records = new SignInRecords(storage);
-    const server = await records.readServer(fixture.url);
+    const server = await records.readBinding(fixture.url);
     const record = server && (await records.readSignIn(server));
     expect(record?.tokens).toMatchObject({ issuer: fixture.issuer });
     expect(record?.client?.info).toMatchObject({ issuer: fixture.issuer });
