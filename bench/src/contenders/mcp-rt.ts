@@ -153,7 +153,7 @@ async function waitForCacheEntries(
   const deadline = Date.now() + 10_000;
   for (;;) {
     const entries = await Promise.all(
-      Object.entries(configs).map(([name, config]) => cache.get(name, config, cwd)),
+      Object.entries(configs).map(([name, config]) => cache.get({ serverName: name, config, cwd })),
     );
     const cached = entries.filter((tools) => tools !== null).length;
     if (cached === entries.length || Date.now() > deadline) return cached;

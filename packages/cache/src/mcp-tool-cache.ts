@@ -16,7 +16,12 @@ import {
   MCPToolCacheEraSchema,
 } from "./cache-entry.js";
 import { CacheKey, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
-import { CACHE_FORMAT_VERSION, toolCacheFingerprint, toolCacheKey } from "./fingerprint.js";
+import {
+  CACHE_FORMAT_VERSION,
+  type ToolCacheServer,
+  toolCacheFingerprint,
+  toolCacheKey,
+} from "./fingerprint.js";
 import {
   DAY_MS,
   HOUR_MS,
@@ -62,8 +67,8 @@ const silent: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignor
  * @example
  * ```ts
  * const cache = new MCPToolCache(createFileStore(), { logger: console });
- * const tools = await cache.get("github", config, process.cwd()); // null on a miss
- * await cache.set("github", config, await listTools(connection), process.cwd());
+ * const tools = await cache.get({ serverName: "github", config, cwd: process.cwd() }); // null on a miss
+ * await cache.set({ serverName: "github", config, cwd: process.cwd() }, { tools: await listTools(connection) });
  * ```
  */
 export class MCPToolCache {
@@ -109,17 +114,13 @@ export class MCPToolCache {
   }
 
   /** The cached tools of a server, or `null` on a miss, an expired or unreadable entry, or a store problem. */
-  async get(serverName: string, config: MCPServerConfig, cwd?: string): Promise<MCPToolDefinition[] | null> {
-    return (await this.getEntry(serverName, config, cwd))?.tools ?? null;
+  async get(server: ToolCacheServer): Promise<MCPToolDefinition[] | null> {
+    return (await this.getEntry(server))?.tools ?? null;
   }
 
   /** Like {@link MCPToolCache.get}, with what was kept next to the tools (`serverInfo`, resources, prompts, instructions) and the write time. */
-  async getEntry(
-    serverName: string,
-    config: MCPServerConfig,
-    cwd?: string,
-  ): Promise<MCPToolCacheEntry | null> {
-    return (await this.read(serverName, config, cwd)).entry;
+  async getEntry(server: ToolCacheServer): Promise<MCPToolCacheEntry | null> {
+    return (await this.read(server)).entry;
   }
 
   /**
@@ -129,11 +130,12 @@ export class MCPToolCache {
    * is a miss with `late`, the read still under way, which settles with what
    * the store answers.
    */
-  async read(serverName: string, config: MCPServerConfig, cwd?: string): Promise<MCPToolCacheRead> {
+  async read(server: ToolCacheServer): Promise<MCPToolCacheRead> {
     if (this.#closed) return MISS;
+    const { serverName } = server;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
+      const fingerprint = cacheKey.entryId(toolCacheFingerprint(server));
       const expected: Expected = {
         serverName,
         key: toolCacheKey(this.#namespace, fingerprint),
@@ -231,15 +233,12 @@ export class MCPToolCache {
    * the entry is deleted, or `missedStartupTtlMs` passed. A logged no-op when
    * the store fails.
    */
-  async noteMissedStartup(
-    serverName: string,
-    config: MCPServerConfig,
-    options: MCPToolCacheNoteOptions,
-  ): Promise<void> {
+  async noteMissedStartup(server: ToolCacheServer, options: MCPToolCacheNoteOptions): Promise<void> {
     if (this.#closed) return;
+    const { serverName } = server;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, options.cwd));
+      const fingerprint = cacheKey.entryId(toolCacheFingerprint(server));
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,
         fingerprint,
@@ -272,17 +271,13 @@ export class MCPToolCache {
    * Stores a server's tools. A logged no-op when the store fails, is slower
    * than `writeTimeoutMs`, or the tools are not valid tool definitions.
    */
-  async set(
-    serverName: string,
-    config: MCPServerConfig,
-    tools: MCPToolDefinition[],
-    cwd?: string,
-    options: MCPToolCacheSetOptions = {},
-  ): Promise<void> {
+  async set(server: ToolCacheServer, options: MCPToolCacheSetOptions): Promise<void> {
     if (this.#closed) return;
+    const { serverName } = server;
+    const { tools } = options;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd));
+      const fingerprint = cacheKey.entryId(toolCacheFingerprint(server));
       const info =
         options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
       if (info?.success === false) {
@@ -337,10 +332,11 @@ export class MCPToolCache {
   }
 
   /** Removes a server's entry. A logged no-op when the store fails. */
-  async delete(serverName: string, config: MCPServerConfig, cwd?: string): Promise<void> {
+  async delete(server: ToolCacheServer): Promise<void> {
     if (this.#closed) return;
+    const { serverName } = server;
     try {
-      const id = (await this.#cacheKey()).entryId(toolCacheFingerprint(serverName, config, cwd));
+      const id = (await this.#cacheKey()).entryId(toolCacheFingerprint(server));
       await this.#deleteKey(toolCacheKey(this.#namespace, id));
     } catch (error) {
       this.#logger.warn(`Tool cache: could not delete "${serverName}" (${errorMessage(error)}).`, { error });

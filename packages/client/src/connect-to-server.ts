@@ -133,7 +133,7 @@ export interface ConnectOptions {
  * ```ts
  * const connection = await connectToServer("files", { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] });
  * const tools = await listTools(connection);
- * const result = await callTool(connection, "list_directory", { path: "." });
+ * const result = await callTool(connection, { name: "list_directory", args: { path: "." } });
  * await closeConnection(connection);
  * ```
  */

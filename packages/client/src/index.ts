@@ -48,7 +48,12 @@ export { ping } from "./ping.js";
 export type { HttpFailure } from "./remote-fetch.js";
 export type { RemoteTransportOptions } from "./remote-transport.js";
 export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";
-export type { MCPPromptResult, MCPResourceContents } from "./resource-requests.js";
+export type {
+  GetPromptOptions,
+  MCPPromptResult,
+  MCPResourceContents,
+  ResourceRequestOptions,
+} from "./resource-requests.js";
 export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
 export type { ServerRequestOptions } from "./server-request.js";
 export type { StdioTransportOptions } from "./stdio-transport.js";

@@ -71,7 +71,9 @@ describe("request errors never print the config's secrets", () => {
         { type: "http", url, headers: { "X-Api-Key": "key-abc-123456" } },
         { unresolvedConfig: { type: "http", url, headers: { "X-Api-Key": "!op read op://k" } } },
       );
-      const error = (await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e)) as Error;
+      const error = (await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+        (e: unknown) => e,
+      )) as Error;
       expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR" });
       expect(error.message).toContain("bad key ***");
       expect(JSON.stringify({ ...error, message: error.message })).not.toContain("key-abc-123456");
@@ -152,7 +154,9 @@ describe("a server's stderr never shows its config's secrets", () => {
   it("hides it when the server dies on a call: the call's error, the close event and stderrTail()", async () => {
     const connection = await connect("leaky", leaky(false));
     const closed = new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
-    const error = (await callTool(connection, "any", {}).catch((e: unknown) => e)) as McpRtError;
+    const error = (await callTool(connection, { name: "any", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(McpRtError.isInstance(error)).toBe(true);
     const event = await closed;
     expect(event.error?.stderrTail).toContain("starting with key ***");

@@ -34,13 +34,13 @@ describe("requests that finished", () => {
     const { signal } = controller;
 
     expect(await listTools(connection, { signal })).toHaveLength(252);
-    await callTool(connection, "echo", { message: "hi" }, { signal });
+    await callTool(connection, { name: "echo", args: { message: "hi" }, signal });
     await ping(connection, { signal });
     // Three pages, one call, one ping went out.
     expect(sent.filter((message) => "id" in message && "method" in message)).toHaveLength(5);
 
     // A call still running when the signal aborts is the only one cancelled.
-    const running = callTool(connection, "slow", { ms: 5000, steps: 50 }, { signal });
+    const running = callTool(connection, { name: "slow", args: { ms: 5000, steps: 50 }, signal });
     await until(() =>
       sent.some(
         (message) =>
@@ -80,7 +80,9 @@ describe("requests that finished", () => {
   it("an already aborted signal still rejects at once with AbortError", async () => {
     const connection = await connect("many", manyToolsServer(3));
     const signal = AbortSignal.abort();
-    await expect(callTool(connection, "echo", { message: "x" }, { signal })).rejects.toMatchObject({
+    await expect(
+      callTool(connection, { name: "echo", args: { message: "x" }, signal }),
+    ).rejects.toMatchObject({
       name: "AbortError",
     });
     await expect(listTools(connection, { signal })).rejects.toMatchObject({ name: "AbortError" });

@@ -21,21 +21,20 @@ describe("callTool against fixtures", () => {
   it("aborts mid-call: the call rejects with AbortError and the server receives notifications/cancelled", async () => {
     const connection = await connect("slow", slowCallServer());
     const controller = new AbortController();
-    const call = callTool(
-      connection,
-      "slow",
-      { ms: 5000, steps: 50 },
-      {
-        signal: controller.signal,
-        onProgress: (progress) => {
-          if (progress.progress >= 2) controller.abort();
-        },
+    const call = callTool(connection, {
+      name: "slow",
+      args: { ms: 5000, steps: 50 },
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.progress >= 2) controller.abort();
       },
-    );
+    });
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     await until(() => connection.stderrTail().includes("slow cancelled after"));
     expect(connection.stderrTail()).toMatch(/slow cancelled after \d+ of 50 steps/);
-    expect(textOf(await callTool(connection, "echo", { message: "after" }))).toContain("after");
+    expect(textOf(await callTool(connection, { name: "echo", args: { message: "after" } }))).toContain(
+      "after",
+    );
   });
 
   it("uses config.toolTimeout and names it (and the file) in the error", async () => {
@@ -44,7 +43,7 @@ describe("callTool against fixtures", () => {
       { ...slowCallServer(), toolTimeout: 200 },
       { sourcePath: "/home/me/.cursor/mcp.json" },
     );
-    const error = (await callTool(connection, "slow", { ms: 3000, steps: 1 }).catch(
+    const error = (await callTool(connection, { name: "slow", args: { ms: 3000, steps: 1 } }).catch(
       (e: unknown) => e,
     )) as McpRtError;
     expect(error.code).toBe("REQUEST_TIMEOUT");
@@ -63,16 +62,18 @@ describe("callTool against fixtures", () => {
         toolTimeout: limit,
       });
       expect((await listTools(connection)).map((tool) => tool.name)).toContain("slow");
-      expect(textOf(await callTool(connection, "slow", { ms: 200, steps: 1 }))).toContain("slow done");
-      expect(textOf(await callTool(connection, "slow", { ms: 200, steps: 1 }, { timeout: limit }))).toContain(
+      expect(textOf(await callTool(connection, { name: "slow", args: { ms: 200, steps: 1 } }))).toContain(
         "slow done",
       );
+      expect(
+        textOf(await callTool(connection, { name: "slow", args: { ms: 200, steps: 1 }, timeout: limit })),
+      ).toContain("slow done");
     }
   });
 
   it("refuses a call timeout that is not a positive number of ms", async () => {
     const connection = await connect("echo", fixtureServer());
-    await expect(callTool(connection, "echo", { message: "x" }, { timeout: 0 })).rejects.toThrow(
+    await expect(callTool(connection, { name: "echo", args: { message: "x" }, timeout: 0 })).rejects.toThrow(
       new TypeError('"timeout" must be a positive number of milliseconds, got 0'),
     );
     await expect(listTools(connection, { timeout: Number.NaN })).rejects.toThrow(TypeError);
@@ -83,7 +84,9 @@ describe("callTool against fixtures", () => {
     const closes: MCPConnectionCloseEvent[] = [];
     connection.onClose((event) => closes.push(event));
 
-    const error = (await callTool(connection, "crash", {}).catch((e: unknown) => e)) as McpRtError;
+    const error = (await callTool(connection, { name: "crash", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
 
     expect(error.code).toBe("TRANSPORT_CLOSED");
     expect(error.server).toBe("crashy");
@@ -99,7 +102,7 @@ describe("callTool against fixtures", () => {
       exit: { code: 1, signal: null },
       error: { code: "TRANSPORT_CLOSED", server: "crashy" },
     });
-    await expect(callTool(connection, "echo", { message: "x" })).rejects.toMatchObject({
+    await expect(callTool(connection, { name: "echo", args: { message: "x" } })).rejects.toMatchObject({
       code: "TRANSPORT_CLOSED",
       message: expect.stringContaining("process exited with code 1"),
     });
@@ -124,10 +127,12 @@ describe("callTool against fixtures", () => {
     const pid = connection.pid as number;
     const errors: McpRtError[] = [];
     connection.onError((error) => errors.push(error));
-    expect(textOf(await callTool(connection, "deafen", {}))).toBe("not listening any more");
+    expect(textOf(await callTool(connection, { name: "deafen", args: {} }))).toBe("not listening any more");
     await sleep(100);
 
-    const error = (await callTool(connection, "deafen", {}).catch((e: unknown) => e)) as McpRtError;
+    const error = (await callTool(connection, { name: "deafen", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
 
     expect(error.code).toBe("TRANSPORT_CLOSED");
     expect(error.message).toBe(
@@ -148,7 +153,7 @@ describe("callTool against fixtures", () => {
 
   it("receives a large result intact", async () => {
     const connection = await connect("huge", hugeOutputServer());
-    const result = await callTool(connection, "huge", { bytes: 3_000_000 });
+    const result = await callTool(connection, { name: "huge", args: { bytes: 3_000_000 } });
     expect(textOf(result)).toHaveLength(3_000_000);
   });
 
@@ -156,7 +161,7 @@ describe("callTool against fixtures", () => {
     const connection = await connect("chatty", fixtureServer({ stdoutNoise: true }));
     const errors: McpRtError[] = [];
     connection.onError((error) => errors.push(error));
-    expect(textOf(await callTool(connection, "echo", { message: "hi" }))).toContain("hi");
+    expect(textOf(await callTool(connection, { name: "echo", args: { message: "hi" } }))).toContain("hi");
     await until(() => errors.length > 0);
     expect(errors[0]).toMatchObject({ code: "PROTOCOL_ERROR", server: "chatty" });
     expect(errors[0]?.message).toContain("not JSON-RPC on stdout");
@@ -167,7 +172,7 @@ describe("callTool against fixtures", () => {
     let calls = 0;
     const unsubscribe = connection.onClose(() => calls++);
     unsubscribe();
-    await callTool(connection, "crash", {}).catch(() => {});
+    await callTool(connection, { name: "crash", args: {} }).catch(() => {});
     await until(() => connection.closed);
     await sleep(20);
     expect(calls).toBe(0);

@@ -65,7 +65,7 @@ describe("listTools", () => {
     const unsubscribe = connection.onToolsChanged(() => changes++);
     expect((await listTools(connection)).map((t) => t.name)).not.toContain("fresh");
 
-    await callTool(connection, "add_tool", { name: "fresh" });
+    await callTool(connection, { name: "add_tool", args: { name: "fresh" } });
     for (let i = 0; i < 100 && changes === 0; i++) await sleep(20);
 
     expect(changes).toBeGreaterThanOrEqual(1);
@@ -73,7 +73,7 @@ describe("listTools", () => {
 
     unsubscribe();
     const before = changes;
-    await callTool(connection, "remove_tool", { name: "fresh" });
+    await callTool(connection, { name: "remove_tool", args: { name: "fresh" } });
     await sleep(100);
     expect(changes).toBe(before);
     expect((await listTools(connection)).map((t) => t.name)).not.toContain("fresh");

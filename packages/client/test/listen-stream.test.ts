@@ -52,7 +52,7 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
     connection.onToolsChanged(() => changes++);
     // The stream opens in the background, after connect: a change made before it is acknowledged is not heard.
     for (let i = 0; changes === 0 && i < 25; i++) {
-      await callTool(connection, "add_tool", { name: `extra${i}` });
+      await callTool(connection, { name: "add_tool", args: { name: `extra${i}` } });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(changes).toBeGreaterThan(0);
@@ -64,12 +64,12 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
     expect(connection.era).toBe("modern");
     const updates: string[] = [];
     connection.onResourceUpdated((uri) => updates.push(uri));
-    await subscribeResource(connection, "notes://a");
-    await callTool(connection, "touch", { uri: "notes://a" });
+    await subscribeResource(connection, { uri: "notes://a" });
+    await callTool(connection, { name: "touch", args: { uri: "notes://a" } });
     await until(() => updates.includes("notes://a"), 5000);
-    await unsubscribeResource(connection, "notes://a");
+    await unsubscribeResource(connection, { uri: "notes://a" });
     const before = updates.length;
-    await callTool(connection, "touch", { uri: "notes://a" });
+    await callTool(connection, { name: "touch", args: { uri: "notes://a" } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(updates.length).toBe(before);
   });
@@ -92,7 +92,7 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
     expect(connection.era).toBe("legacy");
     let changes = 0;
     connection.onToolsChanged(() => changes++);
-    await callTool(connection, "add_tool", { name: "extra" });
+    await callTool(connection, { name: "add_tool", args: { name: "extra" } });
     await until(() => changes > 0, 5000);
   });
 });

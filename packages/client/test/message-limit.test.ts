@@ -28,7 +28,7 @@ function nextClose(connection: MCPServerConnection): Promise<MCPConnectionCloseE
 }
 
 async function callError(connection: MCPServerConnection, args: object): Promise<McpRtError> {
-  const error = await callTool(connection, "huge", args).then(
+  const error = await callTool(connection, { name: "huge", args }).then(
     () => new Error("expected the call to fail"),
     (e: unknown) => e,
   );
@@ -56,7 +56,9 @@ describe("maxMessageBytes over stdio", () => {
 
   it("takes a smaller limit as an option", async () => {
     const connection = await connect("small", hugeOutputServer(), { maxMessageBytes: 100_000 });
-    expect(textOf(await callTool(connection, "huge", { bytes: 50_000 }))).toHaveLength(50_000);
+    expect(textOf(await callTool(connection, { name: "huge", args: { bytes: 50_000 } }))).toHaveLength(
+      50_000,
+    );
     const error = await callError(connection, { bytes: 200_000 });
     expect(error.message).toContain("it sent a message larger than 100000 bytes (limit maxMessageBytes)");
   });
@@ -73,7 +75,7 @@ describe("maxMessageBytes over HTTP", () => {
       `The call of tool "huge" to MCP server "remote" failed: the server sent ${TOO_LARGE}; it was not read`,
     );
     expect(connection.closed).toBe(false);
-    expect(textOf(await callTool(connection, "huge", { bytes: 1000 }))).toHaveLength(1000);
+    expect(textOf(await callTool(connection, { name: "huge", args: { bytes: 1000 } }))).toHaveLength(1000);
   });
 
   it("reads a body no further than the limit, however long it streams", async () => {

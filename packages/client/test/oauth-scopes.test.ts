@@ -62,7 +62,7 @@ describe("step-up on 403 insufficient_scope", () => {
     const connection = await connect("linear", fixture.config(), {
       oauth: kit.oauth(storage, { interactive: true }),
     });
-    expect(textOf(await callTool(connection, "admin_action", {}))).toBe("admin action done");
+    expect(textOf(await callTool(connection, { name: "admin_action", args: {} }))).toBe("admin action done");
     expect(kit.browser.visits).toHaveLength(2);
     expect(new URL(kit.browser.visits[1]!).searchParams.get("scope")).toBe("mcp:read mcp:admin");
     expect(await whoami(connection)).toBe("subject=alice scopes=mcp:read mcp:admin");
@@ -75,7 +75,7 @@ describe("step-up on 403 insufficient_scope", () => {
     const storage = createMemoryAuthStorage();
     await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
     const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
-    const error = await rejection(callTool(connection, "admin_action", {}));
+    const error = await rejection(callTool(connection, { name: "admin_action", args: {} }));
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({
       reason: "insufficient-scope",
@@ -87,7 +87,7 @@ describe("step-up on 403 insufficient_scope", () => {
     const login = await connect("linear", fixture.config(), {
       oauth: kit.oauth(storage, { interactive: true }),
     });
-    expect(textOf(await callTool(login, "admin_action", {}))).toBe("admin action done");
+    expect(textOf(await callTool(login, { name: "admin_action", args: {} }))).toBe("admin action done");
   });
 
   it("a connection starts at most three browser sign-ins on its own, then only reports", async () => {
@@ -97,11 +97,11 @@ describe("step-up on 403 insufficient_scope", () => {
     });
     fixture.denyConsent = true;
     for (let i = 0; i < 2; i++) {
-      const declined = await rejection(callTool(connection, "admin_action", {}));
+      const declined = await rejection(callTool(connection, { name: "admin_action", args: {} }));
       expect(declined.message).toMatch(/^Cannot sign in to MCP server "linear": the sign-in was not granted/);
     }
     expect(kit.browser.visits).toHaveLength(3);
-    const error = await rejection(callTool(connection, "admin_action", {}));
+    const error = await rejection(callTool(connection, { name: "admin_action", args: {} }));
     expect(error.details).toMatchObject({ signIn: true, reason: "insufficient-scope" });
     expect(kit.browser.visits).toHaveLength(3);
   });
@@ -115,10 +115,10 @@ describe("secrets", () => {
     const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
     const events: string[] = [];
     connection.onError((error) => events.push(errorTexts(error)));
-    const texts = [errorTexts(await rejection(callTool(connection, "admin_action", {})))];
+    const texts = [errorTexts(await rejection(callTool(connection, { name: "admin_action", args: {} })))];
     fixture.revokeAccessTokens();
     fixture.revokeRefreshTokens();
-    texts.push(errorTexts(await rejection(callTool(connection, "whoami", {}))));
+    texts.push(errorTexts(await rejection(callTool(connection, { name: "whoami", args: {} }))));
     texts.push(
       errorTexts(await rejection(connect("linear", fixture.config(), { oauth: kit.oauth(storage) }))),
     );

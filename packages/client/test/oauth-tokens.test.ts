@@ -82,7 +82,7 @@ describe("stored OAuth tokens", () => {
     const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
     fixture.revokeAccessTokens();
     fixture.revokeRefreshTokens();
-    const error = await rejection(callTool(connection, "whoami", {}));
+    const error = await rejection(callTool(connection, { name: "whoami", args: {} }));
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({ reason: "expired", status: 401 });
     expect(error.message).toMatch(
@@ -126,7 +126,7 @@ describe("stored OAuth tokens", () => {
     expect(kit.browser.visits).toHaveLength(1);
     fixture.revokeAccessTokens();
     fixture.revokeRefreshTokens();
-    const error = await rejection(callTool(connection, "whoami", {}));
+    const error = await rejection(callTool(connection, { name: "whoami", args: {} }));
     expect(isSignInRequired(error)).toBe(true);
     expect(kit.browser.visits).toHaveLength(1);
   });

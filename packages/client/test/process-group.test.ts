@@ -117,7 +117,9 @@ describe.skipIf(!posix)("process groups", () => {
     const connection = await connectToServer("crashy", crashOnCallServer({ spawnGrandchild: true, pidFile }));
     const { grandchildren } = pidsOf(pidFile);
 
-    await expect(callTool(connection, "crash", {})).rejects.toMatchObject({ code: "TRANSPORT_CLOSED" });
+    await expect(callTool(connection, { name: "crash", args: {} })).rejects.toMatchObject({
+      code: "TRANSPORT_CLOSED",
+    });
 
     expect(await waitForProcessExit(grandchildren[0]!, 5000)).toBe(true);
     await closeConnection(connection);
@@ -130,7 +132,7 @@ describe.skipIf(!posix)("process groups", () => {
     const script = [
       `import { connectToServer, callTool } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
       `const connection = await connectToServer("gc", ${JSON.stringify(grandchildServer(pidFile))});`,
-      `await callTool(connection, "echo", { message: "hi" });`,
+      `await callTool(connection, { name: "echo", args: { message: "hi" } });`,
       // No closeConnection: the script just ends.
     ].join("\n");
     const agent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "inherit" });

@@ -57,13 +57,17 @@ describe("JSON-RPC errors from servers", () => {
     const tools = await listTools(connection);
     expect(tools).toEqual([{ name: "boom", inputSchema: { type: "object" } }]);
 
-    const missing = (await callTool(connection, "nope", {}).catch((e: unknown) => e)) as McpRtError;
+    const missing = (await callTool(connection, { name: "nope", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(missing).toMatchObject({ code: "TOOL_NOT_FOUND", server: "strict", details: { rpcCode: -32602 } });
     expect(missing.message).toBe(
       'MCP server "strict" has no tool "nope" (Unknown tool: nope); list its tools again',
     );
 
-    const failed = (await callTool(connection, "boom", {}).catch((e: unknown) => e)) as McpRtError;
+    const failed = (await callTool(connection, { name: "boom", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(failed).toMatchObject({ code: "PROTOCOL_ERROR", details: { rpcCode: -32603 } });
     expect(failed.message).toBe(
       'MCP server "strict" answered the call of tool "boom" with error -32603: kaboom',

@@ -116,7 +116,7 @@ describe("the era of a Streamable HTTP server", () => {
     expect(connection.eraDecision.text).toContain("offering 2026-07-28");
     expect(connection.eraVerdict).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
     expect(connection.eraVerdict.discover).toMatchObject({ supportedVersions: ["2026-07-28"] });
-    expect(textOf(await callTool(connection, "add", { a: 2, b: 3 }))).toBe("5");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 2, b: 3 } }))).toBe("5");
     expect(modern.methods[0]).toBe("server/discover");
     expect(count(modern.methods, "initialize")).toBe(0);
   });
@@ -126,7 +126,7 @@ describe("the era of a Streamable HTTP server", () => {
     const connection = await connect("dual", { url: dual.url });
     expect(connection.era).toBe("modern");
     expect(connection.transport).toBe("http");
-    expect(textOf(await callTool(connection, "add", { a: 1, b: 1 }))).toBe("2");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 1, b: 1 } }))).toBe("2");
     expect(count(dual.methods, "initialize")).toBe(0);
   });
 
@@ -135,7 +135,7 @@ describe("the era of a Streamable HTTP server", () => {
     const connection = await connect("modern", { type: "http", url: modern.url, protocol: "2026-07-28" });
     expect(connection.era).toBe("modern");
     expect(connection.eraDecision.how).toBe("setting");
-    expect(textOf(await callTool(connection, "add", { a: 20, b: 22 }))).toBe("42");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 20, b: 22 } }))).toBe("42");
   });
 
   it('"auto" lands legacy on the legacy fixture with one extra round trip and no error', async () => {
@@ -229,7 +229,7 @@ describe("the era of a Streamable HTTP server", () => {
     expect(warm.eraDecision.how).toBe("stored");
     expect(warm.eraDecision.text).toMatch(/^a verdict stored \d+ days ago says 2026-07-28; no probe sent$/);
     expect(warm.eraVerdict.decidedAt).toBe(Date.UTC(2026, 10, 1));
-    expect(textOf(await callTool(warm, "add", { a: 4, b: 4 }))).toBe("8");
+    expect(textOf(await callTool(warm, { name: "add", args: { a: 4, b: 4 } }))).toBe("8");
     expect(count(modern.methods, "server/discover")).toBe(0);
   });
 
@@ -252,7 +252,7 @@ describe("the era of a Streamable HTTP server", () => {
     expect(connection.eraDecision.text).toContain("the stored verdict (2025-11-25 (legacy)) no longer fits");
     expect(modern.methods.slice(0, 2)).toEqual(["initialize", "server/discover"]);
     expect(count(modern.methods, "server/discover")).toBe(1);
-    expect(textOf(await callTool(connection, "add", { a: 1, b: 2 }))).toBe("3");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 1, b: 2 } }))).toBe("3");
   });
 });
 

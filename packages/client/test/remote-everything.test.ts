@@ -49,21 +49,24 @@ describe.each([
   });
 
   it("calls tools", async () => {
-    expect(textOf(await callTool(connection, "echo", { message: `over ${type}` }))).toBe(
+    expect(textOf(await callTool(connection, { name: "echo", args: { message: `over ${type}` } }))).toBe(
       `Echo: over ${type}`,
     );
-    const result = await callTool(connection, "get-structured-content", { location: "Chicago" });
+    const result = await callTool(connection, {
+      name: "get-structured-content",
+      args: { location: "Chicago" },
+    });
     expect(result.structuredContent).toMatchObject({ temperature: 36 });
   });
 
   it("delivers progress of a long-running call and keeps it alive past its timeout", async () => {
     const progress: MCPProgress[] = [];
-    const result = await callTool(
-      connection,
-      "trigger-long-running-operation",
-      { duration: 2, steps: 5 },
-      { timeout: 1000, onProgress: (p) => progress.push(p) },
-    );
+    const result = await callTool(connection, {
+      name: "trigger-long-running-operation",
+      args: { duration: 2, steps: 5 },
+      timeout: 1000,
+      onProgress: (p) => progress.push(p),
+    });
     expect(textOf(result)).toContain("Long running operation completed");
     expect(progress.map((p) => p.progress).slice(0, 4)).toEqual([1, 2, 3, 4]);
     expect(progress.every((p) => p.total === 5)).toBe(true);
@@ -73,32 +76,30 @@ describe.each([
     const controller = new AbortController();
     const progress: MCPProgress[] = [];
     const started = Date.now();
-    const error = await callTool(
-      connection,
-      "trigger-long-running-operation",
-      { duration: 10, steps: 20 },
-      {
-        signal: controller.signal,
-        onProgress: (p) => {
-          progress.push(p);
-          controller.abort();
-        },
+    const error = await callTool(connection, {
+      name: "trigger-long-running-operation",
+      args: { duration: 10, steps: 20 },
+      signal: controller.signal,
+      onProgress: (p) => {
+        progress.push(p);
+        controller.abort();
       },
-    ).catch((e: unknown) => e);
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DOMException);
     expect(error).toMatchObject({ name: "AbortError" });
     expect(progress).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(textOf(await callTool(connection, "echo", { message: "still here" }))).toBe("Echo: still here");
+    expect(textOf(await callTool(connection, { name: "echo", args: { message: "still here" } }))).toBe(
+      "Echo: still here",
+    );
   });
 
   it("times out a call without progress with REQUEST_TIMEOUT", async () => {
-    const error = await callTool(
-      connection,
-      "trigger-long-running-operation",
-      { duration: 2, steps: 1 },
-      { timeout: 300 },
-    ).catch((e: unknown) => e);
+    const error = await callTool(connection, {
+      name: "trigger-long-running-operation",
+      args: { duration: 2, steps: 1 },
+      timeout: 300,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "McpRtError", code: "REQUEST_TIMEOUT", server: "everything" });
   });
 });
@@ -117,7 +118,7 @@ describe("a URL without type", () => {
     const connection = await connectToServer("everything", { url: server.url });
     connections.push(connection);
     expect(connection.transport).toBe("http");
-    expect(textOf(await callTool(connection, "echo", { message: "hi" }))).toBe("Echo: hi");
+    expect(textOf(await callTool(connection, { name: "echo", args: { message: "hi" } }))).toBe("Echo: hi");
   });
 
   it("falls back to SSE for a server that only speaks SSE (its POST /sse is a 404)", async () => {
@@ -126,7 +127,7 @@ describe("a URL without type", () => {
     const connection = await connectToServer("everything", { url: server.url });
     connections.push(connection);
     expect(connection.transport).toBe("sse");
-    expect(textOf(await callTool(connection, "echo", { message: "hi" }))).toBe("Echo: hi");
+    expect(textOf(await callTool(connection, { name: "echo", args: { message: "hi" } }))).toBe("Echo: hi");
   });
 });
 
@@ -152,7 +153,7 @@ describe("closing a remote connection", () => {
     expect(server.log()).toContain(`Received session termination request for session ${sessionId}`);
     expect(server.log().match(/Received session termination request/g)).toHaveLength(1);
     expect(closes).toEqual([{ expected: true, reason: 'MCP server "everything" was closed by the client' }]);
-    await expect(callTool(connection, "echo", { message: "x" })).rejects.toMatchObject({
+    await expect(callTool(connection, { name: "echo", args: { message: "x" } })).rejects.toMatchObject({
       code: "TRANSPORT_CLOSED",
       message: expect.stringContaining("closed by the client"),
     });

@@ -44,7 +44,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     expect(connection.serverInfo.name).toBe(`fixture-${transport}`);
     const tools = await listTools(connection);
     expect(tools).toHaveLength(26);
-    const result = await callTool(connection, "tool_24", { input: "x" });
+    const result = await callTool(connection, { name: "tool_24", args: { input: "x" } });
     expect(result.content).toEqual([{ type: "text", text: "tool_24: x" }]);
   });
 
@@ -52,22 +52,21 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     const server = await fixture({ transport, slowTool: true });
     const connection = await connect("fixture", server.config);
     const progress: MCPProgress[] = [];
-    const done = await callTool(
-      connection,
-      "slow",
-      { ms: 300, steps: 3 },
-      { onProgress: (p) => progress.push(p) },
-    );
+    const done = await callTool(connection, {
+      name: "slow",
+      args: { ms: 300, steps: 3 },
+      onProgress: (p) => progress.push(p),
+    });
     expect(done.content).toEqual([{ type: "text", text: "slow done: 300 ms in 3 steps" }]);
     expect(progress.map((p) => p.progress).slice(0, 2)).toEqual([1, 2]);
 
     const controller = new AbortController();
-    const error = await callTool(
-      connection,
-      "slow",
-      { ms: 20_000, steps: 100 },
-      { signal: controller.signal, onProgress: () => controller.abort() },
-    ).catch((e: unknown) => e);
+    const error = await callTool(connection, {
+      name: "slow",
+      args: { ms: 20_000, steps: 100 },
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "AbortError" });
     // The server received notifications/cancelled and stopped the work.
     await expect
@@ -81,7 +80,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
       ...server.config,
       headers: { Authorization: "Bearer s3cret" },
     });
-    expect((await callTool(connection, "echo", { message: "authorized" })).content).toEqual([
+    expect((await callTool(connection, { name: "echo", args: { message: "authorized" } })).content).toEqual([
       { type: "text", text: "authorized" },
     ]);
   });
@@ -104,9 +103,9 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
       codeVerifier: () => "",
     };
     const connection = await connect("oauth", server.config, { authProvider });
-    expect((await callTool(connection, "echo", { message: "with a token" })).content).toEqual([
-      { type: "text", text: "with a token" },
-    ]);
+    expect((await callTool(connection, { name: "echo", args: { message: "with a token" } })).content).toEqual(
+      [{ type: "text", text: "with a token" }],
+    );
     expect(saved).toEqual([]);
   });
 
@@ -143,7 +142,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     expect(event.reason).toMatch(/^MCP server "fragile" stopped: /);
     expect(event.error).toMatchObject({ code: "TRANSPORT_CLOSED", server: "fragile" });
     expect(connection.closed).toBe(true);
-    await expect(callTool(connection, "echo", { message: "x" })).rejects.toMatchObject({
+    await expect(callTool(connection, { name: "echo", args: { message: "x" } })).rejects.toMatchObject({
       code: "TRANSPORT_CLOSED",
     });
   });
@@ -152,7 +151,9 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     const server = await fixture({ transport, crashOnCall: true });
     const connection = await connect("crashy", server.config);
     const closed = nextClose(connection);
-    const error = (await callTool(connection, "crash", {}).catch((e: unknown) => e)) as McpRtError;
+    const error = (await callTool(connection, { name: "crash", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     if (transport === "http") {
       // The POST's response stream is cut; whether the server is gone is found out next.
       expect(error.code).toBe("HTTP_ERROR");
@@ -174,9 +175,9 @@ describe("a fixture URL without type", () => {
     const server = await fixture({ transport: "sse" });
     const connection = await connect("legacy", { url: server.url });
     expect(connection.transport).toBe("sse");
-    expect((await callTool(connection, "echo", { message: "old but gold" })).content).toEqual([
-      { type: "text", text: "old but gold" },
-    ]);
+    expect((await callTool(connection, { name: "echo", args: { message: "old but gold" } })).content).toEqual(
+      [{ type: "text", text: "old but gold" }],
+    );
   });
 
   it("does not fall back on a 401: credentials are missing for both transports", async () => {
@@ -213,7 +214,9 @@ describe("a Streamable HTTP session the server lost", () => {
     });
     expect(deleted.status).toBe(200);
 
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ name: "McpRtError", code: "TRANSPORT_CLOSED", server: "forgetful" });
     expect((error as Error).message).toContain(`no longer knows session ${sessionId}`);
     const event = await closed;
@@ -231,7 +234,7 @@ describe("list-changed notifications over Streamable HTTP", () => {
     const server = await fixture({ transport: "http", listChanging: true });
     const connection = await connect("changing", server.config);
     const changed = new Promise<void>((resolve) => connection.onToolsChanged(resolve));
-    await callTool(connection, "add_tool", { name: "fresh" });
+    await callTool(connection, { name: "add_tool", args: { name: "fresh" } });
     await changed;
     expect((await listTools(connection)).map((tool) => tool.name)).toContain("fresh");
   });

@@ -41,7 +41,7 @@ describe("headers", () => {
       headers: { "X-Api-Key": "k-123", "X-Trace": "trace-1", "Mcp-Session-Id": "forged" },
     });
     await listTools(connection);
-    await callTool(connection, "echo", { message: "x" });
+    await callTool(connection, { name: "echo", args: { message: "x" } });
     await closeConnection(connection);
 
     const methods = new Set(front.requests.map((r) => r.method));
@@ -66,7 +66,7 @@ describe("headers", () => {
       url: `${front.origin}/sse`,
       headers: { "X-Api-Key": "k-sse" },
     });
-    await callTool(connection, "echo", { message: "x" });
+    await callTool(connection, { name: "echo", args: { message: "x" } });
     expect(front.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual(
       expect.arrayContaining(["GET /sse", "POST /message"]),
     );
@@ -117,7 +117,7 @@ describe("redirects", () => {
       url: `${front.origin}/old`,
       headers: { "X-Api-Key": "k-moved" },
     });
-    expect((await callTool(connection, "echo", { message: "followed" })).content).toEqual([
+    expect((await callTool(connection, { name: "echo", args: { message: "followed" } })).content).toEqual([
       { type: "text", text: "Echo: followed" },
     ]);
     const reached = front.requests.filter((r) => r.path === "/mcp");

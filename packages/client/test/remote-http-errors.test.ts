@@ -105,13 +105,15 @@ describe("HTTP error statuses", () => {
     });
     const connection = await connect("flaky", { type: "http", url: `${front.origin}/mcp` });
     failNextCall = true;
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR", server: "flaky" });
     expect((error as Error).message).toBe(
       `The call of tool "echo" to MCP server "flaky" failed: POST ${front.origin}/mcp answered HTTP 500 Internal Server Error: {"error":"upstream timeout"} (a failure on the server's side: see its logs, or try again later)`,
     );
     expect(connection.closed).toBe(false);
-    expect((await callTool(connection, "echo", { message: "again" })).content).toEqual([
+    expect((await callTool(connection, { name: "echo", args: { message: "again" } })).content).toEqual([
       { type: "text", text: "Echo: again" },
     ]);
   });
@@ -137,7 +139,9 @@ describe("HTTP error statuses", () => {
       },
     });
     const connection = await connect("scoped", { type: "http", url: `${front.origin}/mcp` });
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({
       code: "AUTH_REQUIRED",
       details: { status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope"' },
@@ -154,7 +158,9 @@ describe("HTTP error statuses", () => {
       },
     });
     const connection = await connect("sse-flaky", { type: "sse", url: `${front.origin}/sse` });
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({
       code: "HTTP_ERROR",
       details: { status: 500, method: "POST", body: "boom" },

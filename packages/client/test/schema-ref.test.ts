@@ -63,7 +63,10 @@ describe("tool schemas with JSON Schema 2020-12 keywords and a network $ref", ()
     expect(tool?.inputSchema).toStrictEqual(inputSchema);
     expect(tool?.outputSchema).toStrictEqual(outputSchema);
 
-    const result = await callTool(connection, "lookup", { user: { id: "u1" }, kind: "lookup" });
+    const result = await callTool(connection, {
+      name: "lookup",
+      args: { user: { id: "u1" }, kind: "lookup" },
+    });
     expect(result.isError).not.toBe(true);
     // The reference cannot be resolved without fetching it: the check says so instead.
     const problem = checkStructuredContent(tool?.outputSchema, result);

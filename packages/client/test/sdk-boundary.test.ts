@@ -101,7 +101,7 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
     const connection = await connect("calls", manyToolsServer(1));
     const signals = recordSignals(connection);
 
-    const result = await callTool(connection, "echo", { message: "through v2" });
+    const result = await callTool(connection, { name: "echo", args: { message: "through v2" } });
 
     expect(result.content).toEqual([{ type: "text", text: "through v2" }]);
     expect(signals).toHaveLength(1);
@@ -115,13 +115,13 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
     const connection = await connect("reuse", manyToolsServer(1));
     const signals = recordSignals(connection);
 
-    await callTool(connection, "echo", { message: "first" });
-    await callTool(connection, "echo", { message: "second" });
+    await callTool(connection, { name: "echo", args: { message: "first" } });
+    await callTool(connection, { name: "echo", args: { message: "second" } });
     const caller = new AbortController();
-    const aborted = callTool(connection, "echo", { message: "third" }, { signal: caller.signal });
+    const aborted = callTool(connection, { name: "echo", args: { message: "third" }, signal: caller.signal });
     caller.abort(new Error("stop"));
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
-    const after = await callTool(connection, "echo", { message: "after the abort" });
+    const after = await callTool(connection, { name: "echo", args: { message: "after the abort" } });
 
     expect(after.content).toEqual([{ type: "text", text: "after the abort" }]);
     expect(signals).toHaveLength(4);
@@ -154,10 +154,10 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
 
     expect((await listTools(connection)).map((tool) => tool.name)).toEqual(["listed_1"]);
     expect((await listTools(connection)).map((tool) => tool.name)).toEqual(["listed_2"]);
-    expect((await readResource(connection, "note://a")).contents).toEqual([
+    expect((await readResource(connection, { uri: "note://a" })).contents).toEqual([
       { uri: "note://a", text: "read 3" },
     ]);
-    expect((await readResource(connection, "note://a")).contents).toEqual([
+    expect((await readResource(connection, { uri: "note://a" })).contents).toEqual([
       { uri: "note://a", text: "read 4" },
     ]);
   });
@@ -182,7 +182,7 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
       }
       return send(message, options);
     };
-    const result = await callTool(connection, "confirm", {});
+    const result = await callTool(connection, { name: "confirm", args: {} });
     expect(result.content).toEqual([{ type: "text", text: "confirmed" }]);
     expect(sent).toHaveLength(2);
     expect(sent[1]?.id).not.toBe(sent[0]?.id);

@@ -40,17 +40,22 @@ describe("resources and prompts of server-everything", () => {
       { name: "state", required: false },
     ]);
 
-    const text = await readResource(connection, "demo://resource/dynamic/text/7");
+    const text = await readResource(connection, { uri: "demo://resource/dynamic/text/7" });
     expect(text.contents[0]).toMatchObject({
       uri: "demo://resource/dynamic/text/7",
       text: expect.any(String),
     });
-    const blob = await readResource(connection, "demo://resource/dynamic/blob/7");
+    const blob = await readResource(connection, { uri: "demo://resource/dynamic/blob/7" });
     expect(blob.contents[0]).toMatchObject({ blob: expect.any(String) });
 
-    const prompt = await getPrompt(connection, "args-prompt", { city: "Lisbon", state: "LX" });
+    const prompt = await getPrompt(connection, {
+      name: "args-prompt",
+      args: { city: "Lisbon", state: "LX" },
+    });
     expect(JSON.stringify(prompt.messages)).toContain("Lisbon");
-    const missing = (await getPrompt(connection, "args-prompt", {}).catch((e: unknown) => e)) as McpRtError;
+    const missing = (await getPrompt(connection, { name: "args-prompt", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(missing).toMatchObject({ code: "PROTOCOL_ERROR", server: "everything" });
   });
 
@@ -59,15 +64,18 @@ describe("resources and prompts of server-everything", () => {
     const updates: string[] = [];
     connection.onResourceUpdated((uri) => updates.push(uri));
     const uri = "demo://resource/dynamic/text/1";
-    await subscribeResource(connection, uri);
-    await callTool(connection, "toggle-subscriber-updates", {});
+    await subscribeResource(connection, { uri });
+    await callTool(connection, { name: "toggle-subscriber-updates", args: {} });
     await until(() => updates.includes(uri));
-    await unsubscribeResource(connection, uri);
+    await unsubscribeResource(connection, { uri });
   });
 
   it("passes structuredContent through, and says whether it fits the outputSchema", async () => {
     const connection = await connect("everything", everythingServer);
-    const result = await callTool(connection, "get-structured-content", { location: "New York" });
+    const result = await callTool(connection, {
+      name: "get-structured-content",
+      args: { location: "New York" },
+    });
     const schema = {
       type: "object",
       properties: { temperature: { type: "number" } },
@@ -97,10 +105,12 @@ describe("elicitation", () => {
 
   it("is declared only with a handler: server-everything offers its elicitation tool then", async () => {
     const without = await connect("plain", everythingServer);
-    expect(textOf(await callTool(without, "trigger-elicitation-request", {}))).toMatch(/not found/i);
+    expect(textOf(await callTool(without, { name: "trigger-elicitation-request", args: {} }))).toMatch(
+      /not found/i,
+    );
     const handler = answering(() => ({ action: "decline" }));
     const withHandler = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
-    const declined = await callTool(withHandler, "trigger-elicitation-request", {});
+    const declined = await callTool(withHandler, { name: "trigger-elicitation-request", args: {} });
     expect(textOf(declined)).toMatch(/declined/i);
     expect(handler.seen[0]).toMatchObject({ server: "asks", mode: "form", message: expect.any(String) });
     expect(handler.seen[0]?.requestedSchema?.properties.name).toMatchObject({ type: "string" });
@@ -112,7 +122,7 @@ describe("elicitation", () => {
       content: { name: "Ada", check: true, email: "ada@example.com", untitledMultipleSelectEnum: ["Piano"] },
     }));
     const connection = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
-    const accepted = textOf(await callTool(connection, "trigger-elicitation-request", {}));
+    const accepted = textOf(await callTool(connection, { name: "trigger-elicitation-request", args: {} }));
     expect(accepted).toContain("Ada");
     // `firstLine` was left out: its default went to the server.
     expect(accepted).toContain("It was a dark and stormy night.");
@@ -120,14 +130,16 @@ describe("elicitation", () => {
     const cancelling = await connect("cancels", everythingServer, {
       onElicitation: () => ({ action: "cancel" }),
     });
-    expect(textOf(await callTool(cancelling, "trigger-elicitation-request", {}))).toMatch(/cancel/i);
+    expect(textOf(await callTool(cancelling, { name: "trigger-elicitation-request", args: {} }))).toMatch(
+      /cancel/i,
+    );
   });
 
   it("never sends content that does not fit the requested schema", async () => {
     const connection = await connect("asks", everythingServer, {
       onElicitation: () => ({ action: "accept", content: { name: "Ada", integer: 1000 } }),
     });
-    const result = await callTool(connection, "trigger-elicitation-request", {});
+    const result = await callTool(connection, { name: "trigger-elicitation-request", args: {} });
     expect(textOf(result)).toMatch(/does not fit the requested form/);
     expect(textOf(result)).not.toContain("Ada");
   });
@@ -152,9 +164,11 @@ describe("servers without resources or prompts", () => {
       "fixture://notes/first",
       "fixture://blob",
     ]);
-    const read = await readResource(connection, "fixture://notes/other");
+    const read = await readResource(connection, { uri: "fixture://notes/other" });
     expect(read.contents[0]).toMatchObject({ text: "A note called other." });
-    const error = (await readResource(connection, "nope://x").catch((e: unknown) => e)) as McpRtError;
+    const error = (await readResource(connection, { uri: "nope://x" }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(error).toMatchObject({ code: "PROTOCOL_ERROR", server: "content" });
   });
 
@@ -189,7 +203,9 @@ describe("servers without resources or prompts", () => {
         kind === "fixture" ? config : { ...config, protocol: "legacy" },
       );
       expect(connection.protocolVersion).toBe(version);
-      const error = (await readResource(connection, "nope://x").catch((e: unknown) => e)) as McpRtError;
+      const error = (await readResource(connection, { uri: "nope://x" }).catch(
+        (e: unknown) => e,
+      )) as McpRtError;
       expect(error).toMatchObject({ code: "PROTOCOL_ERROR", details: { rpcCode, resourceNotFound: true } });
       expect(error.message).toMatch(
         /^MCP server "content" has no resource "nope:\/\/x" \(error -32[06]02: .*\); list its resources again$/,
@@ -202,7 +218,9 @@ describe("servers without resources or prompts", () => {
       maxMessageBytes: 1_000_000,
     });
     expect(await listResources(connection)).toMatchObject([{ uri: "fixture://huge", size: 2_000_000 }]);
-    const error = (await readResource(connection, "fixture://huge").catch((e: unknown) => e)) as McpRtError;
+    const error = (await readResource(connection, { uri: "fixture://huge" }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(error.code).toBe("LIMIT_EXCEEDED");
   });
 });

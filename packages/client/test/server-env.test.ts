@@ -134,7 +134,7 @@ describe("a real server's environment", () => {
       { env: parent },
     );
     try {
-      const result = await callTool(connection, "get-env", {});
+      const result = await callTool(connection, { name: "get-env", args: {} });
       const block = result.content[0];
       const env = JSON.parse(block?.type === "text" ? block.text : "{}") as Record<string, string>;
       expect(env.VISIBLE_SETTING).toBe("visible");

@@ -62,7 +62,7 @@ describe("a server flooding stderr", () => {
       await sleep(300);
       // 128 KiB burst at start plus a line every 5 ms: a client that did not drain stderr would stall here.
       const started = Date.now();
-      const result = await callTool(connection, "echo", { message: "still responsive" });
+      const result = await callTool(connection, { name: "echo", args: { message: "still responsive" } });
       expect(Date.now() - started).toBeLessThan(2000);
       expect(JSON.stringify(result.content)).toContain("still responsive");
 

@@ -52,7 +52,7 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
     expect(connection.eraVerdict).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
     expect(connection.eraVerdict.discover).toMatchObject({ supportedVersions: ["2026-07-28"] });
     expect((await listTools(connection)).map((tool) => tool.name)).toContain("echo");
-    const result = await callTool(connection, "echo", { message: "hi" });
+    const result = await callTool(connection, { name: "echo", args: { message: "hi" } });
     expect(result.isError).not.toBe(true);
     expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 0 });
   });

@@ -304,7 +304,7 @@ export class Fleet {
         fresh: true,
         ...(this.#authStorage ? { authStorage: this.#authStorage } : {}),
       });
-      return toolCacheFingerprint(record.name, resolved, cwd) !== before;
+      return toolCacheFingerprint({ serverName: record.name, config: resolved, cwd }) !== before;
     } catch (error) {
       this.#options.logger?.debug(
         `MCP server "${record.name}": its values could not be resolved again (${errorMessage(error)})`,

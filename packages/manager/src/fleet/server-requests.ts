@@ -50,7 +50,7 @@ export class ServerRequests {
     options: RequestOptions = {},
   ): Promise<MCPResourceContents> {
     const connection = await this.waitForConnection(server, options);
-    return client().readResource(connection, uri, options.signal ? { signal: options.signal } : {});
+    return client().readResource(connection, { uri, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
   /** `MCPManager.readResourceResult`: a resource as a tool result; a failure is `MCP error: …` content. */
@@ -78,13 +78,17 @@ export class ServerRequests {
     options: RequestOptions = {},
   ): Promise<MCPPromptResult> {
     const connection = await this.waitForConnection(server, options);
-    return client().getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
+    return client().getPrompt(connection, {
+      name,
+      args,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** `MCPManager.subscribeResource`: follows `uri`; remembered on the record, so a reconnect subscribes again. */
   async subscribeResource(server: string, uri: string): Promise<void> {
     const connection = await this.waitForConnection(server);
-    await client().subscribeResource(connection, uri);
+    await client().subscribeResource(connection, { uri });
     this.#parts.table.get(server)?.subscribe(uri);
   }
 
@@ -93,6 +97,6 @@ export class ServerRequests {
     const record = this.#parts.table.get(server);
     record?.unsubscribe(uri);
     const connection = await this.waitForConnection(server);
-    await client().unsubscribeResource(connection, uri);
+    await client().unsubscribeResource(connection, { uri });
   }
 }

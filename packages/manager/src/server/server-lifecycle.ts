@@ -160,7 +160,9 @@ export class ServerLifecycle {
       record.notWaited({ reason, waitMs: missed ?? waitMs });
       if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) continue;
       const { name, config } = attempt;
-      tasks.add(cache.get().then((open) => open?.noteMissedStartup(name, config, { cwd, waitMs })));
+      tasks.add(
+        cache.get().then((open) => open?.noteMissedStartup({ serverName: name, config, cwd }, { waitMs })),
+      );
     }
   }
 
@@ -348,7 +350,9 @@ export class ServerLifecycle {
         prior,
         onResolved: (resolved) => {
           if (this.#isCurrent(record, attempt)) {
-            record.resolved(toolCacheFingerprint(name, resolved, this.#parts.cwd));
+            record.resolved(
+              toolCacheFingerprint({ serverName: name, config: resolved, cwd: this.#parts.cwd }),
+            );
           }
         },
       });

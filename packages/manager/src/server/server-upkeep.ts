@@ -182,7 +182,7 @@ export class ServerUpkeep {
     for (const uri of record.subscriptions) {
       this.#parts.tasks.add(
         client()
-          .subscribeResource(connection, uri)
+          .subscribeResource(connection, { uri })
           .catch((error: unknown) =>
             this.#parts.options.logger?.debug(
               `MCP server "${record.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
@@ -241,14 +241,18 @@ export class ServerUpkeep {
     const write = cache.get().then(async (open) => {
       if (!open) return;
       await this.#parts.pace.beforeCacheWrite();
-      await open.set(name, config, serverTools, cwd, {
-        serverInfo,
-        resources: [...content.resources],
-        resourceTemplates: [...content.resourceTemplates],
-        prompts: [...content.prompts],
-        ...(instructions === undefined ? {} : { instructions }),
-        era: eraVerdict,
-      });
+      await open.set(
+        { serverName: name, config, cwd },
+        {
+          tools: serverTools,
+          serverInfo,
+          resources: [...content.resources],
+          resourceTemplates: [...content.resourceTemplates],
+          prompts: [...content.prompts],
+          ...(instructions === undefined ? {} : { instructions }),
+          era: eraVerdict,
+        },
+      );
     });
     tasks.add(write);
   }

@@ -154,10 +154,12 @@ export class MCPTool implements CustomTool {
     try {
       // One literal of one shape: properties added one by one move the object through a map each.
       const options: CallToolOptions = {
+        name: tool,
+        args: params ?? {},
         signal,
         onProgress: onUpdate ? (progress) => onUpdate(this.#progressUpdate(progress)) : undefined,
       };
-      const raw = await mcp.callTool(live.connection, tool, params ?? {}, options);
+      const raw = await mcp.callTool(live.connection, options);
       const result = toToolResult(raw, this.#context, this.#host);
       const outputSchema = this.definition.outputSchema;
       if (outputSchema) {
