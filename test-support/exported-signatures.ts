@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
 
 /** One exported function, method or constructor, and how many parameters it takes. */
 export interface ExportedSignature {
@@ -99,7 +101,7 @@ function withoutComments(text: string): string {
 }
 
 /** The functions, class members and interface methods a declaration file declares under `name`. */
-function declarationsOf(text: string, name: string): Array<{ name: string; params: string[] }> {
+export function declarationsOf(text: string, name: string): Array<{ name: string; params: string[] }> {
   const found: Array<{ name: string; params: string[] }> = [];
   const fn = new RegExp(`(?:^|\\n)(?:export )?(?:declare )?function ${name}\\s*(?=[<(])`, "g");
   for (let match = fn.exec(text); match; match = fn.exec(text)) {
@@ -171,4 +173,62 @@ export function tooManyParams(
   return signatures
     .filter((signature) => signature.params.length > max && !allowed.includes(signature.name))
     .map((signature) => `${signature.entry} ${signature.name}(${signature.params.join(", ")})`);
+}
+
+/**
+ * The suite that keeps a package's exported calls to two positional
+ * parameters at most (STYLE.md: "more than two parameters → one options
+ * object"). It reads the built `.d.ts`, so build the package first. `allowed`
+ * names the exceptions (SPEC §5's fixed shapes), each as `name` or `Owner.name`.
+ *
+ * @example describeSignatures(new URL("../", import.meta.url), { allowed: ["CustomTool.execute"] })
+ */
+export function describeSignatures(
+  packageDir: URL,
+  { allowed = [] }: { allowed?: readonly string[] } = {},
+): void {
+  const dir = fileURLToPath(packageDir);
+  describe("exported signatures", () => {
+    it("reads parameters as a reader counts them (the check can fail)", () => {
+      const text = [
+        "export declare function three<T>(a: (x: number, y: number) => T, b: { c: string; d: number }, e?: Map<string, number>): void;",
+        "export declare class Box {",
+        "    #private;",
+        "    constructor(a: string, b: () => void, c?: number);",
+        "    put(key: string, value: unknown): void;",
+        "    static make(...parts: string[]): Box;",
+        "}",
+      ].join("\n");
+      expect(declarationsOf(text, "three")).toEqual([
+        {
+          name: "three",
+          params: [
+            "a: (x: number, y: number) => T",
+            "b: { c: string; d: number }",
+            "e?: Map<string, number>",
+          ],
+        },
+      ]);
+      expect(declarationsOf(text, "Box").map((found) => `${found.name}/${found.params.length}`)).toEqual([
+        "Box.constructor/3",
+        "Box.put/2",
+        "Box.make/1",
+      ]);
+      const found = declarationsOf(text, "three").map((signature) => ({ ...signature, entry: "x" }));
+      expect(tooManyParams(found)).toHaveLength(1);
+    });
+
+    it("finds the package's exported functions and methods", () => {
+      expect(exportedSignatures(dir).length).toBeGreaterThan(5);
+    });
+
+    it("takes at most two positional parameters in every exported function and method", () => {
+      expect(tooManyParams(exportedSignatures(dir), { allowed })).toEqual([]);
+    });
+
+    it("lists only exceptions that still exist", () => {
+      const names = new Set(exportedSignatures(dir).map((signature) => signature.name));
+      expect(allowed.filter((name) => !names.has(name))).toEqual([]);
+    });
+  });
 }

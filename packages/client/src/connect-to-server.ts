@@ -36,7 +36,15 @@ const EXIT_WAIT_MS = 1000;
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
-/** Options of {@link connectToServer}. */
+/** Options of {@link connectToServer}: the server, and how to connect to it. */
+export interface ConnectToServerOptions extends ConnectOptions {
+  /** The server's name in its config file: every message names it. */
+  name: string;
+  /** Its config, resolved (`resolveServerConfig`): what is started or fetched. */
+  config: MCPServerConfig;
+}
+
+/** How {@link connectToServer} connects. */
 export interface ConnectOptions {
   /** Aborts the handshake: the server is stopped and the promise rejects with `ABORTED`. */
   signal?: AbortSignal;
@@ -131,17 +139,17 @@ export interface ConnectOptions {
  *
  * @example
  * ```ts
- * const connection = await connectToServer("files", { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] });
+ * const connection = await connectToServer({ name: "files", config: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] } });
  * const tools = await listTools(connection);
  * const result = await callTool(connection, { name: "list_directory", args: { path: "." } });
  * await closeConnection(connection);
  * ```
  */
-export async function connectToServer(
-  name: string,
-  config: MCPServerConfig,
-  options: ConnectOptions = {},
-): Promise<MCPServerConnection> {
+export async function connectToServer({
+  name,
+  config,
+  ...options
+}: ConnectToServerOptions): Promise<MCPServerConnection> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const timeoutMs = config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   if (options.signal?.aborted) {

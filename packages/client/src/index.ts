@@ -11,7 +11,7 @@ export type {
 } from "./client-transport.js";
 export { closeConnection } from "./close-connection.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
-export type { ConnectOptions } from "./connect-to-server.js";
+export type { ConnectOptions, ConnectToServerOptions } from "./connect-to-server.js";
 export { connectToServer } from "./connect-to-server.js";
 export type {
   MCPConnectionCloseEvent,

@@ -28,7 +28,7 @@ const cancellations = (sent: JSONRPCMessage[]): JSONRPCMessage[] =>
 
 describe("requests that finished", () => {
   it("are not cancelled when the caller's signal aborts later (listTools pages, callTool, ping)", async () => {
-    const connection = await connect("many", manyToolsServer(250, 100, { slowTool: true }));
+    const connection = await connect({ name: "many", config: manyToolsServer(250, 100, { slowTool: true }) });
     const sent = recordSent(connection);
     const controller = new AbortController();
     const { signal } = controller;
@@ -62,11 +62,11 @@ describe("requests that finished", () => {
     const controller = new AbortController();
     const timeout = 3000;
     const started = performance.now();
-    const connection = await connect(
-      "many",
-      { ...manyToolsServer(3), timeout },
-      { signal: controller.signal },
-    );
+    const connection = await connect({
+      name: "many",
+      config: { ...manyToolsServer(3), timeout },
+      signal: controller.signal,
+    });
     const sent = recordSent(connection);
     // The connect's deadline passes on a healthy connection, then its caller's signal aborts.
     await sleep(Math.max(0, started + timeout + 200 - performance.now()));
@@ -78,7 +78,7 @@ describe("requests that finished", () => {
   });
 
   it("an already aborted signal still rejects at once with AbortError", async () => {
-    const connection = await connect("many", manyToolsServer(3));
+    const connection = await connect({ name: "many", config: manyToolsServer(3) });
     const signal = AbortSignal.abort();
     await expect(
       callTool(connection, { name: "echo", args: { message: "x" }, signal }),

@@ -19,7 +19,7 @@ const { connect } = useConnections();
 
 describe("callTool against fixtures", () => {
   it("aborts mid-call: the call rejects with AbortError and the server receives notifications/cancelled", async () => {
-    const connection = await connect("slow", slowCallServer());
+    const connection = await connect({ name: "slow", config: slowCallServer() });
     const controller = new AbortController();
     const call = callTool(connection, {
       name: "slow",
@@ -38,11 +38,11 @@ describe("callTool against fixtures", () => {
   });
 
   it("uses config.toolTimeout and names it (and the file) in the error", async () => {
-    const connection = await connect(
-      "slow",
-      { ...slowCallServer(), toolTimeout: 200 },
-      { sourcePath: "/home/me/.cursor/mcp.json" },
-    );
+    const connection = await connect({
+      name: "slow",
+      config: { ...slowCallServer(), toolTimeout: 200 },
+      sourcePath: "/home/me/.cursor/mcp.json",
+    });
     const error = (await callTool(connection, { name: "slow", args: { ms: 3000, steps: 1 } }).catch(
       (e: unknown) => e,
     )) as McpRtError;
@@ -56,10 +56,13 @@ describe("callTool against fixtures", () => {
 
   it("takes a limit longer than a timer can hold (or Infinity) as no limit, not as an instant timeout", async () => {
     for (const limit of [3_000_000_000, Number.POSITIVE_INFINITY]) {
-      const connection = await connect("patient", {
-        ...slowCallServer(),
-        timeout: limit,
-        toolTimeout: limit,
+      const connection = await connect({
+        name: "patient",
+        config: {
+          ...slowCallServer(),
+          timeout: limit,
+          toolTimeout: limit,
+        },
       });
       expect((await listTools(connection)).map((tool) => tool.name)).toContain("slow");
       expect(textOf(await callTool(connection, { name: "slow", args: { ms: 200, steps: 1 } }))).toContain(
@@ -72,7 +75,7 @@ describe("callTool against fixtures", () => {
   });
 
   it("refuses a call timeout that is not a positive number of ms", async () => {
-    const connection = await connect("echo", fixtureServer());
+    const connection = await connect({ name: "echo", config: fixtureServer() });
     await expect(callTool(connection, { name: "echo", args: { message: "x" }, timeout: 0 })).rejects.toThrow(
       new TypeError('"timeout" must be a positive number of milliseconds, got 0'),
     );
@@ -80,7 +83,7 @@ describe("callTool against fixtures", () => {
   });
 
   it("fails a call whose server crashes with TRANSPORT_CLOSED, exit code and stderr", async () => {
-    const connection = await connect("crashy", crashOnCallServer());
+    const connection = await connect({ name: "crashy", config: crashOnCallServer() });
     const closes: MCPConnectionCloseEvent[] = [];
     connection.onClose((event) => closes.push(event));
 
@@ -123,7 +126,7 @@ describe("callTool against fixtures", () => {
       "setInterval(() => {}, 1000);",
       "await server.connect(new StdioServerTransport());",
     ]);
-    const connection = await connect("deaf", deaf);
+    const connection = await connect({ name: "deaf", config: deaf });
     const pid = connection.pid as number;
     const errors: McpRtError[] = [];
     connection.onError((error) => errors.push(error));
@@ -144,7 +147,7 @@ describe("callTool against fixtures", () => {
   });
 
   it("tells a late onClose subscriber that a server crashed right after initializing", async () => {
-    const connection = await connect("fragile", crashAfterInitServer());
+    const connection = await connect({ name: "fragile", config: crashAfterInitServer() });
     await until(() => connection.closed);
     const event = await new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
     expect(event).toMatchObject({ expected: false, exit: { code: 1 } });
@@ -152,13 +155,13 @@ describe("callTool against fixtures", () => {
   });
 
   it("receives a large result intact", async () => {
-    const connection = await connect("huge", hugeOutputServer());
+    const connection = await connect({ name: "huge", config: hugeOutputServer() });
     const result = await callTool(connection, { name: "huge", args: { bytes: 3_000_000 } });
     expect(textOf(result)).toHaveLength(3_000_000);
   });
 
   it("keeps working and reports stdout noise through onError", async () => {
-    const connection = await connect("chatty", fixtureServer({ stdoutNoise: true }));
+    const connection = await connect({ name: "chatty", config: fixtureServer({ stdoutNoise: true }) });
     const errors: McpRtError[] = [];
     connection.onError((error) => errors.push(error));
     expect(textOf(await callTool(connection, { name: "echo", args: { message: "hi" } }))).toContain("hi");
@@ -168,7 +171,7 @@ describe("callTool against fixtures", () => {
   });
 
   it("stops calling onClose/onError listeners after unsubscribing", async () => {
-    const connection = await connect("crashy", crashOnCallServer());
+    const connection = await connect({ name: "crashy", config: crashOnCallServer() });
     let calls = 0;
     const unsubscribe = connection.onClose(() => calls++);
     unsubscribe();

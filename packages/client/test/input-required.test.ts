@@ -52,7 +52,7 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
     onElicitation?: ConnectOptions["onElicitation"],
   ): Promise<MCPServerConnection> {
     const config = await modernFixture(transport);
-    const connection = await connect("asks", config, onElicitation ? { onElicitation } : {});
+    const connection = await connect({ name: "asks", config, ...(onElicitation ? { onElicitation } : {}) });
     expect(connection.era).toBe("modern");
     return connection;
   }
@@ -139,7 +139,7 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
 
 describe("input_required across rounds: answers, aborts and time limits", () => {
   async function connectStdio(onElicitation: ConnectOptions["onElicitation"]): Promise<MCPServerConnection> {
-    return connect("asks", modernServer({ content: true }), { onElicitation });
+    return connect({ name: "asks", config: modernServer({ content: true }), onElicitation });
   }
 
   it("applies the form's defaults and never sends an answer that does not fit it", async () => {
@@ -208,7 +208,11 @@ const askingServer = inlineServer([
 describe("input_required on prompts/get, resources/read, and for roots", () => {
   it("answers both through onElicitation, echoing a requestState as sent, and caches neither result", async () => {
     const handler = answering((_request, round) => ({ action: "accept", content: { topic: `t${round}` } }));
-    const connection = await connect("asking", askingServer, { onElicitation: handler.onElicitation });
+    const connection = await connect({
+      name: "asking",
+      config: askingServer,
+      onElicitation: handler.onElicitation,
+    });
     expect(connection.era).toBe("modern");
     const prompt = await getPrompt(connection, { name: "brief" });
     expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Write about t1" });
@@ -225,12 +229,14 @@ describe("input_required on prompts/get, resources/read, and for roots", () => {
   });
 
   it("answers an embedded roots/list with the agent's cwd, as the legacy roots/list", async () => {
-    const connection = await connect("asking", askingServer, { cwd: "/tmp" });
+    const connection = await connect({ name: "asking", config: askingServer, cwd: "/tmp" });
     expect(textOf(await callTool(connection, { name: "where", args: {} }))).toBe("file:///tmp");
   });
 
   it("times a read out across its rounds (config timeout)", async () => {
-    const connection = await connect("asking", askingServer, {
+    const connection = await connect({
+      name: "asking",
+      config: askingServer,
       onElicitation: () => new Promise<never>(() => {}),
     });
     await expect(readResource(connection, { uri: "asking://secret", timeout: 300 })).rejects.toMatchObject({
@@ -242,13 +248,11 @@ describe("input_required on prompts/get, resources/read, and for roots", () => {
 describe("a dual-era fixture connected legacy", () => {
   it("still asks through elicitation/create, one round, as before", async () => {
     const handler = answering(acceptAll);
-    const connection = await connect(
-      "asks",
-      { ...dualEraServer({ content: true }), protocol: "legacy" },
-      {
-        onElicitation: handler.onElicitation,
-      },
-    );
+    const connection = await connect({
+      name: "asks",
+      config: { ...dualEraServer({ content: true }), protocol: "legacy" },
+      onElicitation: handler.onElicitation,
+    });
     expect(connection.era).toBe("legacy");
     // `rounds` is the modern tool's: the legacy one asks once with elicitInput.
     expect(textOf(await callTool(connection, { name: "ask", args: { rounds: 3 } }))).toBe(
@@ -283,7 +287,7 @@ const bareModernServer = inlineServer([
 
 describe("a 2026-07-28 result without resultType", () => {
   it("is complete: the call resolves with it", async () => {
-    const connection = await connect("bare", bareModernServer);
+    const connection = await connect({ name: "bare", config: bareModernServer });
     expect(connection.era).toBe("modern");
     expect(textOf(await callTool(connection, { name: "anything", args: {} }))).toBe("done");
   });
@@ -291,7 +295,7 @@ describe("a 2026-07-28 result without resultType", () => {
 
 describe("input the client has no handler for (a server that asks whatever the client declared)", () => {
   it("fails the call with PROTOCOL_ERROR saying what was asked, and for a form which option answers it", async () => {
-    const connection = await connect("bare", bareModernServer);
+    const connection = await connect({ name: "bare", config: bareModernServer });
     await expect(callTool(connection, { name: "sample", args: {} })).rejects.toMatchObject({
       code: "PROTOCOL_ERROR",
       message:

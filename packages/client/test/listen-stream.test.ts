@@ -46,7 +46,7 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
     ["a modern-only server", modernServer],
     ["a dual-era server", dualEraServer],
   ])("%s: a tool list change reaches onToolsChanged", async (_label, make) => {
-    const connection = await connect("m", make({ listChanging: true }));
+    const connection = await connect({ name: "m", config: make({ listChanging: true }) });
     expect(connection.era).toBe("modern");
     let changes = 0;
     connection.onToolsChanged(() => changes++);
@@ -60,7 +60,7 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
   });
 
   it("a resource subscription joins the stream's filter, and its updates reach onResourceUpdated", async () => {
-    const connection = await connect("notes", resourceServer);
+    const connection = await connect({ name: "notes", config: resourceServer });
     expect(connection.era).toBe("modern");
     const updates: string[] = [];
     connection.onResourceUpdated((uri) => updates.push(uri));
@@ -75,7 +75,7 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
   });
 
   it("a server that refuses to listen stays connected, and says so", async () => {
-    const connection = await connect("deaf", deafServer);
+    const connection = await connect({ name: "deaf", config: deafServer });
     expect(connection.era).toBe("modern");
     const errors: McpRtError[] = [];
     connection.onError((error) => errors.push(error));
@@ -88,7 +88,7 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
   });
 
   it("a legacy connection opens no stream", async () => {
-    const connection = await connect("old", echoServer({ listChanging: true }));
+    const connection = await connect({ name: "old", config: echoServer({ listChanging: true }) });
     expect(connection.era).toBe("legacy");
     let changes = 0;
     connection.onToolsChanged(() => changes++);

@@ -29,7 +29,7 @@ async function abortedSlowCall(connection: MCPServerConnection): Promise<unknown
 
 describe("cancelling a call on a 2026-07-28 connection", () => {
   it("over stdio: sends notifications/cancelled, and the server stops the work", async () => {
-    const connection = await connect("modern", modernServer({ slowTool: true }));
+    const connection = await connect({ name: "modern", config: modernServer({ slowTool: true }) });
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect(await abortedSlowCall(connection)).toMatchObject({ name: "AbortError" });
     await expect
@@ -49,7 +49,10 @@ describe("cancelling a call on a 2026-07-28 connection", () => {
         return false;
       },
     });
-    const connection = await connect("modern", { type: "http", url: `${proxy.origin}/mcp` });
+    const connection = await connect({
+      name: "modern",
+      config: { type: "http", url: `${proxy.origin}/mcp` },
+    });
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect(await abortedSlowCall(connection)).toMatchObject({ name: "AbortError" });
     await expect

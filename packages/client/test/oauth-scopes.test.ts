@@ -20,7 +20,11 @@ describe("two servers on one authorization server", () => {
     const storage = kit.fileStorage();
     const [a, b] = await Promise.all(
       fixture.urls.map((url, i) =>
-        connect(`server-${i}`, fixture.config(url), { oauth: kit.oauth(storage, { interactive: true }) }),
+        connect({
+          name: `server-${i}`,
+          config: fixture.config(url),
+          oauth: kit.oauth(storage, { interactive: true }),
+        }),
       ),
     );
     expect(await whoami(a!)).toContain("alice");
@@ -44,7 +48,11 @@ describe("two servers on one authorization server", () => {
     const storage = createMemoryAuthStorage();
     const connections = await Promise.all(
       fixture.urls.map((url, i) =>
-        connect(`server-${i}`, fixture.config(url), { oauth: { storage, openUrl, interactive: true } }),
+        connect({
+          name: `server-${i}`,
+          config: fixture.config(url),
+          oauth: { storage, openUrl, interactive: true },
+        }),
       ),
     );
     for (const connection of connections) expect(await whoami(connection)).toContain("alice");
@@ -59,7 +67,9 @@ describe("step-up on 403 insufficient_scope", () => {
   it("an interactive connection signs in again for the union of scopes, and the call goes through", async () => {
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
     expect(textOf(await callTool(connection, { name: "admin_action", args: {} }))).toBe("admin action done");
@@ -73,8 +83,12 @@ describe("step-up on 403 insufficient_scope", () => {
   it("a connection that may not open a browser fails the call with a needs-sign-in error naming the scope", async () => {
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
-    const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
+    const connection = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
     const error = await rejection(callTool(connection, { name: "admin_action", args: {} }));
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({
@@ -84,7 +98,9 @@ describe("step-up on 403 insufficient_scope", () => {
     });
     expect(error.message).toContain("it asks for more access than the sign-in grants");
     // The next interactive connection asks for the wider scope at once.
-    const login = await connect("linear", fixture.config(), {
+    const login = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
     expect(textOf(await callTool(login, { name: "admin_action", args: {} }))).toBe("admin action done");
@@ -92,7 +108,9 @@ describe("step-up on 403 insufficient_scope", () => {
 
   it("a connection starts at most three browser sign-ins on its own, then only reports", async () => {
     const fixture = await kit.fixture();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
     });
     fixture.denyConsent = true;
@@ -111,8 +129,12 @@ describe("secrets", () => {
   it("no token, code or secret shows up in errors, their causes, or the error events of connections", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
-    const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
+    const connection = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
     const events: string[] = [];
     connection.onError((error) => events.push(errorTexts(error)));
     const texts = [errorTexts(await rejection(callTool(connection, { name: "admin_action", args: {} })))];
@@ -120,7 +142,9 @@ describe("secrets", () => {
     fixture.revokeRefreshTokens();
     texts.push(errorTexts(await rejection(callTool(connection, { name: "whoami", args: {} }))));
     texts.push(
-      errorTexts(await rejection(connect("linear", fixture.config(), { oauth: kit.oauth(storage) }))),
+      errorTexts(
+        await rejection(connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) })),
+      ),
     );
     expectNoSecrets(fixture, [...texts, ...events].join("\n"));
     // They are in the auth file, which is what it is for.

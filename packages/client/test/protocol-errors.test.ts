@@ -52,7 +52,7 @@ const { connect, connectError } = useConnections();
 
 describe("JSON-RPC errors from servers", () => {
   it("maps an unknown-tool error to TOOL_NOT_FOUND and other errors to PROTOCOL_ERROR", async () => {
-    const connection = await connect("strict", strictServer);
+    const connection = await connect({ name: "strict", config: strictServer });
 
     const tools = await listTools(connection);
     expect(tools).toEqual([{ name: "boom", inputSchema: { type: "object" } }]);
@@ -75,7 +75,7 @@ describe("JSON-RPC errors from servers", () => {
   });
 
   it("reports a rejected initialize as INIT_FAILED with the server's reason and stderr", async () => {
-    const error = await connectError("rude", rejectingServer);
+    const error = await connectError({ name: "rude", config: rejectingServer });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toBe(
       'Connection to MCP server "rude" failed: the server rejected "initialize" (-32600: clients not welcome). stderr: refusing this client',
@@ -83,7 +83,7 @@ describe("JSON-RPC errors from servers", () => {
   });
 
   it("reports an unsupported protocol version as INIT_FAILED", async () => {
-    const error = await connectError("future", futureServer);
+    const error = await connectError({ name: "future", config: futureServer });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toContain("protocol version is not supported: 2999-01-01");
   });

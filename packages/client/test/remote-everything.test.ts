@@ -23,7 +23,7 @@ describe.each([
 
   beforeAll(async () => {
     server = await startEverything(mode);
-    connection = await connectToServer("everything", { type, url: server.url });
+    connection = await connectToServer({ name: "everything", config: { type, url: server.url } });
   });
   afterAll(async () => {
     if (connection) await closeConnection(connection);
@@ -115,7 +115,7 @@ describe("a URL without type", () => {
   it("uses Streamable HTTP when the server speaks it", async () => {
     const server = await startEverything("streamableHttp");
     servers.push(server);
-    const connection = await connectToServer("everything", { url: server.url });
+    const connection = await connectToServer({ name: "everything", config: { url: server.url } });
     connections.push(connection);
     expect(connection.transport).toBe("http");
     expect(textOf(await callTool(connection, { name: "echo", args: { message: "hi" } }))).toBe("Echo: hi");
@@ -124,7 +124,7 @@ describe("a URL without type", () => {
   it("falls back to SSE for a server that only speaks SSE (its POST /sse is a 404)", async () => {
     const server = await startEverything("sse");
     servers.push(server);
-    const connection = await connectToServer("everything", { url: server.url });
+    const connection = await connectToServer({ name: "everything", config: { url: server.url } });
     connections.push(connection);
     expect(connection.transport).toBe("sse");
     expect(textOf(await callTool(connection, { name: "echo", args: { message: "hi" } }))).toBe("Echo: hi");
@@ -140,7 +140,10 @@ describe("closing a remote connection", () => {
 
   it("ends a Streamable HTTP session with DELETE, idempotently; later calls fail with TRANSPORT_CLOSED", async () => {
     server = await startEverything("streamableHttp");
-    const connection = await connectToServer("everything", { type: "http", url: server.url });
+    const connection = await connectToServer({
+      name: "everything",
+      config: { type: "http", url: server.url },
+    });
     const sessionId = /Session initialized with ID: (\S+)/.exec(server.log())?.[1];
     expect(sessionId).toBeTruthy();
     const closes: unknown[] = [];
@@ -161,7 +164,10 @@ describe("closing a remote connection", () => {
 
   it("drops an SSE connection's stream, which the server notices", async () => {
     server = await startEverything("sse");
-    const connection = await connectToServer("everything", { type: "sse", url: server.url });
+    const connection = await connectToServer({
+      name: "everything",
+      config: { type: "sse", url: server.url },
+    });
     const sessionId = /Client Connected: {1,2}(\S+)/.exec(server.log())?.[1];
     expect(sessionId).toBeTruthy();
     await closeConnection(connection);

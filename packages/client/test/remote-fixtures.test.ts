@@ -39,7 +39,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
   it("connects with the fixture's config, pages through the tools and calls one", async () => {
     const server = await fixture({ transport, tools: 25, pageSize: 10, name: `fixture-${transport}` });
     expect(server.config.type).toBe(transport);
-    const connection = await connect("fixture", server.config);
+    const connection = await connect({ name: "fixture", config: server.config });
     expect(connection.transport).toBe(transport);
     expect(connection.serverInfo.name).toBe(`fixture-${transport}`);
     const tools = await listTools(connection);
@@ -50,7 +50,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 
   it("streams progress and cancels a call on the server when it is aborted", async () => {
     const server = await fixture({ transport, slowTool: true });
-    const connection = await connect("fixture", server.config);
+    const connection = await connect({ name: "fixture", config: server.config });
     const progress: MCPProgress[] = [];
     const done = await callTool(connection, {
       name: "slow",
@@ -76,9 +76,12 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 
   it("sends the config's headers: a server that wants a bearer token accepts them", async () => {
     const server = await fixture({ transport, bearerToken: "s3cret" });
-    const connection = await connect("guarded", {
-      ...server.config,
-      headers: { Authorization: "Bearer s3cret" },
+    const connection = await connect({
+      name: "guarded",
+      config: {
+        ...server.config,
+        headers: { Authorization: "Bearer s3cret" },
+      },
     });
     expect((await callTool(connection, { name: "echo", args: { message: "authorized" } })).content).toEqual([
       { type: "text", text: "authorized" },
@@ -102,7 +105,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
       saveCodeVerifier: () => {},
       codeVerifier: () => "",
     };
-    const connection = await connect("oauth", server.config, { authProvider });
+    const connection = await connect({ name: "oauth", config: server.config, authProvider });
     expect((await callTool(connection, { name: "echo", args: { message: "with a token" } })).content).toEqual(
       [{ type: "text", text: "with a token" }],
     );
@@ -111,11 +114,11 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 
   it("maps a 401 to AUTH_REQUIRED carrying WWW-Authenticate", async () => {
     const server = await fixture({ transport, bearerToken: "s3cret" });
-    const error = await connectError(
-      "guarded",
-      { ...server.config, headers: { Authorization: "Bearer wrong" } },
-      { sourcePath: "/p/.mcp.json" },
-    );
+    const error = await connectError({
+      name: "guarded",
+      config: { ...server.config, headers: { Authorization: "Bearer wrong" } },
+      sourcePath: "/p/.mcp.json",
+    });
     expect(error.code).toBe("AUTH_REQUIRED");
     expect(error.server).toBe("guarded");
     expect(error.details).toMatchObject({
@@ -132,7 +135,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 
   it("reports the server going away through onClose, and later calls fail with TRANSPORT_CLOSED", async () => {
     const server = await fixture({ transport });
-    const connection = await connect("fragile", server.config);
+    const connection = await connect({ name: "fragile", config: server.config });
     const closed = nextClose(connection);
     const killedAt = Date.now();
     await server.close();
@@ -149,7 +152,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 
   it("reports a server that dies during a call, then closes the connection", async () => {
     const server = await fixture({ transport, crashOnCall: true });
-    const connection = await connect("crashy", server.config);
+    const connection = await connect({ name: "crashy", config: server.config });
     const closed = nextClose(connection);
     const error = (await callTool(connection, { name: "crash", args: {} }).catch(
       (e: unknown) => e,
@@ -173,7 +176,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 describe("a fixture URL without type", () => {
   it("falls back to SSE when the Streamable HTTP POST gets a 405", async () => {
     const server = await fixture({ transport: "sse" });
-    const connection = await connect("legacy", { url: server.url });
+    const connection = await connect({ name: "legacy", config: { url: server.url } });
     expect(connection.transport).toBe("sse");
     expect((await callTool(connection, { name: "echo", args: { message: "old but gold" } })).content).toEqual(
       [{ type: "text", text: "old but gold" }],
@@ -182,14 +185,17 @@ describe("a fixture URL without type", () => {
 
   it("does not fall back on a 401: credentials are missing for both transports", async () => {
     const server = await fixture({ transport: "sse", bearerToken: "t" });
-    const error = await connectError("legacy", { url: server.url });
+    const error = await connectError({ name: "legacy", config: { url: server.url } });
     expect(error.code).toBe("AUTH_REQUIRED");
     expect(error.details).toMatchObject({ status: 401, method: "POST" });
   });
 
   it("names both attempts when SSE fails too", async () => {
     const server = await fixture({ transport: "sse" });
-    const error = await connectError("wrong-path", { url: server.url.replace(/\/sse$/, "/nothing-here") });
+    const error = await connectError({
+      name: "wrong-path",
+      config: { url: server.url.replace(/\/sse$/, "/nothing-here") },
+    });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.message).toContain("GET");
     expect(error.message).toContain("answered HTTP 404");
@@ -202,7 +208,10 @@ describe("a Streamable HTTP session the server lost", () => {
   it("surfaces as TRANSPORT_CLOSED and closes the connection", async () => {
     const server = await fixture({ transport: "http" });
     const proxy = await startProxy(new URL(server.url).origin);
-    const connection = await connect("forgetful", { type: "http", url: `${proxy.origin}/mcp` });
+    const connection = await connect({
+      name: "forgetful",
+      config: { type: "http", url: `${proxy.origin}/mcp` },
+    });
     const sessionId = proxy.requests.find((r) => r.headers["mcp-session-id"])?.headers["mcp-session-id"];
     expect(typeof sessionId).toBe("string");
     const closed = nextClose(connection);
@@ -232,7 +241,7 @@ describe("a Streamable HTTP session the server lost", () => {
 describe("list-changed notifications over Streamable HTTP", () => {
   it("reach onToolsChanged", async () => {
     const server = await fixture({ transport: "http", listChanging: true });
-    const connection = await connect("changing", server.config);
+    const connection = await connect({ name: "changing", config: server.config });
     const changed = new Promise<void>((resolve) => connection.onToolsChanged(resolve));
     await callTool(connection, { name: "add_tool", args: { name: "fresh" } });
     await changed;

@@ -37,7 +37,7 @@ function resultTypeServer(era: "modern" | "legacy") {
 
 describe("a result's resultType (2026-07-28)", () => {
   it("on a 2026-07-28 connection: complete is the result, an unknown one a clear PROTOCOL_ERROR", async () => {
-    const connection = await connect("rt", resultTypeServer("modern"));
+    const connection = await connect({ name: "rt", config: resultTypeServer("modern") });
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect((await callTool(connection, { name: "complete", args: {} })).content).toEqual([
       { type: "text", text: "answer of complete" },
@@ -52,7 +52,10 @@ describe("a result's resultType (2026-07-28)", () => {
   });
 
   it("from a server of an earlier revision: an absent resultType means complete", async () => {
-    const connection = await connect("rt", { ...resultTypeServer("legacy"), protocol: "legacy" });
+    const connection = await connect({
+      name: "rt",
+      config: { ...resultTypeServer("legacy"), protocol: "legacy" },
+    });
     expect(connection.protocolVersion).toBe("2025-11-25");
     expect((await callTool(connection, { name: "absent", args: {} })).content).toEqual([
       { type: "text", text: "answer of absent" },

@@ -23,7 +23,7 @@ const { connect } = useConnections();
 
 describe("resources and prompts of server-everything", () => {
   it("lists resources, templates and prompts (with arguments), and reads text and binary resources", async () => {
-    const connection = await connect("everything", everythingServer);
+    const connection = await connect({ name: "everything", config: everythingServer });
     const resources = await listResources(connection);
     expect(resources.length).toBeGreaterThan(0);
     expect(resources[0]).toMatchObject({
@@ -60,7 +60,7 @@ describe("resources and prompts of server-everything", () => {
   });
 
   it("subscribes to a resource and hears notifications/resources/updated until unsubscribed", async () => {
-    const connection = await connect("everything", everythingServer);
+    const connection = await connect({ name: "everything", config: everythingServer });
     const updates: string[] = [];
     connection.onResourceUpdated((uri) => updates.push(uri));
     const uri = "demo://resource/dynamic/text/1";
@@ -71,7 +71,7 @@ describe("resources and prompts of server-everything", () => {
   });
 
   it("passes structuredContent through, and says whether it fits the outputSchema", async () => {
-    const connection = await connect("everything", everythingServer);
+    const connection = await connect({ name: "everything", config: everythingServer });
     const result = await callTool(connection, {
       name: "get-structured-content",
       args: { location: "New York" },
@@ -104,12 +104,16 @@ describe("elicitation", () => {
   };
 
   it("is declared only with a handler: server-everything offers its elicitation tool then", async () => {
-    const without = await connect("plain", everythingServer);
+    const without = await connect({ name: "plain", config: everythingServer });
     expect(textOf(await callTool(without, { name: "trigger-elicitation-request", args: {} }))).toMatch(
       /not found/i,
     );
     const handler = answering(() => ({ action: "decline" }));
-    const withHandler = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
+    const withHandler = await connect({
+      name: "asks",
+      config: everythingServer,
+      onElicitation: handler.onElicitation,
+    });
     const declined = await callTool(withHandler, { name: "trigger-elicitation-request", args: {} });
     expect(textOf(declined)).toMatch(/declined/i);
     expect(handler.seen[0]).toMatchObject({ server: "asks", mode: "form", message: expect.any(String) });
@@ -121,13 +125,19 @@ describe("elicitation", () => {
       action: "accept",
       content: { name: "Ada", check: true, email: "ada@example.com", untitledMultipleSelectEnum: ["Piano"] },
     }));
-    const connection = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
+    const connection = await connect({
+      name: "asks",
+      config: everythingServer,
+      onElicitation: handler.onElicitation,
+    });
     const accepted = textOf(await callTool(connection, { name: "trigger-elicitation-request", args: {} }));
     expect(accepted).toContain("Ada");
     // `firstLine` was left out: its default went to the server.
     expect(accepted).toContain("It was a dark and stormy night.");
 
-    const cancelling = await connect("cancels", everythingServer, {
+    const cancelling = await connect({
+      name: "cancels",
+      config: everythingServer,
       onElicitation: () => ({ action: "cancel" }),
     });
     expect(textOf(await callTool(cancelling, { name: "trigger-elicitation-request", args: {} }))).toMatch(
@@ -136,7 +146,9 @@ describe("elicitation", () => {
   });
 
   it("never sends content that does not fit the requested schema", async () => {
-    const connection = await connect("asks", everythingServer, {
+    const connection = await connect({
+      name: "asks",
+      config: everythingServer,
       onElicitation: () => ({ action: "accept", content: { name: "Ada", integer: 1000 } }),
     });
     const result = await callTool(connection, { name: "trigger-elicitation-request", args: {} });
@@ -151,7 +163,7 @@ describe("servers without resources or prompts", () => {
       ["plain", echoServer()],
       ["not-found", fixtureServer({ contentNotFound: true })],
     ] as const) {
-      const connection = await connect(name, config);
+      const connection = await connect({ name, config });
       expect(await listResources(connection)).toEqual([]);
       expect(await listResourceTemplates(connection)).toEqual([]);
       expect(await listPrompts(connection)).toEqual([]);
@@ -159,7 +171,7 @@ describe("servers without resources or prompts", () => {
   });
 
   it("read the fixture's notes, blob and template, and a missing resource is a PROTOCOL_ERROR", async () => {
-    const connection = await connect("content", contentServer());
+    const connection = await connect({ name: "content", config: contentServer() });
     expect((await listResources(connection)).map((resource) => resource.uri)).toEqual([
       "fixture://notes/first",
       "fixture://blob",
@@ -198,10 +210,10 @@ describe("servers without resources or prompts", () => {
               '  else send({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } });',
               "});",
             ]);
-      const connection = await connect(
-        "content",
-        kind === "fixture" ? config : { ...config, protocol: "legacy" },
-      );
+      const connection = await connect({
+        name: "content",
+        config: kind === "fixture" ? config : { ...config, protocol: "legacy" },
+      });
       expect(connection.protocolVersion).toBe(version);
       const error = (await readResource(connection, { uri: "nope://x" }).catch(
         (e: unknown) => e,
@@ -214,7 +226,9 @@ describe("servers without resources or prompts", () => {
   );
 
   it("bounds a huge resource by maxMessageBytes", async () => {
-    const connection = await connect("huge", fixtureServer({ hugeResource: 2_000_000 }), {
+    const connection = await connect({
+      name: "huge",
+      config: fixtureServer({ hugeResource: 2_000_000 }),
       maxMessageBytes: 1_000_000,
     });
     expect(await listResources(connection)).toMatchObject([{ uri: "fixture://huge", size: 2_000_000 }]);

@@ -18,7 +18,7 @@ describe("against @modelcontextprotocol/server-everything over stdio", () => {
   let connection: MCPServerConnection;
 
   beforeAll(async () => {
-    connection = await connectToServer("everything", everything);
+    connection = await connectToServer({ name: "everything", config: everything });
   });
   afterAll(async () => {
     await closeConnection(connection);
@@ -201,7 +201,7 @@ describe("against @modelcontextprotocol/server-everything over stdio", () => {
 
 describe("closing a server-everything connection", () => {
   it("is idempotent, stops the process, and later calls fail with TRANSPORT_CLOSED", async () => {
-    const connection = await connectToServer("everything", everything);
+    const connection = await connectToServer({ name: "everything", config: everything });
     const pid = connection.pid!;
     const closes: unknown[] = [];
     connection.onClose((event) => closes.push(event));

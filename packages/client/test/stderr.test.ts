@@ -53,7 +53,9 @@ describe("stderr in error messages", () => {
 describe("a server flooding stderr", () => {
   it("is drained (never stalls), kept to about 64 KiB, and streamed to onStderr", async () => {
     let received = 0;
-    const connection = await connectToServer("noisy", noisyStderrServer(), {
+    const connection = await connectToServer({
+      name: "noisy",
+      config: noisyStderrServer(),
       onStderr: (chunk) => {
         received += chunk.length;
       },

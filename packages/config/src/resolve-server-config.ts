@@ -41,7 +41,7 @@ type Field = "env" | "headers" | "auth";
  * @example
  * ```ts
  * const resolved = await resolveServerConfig("github", config, { authStorage });
- * const connection = await connectToServer("github", resolved);
+ * const connection = await connectToServer({ name: "github", config: resolved });
  * ```
  */
 export async function resolveServerConfig(

@@ -84,7 +84,9 @@ if (typeof context.client_id === "string") {
   config.auth = { type: "oauth", clientId: context.client_id, clientSecret: context.client_secret };
 }
 const browser = createBrowserStandIn();
-const connection = await connectToServer("conformance", config, {
+const connection = await connectToServer({
+  name: "conformance",
+  config,
   oauth: {
     storage: createMemoryAuthStorage(),
     openUrl: browser.openUrl,

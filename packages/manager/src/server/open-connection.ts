@@ -62,7 +62,9 @@ export async function openConnection(
   );
   options.onResolved?.(resolved);
   const { connectToServer } = await abortable(loadClient(), signal);
-  return connectToServer(name, resolved, {
+  return connectToServer({
+    name,
+    config: resolved,
     signal,
     cwd,
     unresolvedConfig: config,

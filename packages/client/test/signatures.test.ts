@@ -1,0 +1,3 @@
+import { describeSignatures } from "../../../test-support/exported-signatures.js";
+
+describeSignatures(new URL("../", import.meta.url));
