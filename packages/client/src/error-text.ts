@@ -77,7 +77,7 @@ export function withoutSecrets<T extends Error>(error: T, secrets: SecretsOf): T
     ...(secrets.written === undefined ? {} : { written: secrets.written }),
     ...(error.server === undefined ? {} : { server: error.server }),
   };
-  const redact = (text: string): string => redactConfigText(text, secrets.config, options);
+  const redact = (text: string): string => redactConfigText(text, { config: secrets.config, ...options });
   const message = redact(error.message);
   const stderrTail = error.stderrTail === undefined ? undefined : redact(error.stderrTail);
   const details = error.details === undefined ? undefined : redactStrings(error.details, redact);

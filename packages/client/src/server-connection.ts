@@ -141,7 +141,7 @@ export class ServerConnection implements MCPServerConnection {
     const tail = stderrOf(this.#transport, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
     return tail === undefined
       ? ""
-      : redactConfigText(tail, this.#resolvedConfig, { written: this.config, server: this.name });
+      : redactConfigText(tail, { config: this.#resolvedConfig, written: this.config, server: this.name });
   }
 
   onClose(listener: (event: MCPConnectionCloseEvent) => void): () => void {

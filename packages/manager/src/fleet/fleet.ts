@@ -299,7 +299,9 @@ export class Fleet {
     const before = record.resolvedFingerprint;
     if (before === undefined || !hasRuntimeValues(config)) return false;
     try {
-      const resolved = await resolveServerConfig(record.name, config, {
+      const resolved = await resolveServerConfig({
+        name: record.name,
+        config,
         cwd,
         fresh: true,
         ...(this.#authStorage ? { authStorage: this.#authStorage } : {}),

@@ -54,7 +54,9 @@ export async function openConnection(
 ): Promise<MCPServerConnection> {
   const { signal, cwd } = options;
   const resolved = await abortable(
-    resolveServerConfig(name, config, {
+    resolveServerConfig({
+      name,
+      config,
       cwd,
       ...(options.authStorage ? { authStorage: options.authStorage } : {}),
     }),
