@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { createServerEnv } from "@mcp-rt/client/light";
 import { mcpRtPath } from "@mcp-rt/config";
 import type {

@@ -1,4 +1,4 @@
-import { type Logger, type MCPServerConfig, type MCPToolDefinition, mcpRtPath } from "@mcp-rt/config";
+import { type Logger, type MCPToolDefinition, mcpRtPath } from "@mcp-rt/config";
 import {
   errorMessage,
   measureJson,
