@@ -1,3 +1,8 @@
-import { describeImportGraph } from "../../../test-support/import-graph.js";
+import { importGraphTests } from "../../../test-support/import-graph.js";
 
-describeImportGraph("cache", new URL("../src/", import.meta.url));
+importGraphTests({
+  name: "the cache package",
+  src: new URL("../src/", import.meta.url),
+  entry: "index.ts",
+  minFiles: 15,
+});

@@ -1,3 +1,8 @@
-import { describeImportGraph } from "../../../test-support/import-graph.js";
+import { importGraphTests } from "../../../test-support/import-graph.js";
 
-describeImportGraph("config", new URL("../src/", import.meta.url));
+importGraphTests({
+  name: "the config package",
+  src: new URL("../src/", import.meta.url),
+  entry: "index.ts",
+  minFiles: 30,
+});
