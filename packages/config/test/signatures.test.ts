@@ -6,8 +6,6 @@ describeSignatures(new URL("../", import.meta.url), {
   allowed: [
     "McpRtError.constructor",
     "approvalSummary",
-    "explainJson",
-    "formatExplain",
     "CapabilitySourceFixture.writeServer",
     "plural",
     "readSecret",
