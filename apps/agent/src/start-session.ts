@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { mcpRtPath } from "@mcp-rt/config";
 import {
   type AgentSession,
   type AuthStorage,
@@ -129,7 +129,7 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
 
   // 1. config
   const extra: CapabilitySource[] = args.config ? [createConfigFileSource(args.config)] : [];
-  const trust = createTrustStore(join(homeDir, ".mcp-rt", "trust.json"));
+  const trust = createTrustStore(mcpRtPath("trust.json", homeDir));
   // This agent has no native Exa tool and passes no `reserve` rule, so Exa servers connect like any other.
   const discovery = (sources: CapabilitySource[]) => ({
     homeDir,

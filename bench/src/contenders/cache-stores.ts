@@ -46,10 +46,10 @@ export async function cacheStores(task: CacheStoresTask): Promise<CacheStoresRes
     for (let round = 0; round < task.warmup + task.runs; round++) {
       for (const [id, cache] of stores) {
         const setStart = performance.now();
-        await cache.set("big", config, tools, task.fileDir);
+        await cache.set({ serverName: "big", config, cwd: task.fileDir }, { tools });
         const setMs = since(setStart);
         const getStart = performance.now();
-        const read = await cache.get("big", config, task.fileDir);
+        const read = await cache.get({ serverName: "big", config, cwd: task.fileDir });
         const getMs = since(getStart);
         if (read?.length !== tools.length) {
           throw new Error(`${id} store: read back ${read?.length ?? "nothing"} of ${tools.length} tools`);

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isStdioConfig } from "@mcp-rt/config";
+import { isStdioConfig, mcpRtPath } from "@mcp-rt/config";
 import {
   type CustomTool,
   createFileStore,
@@ -158,7 +158,7 @@ async function waitForCacheEntries(
   const deadline = Date.now() + 10_000;
   for (;;) {
     const entries = await Promise.all(
-      Object.entries(configs).map(([name, config]) => cache.get(name, config, cwd)),
+      Object.entries(configs).map(([name, config]) => cache.get({ serverName: name, config, cwd })),
     );
     const cached = entries.filter((tools) => tools !== null).length;
     if (cached === entries.length || Date.now() > deadline) return cached;
@@ -275,7 +275,7 @@ interface ReloadWorld {
  */
 async function diffReload(task: ReloadTask, world: ReloadWorld): Promise<ReloadResult> {
   const { cache, manager, session, loadOptions } = world;
-  const file = join(task.cwd, ".mcp-rt", "mcp.json");
+  const file = mcpRtPath("mcp.json", task.cwd);
   const original = await readFile(file, "utf8");
   try {
     const first = await manager.discoverAndConnect(loadOptions);

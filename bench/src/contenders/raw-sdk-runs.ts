@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { createServerEnv } from "@mcp-rt/client/light";
+import { mcpRtPath } from "@mcp-rt/config";
 import type {
   CallsResult,
   CallsTask,
@@ -236,7 +236,7 @@ export function rawSdkContender(sdk: RawSdk): Required<ContenderModule> {
   }
 
   async function readServers(cwd: string): Promise<Record<string, StdioServer>> {
-    const file = JSON.parse(await readFile(join(cwd, ".mcp-rt", "mcp.json"), "utf8")) as {
+    const file = JSON.parse(await readFile(mcpRtPath("mcp.json", cwd), "utf8")) as {
       mcpServers: Record<string, StdioServer>;
     };
     return file.mcpServers;

@@ -1,8 +1,7 @@
-import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { ContenderOutcome } from "../alternate.js";
-import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
+import { toolsPerFixture } from "../fixture-servers.js";
 import { metricTable, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
 import { summarize } from "../stats.js";
 import type { StartupResult } from "../tasks.js";
@@ -14,6 +13,8 @@ import {
   ownSessionNote,
   PROTOCOL_LEGACY,
   runStartups,
+  startupProject,
+  startupTables,
 } from "./startup-plans.js";
 
 const msOf = (outcome: ContenderOutcome<StartupResult> | undefined) =>
@@ -26,11 +27,11 @@ export const coldStart: Scenario = {
   title: "Cold start",
   async run(context): Promise<ScenarioReport> {
     const size = context.sizes.coldStart;
-    const dir = await context.tempDir("cold-start");
-    const cwd = join(dir, "project");
-    await mkdir(cwd);
-    const servers = fixtureServers(size.servers, { tools: size.toolsPerServer });
-    const expectTools = size.servers * toolsPerFixture(size.toolsPerServer);
+    const { dir, cwd, servers, expectTools } = await startupProject(context, {
+      name: "cold-start",
+      count: size.servers,
+      fixture: { tools: size.toolsPerServer },
+    });
     let run = 0;
     // Every run gets an empty cache folder: a first start on this machine.
     const cacheDir = (): string => join(dir, `cache-${++run}`);
@@ -48,21 +49,9 @@ export const coldStart: Scenario = {
       ...(full ? [{ id: "raw-sdk" as const, warmup: size.warmup, runs: size.runs, hostEnv: true }] : []),
       { id: "langchain", warmup: 0, runs: size.langchainRuns },
     ]);
-    const time = metricTable({
-      metric: "connect + list until every tool is in hand",
-      unit: "ms",
-      outcomes,
-      labels: LABELS,
-      pick: (result) => result.ms,
-      baseline: "raw-sdk",
-    });
-    const stall = metricTable({
-      metric: "longest event-loop stall while starting",
-      unit: "ms",
-      outcomes,
-      labels: LABELS,
-      pick: (result) => result.loopStallMs,
-      baseline: "raw-sdk",
+    const tables = startupTables(outcomes, {
+      time: "connect + list until every tool is in hand",
+      stall: "longest event-loop stall while starting",
     });
     const cpu = metricTable({
       metric: "host CPU until every tool is in hand (user + system time of the client process)",
@@ -80,7 +69,7 @@ export const coldStart: Scenario = {
         `The clock starts at the call that begins connecting and stops when every tool is in hand.`,
         'mcp-rt runs twice: with the default `protocol: "auto"` (an era probe per server: `server/discover`, which these legacy fixtures answer with -32601, then `initialize` on the same process) and with `protocol: "legacy"` (`initialize` only).',
       ],
-      tables: [time, stall, cpu],
+      tables: [...tables, cpu],
       targets: [
         ratioAtMost({
           target: "mcp-rt ≤ 1.10 × raw SDK",

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { mcpRtPath } from "@mcp-rt/config";
 import { STARTUP_TIMEOUT_MS } from "@mcp-rt/manager";
 import { alternate, type ContenderPlan } from "../alternate.js";
 import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
@@ -19,13 +20,11 @@ export const reload: Scenario = {
     const cwd = join(dir, "project");
     const homeDir = join(dir, "home");
     const cacheDir = join(dir, "cache");
-    await mkdir(join(cwd, ".mcp-rt"), { recursive: true });
+    const configFile = mcpRtPath("mcp.json", cwd);
+    await mkdir(dirname(configFile), { recursive: true });
     await mkdir(homeDir);
     const servers = fixtureServers(size.servers, { tools: size.toolsPerServer });
-    await writeFile(
-      join(cwd, ".mcp-rt", "mcp.json"),
-      `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`,
-    );
+    await writeFile(configFile, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
     const expectTools = size.servers * toolsPerFixture(size.toolsPerServer);
     const plan = (id: ContenderId, change?: ReloadTask["change"]): ContenderPlan<ReloadResult> => ({
       id: change ? `${id}-${change}` : id,

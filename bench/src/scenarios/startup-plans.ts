@@ -1,5 +1,9 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { FixtureOptions } from "@mcp-rt/testing";
 import { alternate, type ContenderOutcome, type ContenderPlan } from "../alternate.js";
-import type { ScenarioContext } from "../scenario.js";
+import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
+import { type MetricTable, metricTable, type ScenarioContext } from "../scenario.js";
 import { summarize } from "../stats.js";
 import {
   CONTENDER_LABELS,
@@ -129,4 +133,41 @@ export function withProtocol(
   protocol: NonNullable<StdioServer["protocol"]>,
 ): Record<string, StdioServer> {
   return Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, { ...server, protocol }]));
+}
+
+/** Where a startup scenario runs: a fresh project folder and its fixture servers. */
+export interface StartupProject {
+  /** The scenario's temp folder (cache folders go here). */
+  dir: string;
+  /** The project folder the servers start in. */
+  cwd: string;
+  servers: Record<string, StdioServer>;
+  /** How many tools every server lists together. */
+  expectTools: number;
+}
+
+/** A startup scenario's project: `count` fixtures with `fixture` options in a new folder named `name`. */
+export async function startupProject(
+  context: ScenarioContext,
+  { name, count, fixture }: { name: string; count: number; fixture: FixtureOptions & { tools: number } },
+): Promise<StartupProject> {
+  const dir = await context.tempDir(name);
+  const cwd = join(dir, "project");
+  await mkdir(cwd);
+  const servers = fixtureServers(count, fixture);
+  return { dir, cwd, servers, expectTools: count * toolsPerFixture(fixture.tools) };
+}
+
+/**
+ * The tables every startup scenario reports against the raw SDK: the time
+ * until every tool is in hand and the longest event-loop stall, each metric
+ * named as the scenario measures it.
+ */
+export function startupTables(
+  outcomes: Map<string, ContenderOutcome<StartupResult>>,
+  metrics: { time: string; stall: string },
+): [time: MetricTable, stall: MetricTable] {
+  const table = (metric: string, pick: (result: StartupResult) => number): MetricTable =>
+    metricTable({ metric, unit: "ms", outcomes, labels: LABELS, pick, baseline: "raw-sdk" });
+  return [table(metrics.time, (result) => result.ms), table(metrics.stall, (result) => result.loopStallMs)];
 }

@@ -1,10 +1,9 @@
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { STARTUP_TIMEOUT_MS } from "@mcp-rt/manager";
-import { fixtureServers, toolsPerFixture } from "../fixture-servers.js";
-import { medianAtMost, metricTable, type Scenario, type ScenarioReport } from "../scenario.js";
+import { toolsPerFixture } from "../fixture-servers.js";
+import { medianAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
 import { summarize } from "../stats.js";
-import { LABELS, runStartups } from "./startup-plans.js";
+import { runStartups, startupProject, startupTables } from "./startup-plans.js";
 
 /** 1. Many slow servers, cache warm: tools in hand after the gate, not after the slowest server. */
 export const warmStart: Scenario = {
@@ -13,15 +12,12 @@ export const warmStart: Scenario = {
   title: "Warm start",
   async run(context): Promise<ScenarioReport> {
     const size = context.sizes.warmStart;
-    const dir = await context.tempDir("warm-start");
-    const cwd = join(dir, "project");
-    const cacheDir = join(dir, "cache");
-    await mkdir(cwd);
-    const servers = fixtureServers(size.servers, {
-      initDelayMs: size.initDelayMs,
-      tools: size.toolsPerServer,
+    const { dir, cwd, servers, expectTools } = await startupProject(context, {
+      name: "warm-start",
+      count: size.servers,
+      fixture: { initDelayMs: size.initDelayMs, tools: size.toolsPerServer },
     });
-    const expectTools = size.servers * toolsPerFixture(size.toolsPerServer);
+    const cacheDir = join(dir, "cache");
 
     context.log(`priming the tool cache with ${size.servers} servers`);
     const primed = await context.worker({ kind: "prime-cache", servers, cwd, cacheDir });
@@ -35,21 +31,9 @@ export const warmStart: Scenario = {
       { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
       { id: "langchain", warmup: 0, runs: size.langchainRuns, timeoutMs: size.langchainTimeoutMs },
     ]);
-    const time = metricTable({
-      metric: "time until every tool is in hand",
-      unit: "ms",
-      outcomes,
-      labels: LABELS,
-      pick: (result) => result.ms,
-      baseline: "raw-sdk",
-    });
-    const stall = metricTable({
-      metric: "longest event-loop stall while starting (spawn() is synchronous; timers wait for it)",
-      unit: "ms",
-      outcomes,
-      labels: LABELS,
-      pick: (result) => result.loopStallMs,
-      baseline: "raw-sdk",
+    const tables = startupTables(outcomes, {
+      time: "time until every tool is in hand",
+      stall: "longest event-loop stall while starting (spawn() is synchronous; timers wait for it)",
     });
     const mcpRt = outcomes.get("mcp-rt")!;
     const cacheFirst = outcomes.get("mcp-rt-cache-first")!;
@@ -64,7 +48,7 @@ export const warmStart: Scenario = {
         `mcp-rt: \`MCPManager.connectServers\` with its file-store tool cache primed by an earlier, untimed run, then \`AgentSession.refreshMCPTools\` puts the tools into the agent's registry; tools of servers still starting are deferred tools from the cache, usable at once (a call waits for its server). Twice: with the default \`startupMode: "gate"\` (the design document: it returns at the gate) and with \`"cache-first"\` (it returns once every server has a cache entry; the example agent's mode).`,
         `raw SDK: \`Client\` + \`StdioClientTransport\` per server, \`Promise.all\`, every \`tools/list\` page. LangChain: \`new MultiServerMCPClient(…).getTools()\`.`,
       ],
-      tables: [time, stall],
+      tables,
       targets: [
         medianAtMost({
           target: `mcp-rt, gate mode ≤ gate + 30 ms (gate = ${STARTUP_TIMEOUT_MS} ms)`,

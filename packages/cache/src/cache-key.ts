@@ -1,18 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmod, link, mkdir, open, readFile, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { defaultAuthStoragePath, McpRtError } from "@mcp-rt/config";
+import { McpRtError } from "@mcp-rt/config";
 
 /** The fewest bytes a cache key may have. */
 export const MIN_CACHE_KEY_BYTES = 16;
-
-/**
- * Where an installation keeps its cache key when given no other place:
- * `~/.mcp-rt/cache-key`, beside the auth store (`~/.mcp-rt/auth.json`).
- */
-export function defaultCacheKeyPath(): string {
-  return join(dirname(defaultAuthStoragePath()), "cache-key");
-}
 
 /**
  * The secret of a tool cache. Entries are stored under an HMAC of their

@@ -74,7 +74,7 @@ export function withCase(makeStore: MakeStore, body: (c: Case) => Promise<void>)
             ...options,
           }),
         key: (serverName, config, cwd) =>
-          toolCacheKey(namespace, cacheKey.entryId(toolCacheFingerprint(serverName, config, cwd))),
+          toolCacheKey(namespace, cacheKey.entryId(toolCacheFingerprint({ serverName, config, cwd }))),
         signed: (fields, other = secret) => ({ value: { ...fields, mac: new CacheKey(other).sign(fields) } }),
       });
     } finally {

@@ -62,7 +62,7 @@ function authFilePath(url: string): string | undefined {
  * @example
  * ```ts
  * const authStorage = createAuthStorage(flags.auth); // "file:" when undefined
- * const connection = await connectToServer("linear", config, { oauth: { storage: authStorage } });
+ * const connection = await connectToServer({ name: "linear", config, oauth: { storage: authStorage } });
  * ```
  */
 export function createAuthStorage(url?: string, options: AuthStorageUrlOptions = {}): AuthStorage {

@@ -36,9 +36,9 @@ function filePath(url: string): string | undefined {
   }
 }
 
-async function loadRedisStore(): Promise<typeof import("./redis.js")> {
+async function loadRedisStore(): Promise<typeof import("./redis-store.js")> {
   try {
-    return await import("./redis.js");
+    return await import("./redis-store.js");
   } catch (error) {
     throw new McpRtError(
       "CACHE_ERROR",

@@ -33,6 +33,16 @@ export function serverWorkingFolder(config: MCPServerConfig, cwd: string | undef
   return resolve(cwd ?? process.cwd(), config.cwd ?? ".");
 }
 
+/** Which server a cache entry is for. */
+export interface ToolCacheServer {
+  /** The server's name in its config file. */
+  serverName: string;
+  /** Its config as written (unresolved): a changed config is another entry. */
+  config: MCPServerConfig;
+  /** The agent's folder, against which a stdio server's `cwd` resolves. @default process.cwd() */
+  cwd?: string | undefined;
+}
+
 /**
  * What identifies a server's entry: SHA-256 (hex) over the format version, the
  * server name, the canonical JSON of its config as the caller passes it (less
@@ -43,9 +53,7 @@ export function serverWorkingFolder(config: MCPServerConfig, cwd: string | undef
  * key and the entry carry an HMAC of it under the cache key (see `CacheKey`).
  */
 export function toolCacheFingerprint(
-  serverName: string,
-  config: MCPServerConfig,
-  cwd?: string,
+  { serverName, config, cwd }: ToolCacheServer,
   version: number = CACHE_FORMAT_VERSION,
 ): string {
   // `alwaysLoad` changes how a session offers the tools, not which tools there are: pinning keeps the entry.

@@ -17,6 +17,7 @@ export type { CacheFromUrlOptions } from "./create-cache-from-url.js";
 export { createCacheFromUrl } from "./create-cache-from-url.js";
 export type { FileStore, FileStoreOptions } from "./file-store.js";
 export { createFileStore, defaultCacheDir } from "./file-store.js";
+export type { ToolCacheServer } from "./fingerprint.js";
 export { CACHE_FORMAT_VERSION, toolCacheFingerprint } from "./fingerprint.js";
 export type { KeychainAuthStorageOptions, KeyringModule } from "./keychain-auth-storage.js";
 export { createKeychainAuthStorage } from "./keychain-auth-storage.js";

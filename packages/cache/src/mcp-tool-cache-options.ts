@@ -3,6 +3,7 @@ import type {
   MCPPromptDefinition,
   MCPResourceDefinition,
   MCPResourceTemplateDefinition,
+  MCPToolDefinition,
 } from "@mcp-rt/config";
 import { McpRtError } from "@mcp-rt/config";
 import type {
@@ -64,8 +65,10 @@ export interface MCPToolCacheOptions {
   keyFile?: string;
 }
 
-/** Options of `MCPToolCache.set`. */
+/** What `MCPToolCache.set` keeps for a server. */
 export interface MCPToolCacheSetOptions {
+  /** The server's tools, as `tools/list` returned them. */
+  tools: MCPToolDefinition[];
   /** The server's `serverInfo` from `initialize`, returned by `MCPToolCache.getEntry`. */
   serverInfo?: CachedServerInfo;
   /** The server's resources, kept beside its tools (same key) and returned by `MCPToolCache.getEntry`. */
@@ -115,8 +118,6 @@ export interface MCPToolCacheRead {
 
 /** Options of `MCPToolCache.noteMissedStartup`. */
 export interface MCPToolCacheNoteOptions {
-  /** The project folder, as for `set`. */
-  cwd?: string;
   /** The startup wait the server missed, in ms. */
   waitMs: number;
 }

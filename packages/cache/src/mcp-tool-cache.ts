@@ -1,4 +1,4 @@
-import type { Logger, MCPServerConfig, MCPToolDefinition } from "@mcp-rt/config";
+import { type Logger, type MCPToolDefinition, mcpRtPath } from "@mcp-rt/config";
 import {
   errorMessage,
   measureJson,
@@ -16,10 +16,11 @@ import {
   MCPToolCacheEraSchema,
   MCPToolCacheListHintSchema,
 } from "./cache-entry.js";
-import { CacheKey, defaultCacheKeyPath, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
+import { CacheKey, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
 import {
   CACHE_FORMAT_VERSION,
   privateFingerprint,
+  type ToolCacheServer,
   toolCacheFingerprint,
   toolCacheKey,
 } from "./fingerprint.js";
@@ -69,8 +70,8 @@ const silent: Logger = { debug: ignore, info: ignore, warn: ignore, error: ignor
  * @example
  * ```ts
  * const cache = new MCPToolCache(createFileStore(), { logger: console });
- * const tools = await cache.get("github", config, process.cwd()); // null on a miss
- * await cache.set("github", config, await listTools(connection), process.cwd());
+ * const tools = await cache.get({ serverName: "github", config, cwd: process.cwd() }); // null on a miss
+ * await cache.set({ serverName: "github", config, cwd: process.cwd() }, { tools: await listTools(connection) });
  * ```
  */
 export class MCPToolCache {
@@ -107,7 +108,7 @@ export class MCPToolCache {
     this.#logger = options.logger ?? silent;
     if (options.key !== undefined) this.#key = Promise.resolve(new CacheKey(options.key));
     // A Map lives no longer than this process: a key of the process is enough, and no file is made.
-    this.#keyFile = options.keyFile ?? (store instanceof Map ? undefined : defaultCacheKeyPath());
+    this.#keyFile = options.keyFile ?? (store instanceof Map ? undefined : mcpRtPath("cache-key"));
     const { keyv, owned } = toKeyv(store);
     this.#keyv = keyv;
     this.#ownsKeyv = owned;
@@ -116,17 +117,13 @@ export class MCPToolCache {
   }
 
   /** The cached tools of a server, or `null` on a miss, an expired or unreadable entry, or a store problem. */
-  async get(serverName: string, config: MCPServerConfig, cwd?: string): Promise<MCPToolDefinition[] | null> {
-    return (await this.getEntry(serverName, config, cwd))?.tools ?? null;
+  async get(server: ToolCacheServer): Promise<MCPToolDefinition[] | null> {
+    return (await this.getEntry(server))?.tools ?? null;
   }
 
   /** Like {@link MCPToolCache.get}, with what was kept next to the tools (`serverInfo`, resources, prompts, instructions) and the write time. */
-  async getEntry(
-    serverName: string,
-    config: MCPServerConfig,
-    cwd?: string,
-  ): Promise<MCPToolCacheEntry | null> {
-    return (await this.read(serverName, config, cwd)).entry;
+  async getEntry(server: ToolCacheServer): Promise<MCPToolCacheEntry | null> {
+    return (await this.read(server)).entry;
   }
 
   /**
@@ -137,16 +134,12 @@ export class MCPToolCache {
    * the store answers. With `authContext`, what is read is the entry of a
    * private list kept under that context (see {@link MCPToolCache.set}).
    */
-  async read(
-    serverName: string,
-    config: MCPServerConfig,
-    cwd?: string,
-    options: MCPToolCacheReadOptions = {},
-  ): Promise<MCPToolCacheRead> {
+  async read(server: ToolCacheServer, options: MCPToolCacheReadOptions = {}): Promise<MCPToolCacheRead> {
     if (this.#closed) return MISS;
+    const { serverName } = server;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = this.#entryId(cacheKey, serverName, config, cwd, options.authContext);
+      const fingerprint = this.#entryId(cacheKey, server, options.authContext);
       const expected: Expected = {
         serverName,
         key: toolCacheKey(this.#namespace, fingerprint),
@@ -244,15 +237,12 @@ export class MCPToolCache {
    * the entry is deleted, or `missedStartupTtlMs` passed. A logged no-op when
    * the store fails.
    */
-  async noteMissedStartup(
-    serverName: string,
-    config: MCPServerConfig,
-    options: MCPToolCacheNoteOptions,
-  ): Promise<void> {
+  async noteMissedStartup(server: ToolCacheServer, options: MCPToolCacheNoteOptions): Promise<void> {
     if (this.#closed) return;
+    const { serverName } = server;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = this.#entryId(cacheKey, serverName, config, options.cwd);
+      const fingerprint = this.#entryId(cacheKey, server);
       const parsed = MCPToolCacheEntrySchema.safeParse({
         version: CACHE_FORMAT_VERSION,
         fingerprint,
@@ -290,14 +280,10 @@ export class MCPToolCache {
    * older public list, a note, the era): it was never private. Without an `authContext` (a
    * connection that sends no credentials) it is kept as any other list.
    */
-  async set(
-    serverName: string,
-    config: MCPServerConfig,
-    tools: MCPToolDefinition[],
-    cwd?: string,
-    options: MCPToolCacheSetOptions = {},
-  ): Promise<void> {
+  async set(server: ToolCacheServer, options: MCPToolCacheSetOptions): Promise<void> {
     if (this.#closed) return;
+    const { serverName } = server;
+    const { tools } = options;
     try {
       const cacheKey = await this.#cacheKey();
       const hint =
@@ -305,7 +291,7 @@ export class MCPToolCache {
       const toolsHint = hint?.success ? hint.data : undefined;
       // Without an auth context every reader of this config is the same anonymous caller.
       const partition = toolsHint?.cacheScope === "private" ? options.authContext : undefined;
-      const fingerprint = this.#entryId(cacheKey, serverName, config, cwd, partition);
+      const fingerprint = this.#entryId(cacheKey, server, partition);
       const info =
         options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
       if (info?.success === false) {
@@ -363,15 +349,11 @@ export class MCPToolCache {
   }
 
   /** Removes a server's entry (with `authContext`, its private list's under that context). A logged no-op when the store fails. */
-  async delete(
-    serverName: string,
-    config: MCPServerConfig,
-    cwd?: string,
-    options: MCPToolCacheReadOptions = {},
-  ): Promise<void> {
+  async delete(server: ToolCacheServer, options: MCPToolCacheReadOptions = {}): Promise<void> {
     if (this.#closed) return;
+    const { serverName } = server;
     try {
-      const id = this.#entryId(await this.#cacheKey(), serverName, config, cwd, options.authContext);
+      const id = this.#entryId(await this.#cacheKey(), server, options.authContext);
       await this.#deleteKey(toolCacheKey(this.#namespace, id));
     } catch (error) {
       this.#logger.warn(`Tool cache: could not delete "${serverName}" (${errorMessage(error)}).`, { error });
@@ -457,14 +439,8 @@ export class MCPToolCache {
   }
 
   /** The id of a server's entry: of its plain one, or of its private list's under `authContext`. */
-  #entryId(
-    cacheKey: CacheKey,
-    serverName: string,
-    config: MCPServerConfig,
-    cwd: string | undefined,
-    authContext?: string,
-  ): string {
-    const fingerprint = toolCacheFingerprint(serverName, config, cwd);
+  #entryId(cacheKey: CacheKey, server: ToolCacheServer, authContext?: string): string {
+    const fingerprint = toolCacheFingerprint(server);
     return cacheKey.entryId(
       authContext === undefined ? fingerprint : privateFingerprint(fingerprint, authContext),
     );

@@ -1,5 +1,5 @@
 import type { AuthStorage } from "@mcp-rt/config";
-import { createRedisStore } from "./redis.js";
+import { createRedisStore } from "./redis-store.js";
 import type { RedisStoreOptions } from "./redis-store-options.js";
 import { toKeyv } from "./store-keyv.js";
 

@@ -12,7 +12,7 @@ const dir = useTempDir("mcp-rt-cache-key-");
 describe("cache keys", () => {
   it("an entry planted under the key anyone who knows the config can compute is not served", async () => {
     const store = new Map<string, unknown>();
-    const fingerprint = toolCacheFingerprint("github", config, "/p");
+    const fingerprint = toolCacheFingerprint({ serverName: "github", config, cwd: "/p" });
     const planted = {
       version: CACHE_FORMAT_VERSION,
       fingerprint,
@@ -21,9 +21,9 @@ describe("cache keys", () => {
     };
     store.set(`mcp-rt:${fingerprint}`, JSON.stringify({ value: planted }));
     const cache = new MCPToolCache(store, { readTimeoutMs: 5000 });
-    expect(await cache.get("github", config, "/p")).toBeNull();
-    await cache.set("github", config, sampleTools(1, "real"), "/p");
-    expect(await cache.get("github", config, "/p")).toEqual(sampleTools(1, "real"));
+    expect(await cache.get({ serverName: "github", config, cwd: "/p" })).toBeNull();
+    await cache.set({ serverName: "github", config, cwd: "/p" }, { tools: sampleTools(1, "real") });
+    expect(await cache.get({ serverName: "github", config, cwd: "/p" })).toEqual(sampleTools(1, "real"));
   });
 
   it("a fleet sharing a key shares entries; installations with different keys do not", async () => {
@@ -31,9 +31,16 @@ describe("cache keys", () => {
     const fleetKey = "fleet-secret-0123456789abcdef";
     const agent = (key: string): MCPToolCache =>
       new MCPToolCache(createFileStore(folder), { key, readTimeoutMs: 5000 });
-    await agent(fleetKey).set("github", config, sampleTools(2, "fleet"), "/p");
-    expect(await agent(fleetKey).get("github", config, "/p")).toEqual(sampleTools(2, "fleet"));
-    expect(await agent("another-installation-key").get("github", config, "/p")).toBeNull();
+    await agent(fleetKey).set(
+      { serverName: "github", config, cwd: "/p" },
+      { tools: sampleTools(2, "fleet") },
+    );
+    expect(await agent(fleetKey).get({ serverName: "github", config, cwd: "/p" })).toEqual(
+      sampleTools(2, "fleet"),
+    );
+    expect(
+      await agent("another-installation-key").get({ serverName: "github", config, cwd: "/p" }),
+    ).toBeNull();
   });
 
   it("makes the installation's key on first use, 0600 in a 0700 folder, and shares it with other processes", async () => {
@@ -41,20 +48,25 @@ describe("cache keys", () => {
     const keyFile = join(home, ".mcp-rt", "cache-key");
     const folder = join(dir(), "store");
     const cache = new MCPToolCache(createFileStore(folder), { keyFile, readTimeoutMs: 5000 });
-    await cache.set("github", cliConfig, sampleTools(3, "parent"), cliCwd);
+    await cache.set(
+      { serverName: "github", config: cliConfig, cwd: cliCwd },
+      { tools: sampleTools(3, "parent") },
+    );
 
     expect(await readFile(keyFile, "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
     expect((await stat(join(home, ".mcp-rt"))).mode & 0o777).toBe(0o700);
     const again = new MCPToolCache(createFileStore(folder), { keyFile, readTimeoutMs: 5000 });
-    expect(await again.get("github", cliConfig, cliCwd)).toEqual(sampleTools(3, "parent"));
+    expect(await again.get({ serverName: "github", config: cliConfig, cwd: cliCwd })).toEqual(
+      sampleTools(3, "parent"),
+    );
     const elsewhere = join(dir(), "other", "cache-key");
     expect(
-      await new MCPToolCache(createFileStore(folder), { keyFile: elsewhere }).get(
-        "github",
-        cliConfig,
-        cliCwd,
-      ),
+      await new MCPToolCache(createFileStore(folder), { keyFile: elsewhere }).get({
+        serverName: "github",
+        config: cliConfig,
+        cwd: cliCwd,
+      }),
     ).toBeNull();
 
     // Another process of the same user: no key given, so ~/.mcp-rt/cache-key under its HOME.
@@ -73,10 +85,14 @@ describe("cache keys", () => {
       { length: 8 },
       () => new MCPToolCache(createFileStore(folder), { keyFile, readTimeoutMs: 5000 }),
     );
-    await Promise.all(caches.map((cache, i) => cache.set(`s${i}`, config, sampleTools(1, `s${i}`), "/p")));
+    await Promise.all(
+      caches.map((cache, i) =>
+        cache.set({ serverName: `s${i}`, config, cwd: "/p" }, { tools: sampleTools(1, `s${i}`) }),
+      ),
+    );
     for (const cache of caches) {
       for (let i = 0; i < caches.length; i++) {
-        expect(await cache.get(`s${i}`, config, "/p")).toEqual(sampleTools(1, `s${i}`));
+        expect(await cache.get({ serverName: `s${i}`, config, cwd: "/p" })).toEqual(sampleTools(1, `s${i}`));
       }
     }
     expect((await readFile(keyFile, "utf8")).trim()).toMatch(/^[0-9a-f]{64}$/);
@@ -90,8 +106,8 @@ describe("cache keys", () => {
     for (const keyFile of [join(blocker, "cache-key"), join(dir(), "short", "cache-key")]) {
       const logger = recordingLogger();
       const cache = new MCPToolCache(createFileStore(join(dir(), "store")), { keyFile, logger });
-      await cache.set("github", config, sampleTools(1), "/p");
-      expect(await cache.get("github", config, "/p")).toEqual(sampleTools(1));
+      await cache.set({ serverName: "github", config, cwd: "/p" }, { tools: sampleTools(1) });
+      expect(await cache.get({ serverName: "github", config, cwd: "/p" })).toEqual(sampleTools(1));
       expect(logger.count("warn")).toBe(1);
       expect(logger.lines[0]?.message).toContain(keyFile);
     }

@@ -21,10 +21,10 @@ describe("the file store deletes what it cannot use", () => {
     const store = createFileStore(join(root(), "truncated"));
     const logger = recordingLogger();
     const cache = new MCPToolCache(store, { readTimeoutMs: 5000, logger });
-    await cache.set("s", config, sampleTools(3), "/p");
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(3) });
     const file = await onlyFile(store.path);
     await writeFile(file, (await readFile(file, "utf8")).slice(0, 60));
-    expect(await cache.get("s", config, "/p")).toBeNull();
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
     expect(await readdir(store.path)).toEqual([]);
     await store.set("k", "v");
     await writeFile(await onlyFile(store.path), "not json at all");
@@ -59,9 +59,9 @@ describe("MCPToolCache bounds its entries (maxEntryBytes)", () => {
     const store = new Map<string, unknown>();
     const logger = recordingLogger();
     const cache = new MCPToolCache(store, { maxEntryBytes: 2000, logger });
-    await cache.set("s", config, sampleTools(1), "/p");
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(1) });
     expect(store.size).toBe(1);
-    await cache.set("s", config, big, "/p");
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: big });
     expect(store.size).toBe(0);
     expect(logger.lines.filter((line) => line.level === "warn").map((line) => line.message)).toEqual([
       'Tool cache: not caching the tools of "s": the entry is larger than 2000 bytes (limit maxEntryBytes).',
@@ -70,10 +70,10 @@ describe("MCPToolCache bounds its entries (maxEntryBytes)", () => {
 
   it("deletes an entry larger than the limit when it reads it (planted, or written with a higher limit)", async () => {
     const store = createFileStore(join(root(), "planted"));
-    await new MCPToolCache(store).set("s", config, big, "/p");
+    await new MCPToolCache(store).set({ serverName: "s", config, cwd: "/p" }, { tools: big });
     const logger = recordingLogger();
     const strict = new MCPToolCache(store, { maxEntryBytes: 2000, readTimeoutMs: 5000, logger });
-    expect(await strict.get("s", config, "/p")).toBeNull();
+    expect(await strict.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
     expect(await readdir(store.path)).toEqual([]);
     expect(logger.lines.find((line) => line.level === "warn")?.message).toContain(
       'cached tools of "s" cannot be used (the entry is larger than 2000 bytes (limit maxEntryBytes)); ignoring and removing them',
@@ -83,21 +83,21 @@ describe("MCPToolCache bounds its entries (maxEntryBytes)", () => {
   it("refuses an entry nested too deep for JSON.stringify, on write and on read, without recursing into it", async () => {
     const depth = 20_000;
     const schemaText = `${'{"type":"object","properties":{"next":'.repeat(depth)}{}${"}}".repeat(depth)}`;
-    const fingerprint = toolCacheFingerprint("s", config, "/p");
+    const fingerprint = toolCacheFingerprint({ serverName: "s", config, cwd: "/p" });
     const entryText = `{"version":${CACHE_FORMAT_VERSION},"fingerprint":"${fingerprint}","savedAt":${Date.now()},"tools":[{"name":"deep","inputSchema":${schemaText}}]}`;
     const store = new Map<string, unknown>();
     const logger = recordingLogger();
     const key = "a key of this test, long enough";
     const cache = new MCPToolCache(store, { logger, key });
-    const planted = JSON.parse(entryText) as { tools: Parameters<MCPToolCache["set"]>[2] };
-    await cache.set("s", config, planted.tools, "/p");
+    const planted = JSON.parse(entryText) as { tools: Parameters<MCPToolCache["set"]>[1]["tools"] };
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: planted.tools });
     expect(store.size).toBe(0);
     expect(logger.lines.at(-1)?.message).toBe(
       'Tool cache: not caching the tools of "s": the entry nests deeper than 512 levels.',
     );
     // A planted one (as the store keeps entries: Keyv's JSON text).
     store.set(`mcp-rt:${new CacheKey(key).entryId(fingerprint)}`, `{"value":${entryText}}`);
-    expect(await cache.get("s", config, "/p")).toBeNull();
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
     expect(store.size).toBe(0);
     expect(() => new MCPToolCache(store, { maxEntryBytes: -1 })).toThrow(McpRtError);
   });

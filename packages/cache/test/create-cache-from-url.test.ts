@@ -17,9 +17,9 @@ describe("createCacheFromUrl", () => {
   it("memory: gives a cache of this process only", async () => {
     const a = await createCacheFromUrl("memory:");
     const b = await createCacheFromUrl(" memory: ");
-    await a.set("s", config, sampleTools(1));
-    expect(await a.get("s", config)).toEqual(sampleTools(1));
-    expect(await b.get("s", config)).toBeNull();
+    await a.set({ serverName: "s", config }, { tools: sampleTools(1) });
+    expect(await a.get({ serverName: "s", config })).toEqual(sampleTools(1));
+    expect(await b.get({ serverName: "s", config })).toBeNull();
   });
 
   it.each([
@@ -28,27 +28,27 @@ describe("createCacheFromUrl", () => {
     ["file:relative", (d: string) => `file:${relative(process.cwd(), d)}`],
   ])("%s writes into that folder", async (_, toUrl) => {
     const cache = await createCacheFromUrl(toUrl(join(dir(), "my cache")), { key: testCacheKey });
-    await cache.set("s", config, sampleTools(2));
+    await cache.set({ serverName: "s", config }, { tools: sampleTools(2) });
     expect(await readdir(join(dir(), "my cache"))).toHaveLength(1);
     const reader = new MCPToolCache(createFileStore(join(dir(), "my cache")), {
       readTimeoutMs: 5000,
       key: testCacheKey,
     });
-    expect(await reader.get("s", config)).toEqual(sampleTools(2));
+    expect(await reader.get({ serverName: "s", config })).toEqual(sampleTools(2));
   });
 
   it("file: alone uses the default folder", async () => {
     vi.stubEnv("XDG_CACHE_HOME", dir());
     const cache = await createCacheFromUrl("file:", { key: testCacheKey });
-    await cache.set("s", config, sampleTools(1));
+    await cache.set({ serverName: "s", config }, { tools: sampleTools(1) });
     expect(await readdir(join(dir(), "mcp-rt"))).toHaveLength(1);
   });
 
   it("passes the cache options on", async () => {
     const cache = await createCacheFromUrl("memory:", { ttlMs: 1 });
-    await cache.set("s", config, sampleTools(1));
+    await cache.set({ serverName: "s", config }, { tools: sampleTools(1) });
     await new Promise((done) => setTimeout(done, 10));
-    expect(await cache.get("s", config)).toBeNull();
+    expect(await cache.get({ serverName: "s", config })).toBeNull();
   });
 
   it.each([

@@ -19,9 +19,14 @@ describe("the file store across processes", () => {
       stderr: "",
     });
     const cache = new MCPToolCache(createFileStore(dir()), { readTimeoutMs: 5000, key: testCacheKey });
-    expect(await cache.get("github", cliConfig, cliCwd)).toEqual(sampleTools(5, "child"));
+    expect(await cache.get({ serverName: "github", config: cliConfig, cwd: cliCwd })).toEqual(
+      sampleTools(5, "child"),
+    );
 
-    await cache.set("github", cliConfig, sampleTools(2, "parent"), cliCwd);
+    await cache.set(
+      { serverName: "github", config: cliConfig, cwd: cliCwd },
+      { tools: sampleTools(2, "parent") },
+    );
     const read = await runCli([`file:${dir()}`, "get", "github"]);
     expect(read.code).toBe(0);
     expect(JSON.parse(read.stdout)).toEqual(sampleTools(2, "parent"));
@@ -41,14 +46,14 @@ describe("the file store across processes", () => {
     let reading = true;
     const seen: Array<MCPToolDefinition[] | null> = [];
     const reader = (async () => {
-      while (reading) seen.push(await cache.get("shared", cliConfig, cliCwd));
+      while (reading) seen.push(await cache.get({ serverName: "shared", config: cliConfig, cwd: cliCwd }));
     })();
     const runs = await Promise.all(writers);
     reading = false;
     await reader;
 
     for (const run of runs) expect(run).toMatchObject({ code: 0, stderr: "" });
-    const final = await cache.get("shared", cliConfig, cliCwd);
+    const final = await cache.get({ serverName: "shared", config: cliConfig, cwd: cliCwd });
     expect(sets).toContainEqual(final);
     const hits = seen.filter((tools) => tools !== null);
     expect(hits.length).toBeGreaterThan(0);

@@ -120,13 +120,13 @@ describe("createFileStore", () => {
   it("reads a damaged file as missing, and the cache as a miss", async () => {
     const store = createFileStore(join(dir, "damaged"));
     const cache = new MCPToolCache(store, { readTimeoutMs: 5000, key: testCacheKey });
-    await cache.set("s", config, sampleTools(2), "/p");
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(2) });
     const [file] = await readdir(store.path);
     const path = join(store.path, file ?? "");
     await writeFile(path, (await readFile(path, "utf8")).slice(0, 40));
-    expect(await cache.get("s", config, "/p")).toBeNull();
-    await cache.set("s", config, sampleTools(2), "/p");
-    expect(await cache.get("s", config, "/p")).toEqual(sampleTools(2));
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(2) });
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toEqual(sampleTools(2));
   });
 
   it("recreates its folder when someone removed it", async () => {
@@ -144,9 +144,9 @@ describe("createFileStore", () => {
     await expect(store.set("k", "v")).rejects.toThrow();
     const logger = recordingLogger();
     const cache = new MCPToolCache(createFileStore(join(blocker, "sub")), { logger, key: testCacheKey });
-    await cache.set("s", config, sampleTools(1), "/p");
-    await cache.set("s", config, sampleTools(1), "/p");
-    expect(await cache.get("s", config, "/p")).toBeNull();
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(1) });
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(1) });
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
     expect(logger.count("warn")).toBe(1);
   });
 

@@ -11,55 +11,71 @@ const http: MCPServerConfig = { url: "https://example.com/mcp" };
 
 describe("toolCacheFingerprint", () => {
   it("is a SHA-256 hex that ignores key order at every depth", () => {
-    const a = toolCacheFingerprint("s", { command: "x", env: { A: "1", B: "2" }, args: ["1"] }, "/p");
-    const b = toolCacheFingerprint("s", { args: ["1"], env: { B: "2", A: "1" }, command: "x" }, "/p");
+    const a = toolCacheFingerprint({
+      serverName: "s",
+      config: { command: "x", env: { A: "1", B: "2" }, args: ["1"] },
+      cwd: "/p",
+    });
+    const b = toolCacheFingerprint({
+      serverName: "s",
+      config: { args: ["1"], env: { B: "2", A: "1" }, command: "x" },
+      cwd: "/p",
+    });
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     expect(a).toBe(b);
   });
 
   it("changes with the name, the config, the format version and a stdio server's folder", () => {
-    const base = toolCacheFingerprint("s", stdio, "/p");
-    expect(toolCacheFingerprint("t", stdio, "/p")).not.toBe(base);
-    expect(toolCacheFingerprint("s", { ...stdio, args: ["-y", "other"] }, "/p")).not.toBe(base);
-    expect(toolCacheFingerprint("s", stdio, "/q")).not.toBe(base);
-    expect(toolCacheFingerprint("s", stdio, "/p", CACHE_FORMAT_VERSION + 1)).not.toBe(base);
-    expect(toolCacheFingerprint("s", stdio, "/p/sub/..")).toBe(base);
+    const base = toolCacheFingerprint({ serverName: "s", config: stdio, cwd: "/p" });
+    expect(toolCacheFingerprint({ serverName: "t", config: stdio, cwd: "/p" })).not.toBe(base);
+    expect(
+      toolCacheFingerprint({ serverName: "s", config: { ...stdio, args: ["-y", "other"] }, cwd: "/p" }),
+    ).not.toBe(base);
+    expect(toolCacheFingerprint({ serverName: "s", config: stdio, cwd: "/q" })).not.toBe(base);
+    expect(
+      toolCacheFingerprint({ serverName: "s", config: stdio, cwd: "/p" }, CACHE_FORMAT_VERSION + 1),
+    ).not.toBe(base);
+    expect(toolCacheFingerprint({ serverName: "s", config: stdio, cwd: "/p/sub/.." })).toBe(base);
   });
 
   it("stays the same when only alwaysLoad changes: pinning a server keeps its cached tools", () => {
-    const base = toolCacheFingerprint("s", stdio, "/p");
-    expect(toolCacheFingerprint("s", { ...stdio, alwaysLoad: true }, "/p")).toBe(base);
+    const base = toolCacheFingerprint({ serverName: "s", config: stdio, cwd: "/p" });
+    expect(toolCacheFingerprint({ serverName: "s", config: { ...stdio, alwaysLoad: true }, cwd: "/p" })).toBe(
+      base,
+    );
   });
 
   it("resolves a stdio server's own cwd against the agent's, and ignores the folder for HTTP servers", () => {
-    expect(toolCacheFingerprint("s", { ...stdio, cwd: "tools" }, "/p")).toBe(
-      toolCacheFingerprint("s", { ...stdio, cwd: "tools" }, "/p/"),
+    expect(toolCacheFingerprint({ serverName: "s", config: { ...stdio, cwd: "tools" }, cwd: "/p" })).toBe(
+      toolCacheFingerprint({ serverName: "s", config: { ...stdio, cwd: "tools" }, cwd: "/p/" }),
     );
-    expect(toolCacheFingerprint("s", { ...stdio, cwd: "/abs" }, "/p")).toBe(
-      toolCacheFingerprint("s", { ...stdio, cwd: "/abs" }, "/q"),
+    expect(toolCacheFingerprint({ serverName: "s", config: { ...stdio, cwd: "/abs" }, cwd: "/p" })).toBe(
+      toolCacheFingerprint({ serverName: "s", config: { ...stdio, cwd: "/abs" }, cwd: "/q" }),
     );
-    expect(toolCacheFingerprint("s", http, "/p")).toBe(toolCacheFingerprint("s", http, "/q"));
+    expect(toolCacheFingerprint({ serverName: "s", config: http, cwd: "/p" })).toBe(
+      toolCacheFingerprint({ serverName: "s", config: http, cwd: "/q" }),
+    );
   });
 });
 
 describe("MCPToolCache", () => {
   it("keeps entries in memory by default", async () => {
     const cache = new MCPToolCache();
-    await cache.set("s", stdio, sampleTools(2), "/p");
-    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(2));
-    expect(await new MCPToolCache().get("s", stdio, "/p")).toBeNull();
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(2) });
+    expect(await cache.get({ serverName: "s", config: stdio, cwd: "/p" })).toEqual(sampleTools(2));
+    expect(await new MCPToolCache().get({ serverName: "s", config: stdio, cwd: "/p" })).toBeNull();
   });
 
   it("uses a given Keyv as it is, with its own namespace", async () => {
     const map = new Map<string, unknown>();
     const keyv = new Keyv({ store: map, namespace: "agent" });
     const cache = new MCPToolCache(keyv, { key: testCacheKey });
-    await cache.set("s", stdio, sampleTools(2), "/p");
-    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(2));
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(2) });
+    expect(await cache.get({ serverName: "s", config: stdio, cwd: "/p" })).toEqual(sampleTools(2));
     const [key] = [...map.keys()];
     expect(key).toMatch(/^agent:mcp-rt:[0-9a-f]{64}$/);
     // Keyed: not the fingerprint anyone who knows the config can compute.
-    expect(key).not.toContain(toolCacheFingerprint("s", stdio, "/p"));
+    expect(key).not.toContain(toolCacheFingerprint({ serverName: "s", config: stdio, cwd: "/p" }));
   });
 
   it("warns once when a given Keyv swallows its store's errors", async () => {
@@ -67,13 +83,13 @@ describe("MCPToolCache", () => {
     const logger = recordingLogger();
     const cache = new MCPToolCache(new Keyv({ store: probe }), { logger, key: testCacheKey });
     probe.mode = "fail";
-    await cache.set("s", stdio, sampleTools(1), "/p");
-    expect(await cache.get("s", stdio, "/p")).toBeNull();
-    await cache.set("s", stdio, sampleTools(1), "/p");
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1) });
+    expect(await cache.get({ serverName: "s", config: stdio, cwd: "/p" })).toBeNull();
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1) });
     expect(logger.count("warn")).toBe(1);
     probe.mode = "pass";
-    await cache.set("s", stdio, sampleTools(1), "/p");
-    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(1));
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1) });
+    expect(await cache.get({ serverName: "s", config: stdio, cwd: "/p" })).toEqual(sampleTools(1));
     expect(logger.count("info")).toBe(1);
   });
 
@@ -81,7 +97,10 @@ describe("MCPToolCache", () => {
     const probe = probeStore(new Map());
     const logger = recordingLogger();
     const cache = new MCPToolCache(probe, { logger, key: testCacheKey });
-    await cache.set("s", stdio, [{ name: "broken" } as MCPToolDefinition], "/p");
+    await cache.set(
+      { serverName: "s", config: stdio, cwd: "/p" },
+      { tools: [{ name: "broken" } as MCPToolDefinition] },
+    );
     expect(probe.writes).toEqual([]);
     expect(logger.lines[0]?.message).toMatch(/"s".*tools\.0\.inputSchema/);
   });
@@ -90,8 +109,8 @@ describe("MCPToolCache", () => {
     const cache = new MCPToolCache();
     const tool = { ...sampleTools(1)[0], _meta: { secret: "x" }, icons: [] } as unknown as MCPToolDefinition;
     const serverInfo = { name: "srv", version: "1.0.0", websiteUrl: "https://example.com" };
-    await cache.set("s", stdio, [tool], "/p", { serverInfo });
-    const entry = await cache.getEntry("s", stdio, "/p");
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: [tool], serverInfo });
+    const entry = await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" });
     expect(entry?.tools).toEqual(sampleTools(1));
     expect(entry?.serverInfo).toEqual(serverInfo);
     expect(entry?.version).toBe(CACHE_FORMAT_VERSION);
@@ -105,20 +124,23 @@ describe("MCPToolCache", () => {
       prompts: [{ name: "greet", arguments: [{ name: "who", required: true }] }],
       instructions: "Use the notes first.",
     };
-    await cache.set("s", stdio, sampleTools(1), "/p", content);
-    expect(await cache.getEntry("s", stdio, "/p")).toMatchObject({ tools: sampleTools(1), ...content });
-    await cache.set("s", stdio, sampleTools(1), "/p");
-    const plain = await cache.getEntry("s", stdio, "/p");
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1), ...content });
+    expect(await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" })).toMatchObject({
+      tools: sampleTools(1),
+      ...content,
+    });
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1) });
+    const plain = await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" });
     expect(plain?.resources).toBeUndefined();
     expect(plain?.prompts).toBeUndefined();
   });
 
   it("keeps how long the server took to come up; an entry written without it has none", async () => {
     const cache = new MCPToolCache();
-    await cache.set("s", stdio, sampleTools(1), "/p", { startMs: 840.5 });
-    expect((await cache.getEntry("s", stdio, "/p"))?.startMs).toBe(840.5);
-    await cache.set("s", stdio, sampleTools(1), "/p");
-    const entry = await cache.getEntry("s", stdio, "/p");
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1), startMs: 840.5 });
+    expect((await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" }))?.startMs).toBe(840.5);
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1) });
+    const entry = await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" });
     expect(entry?.tools).toEqual(sampleTools(1));
     expect(entry).not.toHaveProperty("startMs");
   });
@@ -128,8 +150,11 @@ describe("MCPToolCache", () => {
     async (startMs) => {
       const logger = recordingLogger();
       const cache = new MCPToolCache(new Map(), { logger });
-      await cache.set("s", stdio, sampleTools(1), "/p", { startMs: startMs as number });
-      const entry = await cache.getEntry("s", stdio, "/p");
+      await cache.set(
+        { serverName: "s", config: stdio, cwd: "/p" },
+        { tools: sampleTools(1), startMs: startMs as number },
+      );
+      const entry = await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" });
       expect(entry?.tools).toEqual(sampleTools(1));
       expect(entry).not.toHaveProperty("startMs");
       expect(logger.lines.map((line) => line.message).join("\n")).toContain(
@@ -140,22 +165,34 @@ describe("MCPToolCache", () => {
 
   it("reads an entry of this version holding a field it does not know, as a reader without startMs reads one with it", async () => {
     const map = new Map<string, unknown>();
-    await new MCPToolCache(map, { key: testCacheKey }).set("s", stdio, sampleTools(1), "/p", {
-      startMs: 120,
-    });
+    await new MCPToolCache(map, { key: testCacheKey }).set(
+      { serverName: "s", config: stdio, cwd: "/p" },
+      { tools: sampleTools(1), startMs: 120 },
+    );
     rewriteSigned(map, { laterField: { any: "thing" } });
-    const entry = await new MCPToolCache(map, { key: testCacheKey }).getEntry("s", stdio, "/p");
+    const entry = await new MCPToolCache(map, { key: testCacheKey }).getEntry({
+      serverName: "s",
+      config: stdio,
+      cwd: "/p",
+    });
     expect(entry?.tools).toEqual(sampleTools(1));
     expect(entry?.startMs).toBe(120);
   });
 
   it("refuses a signed entry whose startMs is not a number (a writer that broke the format)", async () => {
     const map = new Map<string, unknown>();
-    await new MCPToolCache(map, { key: testCacheKey }).set("s", stdio, sampleTools(1), "/p", {
-      startMs: 120,
-    });
+    await new MCPToolCache(map, { key: testCacheKey }).set(
+      { serverName: "s", config: stdio, cwd: "/p" },
+      { tools: sampleTools(1), startMs: 120 },
+    );
     rewriteSigned(map, { startMs: "slow" });
-    expect(await new MCPToolCache(map, { key: testCacheKey }).getEntry("s", stdio, "/p")).toBeNull();
+    expect(
+      await new MCPToolCache(map, { key: testCacheKey }).getEntry({
+        serverName: "s",
+        config: stdio,
+        cwd: "/p",
+      }),
+    ).toBeNull();
   });
 
   it("keeps the era a server speaks, and its discover result", async () => {
@@ -166,25 +203,31 @@ describe("MCPToolCache", () => {
       discover: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} } },
       decidedAt: 1_700_000_000_000,
     };
-    await cache.set("s", stdio, sampleTools(1), "/p", { era });
-    expect((await cache.getEntry("s", stdio, "/p"))?.era).toEqual(era);
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1), era });
+    expect((await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" }))?.era).toEqual(era);
     const legacy = { era: "legacy" as const, protocolVersion: "2025-11-25", decidedAt: 1 };
-    await cache.set("s", stdio, sampleTools(1), "/p", { era: legacy });
-    expect((await cache.getEntry("s", stdio, "/p"))?.era).toEqual(legacy);
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1), era: legacy });
+    expect((await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" }))?.era).toEqual(legacy);
   });
 
   it("still caches the tools when the era is malformed", async () => {
     const cache = new MCPToolCache();
-    await cache.set("s", stdio, sampleTools(1), "/p", { era: { era: "future", decidedAt: 1 } as never });
-    const entry = await cache.getEntry("s", stdio, "/p");
+    await cache.set(
+      { serverName: "s", config: stdio, cwd: "/p" },
+      { tools: sampleTools(1), era: { era: "future", decidedAt: 1 } as never },
+    );
+    const entry = await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" });
     expect(entry?.tools).toEqual(sampleTools(1));
     expect(entry?.era).toBeUndefined();
   });
 
   it("still caches the tools when serverInfo is malformed", async () => {
     const cache = new MCPToolCache();
-    await cache.set("s", stdio, sampleTools(1), "/p", { serverInfo: { name: 42 } as never });
-    const entry = await cache.getEntry("s", stdio, "/p");
+    await cache.set(
+      { serverName: "s", config: stdio, cwd: "/p" },
+      { tools: sampleTools(1), serverInfo: { name: 42 } as never },
+    );
+    const entry = await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" });
     expect(entry?.tools).toEqual(sampleTools(1));
     expect(entry?.serverInfo).toBeUndefined();
   });
@@ -193,9 +236,11 @@ describe("MCPToolCache", () => {
     const logger = recordingLogger();
     const cache = new MCPToolCache(undefined, { logger });
     const odd = { command: "x", env: { N: 1n } } as unknown as MCPServerConfig;
-    await expect(cache.get("s", odd)).resolves.toBeNull();
-    await expect(cache.set("s", odd, sampleTools(1))).resolves.toBeUndefined();
-    await expect(cache.delete("s", odd)).resolves.toBeUndefined();
+    await expect(cache.get({ serverName: "s", config: odd })).resolves.toBeNull();
+    await expect(
+      cache.set({ serverName: "s", config: odd }, { tools: sampleTools(1) }),
+    ).resolves.toBeUndefined();
+    await expect(cache.delete({ serverName: "s", config: odd })).resolves.toBeUndefined();
     expect(logger.count("warn")).toBe(3);
   });
 
@@ -209,9 +254,9 @@ describe("MCPToolCache", () => {
 
   it("delete() removes an entry", async () => {
     const cache = new MCPToolCache();
-    await cache.set("s", stdio, sampleTools(1), "/p");
-    await cache.delete("s", stdio, "/p");
-    expect(await cache.get("s", stdio, "/p")).toBeNull();
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1) });
+    await cache.delete({ serverName: "s", config: stdio, cwd: "/p" });
+    expect(await cache.get({ serverName: "s", config: stdio, cwd: "/p" })).toBeNull();
   });
 
   it("close() disconnects the store once; afterwards reads miss and writes do nothing", async () => {
@@ -231,11 +276,11 @@ describe("MCPToolCache", () => {
     }) as unknown as KeyvStoreAdapter;
     {
       await using cache = new MCPToolCache(store, { key: testCacheKey });
-      await cache.set("s", http, sampleTools(1));
-      expect(await cache.get("s", http)).toEqual(sampleTools(1));
+      await cache.set({ serverName: "s", config: http }, { tools: sampleTools(1) });
+      expect(await cache.get({ serverName: "s", config: http })).toEqual(sampleTools(1));
       await cache.close();
-      expect(await cache.get("s", http)).toBeNull();
-      await cache.set("t", http, sampleTools(1));
+      expect(await cache.get({ serverName: "s", config: http })).toBeNull();
+      await cache.set({ serverName: "t", config: http }, { tools: sampleTools(1) });
       expect(map.size).toBe(1);
     }
     expect(disconnects).toBe(1);
@@ -245,10 +290,12 @@ describe("MCPToolCache", () => {
 describe("MCPToolCache: the startup notes and slow reads", () => {
   it("forgets a note that a server missed the startup wait after missedStartupTtlMs", async () => {
     const cache = new MCPToolCache(new Map(), { missedStartupTtlMs: 200 });
-    await cache.noteMissedStartup("s", stdio, { cwd: "/p", waitMs: 5000 });
-    expect((await cache.read("s", stdio, "/p")).missedStartup).toMatchObject({ waitMs: 5000 });
+    await cache.noteMissedStartup({ serverName: "s", config: stdio, cwd: "/p" }, { waitMs: 5000 });
+    expect((await cache.read({ serverName: "s", config: stdio, cwd: "/p" })).missedStartup).toMatchObject({
+      waitMs: 5000,
+    });
     await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(await cache.read("s", stdio, "/p")).toEqual({ entry: null });
+    expect(await cache.read({ serverName: "s", config: stdio, cwd: "/p" })).toEqual({ entry: null });
   });
 
   it("lands writes of one server in the order they were made: a slow note never replaces the tools after it", async () => {
@@ -256,22 +303,25 @@ describe("MCPToolCache: the startup notes and slow reads", () => {
     const cache = new MCPToolCache(probe, { key: testCacheKey });
     probe.mode = "slow";
     probe.delayMs = 300;
-    const note = cache.noteMissedStartup("s", stdio, { cwd: "/p", waitMs: 5000 });
+    const note = cache.noteMissedStartup({ serverName: "s", config: stdio, cwd: "/p" }, { waitMs: 5000 });
     // The tools are written while the note is still on its way to the store.
     await new Promise((resolve) => setTimeout(resolve, 20));
     probe.mode = "pass";
-    await Promise.all([note, cache.set("s", stdio, sampleTools(2), "/p")]);
-    expect(await cache.get("s", stdio, "/p")).toEqual(sampleTools(2));
+    await Promise.all([
+      note,
+      cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(2) }),
+    ]);
+    expect(await cache.get({ serverName: "s", config: stdio, cwd: "/p" })).toEqual(sampleTools(2));
   });
 
   it("says how long a read it gave up on was waited for, and what the late answer held", async () => {
     const probe = probeStore(new Map());
     const logger = recordingLogger();
     const cache = new MCPToolCache(probe, { key: testCacheKey, logger, readTimeoutMs: 30 });
-    await cache.set("s", stdio, sampleTools(1), "/p");
+    await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1) });
     probe.mode = "slow";
     probe.delayMs = 300;
-    const read = await cache.read("s", stdio, "/p");
+    const read = await cache.read({ serverName: "s", config: stdio, cwd: "/p" });
     expect(read.entry).toBeNull();
     expect((await read.late)?.entry?.tools).toEqual(sampleTools(1));
     const messages = logger.lines.map((line) => `${line.level} ${line.message}`);

@@ -46,7 +46,7 @@ describe("createRedisStore", () => {
     const store = createRedisStore(`redis://127.0.0.1:${port}`, { connectTimeoutMs: 300 });
     const cache = new MCPToolCache(store, { logger, readTimeoutMs: 5000, key: testCacheKey });
     try {
-      expect(await cache.get("s", config, "/p")).toBeNull();
+      expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
       expect(logger.lines.filter((line) => line.level === "warn").map((line) => line.message)).toEqual([
         expect.stringMatching(/accepted the connection but did not answer within 300 ms.*rediss:/),
       ]);
@@ -92,17 +92,17 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
       key: testCacheKey,
     });
     cleanup.push(() => cache.close());
-    await cache.set("s", config, sampleTools(3), "/p");
-    expect(await cache.get("s", config, "/p")).toEqual(sampleTools(3));
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(3) });
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toEqual(sampleTools(3));
 
     await own.kill();
     for (let i = 0; i < 5; i++) {
       const started = Date.now();
-      expect(await cache.get("s", config, "/p")).toBeNull();
+      expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
       expect(Date.now() - started).toBeLessThan(1000);
     }
     const started = Date.now();
-    await cache.set("s", config, sampleTools(1), "/p");
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(1) });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(logger.count("warn")).toBe(1);
 
@@ -110,8 +110,8 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     const deadline = Date.now() + 15_000;
     let tools = null;
     while (tools === null && Date.now() < deadline) {
-      await cache.set("s", config, sampleTools(2), "/p");
-      tools = await cache.get("s", config, "/p");
+      await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(2) });
+      tools = await cache.get({ serverName: "s", config, cwd: "/p" });
       if (tools === null) await new Promise((done) => setTimeout(done, 200));
     }
     expect(tools).toEqual(sampleTools(2));
@@ -124,9 +124,9 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     const logger = recordingLogger();
     const started = Date.now();
     const cache = await createCacheFromUrl(url, { logger, key: testCacheKey });
-    expect(await cache.get("s", config, "/p")).toBeNull();
-    await cache.set("s", config, sampleTools(1), "/p");
-    expect(await cache.get("s", config, "/p")).toBeNull();
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
+    await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(1) });
+    expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
     await cache.close();
     expect(Date.now() - started).toBeLessThan(3000);
     // A read may also time out before the refused connection is reported: at most one warning of each kind.
@@ -162,8 +162,8 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     cleanup.push(() => cache.close());
     const started = Date.now();
     for (let i = 0; i < 20; i++) {
-      expect(await cache.get("s", config, "/p")).toBeNull();
-      await cache.set("s", config, sampleTools(1), "/p");
+      expect(await cache.get({ serverName: "s", config, cwd: "/p" })).toBeNull();
+      await cache.set({ serverName: "s", config, cwd: "/p" }, { tools: sampleTools(1) });
     }
     expect(Date.now() - started).toBeLessThan(10_000);
   });
@@ -174,8 +174,13 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("the Redis s
     expect(written).toMatchObject({ code: 0, stderr: "" });
     const cache = await createCacheFromUrl(redis.url, { readTimeoutMs: 5000, key: testCacheKey });
     cleanup.push(() => cache.close());
-    expect(await cache.get("shared", cliConfig, cliCwd)).toEqual(sampleTools(4, "child"));
-    await cache.set("shared", cliConfig, sampleTools(2, "parent"), cliCwd);
+    expect(await cache.get({ serverName: "shared", config: cliConfig, cwd: cliCwd })).toEqual(
+      sampleTools(4, "child"),
+    );
+    await cache.set(
+      { serverName: "shared", config: cliConfig, cwd: cliCwd },
+      { tools: sampleTools(2, "parent") },
+    );
     const read = await runCli([redis.url, "get", "shared"]);
     expect(JSON.parse(read.stdout)).toEqual(sampleTools(2, "parent"));
   });

@@ -24,6 +24,10 @@ export type MCPProgress = Progress;
 
 /** Options of {@link callTool}. */
 export interface CallToolOptions {
+  /** The tool's name, as the server lists it. */
+  name: string;
+  /** The tool's arguments: a JSON object, or undefined for none. */
+  args?: unknown;
   /** Aborts the call: the server receives `notifications/cancelled` and the promise rejects with an `AbortError`. */
   signal?: AbortSignal;
   /**
@@ -62,10 +66,9 @@ const HEADER_MISMATCH = -32020;
  */
 export async function callTool(
   connection: MCPServerConnection,
-  toolName: string,
-  args: unknown,
-  options: CallToolOptions = {},
+  options: CallToolOptions,
 ): Promise<CallToolResult> {
+  const { name: toolName, args } = options;
   const internals = getConnectionInternals(connection);
   if (args !== undefined && args !== null && (typeof args !== "object" || Array.isArray(args))) {
     throw new TypeError(

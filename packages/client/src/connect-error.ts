@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import { SdkErrorCode } from "@modelcontextprotocol/client";
-import type { ClientTransport } from "./client-transport.js";
+import type { ProcessExit } from "./client-transport.js";
+import { type ClientTransport, type RemoteClientTransport, stderrOf } from "./client-transport.js";
 import { resolveServerCwd } from "./create-transport.js";
 import {
   describeExit,
@@ -16,7 +17,6 @@ import {
 import { httpFailureError, networkErrorOf } from "./http-error.js";
 import { tooLargeReasonOf } from "./message-limit.js";
 import { displayUrl } from "./remote-fetch.js";
-import type { ProcessExit } from "./stdio-transport.js";
 
 /** The facts a failed `connectToServer` is explained from. */
 export interface ConnectFailure {
@@ -51,11 +51,12 @@ export function toConnectError(failure: ConnectFailure): McpRtError {
 
 function describeConnectError(failure: ConnectFailure): McpRtError {
   const { name, config, error, transport, sourcePath } = failure;
-  const stderrTail = transport.stderrTail() || undefined;
+  const stdio = transport.kind === "stdio" ? transport : undefined;
+  const stderrTail = stderrOf(transport);
   const where = inConfig(sourcePath);
   const base = { server: name, cause: error, ...(stderrTail ? { stderrTail } : {}) };
-  const noise = transport.stdoutNoise
-    ? `; it wrote output that is not JSON-RPC on stdout (${transport.stdoutNoise}) — an MCP server must log to stderr`
+  const noise = stdio?.stdoutNoise
+    ? `; it wrote output that is not JSON-RPC on stdout (${stdio.stdoutNoise}) — an MCP server must log to stderr`
     : "";
 
   if (failure.signal?.aborted) {
@@ -65,7 +66,7 @@ function describeConnectError(failure: ConnectFailure): McpRtError {
   if (McpRtError.isInstance(error) && error.code === "AUTH_REQUIRED") return error;
 
   const errno = errnoOf(error);
-  if (transport.pid === undefined && errno !== undefined && isStdioConfig(config)) {
+  if (stdio?.pid === undefined && errno !== undefined && isStdioConfig(config)) {
     const cwd = resolveServerCwd(config.cwd, failure.cwd);
     let what: string;
     if (errno === "ENOENT" && !existsSync(cwd)) {
@@ -89,7 +90,7 @@ function describeConnectError(failure: ConnectFailure): McpRtError {
   }
 
   const fail = `Connection to MCP server "${name}" failed`;
-  const tooLarge = transport.limitBreach ?? tooLargeReasonOf(error);
+  const tooLarge = stdio?.limitBreach ?? tooLargeReasonOf(error);
   if (tooLarge) return new McpRtError("LIMIT_EXCEEDED", withStderr(`${fail}: ${tooLarge}`, stderrTail), base);
   const exit = failure.exit;
   if (exit) {
@@ -107,8 +108,8 @@ function describeConnectError(failure: ConnectFailure): McpRtError {
     });
   }
 
-  if (!isStdioConfig(config)) {
-    const remote = toRemoteConnectError(failure, fail);
+  if (transport.kind !== "stdio") {
+    const remote = toRemoteConnectError(failure, transport, fail);
     if (remote) return remote;
   }
 
@@ -128,12 +129,16 @@ function describeConnectError(failure: ConnectFailure): McpRtError {
 }
 
 /** The connect errors only a remote server has: HTTP error statuses and unreachable addresses. */
-function toRemoteConnectError(failure: ConnectFailure, fail: string): McpRtError | undefined {
-  const { name, error, transport, sourcePath, config } = failure;
+function toRemoteConnectError(
+  failure: ConnectFailure,
+  transport: RemoteClientTransport,
+  fail: string,
+): McpRtError | undefined {
+  const { name, error, sourcePath, config } = failure;
   const tried = failure.fallbackFrom
     ? `; Streamable HTTP was tried first and answered HTTP ${failure.fallbackFrom.status}, so the legacy SSE transport was tried too`
     : "";
-  const http = transport.httpFailureOf?.(error);
+  const http = transport.httpFailureOf(error);
   if (http) {
     const mapped = httpFailureError({ name, failure: http, lead: fail, sourcePath, cause: error });
     if (!tried) return mapped;

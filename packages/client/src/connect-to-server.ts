@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
 import { createTransport } from "./create-transport.js";
 import { answerElicitation, answerEmbeddedElicitation, MAX_INPUT_ROUNDS } from "./elicitation.js";
@@ -30,15 +31,20 @@ import { planStdioEra } from "./stdio-era.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
-/** `timeout` used when a config has none: connect + `tools/list`, in ms. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-
 /** How long a failed handshake waits for a server whose pipe broke to report its exit. */
 const EXIT_WAIT_MS = 1000;
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
-/** Options of {@link connectToServer}. */
+/** Options of {@link connectToServer}: the server, and how to connect to it. */
+export interface ConnectToServerOptions extends ConnectOptions {
+  /** The server's name in its config file: every message names it. */
+  name: string;
+  /** Its config, resolved (`resolveServerConfig`): what is started or fetched. */
+  config: MCPServerConfig;
+}
+
+/** How {@link connectToServer} connects. */
 export interface ConnectOptions {
   /** Aborts the handshake: the server is stopped and the promise rejects with `ABORTED`. */
   signal?: AbortSignal;
@@ -133,17 +139,17 @@ export interface ConnectOptions {
  *
  * @example
  * ```ts
- * const connection = await connectToServer("files", { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] });
+ * const connection = await connectToServer({ name: "files", config: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] } });
  * const tools = await listTools(connection);
- * const result = await callTool(connection, "list_directory", { path: "." });
+ * const result = await callTool(connection, { name: "list_directory", args: { path: "." } });
  * await closeConnection(connection);
  * ```
  */
-export async function connectToServer(
-  name: string,
-  config: MCPServerConfig,
-  options: ConnectOptions = {},
-): Promise<MCPServerConnection> {
+export async function connectToServer({
+  name,
+  config,
+  ...options
+}: ConnectToServerOptions): Promise<MCPServerConnection> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const timeoutMs = config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   if (options.signal?.aborted) {
@@ -289,8 +295,10 @@ async function connectStdio(
     // Read before stopping it: after terminate() every process has "exited". A server
     // that dies at once fails the initialize write (EPIPE) before its exit is seen.
     const exit =
-      transport.exit ??
-      (errnoOf(error) === undefined ? undefined : await transport.waitForExit(EXIT_WAIT_MS));
+      transport.kind !== "stdio"
+        ? undefined
+        : (transport.exit ??
+          (errnoOf(error) === undefined ? undefined : await transport.waitForExit(EXIT_WAIT_MS)));
     await transport.terminate();
     throw toConnectError({
       name,

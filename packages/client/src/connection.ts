@@ -1,12 +1,11 @@
 import type { MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { Client, Implementation, ServerCapabilities } from "@modelcontextprotocol/client";
-import type { ClientTransport } from "./client-transport.js";
+import type { ClientTransport, ProcessExit } from "./client-transport.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import type { MCPListCacheHint } from "./list-cache-hint.js";
 import type { ListenStream } from "./listen-stream.js";
 import type { ParamHeaderDeclaration } from "./mcp-param-headers.js";
 import type { ProgressCalls } from "./progress-calls.js";
-import type { ProcessExit } from "./stdio-transport.js";
 
 /** The server's name and version, as it reported them at `initialize`. */
 export type MCPServerInfo = Implementation;

@@ -8,7 +8,7 @@ import {
 } from "@mcp-rt/config";
 import type { FetchLike, OAuthClientProvider } from "@modelcontextprotocol/client";
 import { createServerEnv } from "./child-env.js";
-import type { ClientTransport } from "./client-transport.js";
+import type { ClientTransport, RemoteClientTransport } from "./client-transport.js";
 import { inConfig } from "./error-text.js";
 import { createRemoteTransport } from "./remote-transport.js";
 import { createStdioTransport } from "./stdio-transport.js";
@@ -60,6 +60,16 @@ export function resolveServerCwd(configCwd: string | undefined, agentCwd: string
 }
 
 /** Builds the transport a config asks for. */
+export function createTransport(
+  name: string,
+  config: MCPHttpServerConfig,
+  context: TransportContext,
+): RemoteClientTransport;
+export function createTransport(
+  name: string,
+  config: MCPServerConfig,
+  context: TransportContext,
+): ClientTransport;
 export function createTransport(
   name: string,
   config: MCPServerConfig,

@@ -1,7 +1,7 @@
 import { McpRtError, redactConfigText } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import { ProtocolError, SdkError, type SdkErrorCode } from "@modelcontextprotocol/client";
-import type { ProcessExit } from "./stdio-transport.js";
+import type { ProcessExit } from "./client-transport.js";
 
 /** Where a user fixes a setting: the config file when known. */
 export function inConfig(sourcePath: string | undefined): string {
@@ -77,7 +77,7 @@ export function withoutSecrets<T extends Error>(error: T, secrets: SecretsOf): T
     ...(secrets.written === undefined ? {} : { written: secrets.written }),
     ...(error.server === undefined ? {} : { server: error.server }),
   };
-  const redact = (text: string): string => redactConfigText(text, secrets.config, options);
+  const redact = (text: string): string => redactConfigText(text, { config: secrets.config, ...options });
   const message = redact(error.message);
   const stderrTail = error.stderrTail === undefined ? undefined : redact(error.stderrTail);
   const details = error.details === undefined ? undefined : redactStrings(error.details, redact);

@@ -3,10 +3,16 @@ export type { CallToolOptions, MCPProgress } from "./call-tool.js";
 export { callTool, checkStructuredContent, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
 export type { ServerEnvOptions } from "./child-env.js";
 export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
-export type { ClientTransport } from "./client-transport.js";
+export type {
+  ClientTransport,
+  ProcessExit,
+  RemoteClientTransport,
+  StdioClientTransport,
+} from "./client-transport.js";
 export { closeConnection } from "./close-connection.js";
-export type { ConnectOptions } from "./connect-to-server.js";
-export { connectToServer, DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
+export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
+export type { ConnectOptions, ConnectToServerOptions } from "./connect-to-server.js";
+export { connectToServer } from "./connect-to-server.js";
 export type {
   MCPConnectionCloseEvent,
   MCPServerCapabilities,
@@ -44,10 +50,15 @@ export { ping } from "./ping.js";
 export type { HttpFailure } from "./remote-fetch.js";
 export type { RemoteTransportOptions } from "./remote-transport.js";
 export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";
-export type { MCPPromptResult, MCPResourceContents } from "./resource-requests.js";
+export type {
+  GetPromptOptions,
+  MCPPromptResult,
+  MCPResourceContents,
+  ResourceRequestOptions,
+} from "./resource-requests.js";
 export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
 export type { ServerRequestOptions } from "./server-request.js";
-export type { ProcessExit, StdioTransportOptions } from "./stdio-transport.js";
+export type { StdioTransportOptions } from "./stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

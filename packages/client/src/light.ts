@@ -1,6 +1,7 @@
 // What a start path needs before it connects anything, without loading the MCP SDK (README "Light entry").
 
 export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
+export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 export type {
   ElicitationHandler,
   MCPElicitationField,

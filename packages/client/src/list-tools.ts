@@ -1,13 +1,10 @@
 import { type MCPToolDefinition, MCPToolDefinitionSchema, McpRtError } from "@mcp-rt/config";
 import { z } from "@mcp-rt/config/util";
-import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-to-server.js";
 import type { MCPServerConnection } from "./connection.js";
-import { getConnectionInternals } from "./connection.js";
 import { rpcCode } from "./error-text.js";
 import { joinHints, type MCPListCacheHint, pageHint } from "./list-cache-hint.js";
 import { invalidHeaderText, type ParamHeaderDeclaration, scanParamHeaders } from "./mcp-param-headers.js";
-import { notConnectedError, toRequestError } from "./request-error.js";
-import { checkTimeOption, timerMs } from "./time-limit.js";
+import { openRequest } from "./server-request.js";
 import { toToolDefinition } from "./tool-definition.js";
 import { resolveToolLimits, type ToolLimitBreach, ToolLimiter, type ToolLimits } from "./tool-limits.js";
 
@@ -80,18 +77,12 @@ export async function listTools(
   connection: MCPServerConnection,
   options: ListToolsOptions = {},
 ): Promise<MCPToolDefinition[]> {
-  const internals = getConnectionInternals(connection);
-  const what = "tools/list request";
-  if (connection.closed) throw notConnectedError(connection, internals, what);
+  const scope = openRequest(connection, "tools/list request", options);
+  const { internals } = scope;
   if (!connection.capabilities.tools) return [];
 
-  checkTimeOption("timeout", options.timeout);
-  const timeoutMs = options.timeout ?? connection.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const deadline = AbortSignal.timeout(timerMs(timeoutMs));
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const limits = resolveToolLimits(options.limits);
   let limiter = new ToolLimiter(connection.name, limits);
-  const started = Date.now();
   const tools = new Map<string, MCPToolDefinition>();
   const dropped = (tool: string, reason: string): void => {
     try {
@@ -120,7 +111,7 @@ export async function listTools(
       result = await internals.client.request(
         { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
         PAGE,
-        { signal, timeout: timerMs(Math.max(1, timeoutMs - (Date.now() - started))) },
+        { signal: scope.signal, timeout: scope.remainingMs() },
       );
     } catch (error) {
       if (cursor !== undefined && !restarted && rpcCode(error) === INVALID_PARAMS) {
@@ -134,17 +125,7 @@ export async function listTools(
         page = 0;
         continue;
       }
-      throw toRequestError({
-        connection,
-        internals,
-        error,
-        what,
-        timeoutField: "timeout",
-        timeoutMs,
-        ...(options.connectMs ? { connectMs: options.connectMs } : {}),
-        signal: options.signal,
-        deadline,
-      });
+      throw scope.fail(error);
     }
     const keep = (definition: MCPToolDefinition): void => {
       if (tools.has(definition.name)) return;

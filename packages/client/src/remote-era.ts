@@ -7,7 +7,7 @@ import {
   SdkHttpError,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
-import type { ClientTransport } from "./client-transport.js";
+import type { RemoteClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
 import { getConnectionInternals } from "./connection.js";
 import {
@@ -59,7 +59,7 @@ export interface RemoteConnectInit {
     kind: "http" | "sse",
     mode: VersionNegotiationMode,
     signal: AbortSignal,
-  ): { connection: ServerConnection; transport: ClientTransport };
+  ): { connection: ServerConnection; transport: RemoteClientTransport };
 }
 
 /**
@@ -157,7 +157,7 @@ export async function connectRemote(init: RemoteConnectInit): Promise<ServerConn
         steps.splice(index + 1, 0, { kind: step.kind, mode: "legacy", afterProbeStatus: failedProbe });
         continue;
       }
-      const status = transport.httpFailureOf?.(error)?.status ?? httpStatusOf(error);
+      const status = transport.httpFailureOf(error)?.status ?? httpStatusOf(error);
       if (step.prior && step.mode !== "legacy" && !signal.aborted && storedVerdictFailed(error, status)) {
         // The server changed since the verdict was kept: ask it again, once, as the setting says.
         steps.splice(index + 1, 0, { kind: step.kind, mode: step.mode, afterStored: step.prior.verdict });
@@ -244,7 +244,7 @@ function withProbeNote(error: McpRtError, status: number): McpRtError {
 function eraDecisionOf(
   step: RemoteStep,
   connection: ServerConnection,
-  transport: ClientTransport,
+  transport: RemoteClientTransport,
   fallbackFrom: ConnectFailure["fallbackFrom"],
 ): MCPEraDecision {
   const version = connection.protocolVersion ?? "unknown";
@@ -277,7 +277,7 @@ function eraDecisionOf(
 }
 
 /** What the probe found, in a sentence. */
-function probeText(connection: ServerConnection, transport: ClientTransport, version: string): string {
+function probeText(connection: ServerConnection, transport: RemoteClientTransport, version: string): string {
   if (connection.era === "modern") {
     return `the server answered server/discover offering ${version}, so it speaks the modern era`;
   }
@@ -285,7 +285,7 @@ function probeText(connection: ServerConnection, transport: ClientTransport, ver
 }
 
 /** What the probe got, for a legacy verdict: the HTTP error of the first POST, or a JSON-RPC error. */
-function probeAnswer(transport: ClientTransport): string {
+function probeAnswer(transport: RemoteClientTransport): string {
   const failure = transport instanceof RemoteTransport ? transport.httpFailures[0] : undefined;
   if (failure?.method !== "POST") return "an error that is not a modern one";
   const body = failure.bodyHead ? ` (${failure.bodyHead.slice(0, 120)})` : "";

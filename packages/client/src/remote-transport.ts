@@ -12,7 +12,7 @@ import {
   StreamableHTTPClientTransport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/client";
-import type { ClientTransport } from "./client-transport.js";
+import type { RemoteClientTransport } from "./client-transport.js";
 import { errorText } from "./error-text.js";
 import {
   describeHttpFailure,
@@ -66,7 +66,7 @@ const STREAM_RETRIES = 2;
  * is gone (a lost session, a dropped SSE stream, an unreachable server) rather
  * than only when the client closes.
  */
-export class RemoteTransport implements ClientTransport {
+export class RemoteTransport implements RemoteClientTransport {
   /** `http` or `sse`. */
   readonly kind: "http" | "sse";
   /** Called once, when the transport has closed for whatever reason. */
@@ -165,11 +165,6 @@ export class RemoteTransport implements ClientTransport {
     this.#protocolVersion = version;
     this.#established = true;
     this.#inner.setProtocolVersion(version);
-  }
-
-  /** Remote servers have no stderr. */
-  stderrTail(): string {
-    return "";
   }
 
   /** The last HTTP error responses this transport saw (at most 8), oldest first. */

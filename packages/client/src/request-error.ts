@@ -1,6 +1,7 @@
 import { McpRtError } from "@mcp-rt/config";
 import { abortError } from "@mcp-rt/config/util";
 import { ProtocolErrorCode, SdkErrorCode } from "@modelcontextprotocol/client";
+import { stderrOf } from "./client-transport.js";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
 import { InputRequestError, MAX_INPUT_ROUNDS } from "./elicitation.js";
 import {
@@ -49,8 +50,9 @@ function timeoutText({ timeoutMs, connectMs }: RequestFailure): string {
 export function closedReason(internals: ConnectionInternals): string {
   const event = internals.closeEvent();
   if (event?.expected) return "the connection was closed by the client";
-  const { closeReason, exit } = internals.transport;
-  return closeReason ?? (exit ? describeExit(exit) : "the server closed the connection");
+  const { transport } = internals;
+  const exit = transport.kind === "stdio" ? transport.exit : undefined;
+  return transport.closeReason ?? (exit ? describeExit(exit) : "the server closed the connection");
 }
 
 /** The error of a request on a connection that has already closed. */
@@ -60,9 +62,7 @@ export function notConnectedError(
   what: string,
 ): McpRtError {
   // After closeConnection, what the server said on its way out explains nothing.
-  const stderrTail = internals.closeEvent()?.expected
-    ? undefined
-    : internals.transport.stderrTail() || undefined;
+  const stderrTail = internals.closeEvent()?.expected ? undefined : stderrOf(internals.transport);
   const message = `Cannot send ${what} to MCP server "${connection.name}": ${closedReason(internals)}`;
   return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), {
     server: connection.name,
@@ -93,7 +93,8 @@ function describeRequestError(failure: RequestFailure): Error {
   if (McpRtError.isInstance(error) && (error.code === "AUTH_REQUIRED" || error.code === "ABORTED"))
     return error;
   const code = rpcCode(error);
-  const stderrTail = internals.transport.stderrTail() || undefined;
+  const { transport } = internals;
+  const stderrTail = stderrOf(transport);
   const base = { server, cause: error, ...(stderrTail ? { stderrTail } : {}) };
 
   if (failure.deadline?.aborted || sdkCode(error) === SdkErrorCode.RequestTimeout) {
@@ -113,7 +114,7 @@ function describeRequestError(failure: RequestFailure): Error {
       base,
     );
   }
-  const http = internals.transport.httpFailureOf?.(error);
+  const http = transport.kind === "stdio" ? undefined : transport.httpFailureOf(error);
   if (http) {
     return httpFailureError({
       name: server,
@@ -124,7 +125,7 @@ function describeRequestError(failure: RequestFailure): Error {
     });
   }
   const network = networkErrorOf(error);
-  if (network && !UNREACHABLE_ERRNOS.has(network.code) && internals.transport.kind !== "stdio") {
+  if (network && !UNREACHABLE_ERRNOS.has(network.code) && transport.kind !== "stdio") {
     return new McpRtError(
       "HTTP_ERROR",
       `The ${what} to MCP server "${server}" failed: the network connection broke mid-request (${network.message}); the server may have crashed or restarted`,
@@ -141,7 +142,7 @@ function describeRequestError(failure: RequestFailure): Error {
     connection.closed ||
     errno
   ) {
-    const breach = internals.transport.limitBreach;
+    const breach = transport.kind === "stdio" ? transport.limitBreach : undefined;
     if (breach) {
       return new McpRtError(
         "LIMIT_EXCEEDED",
@@ -150,7 +151,7 @@ function describeRequestError(failure: RequestFailure): Error {
       );
     }
     const message = `MCP server "${server}" closed the connection during the ${what}: ${closedReason(internals)}`;
-    const details = internals.transport.closeDetails;
+    const details = transport.closeDetails;
     return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), {
       ...base,
       ...(details ? { details } : {}),

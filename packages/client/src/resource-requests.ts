@@ -9,6 +9,20 @@ export type MCPResourceContents = ReadResourceResult;
 /** What `prompts/get` returns: the prompt's messages, ready for the conversation. */
 export type MCPPromptResult = GetPromptResult;
 
+/** Options of {@link readResource}, {@link subscribeResource} and {@link unsubscribeResource}. */
+export interface ResourceRequestOptions extends ServerRequestOptions {
+  /** The resource's URI. */
+  uri: string;
+}
+
+/** Options of {@link getPrompt}. */
+export interface GetPromptOptions extends ServerRequestOptions {
+  /** The prompt's name, as the server lists it. */
+  name: string;
+  /** Its arguments, by name. @default {} */
+  args?: Record<string, string>;
+}
+
 /**
  * Reads one resource (`resources/read`). Rejects with an `McpRtError`
  * (`PROTOCOL_ERROR` with the server's error for an unknown URI,
@@ -17,8 +31,7 @@ export type MCPPromptResult = GetPromptResult;
  */
 export function readResource(
   connection: MCPServerConnection,
-  uri: string,
-  options: ServerRequestOptions = {},
+  { uri, ...options }: ResourceRequestOptions,
 ): Promise<MCPResourceContents> {
   return sendRequest(
     connection,
@@ -37,9 +50,7 @@ export function readResource(
  */
 export function getPrompt(
   connection: MCPServerConnection,
-  name: string,
-  args: Record<string, string> = {},
-  options: ServerRequestOptions = {},
+  { name, args = {}, ...options }: GetPromptOptions,
 ): Promise<MCPPromptResult> {
   return sendRequest(
     connection,
@@ -58,26 +69,26 @@ export function getPrompt(
  */
 export function subscribeResource(
   connection: MCPServerConnection,
-  uri: string,
-  options: ServerRequestOptions = {},
+  options: ResourceRequestOptions,
 ): Promise<void> {
-  return subscription(connection, "resources/subscribe", uri, options);
+  return subscription(connection, { method: "resources/subscribe", ...options });
 }
 
 /** Stops the updates of `uri` (`resources/unsubscribe`); like {@link subscribeResource}. */
 export function unsubscribeResource(
   connection: MCPServerConnection,
-  uri: string,
-  options: ServerRequestOptions = {},
+  options: ResourceRequestOptions,
 ): Promise<void> {
-  return subscription(connection, "resources/unsubscribe", uri, options);
+  return subscription(connection, { method: "resources/unsubscribe", ...options });
 }
 
 async function subscription(
   connection: MCPServerConnection,
-  method: "resources/subscribe" | "resources/unsubscribe",
-  uri: string,
-  options: ServerRequestOptions,
+  {
+    method,
+    uri,
+    ...options
+  }: ResourceRequestOptions & { method: "resources/subscribe" | "resources/unsubscribe" },
 ): Promise<void> {
   checkSubscribe(connection, uri);
   // 2026-07-28 has no resources/subscribe: the uri joins the filter of the connection's listen stream.

@@ -1,7 +1,7 @@
 import { type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
 import type { Client } from "@modelcontextprotocol/client";
 import { authContextOf } from "./auth-context.js";
-import type { ClientTransport } from "./client-transport.js";
+import { type ClientTransport, stderrOf } from "./client-transport.js";
 import type {
   MCPConnectionCloseEvent,
   MCPServerCapabilities,
@@ -152,7 +152,7 @@ export class ServerConnection implements MCPServerConnection {
   }
 
   get pid(): number | undefined {
-    return this.#transport.pid;
+    return this.#transport.kind === "stdio" ? this.#transport.pid : undefined;
   }
 
   get closed(): boolean {
@@ -160,8 +160,10 @@ export class ServerConnection implements MCPServerConnection {
   }
 
   stderrTail(): string {
-    const tail = this.#transport.stderrTail(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
-    return tail && redactConfigText(tail, this.#resolvedConfig, { written: this.config, server: this.name });
+    const tail = stderrOf(this.#transport, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+    return tail === undefined
+      ? ""
+      : redactConfigText(tail, { config: this.#resolvedConfig, written: this.config, server: this.name });
   }
 
   onClose(listener: (event: MCPConnectionCloseEvent) => void): () => void {
@@ -212,18 +214,19 @@ export class ServerConnection implements MCPServerConnection {
   /** Wired to the SDK client's `onclose`. */
   handleClose(): void {
     if (this.#closeEvent) return;
-    const exit = this.#transport.exit;
+    const transport = this.#transport;
+    const exit = transport.kind === "stdio" ? transport.exit : undefined;
     let event: MCPConnectionCloseEvent;
     if (this.#closing) {
       event = { expected: true, reason: `MCP server "${this.name}" was closed by the client` };
     } else {
       // A transport that closed itself knows why better than the exit its close caused.
-      const how =
-        this.#transport.closeReason ?? (exit ? describeExit(exit) : "the server closed the connection");
+      const how = transport.closeReason ?? (exit ? describeExit(exit) : "the server closed the connection");
       const reason = `MCP server "${this.name}" stopped: ${how}`;
-      const stderrTail = this.#transport.stderrTail();
-      const details = exit ? { exitCode: exit.code, signal: exit.signal } : this.#transport.closeDetails;
-      const code = this.#transport.limitBreach ? "LIMIT_EXCEEDED" : "TRANSPORT_CLOSED";
+      const stderrTail = stderrOf(transport);
+      const details = exit ? { exitCode: exit.code, signal: exit.signal } : transport.closeDetails;
+      const code =
+        transport.kind === "stdio" && transport.limitBreach ? "LIMIT_EXCEEDED" : "TRANSPORT_CLOSED";
       event = {
         expected: false,
         reason,

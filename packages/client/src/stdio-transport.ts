@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { errorMessage, firstSettled } from "@mcp-rt/config/util";
 import { type JSONRPCMessage, SdkError, SdkErrorCode, serializeMessage } from "@modelcontextprotocol/client";
 import spawn from "cross-spawn";
-import type { ClientTransport } from "./client-transport.js";
+import type { ProcessExit, StdioClientTransport } from "./client-transport.js";
 import { errnoOf } from "./error-text.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "./message-limit.js";
 import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
@@ -37,14 +37,6 @@ export interface StdioTransportOptions {
   maxMessageBytes?: number;
 }
 
-/** How a server process ended. */
-export interface ProcessExit {
-  /** Exit code, or null when a signal ended it. */
-  code: number | null;
-  /** The signal that ended it, if any. */
-  signal: NodeJS.Signals | null;
-}
-
 /** The default of {@link StdioTransportOptions.killGraceMs}. */
 const KILL_GRACE_MS = 2000;
 
@@ -61,7 +53,7 @@ const DRAIN_MS = 200;
  * Close: end stdin, wait `stdinGraceMs`, SIGTERM the group, wait `killGraceMs`,
  * SIGKILL the group; `close()` resolves once no process of the group runs.
  */
-export class ProcessGroupStdioTransport implements ClientTransport {
+export class ProcessGroupStdioTransport implements StdioClientTransport {
   /** Always `stdio`. */
   readonly kind = "stdio" as const;
   /** Called once, when the process has exited or `close()` has finished. */

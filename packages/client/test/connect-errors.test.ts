@@ -22,7 +22,11 @@ const { connectError } = useConnections();
 
 describe("connectToServer failures", () => {
   it("reports a missing command as SPAWN_FAILED with what to change", async () => {
-    const error = await connectError("ghost", { command: "mcp-rt-no-such-command" }, { sourcePath: SOURCE });
+    const error = await connectError({
+      name: "ghost",
+      config: { command: "mcp-rt-no-such-command" },
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("SPAWN_FAILED");
     expect(error.server).toBe("ghost");
     expect(error.message).toBe(
@@ -31,11 +35,12 @@ describe("connectToServer failures", () => {
   });
 
   it("reports a missing working folder as SPAWN_FAILED naming the folder", async () => {
-    const error = await connectError(
-      "nowhere",
-      { command: process.execPath, cwd: "does/not/exist" },
-      { cwd: dir(), sourcePath: SOURCE },
-    );
+    const error = await connectError({
+      name: "nowhere",
+      config: { command: process.execPath, cwd: "does/not/exist" },
+      cwd: dir(),
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("SPAWN_FAILED");
     expect(error.message).toBe(
       `Cannot start MCP server "nowhere": working folder does not exist: ${join(dir(), "does/not/exist")} (fix "cwd" in ${SOURCE})`,
@@ -48,14 +53,14 @@ describe("connectToServer failures", () => {
       const script = join(dir(), "server.sh");
       writeFileSync(script, "#!/bin/sh\nexit 0\n");
       chmodSync(script, 0o644);
-      const error = await connectError("noexec", { command: script });
+      const error = await connectError({ name: "noexec", config: { command: script } });
       expect(error.code).toBe("SPAWN_FAILED");
       expect(error.message).toContain(`permission denied running ${script} (make it executable`);
     },
   );
 
   it("reports a server that exits at start as INIT_FAILED with its exit code and stderr", async () => {
-    const error = await connectError("quitter", exitServer(3));
+    const error = await connectError({ name: "quitter", config: exitServer(3) });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toMatch(
       /^Connection to MCP server "quitter" failed: process exited with code 3 before initializing\. stderr: \[fixture .*\] exiting at start with code 3/,
@@ -68,9 +73,12 @@ describe("connectToServer failures", () => {
     "reports a server that dies before reading initialize by its exit code, not the broken pipe",
     async () => {
       // Exits before the initialize write reaches it: the write fails with EPIPE first.
-      const error = await connectError("py", {
-        command: "sh",
-        args: ["-c", "echo \"ModuleNotFoundError: No module named 'mcp'\" >&2; exit 1"],
+      const error = await connectError({
+        name: "py",
+        config: {
+          command: "sh",
+          args: ["-c", "echo \"ModuleNotFoundError: No module named 'mcp'\" >&2; exit 1"],
+        },
       });
       expect(error.code).toBe("INIT_FAILED");
       expect(error.message).toBe(
@@ -81,7 +89,7 @@ describe("connectToServer failures", () => {
   );
 
   it("says what to check when a server exits at start with code 0, or without a word on stderr", async () => {
-    const done = await connectError("oneshot", exitServer(0), { sourcePath: SOURCE });
+    const done = await connectError({ name: "oneshot", config: exitServer(0), sourcePath: SOURCE });
     expect(done.code).toBe("INIT_FAILED");
     expect(done.message).toMatch(
       new RegExp(
@@ -89,11 +97,11 @@ describe("connectToServer failures", () => {
       ),
     );
 
-    const silent = await connectError(
-      "silent",
-      { command: process.execPath, args: ["-e", "process.exit(2)"] },
-      { sourcePath: SOURCE },
-    );
+    const silent = await connectError({
+      name: "silent",
+      config: { command: process.execPath, args: ["-e", "process.exit(2)"] },
+      sourcePath: SOURCE,
+    });
     expect(silent.code).toBe("INIT_FAILED");
     expect(silent.message).toBe(
       `Connection to MCP server "silent" failed: process exited with code 2 before initializing and wrote nothing to stderr (check "command" and "args" in ${SOURCE})`,
@@ -105,11 +113,11 @@ describe("connectToServer failures", () => {
     const started = Date.now();
     // Generous: the stderr line is only there if a loaded machine got the fixture
     // (node + the SDK) to read initialize within it.
-    const error = await connectError(
-      "stuck",
-      { ...hangingServer({ pidFile }), timeout: 6000 },
-      { sourcePath: SOURCE },
-    );
+    const error = await connectError({
+      name: "stuck",
+      config: { ...hangingServer({ pidFile }), timeout: 6000 },
+      sourcePath: SOURCE,
+    });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(error.code).toBe("CONNECT_TIMEOUT");
     expect(error.message).toMatch(
@@ -124,19 +132,22 @@ describe("connectToServer failures", () => {
   });
 
   it("uses config.timeout: a slow init within it connects, one beyond it times out", async () => {
-    const error = await connectError("slow", { ...slowInitServer(3000), timeout: 300 });
+    const error = await connectError({ name: "slow", config: { ...slowInitServer(3000), timeout: 300 } });
     expect(error.code).toBe("CONNECT_TIMEOUT");
     expect(error.message).toContain('timed out after 300 ms (raise "timeout" in the server\'s config)');
 
     const { closeConnection } = await import("@mcp-rt/client");
-    const connection = await connectToServer("slow", { ...slowInitServer(300), timeout: 5000 });
+    const connection = await connectToServer({
+      name: "slow",
+      config: { ...slowInitServer(300), timeout: 5000 },
+    });
     expect(connection.serverInfo.name).toBe("mcp-rt-fixture");
     await closeConnection(connection);
   });
 
   it("explains a server that writes garbage on stdout instead of JSON-RPC", async () => {
     // Generous, so that a loaded machine gets the fixture to write its first line within it.
-    const error = await connectError("html", { ...garbageServer(), timeout: 5000 });
+    const error = await connectError({ name: "html", config: { ...garbageServer(), timeout: 5000 } });
     expect(error.code).toBe("CONNECT_TIMEOUT");
     expect(error.message).toContain("it wrote output that is not JSON-RPC on stdout");
     expect(error.message).toContain("Welcome");
@@ -146,7 +157,9 @@ describe("connectToServer failures", () => {
   it("aborts a pending handshake with ABORTED and stops the server first", async () => {
     const pidFile = join(dir(), "pids");
     const controller = new AbortController();
-    const error = await connectError("aborted", slowInitServer(10_000, { pidFile }), {
+    const error = await connectError({
+      name: "aborted",
+      config: slowInitServer(10_000, { pidFile }),
       signal: controller.signal,
       // Abort once the server is up and holding on to initialize.
       onStderr: (chunk) => {
@@ -160,34 +173,45 @@ describe("connectToServer failures", () => {
 
   it("does not start anything when the signal is already aborted", async () => {
     const pidFile = join(dir(), "pids");
-    const error = await connectError("early", exitServer(0, { pidFile }), { signal: AbortSignal.abort() });
+    const error = await connectError({
+      name: "early",
+      config: exitServer(0, { pidFile }),
+      signal: AbortSignal.abort(),
+    });
     expect(error.code).toBe("ABORTED");
     expect(readPidFile(pidFile)).toEqual([]);
   });
 
   it("refuses a timeout that is not a positive number of ms as CONFIG_INVALID, before starting anything", async () => {
     const pidFile = join(dir(), "pids");
-    const error = await connectError(
-      "eager",
-      { ...exitServer(0, { pidFile }), timeout: -1 },
-      { sourcePath: SOURCE },
-    );
+    const error = await connectError({
+      name: "eager",
+      config: { ...exitServer(0, { pidFile }), timeout: -1 },
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toBe(
       `MCP server "eager" has an invalid "timeout": -1 is not a positive number of milliseconds (fix "timeout" in ${SOURCE})`,
     );
-    const tool = await connectError("eager", { ...exitServer(0, { pidFile }), toolTimeout: Number.NaN });
+    const tool = await connectError({
+      name: "eager",
+      config: { ...exitServer(0, { pidFile }), toolTimeout: Number.NaN },
+    });
     expect(tool.message).toContain('invalid "toolTimeout": NaN is not a positive number of milliseconds');
     expect(readPidFile(pidFile)).toEqual([]);
   });
 
   it("refuses a url that is not http(s) as CONFIG_INVALID naming the field and file", async () => {
-    const error = await connectError("remote", { url: "ftp://example.com/mcp" }, { sourcePath: SOURCE });
+    const error = await connectError({
+      name: "remote",
+      config: { url: "ftp://example.com/mcp" },
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toBe(
       `MCP server "remote" has an invalid "url": "ftp://example.com/mcp" is not an http:// or https:// URL (fix "url" in ${SOURCE})`,
     );
-    const relative = await connectError("remote", { type: "http", url: "/mcp" });
+    const relative = await connectError({ name: "remote", config: { type: "http", url: "/mcp" } });
     expect(relative.code).toBe("CONFIG_INVALID");
   });
 });

@@ -19,18 +19,18 @@ const { connect, connectError } = useConnections();
 describe("connect errors never print a URL's or a header's secrets", () => {
   it("quotes an invalid url redacted", async () => {
     const bad = `mcp.zapier.com/api/mcp/s/${PATH_TOKEN}/mcp?api_key=key-123456`;
-    const error = await connectError("zapier", { url: bad }, { sourcePath: SOURCE });
+    const error = await connectError({ name: "zapier", config: { url: bad }, sourcePath: SOURCE });
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toBe(
       `MCP server "zapier" has an invalid "url": "mcp.zapier.com/api/mcp/s/***/mcp?api_key=***" is not an http:// or https:// URL (fix "url" in ${SOURCE})`,
     );
-    const ftp = await connectError("ftp", { url: "ftp://me:hunter22@example.com/mcp" });
+    const ftp = await connectError({ name: "ftp", config: { url: "ftp://me:hunter22@example.com/mcp" } });
     expect(ftp.message).not.toContain("hunter22");
   });
 
   it("names an unreachable server without its path token", async () => {
     const url = `http://127.0.0.1:${await freePort()}/api/mcp/s/${PATH_TOKEN}/mcp`;
-    const error = await connectError("down", { url }, { sourcePath: SOURCE });
+    const error = await connectError({ name: "down", config: { url }, sourcePath: SOURCE });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.message).toContain("cannot reach http://127.0.0.1:");
     expect(error.message).toContain("/api/mcp/s/***/mcp");
@@ -45,7 +45,10 @@ describe("connect errors never print a URL's or a header's secrets", () => {
         .end(`no route for ${req.url} with ${req.headers.authorization}`);
     });
     const url = `${echo.origin}/api/mcp/s/${PATH_TOKEN}/mcp`;
-    const error = await connectError("echo", { type: "http", url, headers: { Authorization: header } });
+    const error = await connectError({
+      name: "echo",
+      config: { type: "http", url, headers: { Authorization: header } },
+    });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.message).toContain("no route for");
     expect(error.message).not.toContain(PATH_TOKEN);
@@ -66,12 +69,14 @@ describe("request errors never print the config's secrets", () => {
       });
       const url = `${front.origin}${new URL(fixture.config.url).pathname}`;
       // As the manager connects: the key came from a `!command`, the connection reports the config unresolved.
-      const connection = await connect(
-        "keyed",
-        { type: "http", url, headers: { "X-Api-Key": "key-abc-123456" } },
-        { unresolvedConfig: { type: "http", url, headers: { "X-Api-Key": "!op read op://k" } } },
-      );
-      const error = (await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e)) as Error;
+      const connection = await connect({
+        name: "keyed",
+        config: { type: "http", url, headers: { "X-Api-Key": "key-abc-123456" } },
+        unresolvedConfig: { type: "http", url, headers: { "X-Api-Key": "!op read op://k" } },
+      });
+      const error = (await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+        (e: unknown) => e,
+      )) as Error;
       expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR" });
       expect(error.message).toContain("bad key ***");
       expect(JSON.stringify({ ...error, message: error.message })).not.toContain("key-abc-123456");
@@ -121,10 +126,10 @@ describe("a server's stderr never shows its config's secrets", () => {
   });
 
   it("keeps plain values and the server's name readable", async () => {
-    const error = await connectError(
-      "modern",
-      refusing({ FIX_NAME: "modern", FIX_LEGACY: "reject", MODE: "server" }),
-    );
+    const error = await connectError({
+      name: "modern",
+      config: refusing({ FIX_NAME: "modern", FIX_LEGACY: "reject", MODE: "server" }),
+    });
     expect(error.message).toContain('MCP server "modern"');
     expect(error.message).toContain("modern server: reject legacy clients");
     expect(error.stderrTail).toContain("settings: modern reject server");
@@ -137,22 +142,24 @@ describe("a server's stderr never shows its config's secrets", () => {
       GH: "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
       SEED: "7x2yAXs3UzfRrVvG1ZW-",
     };
-    const error = await connectError("modern", refusing({ ...secrets, MODE: "server" }));
+    const error = await connectError({ name: "modern", config: refusing({ ...secrets, MODE: "server" }) });
     expect(error.stderrTail).toContain("settings: *** *** *** server");
     for (const secret of Object.values(secrets)) expect(shown(error)).not.toContain(secret);
     expect(error.message).toContain('MCP server "modern"');
   });
 
   it("hides it in a failed start's message and stderr tail", async () => {
-    const error = await connectError("leaky", leaky(true));
+    const error = await connectError({ name: "leaky", config: leaky(true) });
     expect(error.stderrTail).toContain("starting with key ***");
     expect(shown(error)).not.toContain(KEY);
   });
 
   it("hides it when the server dies on a call: the call's error, the close event and stderrTail()", async () => {
-    const connection = await connect("leaky", leaky(false));
+    const connection = await connect({ name: "leaky", config: leaky(false) });
     const closed = new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
-    const error = (await callTool(connection, "any", {}).catch((e: unknown) => e)) as McpRtError;
+    const error = (await callTool(connection, { name: "any", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(McpRtError.isInstance(error)).toBe(true);
     const event = await closed;
     expect(event.error?.stderrTail).toContain("starting with key ***");

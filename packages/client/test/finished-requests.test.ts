@@ -28,19 +28,19 @@ const cancellations = (sent: JSONRPCMessage[]): JSONRPCMessage[] =>
 
 describe("requests that finished", () => {
   it("are not cancelled when the caller's signal aborts later (listTools pages, callTool, ping)", async () => {
-    const connection = await connect("many", manyToolsServer(250, 100, { slowTool: true }));
+    const connection = await connect({ name: "many", config: manyToolsServer(250, 100, { slowTool: true }) });
     const sent = recordSent(connection);
     const controller = new AbortController();
     const { signal } = controller;
 
     expect(await listTools(connection, { signal })).toHaveLength(252);
-    await callTool(connection, "echo", { message: "hi" }, { signal });
+    await callTool(connection, { name: "echo", args: { message: "hi" }, signal });
     await ping(connection, { signal });
     // Three pages, one call, one ping went out.
     expect(sent.filter((message) => "id" in message && "method" in message)).toHaveLength(5);
 
     // A call still running when the signal aborts is the only one cancelled.
-    const running = callTool(connection, "slow", { ms: 5000, steps: 50 }, { signal });
+    const running = callTool(connection, { name: "slow", args: { ms: 5000, steps: 50 }, signal });
     await until(() =>
       sent.some(
         (message) =>
@@ -62,11 +62,11 @@ describe("requests that finished", () => {
     const controller = new AbortController();
     const timeout = 3000;
     const started = performance.now();
-    const connection = await connect(
-      "many",
-      { ...manyToolsServer(3), timeout },
-      { signal: controller.signal },
-    );
+    const connection = await connect({
+      name: "many",
+      config: { ...manyToolsServer(3), timeout },
+      signal: controller.signal,
+    });
     const sent = recordSent(connection);
     // The connect's deadline passes on a healthy connection, then its caller's signal aborts.
     await sleep(Math.max(0, started + timeout + 200 - performance.now()));
@@ -78,9 +78,11 @@ describe("requests that finished", () => {
   });
 
   it("an already aborted signal still rejects at once with AbortError", async () => {
-    const connection = await connect("many", manyToolsServer(3));
+    const connection = await connect({ name: "many", config: manyToolsServer(3) });
     const signal = AbortSignal.abort();
-    await expect(callTool(connection, "echo", { message: "x" }, { signal })).rejects.toMatchObject({
+    await expect(
+      callTool(connection, { name: "echo", args: { message: "x" }, signal }),
+    ).rejects.toMatchObject({
       name: "AbortError",
     });
     await expect(listTools(connection, { signal })).rejects.toMatchObject({ name: "AbortError" });

@@ -52,7 +52,7 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
     onElicitation?: ConnectOptions["onElicitation"],
   ): Promise<MCPServerConnection> {
     const config = await modernFixture(transport);
-    const connection = await connect("asks", config, onElicitation ? { onElicitation } : {});
+    const connection = await connect({ name: "asks", config, ...(onElicitation ? { onElicitation } : {}) });
     expect(connection.era).toBe("modern");
     return connection;
   }
@@ -60,7 +60,7 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
   it("answers a form through onElicitation over several rounds, the requestState carrying earlier answers", async () => {
     const handler = answering(acceptAll);
     const connection = await connectModern(handler.onElicitation);
-    const result = await callTool(connection, "ask", { rounds: 3 });
+    const result = await callTool(connection, { name: "ask", args: { rounds: 3 } });
     // The fixture remembers N1 and N2 only in the sealed requestState: each retry echoed it as sent.
     expect(textOf(result)).toBe(
       'answer: accept {"name":"N3","color":"green","ok":true} (earlier rounds: N1, N2)',
@@ -76,7 +76,7 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
   it("answers a URL elicitation through onElicitation", async () => {
     const handler = answering(acceptAll);
     const connection = await connectModern(handler.onElicitation);
-    expect(textOf(await callTool(connection, "ask_url", {}))).toBe("answer: accept");
+    expect(textOf(await callTool(connection, { name: "ask_url", args: {} }))).toBe("answer: accept");
     expect(handler.asked).toEqual([
       {
         server: "asks",
@@ -89,15 +89,17 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
 
   it("hands a decline and a cancel to the server, which ends the call with them", async () => {
     const declining = await connectModern(() => ({ action: "decline" }));
-    expect(textOf(await callTool(declining, "ask", { rounds: 3 }))).toBe("answer: decline");
+    expect(textOf(await callTool(declining, { name: "ask", args: { rounds: 3 } }))).toBe("answer: decline");
     const cancelling = await connectModern(() => ({ action: "cancel" }));
-    expect(textOf(await callTool(cancelling, "ask_url", {}))).toBe("answer: cancel");
+    expect(textOf(await callTool(cancelling, { name: "ask_url", args: {} }))).toBe("answer: cancel");
   });
 
   it(`gives up after ${MAX_INPUT_ROUNDS} rounds with LIMIT_EXCEEDED naming the server and the call`, async () => {
     const handler = answering(acceptAll);
     const connection = await connectModern(handler.onElicitation);
-    const error = await callTool(connection, "ask", { rounds: 50 }).catch((caught: unknown) => caught);
+    const error = await callTool(connection, { name: "ask", args: { rounds: 50 } }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({
       code: "LIMIT_EXCEEDED",
       server: "asks",
@@ -113,7 +115,7 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
       return new Promise<never>(() => {}); // a user who never answers, and a handler that ignores the signal
     });
     const controller = new AbortController();
-    const call = callTool(connection, "ask", {}, { signal: controller.signal });
+    const call = callTool(connection, { name: "ask", args: {}, signal: controller.signal });
     await expect.poll(() => handlerSignal).toBeDefined();
     const started = Date.now();
     controller.abort();
@@ -121,12 +123,14 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
     expect(Date.now() - started).toBeLessThan(1000);
     expect(handlerSignal?.aborted).toBe(true);
     // The connection goes on serving.
-    expect(textOf(await callTool(connection, "echo", { message: "still here" }))).toBe("still here");
+    expect(textOf(await callTool(connection, { name: "echo", args: { message: "still here" } }))).toBe(
+      "still here",
+    );
   });
 
   it("without onElicitation, fails with the server's -32021 and names the option", async () => {
     const connection = await connectModern();
-    await expect(callTool(connection, "ask", {})).rejects.toMatchObject({
+    await expect(callTool(connection, { name: "ask", args: {} })).rejects.toMatchObject({
       code: "PROTOCOL_ERROR",
       message: expect.stringMatching(/error -32021: .*only with an onElicitation handler/),
     });
@@ -135,16 +139,16 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
 
 describe("input_required across rounds: answers, aborts and time limits", () => {
   async function connectStdio(onElicitation: ConnectOptions["onElicitation"]): Promise<MCPServerConnection> {
-    return connect("asks", modernServer({ content: true }), { onElicitation });
+    return connect({ name: "asks", config: modernServer({ content: true }), onElicitation });
   }
 
   it("applies the form's defaults and never sends an answer that does not fit it", async () => {
     const defaults = await connectStdio(() => ({ action: "accept", content: { name: "Ada", count: 2 } }));
-    expect(textOf(await callTool(defaults, "ask", {}))).toBe(
+    expect(textOf(await callTool(defaults, { name: "ask", args: {} }))).toBe(
       'answer: accept {"name":"Ada","count":2,"color":"green","ok":true}',
     );
     const wrong = await connectStdio(() => ({ action: "accept", content: { count: 9 } }));
-    await expect(callTool(wrong, "ask", {})).rejects.toMatchObject({
+    await expect(callTool(wrong, { name: "ask", args: {} })).rejects.toMatchObject({
       code: "PROTOCOL_ERROR",
       message:
         'MCP server "asks" asked for input during the call of tool "ask" that the client could not give: the user\'s answer does not fit the requested form: name: is required',
@@ -160,7 +164,9 @@ describe("input_required across rounds: answers, aborts and time limits", () => 
       return { action: "accept", content: { name: request.message } };
     });
     const started = Date.now();
-    await expect(callTool(connection, "ask", { rounds: 5 }, { timeout: 1000 })).rejects.toMatchObject({
+    await expect(
+      callTool(connection, { name: "ask", args: { rounds: 5 }, timeout: 1000 }),
+    ).rejects.toMatchObject({
       code: "REQUEST_TIMEOUT",
       message: expect.stringMatching(/call of tool "ask" to MCP server "asks" timed out after 1000 ms/),
     });
@@ -202,12 +208,16 @@ const askingServer = inlineServer([
 describe("input_required on prompts/get, resources/read, and for roots", () => {
   it("answers both through onElicitation, echoing a requestState as sent, and caches neither result", async () => {
     const handler = answering((_request, round) => ({ action: "accept", content: { topic: `t${round}` } }));
-    const connection = await connect("asking", askingServer, { onElicitation: handler.onElicitation });
+    const connection = await connect({
+      name: "asking",
+      config: askingServer,
+      onElicitation: handler.onElicitation,
+    });
     expect(connection.era).toBe("modern");
-    const prompt = await getPrompt(connection, "brief");
+    const prompt = await getPrompt(connection, { name: "brief" });
     expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Write about t1" });
-    const first = await readResource(connection, "asking://secret");
-    const second = await readResource(connection, "asking://secret");
+    const first = await readResource(connection, { uri: "asking://secret" });
+    const second = await readResource(connection, { uri: "asking://secret" });
     // mcp-rt caches lists only: a read that needed input asks again and reaches the server again.
     expect(first.contents[0]).toMatchObject({ text: "secret about t2 (read 1)" });
     expect(second.contents[0]).toMatchObject({ text: "secret about t3 (read 2)" });
@@ -219,15 +229,17 @@ describe("input_required on prompts/get, resources/read, and for roots", () => {
   });
 
   it("answers an embedded roots/list with the agent's cwd, as the legacy roots/list", async () => {
-    const connection = await connect("asking", askingServer, { cwd: "/tmp" });
-    expect(textOf(await callTool(connection, "where", {}))).toBe("file:///tmp");
+    const connection = await connect({ name: "asking", config: askingServer, cwd: "/tmp" });
+    expect(textOf(await callTool(connection, { name: "where", args: {} }))).toBe("file:///tmp");
   });
 
   it("times a read out across its rounds (config timeout)", async () => {
-    const connection = await connect("asking", askingServer, {
+    const connection = await connect({
+      name: "asking",
+      config: askingServer,
       onElicitation: () => new Promise<never>(() => {}),
     });
-    await expect(readResource(connection, "asking://secret", { timeout: 300 })).rejects.toMatchObject({
+    await expect(readResource(connection, { uri: "asking://secret", timeout: 300 })).rejects.toMatchObject({
       code: "REQUEST_TIMEOUT",
     });
   });
@@ -236,19 +248,17 @@ describe("input_required on prompts/get, resources/read, and for roots", () => {
 describe("a dual-era fixture connected legacy", () => {
   it("still asks through elicitation/create, one round, as before", async () => {
     const handler = answering(acceptAll);
-    const connection = await connect(
-      "asks",
-      { ...dualEraServer({ content: true }), protocol: "legacy" },
-      {
-        onElicitation: handler.onElicitation,
-      },
-    );
+    const connection = await connect({
+      name: "asks",
+      config: { ...dualEraServer({ content: true }), protocol: "legacy" },
+      onElicitation: handler.onElicitation,
+    });
     expect(connection.era).toBe("legacy");
     // `rounds` is the modern tool's: the legacy one asks once with elicitInput.
-    expect(textOf(await callTool(connection, "ask", { rounds: 3 }))).toBe(
+    expect(textOf(await callTool(connection, { name: "ask", args: { rounds: 3 } }))).toBe(
       'answer: accept {"name":"N1","color":"green","ok":true}',
     );
-    expect(textOf(await callTool(connection, "ask_url", {}))).toBe("answer: accept");
+    expect(textOf(await callTool(connection, { name: "ask_url", args: {} }))).toBe("answer: accept");
     // elicitationId exists only on the 2025 wire's URL elicitation/create request.
     expect(handler.asked.map((request) => [request.message, request.elicitationId])).toEqual([
       ["Who are you?", undefined],
@@ -277,21 +287,21 @@ const bareModernServer = inlineServer([
 
 describe("a 2026-07-28 result without resultType", () => {
   it("is complete: the call resolves with it", async () => {
-    const connection = await connect("bare", bareModernServer);
+    const connection = await connect({ name: "bare", config: bareModernServer });
     expect(connection.era).toBe("modern");
-    expect(textOf(await callTool(connection, "anything", {}))).toBe("done");
+    expect(textOf(await callTool(connection, { name: "anything", args: {} }))).toBe("done");
   });
 });
 
 describe("input the client has no handler for (a server that asks whatever the client declared)", () => {
   it("fails the call with PROTOCOL_ERROR saying what was asked, and for a form which option answers it", async () => {
-    const connection = await connect("bare", bareModernServer);
-    await expect(callTool(connection, "sample", {})).rejects.toMatchObject({
+    const connection = await connect({ name: "bare", config: bareModernServer });
+    await expect(callTool(connection, { name: "sample", args: {} })).rejects.toMatchObject({
       code: "PROTOCOL_ERROR",
       message:
         'MCP server "bare" asked for sampling/createMessage during the call of tool "sample" (input_required), which mcp-rt does not answer',
     });
-    await expect(callTool(connection, "confirm", {})).rejects.toMatchObject({
+    await expect(callTool(connection, { name: "confirm", args: {} })).rejects.toMatchObject({
       code: "PROTOCOL_ERROR",
       message:
         'MCP server "bare" asked for elicitation/create during the call of tool "confirm" (input_required); pass onElicitation to connectToServer (or to the manager) to answer it',

@@ -17,7 +17,7 @@ describe("stdio launches", () => {
       spawnedWhenTimerFired = childProcessesOf(process.pid).length - before;
     }, 0);
     const connections = await Promise.all(
-      Array.from({ length: count }, (_, i) => connect(`echo${i}`, echoServer())),
+      Array.from({ length: count }, (_, i) => connect({ name: `echo${i}`, config: echoServer() })),
     );
     clearTimeout(timer);
     expect(connections.every((connection) => typeof connection.pid === "number")).toBe(true);
@@ -31,7 +31,7 @@ describe("stdio launches", () => {
     const release = holdLaunches();
     let connecting: Promise<MCPServerConnection> | undefined;
     try {
-      connecting = connect("held", echoServer());
+      connecting = connect({ name: "held", config: echoServer() });
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(childProcessesOf(process.pid).length).toBe(before);
     } finally {
@@ -44,7 +44,7 @@ describe("stdio launches", () => {
   it("an abort while waiting for its turn spawns nothing and rejects with ABORTED", async () => {
     const before = childProcessesOf(process.pid).length;
     const controller = new AbortController();
-    const connecting = connectToServer("echo", echoServer(), { signal: controller.signal });
+    const connecting = connectToServer({ name: "echo", config: echoServer(), signal: controller.signal });
     controller.abort();
     await expect(connecting).rejects.toMatchObject({ code: "ABORTED" });
     expect(childProcessesOf(process.pid).length).toBe(before);

@@ -12,7 +12,7 @@ const { connect } = useConnections();
 
 describe("listTools", () => {
   it("follows nextCursor through every page, in order", async () => {
-    const connection = await connect("many", manyToolsServer(250, 7));
+    const connection = await connect({ name: "many", config: manyToolsServer(250, 7) });
     const tools = await listTools(connection);
     expect(tools).toHaveLength(251);
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -23,7 +23,10 @@ describe("listTools", () => {
   });
 
   it("stops on a repeated cursor with PROTOCOL_ERROR instead of looping", async () => {
-    const connection = await connect("loop", fixtureServer({ tools: 10, pageSize: 2, cursorLoop: true }));
+    const connection = await connect({
+      name: "loop",
+      config: fixtureServer({ tools: 10, pageSize: 2, cursorLoop: true }),
+    });
     const error = (await listTools(connection).catch((e: unknown) => e)) as McpRtError;
     expect(error).toMatchObject({ name: "McpRtError", code: "PROTOCOL_ERROR", server: "loop" });
     expect(error.message).toBe(
@@ -32,40 +35,40 @@ describe("listTools", () => {
   });
 
   it("stops after 1000 pages with PROTOCOL_ERROR", async () => {
-    const connection = await connect("endless", manyToolsServer(1000, 1));
+    const connection = await connect({ name: "endless", config: manyToolsServer(1000, 1) });
     const error = (await listTools(connection).catch((e: unknown) => e)) as McpRtError;
     expect(error).toMatchObject({ code: "PROTOCOL_ERROR" });
     expect(error.message).toContain("more than 1000 pages");
   });
 
   it("returns [] for a server without the tools capability", async () => {
-    const connection = await connect(
-      "prompts-only",
-      inlineServer([
+    const connection = await connect({
+      name: "prompts-only",
+      config: inlineServer([
         'import { Server } from "@modelcontextprotocol/server";',
         'import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
         'const server = new Server({ name: "prompts-only", version: "1.0.0" }, { capabilities: { prompts: {} } });',
         "await server.connect(new StdioServerTransport());",
       ]),
-    );
+    });
     expect(connection.capabilities.tools).toBeUndefined();
     expect(await listTools(connection)).toEqual([]);
   });
 
   it("rejects with AbortError when aborted", async () => {
-    const connection = await connect("many", manyToolsServer(10));
+    const connection = await connect({ name: "many", config: manyToolsServer(10) });
     await expect(listTools(connection, { signal: AbortSignal.abort() })).rejects.toMatchObject({
       name: "AbortError",
     });
   });
 
   it("notifies onToolsChanged on tools/list_changed, and the next listing shows the change", async () => {
-    const connection = await connect("changing", listChangingServer());
+    const connection = await connect({ name: "changing", config: listChangingServer() });
     let changes = 0;
     const unsubscribe = connection.onToolsChanged(() => changes++);
     expect((await listTools(connection)).map((t) => t.name)).not.toContain("fresh");
 
-    await callTool(connection, "add_tool", { name: "fresh" });
+    await callTool(connection, { name: "add_tool", args: { name: "fresh" } });
     for (let i = 0; i < 100 && changes === 0; i++) await sleep(20);
 
     expect(changes).toBeGreaterThanOrEqual(1);
@@ -73,7 +76,7 @@ describe("listTools", () => {
 
     unsubscribe();
     const before = changes;
-    await callTool(connection, "remove_tool", { name: "fresh" });
+    await callTool(connection, { name: "remove_tool", args: { name: "fresh" } });
     await sleep(100);
     expect(changes).toBe(before);
     expect((await listTools(connection)).map((t) => t.name)).not.toContain("fresh");

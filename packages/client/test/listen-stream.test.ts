@@ -46,13 +46,13 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
     ["a modern-only server", modernServer],
     ["a dual-era server", dualEraServer],
   ])("%s: a tool list change reaches onToolsChanged", async (_label, make) => {
-    const connection = await connect("m", make({ listChanging: true }));
+    const connection = await connect({ name: "m", config: make({ listChanging: true }) });
     expect(connection.era).toBe("modern");
     let changes = 0;
     connection.onToolsChanged(() => changes++);
     // The stream opens in the background, after connect: a change made before it is acknowledged is not heard.
     for (let i = 0; changes === 0 && i < 25; i++) {
-      await callTool(connection, "add_tool", { name: `extra${i}` });
+      await callTool(connection, { name: "add_tool", args: { name: `extra${i}` } });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(changes).toBeGreaterThan(0);
@@ -60,22 +60,22 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
   });
 
   it("a resource subscription joins the stream's filter, and its updates reach onResourceUpdated", async () => {
-    const connection = await connect("notes", resourceServer);
+    const connection = await connect({ name: "notes", config: resourceServer });
     expect(connection.era).toBe("modern");
     const updates: string[] = [];
     connection.onResourceUpdated((uri) => updates.push(uri));
-    await subscribeResource(connection, "notes://a");
-    await callTool(connection, "touch", { uri: "notes://a" });
+    await subscribeResource(connection, { uri: "notes://a" });
+    await callTool(connection, { name: "touch", args: { uri: "notes://a" } });
     await until(() => updates.includes("notes://a"), 5000);
-    await unsubscribeResource(connection, "notes://a");
+    await unsubscribeResource(connection, { uri: "notes://a" });
     const before = updates.length;
-    await callTool(connection, "touch", { uri: "notes://a" });
+    await callTool(connection, { name: "touch", args: { uri: "notes://a" } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(updates.length).toBe(before);
   });
 
   it("a server that refuses to listen stays connected, and says so", async () => {
-    const connection = await connect("deaf", deafServer);
+    const connection = await connect({ name: "deaf", config: deafServer });
     expect(connection.era).toBe("modern");
     const errors: McpRtError[] = [];
     connection.onError((error) => errors.push(error));
@@ -88,11 +88,11 @@ describe("subscriptions/listen on a 2026-07-28 connection", () => {
   });
 
   it("a legacy connection opens no stream", async () => {
-    const connection = await connect("old", echoServer({ listChanging: true }));
+    const connection = await connect({ name: "old", config: echoServer({ listChanging: true }) });
     expect(connection.era).toBe("legacy");
     let changes = 0;
     connection.onToolsChanged(() => changes++);
-    await callTool(connection, "add_tool", { name: "extra" });
+    await callTool(connection, { name: "add_tool", args: { name: "extra" } });
     await until(() => changes > 0, 5000);
   });
 });

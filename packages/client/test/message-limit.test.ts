@@ -28,7 +28,7 @@ function nextClose(connection: MCPServerConnection): Promise<MCPConnectionCloseE
 }
 
 async function callError(connection: MCPServerConnection, args: object): Promise<McpRtError> {
-  const error = await callTool(connection, "huge", args).then(
+  const error = await callTool(connection, { name: "huge", args }).then(
     () => new Error("expected the call to fail"),
     (e: unknown) => e,
   );
@@ -39,7 +39,7 @@ async function callError(connection: MCPServerConnection, args: object): Promise
 describe("maxMessageBytes over stdio", () => {
   it("a message past the SDK's 10 MiB limit says it was too large, and which limit, not how the server exited", async () => {
     expect(DEFAULT_MAX_MESSAGE_BYTES).toBe(10 * 1024 * 1024);
-    const connection = await connect("huge", hugeOutputServer());
+    const connection = await connect({ name: "huge", config: hugeOutputServer() });
     const closed = nextClose(connection);
     const error = await callError(connection, { bytes: 11_000_000 });
     expect(error.code).toBe("LIMIT_EXCEEDED");
@@ -55,8 +55,10 @@ describe("maxMessageBytes over stdio", () => {
   });
 
   it("takes a smaller limit as an option", async () => {
-    const connection = await connect("small", hugeOutputServer(), { maxMessageBytes: 100_000 });
-    expect(textOf(await callTool(connection, "huge", { bytes: 50_000 }))).toHaveLength(50_000);
+    const connection = await connect({ name: "small", config: hugeOutputServer(), maxMessageBytes: 100_000 });
+    expect(textOf(await callTool(connection, { name: "huge", args: { bytes: 50_000 } }))).toHaveLength(
+      50_000,
+    );
     const error = await callError(connection, { bytes: 200_000 });
     expect(error.message).toContain("it sent a message larger than 100000 bytes (limit maxMessageBytes)");
   });
@@ -66,14 +68,14 @@ describe("maxMessageBytes over HTTP", () => {
   it("a 30 MB result fails its call with LIMIT_EXCEEDED; the connection stays up", async () => {
     const server = await startHttpFixture({ hugeTool: true });
     fixtures.push(server);
-    const connection = await connect("remote", server.config);
+    const connection = await connect({ name: "remote", config: server.config });
     const error = await callError(connection, { bytes: 30_000_000 });
     expect(error.code).toBe("LIMIT_EXCEEDED");
     expect(error.message).toBe(
       `The call of tool "huge" to MCP server "remote" failed: the server sent ${TOO_LARGE}; it was not read`,
     );
     expect(connection.closed).toBe(false);
-    expect(textOf(await callTool(connection, "huge", { bytes: 1000 }))).toHaveLength(1000);
+    expect(textOf(await callTool(connection, { name: "huge", args: { bytes: 1000 } }))).toHaveLength(1000);
   });
 
   it("reads a body no further than the limit, however long it streams", async () => {

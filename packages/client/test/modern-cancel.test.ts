@@ -19,23 +19,23 @@ afterEach(async () => {
 /** Starts `slow` and aborts it at its first progress; resolves with what the call rejected with. */
 async function abortedSlowCall(connection: MCPServerConnection): Promise<unknown> {
   const controller = new AbortController();
-  return callTool(
-    connection,
-    "slow",
-    { ms: 20_000, steps: 100 },
-    { signal: controller.signal, onProgress: () => controller.abort() },
-  ).catch((error: unknown) => error);
+  return callTool(connection, {
+    name: "slow",
+    args: { ms: 20_000, steps: 100 },
+    signal: controller.signal,
+    onProgress: () => controller.abort(),
+  }).catch((error: unknown) => error);
 }
 
 describe("cancelling a call on a 2026-07-28 connection", () => {
   it("over stdio: sends notifications/cancelled, and the server stops the work", async () => {
-    const connection = await connect("modern", modernServer({ slowTool: true }));
+    const connection = await connect({ name: "modern", config: modernServer({ slowTool: true }) });
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect(await abortedSlowCall(connection)).toMatchObject({ name: "AbortError" });
     await expect
       .poll(() => connection.stderrTail(), { timeout: 5000 })
       .toMatch(/slow cancelled after \d+ of 100 steps/);
-    expect((await callTool(connection, "echo", { message: "after" })).content).toEqual([
+    expect((await callTool(connection, { name: "echo", args: { message: "after" } })).content).toEqual([
       { type: "text", text: "after" },
     ]);
   });
@@ -49,7 +49,10 @@ describe("cancelling a call on a 2026-07-28 connection", () => {
         return false;
       },
     });
-    const connection = await connect("modern", { type: "http", url: `${proxy.origin}/mcp` });
+    const connection = await connect({
+      name: "modern",
+      config: { type: "http", url: `${proxy.origin}/mcp` },
+    });
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect(await abortedSlowCall(connection)).toMatchObject({ name: "AbortError" });
     await expect

@@ -30,7 +30,7 @@ async function routedServer(options: Parameters<typeof startHttpFixture>[0] = {}
     },
   });
   const connect_ = (): Promise<MCPServerConnection> =>
-    connect("routed", { type: "http", url: `${proxy.origin}/mcp` });
+    connect({ name: "routed", config: { type: "http", url: `${proxy.origin}/mcp` } });
   return { posts, connect: connect_ };
 }
 
@@ -56,7 +56,7 @@ describe("x-mcp-header on a 2026-07-28 HTTP connection", () => {
     const listed = await listTools(await connect());
     const routed = listed.find((tool) => tool.name === "routed");
     const warm = await connect();
-    const result = await callTool(warm, "routed", { region: "eu-west" }, { tool: routed });
+    const result = await callTool(warm, { name: "routed", args: { region: "eu-west" }, tool: routed });
     expect(result.content).toEqual([{ type: "text", text: "routed to eu-west" }]);
     expect(calls(posts, "tools/call").map((post) => post.region)).toEqual(["eu-west"]);
     // One list only: the first connection's.
@@ -67,7 +67,7 @@ describe("x-mcp-header on a 2026-07-28 HTTP connection", () => {
     const { connect, posts } = await routedServer();
     const connection = await connect();
     // No list and no definition: the call goes out without the header, and the server refuses it.
-    const result = await callTool(connection, "routed", { region: "us-east" });
+    const result = await callTool(connection, { name: "routed", args: { region: "us-east" } });
     expect(result.content).toEqual([{ type: "text", text: "routed to us-east" }]);
     expect(calls(posts, "tools/call").map((post) => post.region)).toEqual([undefined, "us-east"]);
     expect(calls(posts, "tools/list")).toHaveLength(1);
@@ -80,7 +80,9 @@ describe("x-mcp-header on a 2026-07-28 HTTP connection", () => {
       name: "bad_header",
       inputSchema: { type: "object", properties: { count: { type: "number", "x-mcp-header": "Count" } } },
     };
-    await expect(callTool(connection, "bad_header", { count: 1 }, { tool: bad })).rejects.toMatchObject({
+    await expect(
+      callTool(connection, { name: "bad_header", args: { count: 1 }, tool: bad }),
+    ).rejects.toMatchObject({
       code: "PROTOCOL_ERROR",
       message: expect.stringContaining('tool "bad_header" with an invalid x-mcp-header'),
     });
@@ -112,7 +114,7 @@ describe("caching hints of tools/list (SEP-2549)", () => {
 
   it("are not read on a legacy connection, whatever its result holds", async () => {
     fixture = await startHttpFixture({ era: "legacy", listTtlMs: 60_000, listScope: "private" });
-    const connection = await connect("legacy", { type: "http", url: fixture.url });
+    const connection = await connect({ name: "legacy", config: { type: "http", url: fixture.url } });
     await listTools(connection);
     expect(connection.era).toBe("legacy");
     expect(connection.toolsCacheHint).toBeUndefined();
@@ -133,14 +135,23 @@ describe("the auth context of a connection", () => {
   it("is a digest of its credentials: equal for equal headers, another for another key, none without", async () => {
     fixture = await startHttpFixture({ era: "modern" });
     const url = fixture.url;
-    const a = await connect("a", { type: "http", url, headers: { "X-Api-Key": "key-of-ann" } });
-    const b = await connect("b", { type: "http", url, headers: { "X-Api-Key": "key-of-ann" } });
-    const c = await connect("c", { type: "http", url, headers: { "X-Api-Key": "key-of-bob" } });
+    const a = await connect({
+      name: "a",
+      config: { type: "http", url, headers: { "X-Api-Key": "key-of-ann" } },
+    });
+    const b = await connect({
+      name: "b",
+      config: { type: "http", url, headers: { "X-Api-Key": "key-of-ann" } },
+    });
+    const c = await connect({
+      name: "c",
+      config: { type: "http", url, headers: { "X-Api-Key": "key-of-bob" } },
+    });
     expect(a.authContext).toMatch(/^[0-9a-f]{64}$/);
     expect(b.authContext).toBe(a.authContext);
     expect(c.authContext).not.toBe(a.authContext);
     expect(a.authContext).not.toContain("key-of-ann");
-    expect((await connect("none", { type: "http", url })).authContext).toBeUndefined();
+    expect((await connect({ name: "none", config: { type: "http", url } })).authContext).toBeUndefined();
   });
 });
 
@@ -161,7 +172,7 @@ describe("a cursor the server no longer takes", () => {
         return true;
       },
     });
-    const connection = await connect("paged", { type: "http", url: `${proxy.origin}/mcp` });
+    const connection = await connect({ name: "paged", config: { type: "http", url: `${proxy.origin}/mcp` } });
     const tools = await listTools(connection);
     expect(tools.map((tool) => tool.name)).toEqual([
       "echo",

@@ -114,7 +114,7 @@ export function expectNoSecrets(fixture: OAuthFixture, text: string): void {
 
 /** The text of a `whoami` call. */
 export async function whoami(connection: MCPServerConnection): Promise<string> {
-  const result = await callTool(connection, "whoami", {});
+  const result = await callTool(connection, { name: "whoami", args: {} });
   return (result.content as Array<{ text: string }>)[0]?.text ?? "";
 }
 

@@ -40,7 +40,9 @@ describe("the issuer of an authorization response (RFC 9207) and of the metadata
         return url;
       },
     });
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: { storage: createMemoryAuthStorage(), openUrl: browser.openUrl, interactive: true },
     });
     expect(await whoami(connection)).toContain("alice");
@@ -56,7 +58,9 @@ describe("the issuer of an authorization response (RFC 9207) and of the metadata
     const forged = iss?.replace("ISSUER", fixture.issuer);
     const { browser, seen } = browserSetting(forged);
     const error = await rejection(
-      connect("linear", fixture.config(), {
+      connect({
+        name: "linear",
+        config: fixture.config(),
         oauth: { storage: createMemoryAuthStorage(), openUrl: browser.openUrl, interactive: true },
       }),
     );
@@ -115,13 +119,11 @@ describe("authorization server metadata whose issuer is not the one its URL was 
     await once(server, "listening");
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const error = await rejection(
-      connect(
-        "linear",
-        { type: "http", url: `${origin}/mcp` },
-        {
-          oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
-        },
-      ),
+      connect({
+        name: "linear",
+        config: { type: "http", url: `${origin}/mcp` },
+        oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
+      }),
     );
     expect(error.code).toBe("AUTH_REQUIRED");
     expect(error.details).toMatchObject({ failure: "issuer-mismatch" });

@@ -20,7 +20,11 @@ describe("two servers on one authorization server", () => {
     const storage = kit.fileStorage();
     const [a, b] = await Promise.all(
       fixture.urls.map((url, i) =>
-        connect(`server-${i}`, fixture.config(url), { oauth: kit.oauth(storage, { interactive: true }) }),
+        connect({
+          name: `server-${i}`,
+          config: fixture.config(url),
+          oauth: kit.oauth(storage, { interactive: true }),
+        }),
       ),
     );
     expect(await whoami(a!)).toContain("alice");
@@ -44,7 +48,11 @@ describe("two servers on one authorization server", () => {
     const storage = createMemoryAuthStorage();
     const connections = await Promise.all(
       fixture.urls.map((url, i) =>
-        connect(`server-${i}`, fixture.config(url), { oauth: { storage, openUrl, interactive: true } }),
+        connect({
+          name: `server-${i}`,
+          config: fixture.config(url),
+          oauth: { storage, openUrl, interactive: true },
+        }),
       ),
     );
     for (const connection of connections) expect(await whoami(connection)).toContain("alice");
@@ -59,10 +67,12 @@ describe("step-up on 403 insufficient_scope", () => {
   it("an interactive connection signs in again for the union of scopes, and the call goes through", async () => {
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
-    expect(textOf(await callTool(connection, "admin_action", {}))).toBe("admin action done");
+    expect(textOf(await callTool(connection, { name: "admin_action", args: {} }))).toBe("admin action done");
     expect(kit.browser.visits).toHaveLength(2);
     expect(new URL(kit.browser.visits[1]!).searchParams.get("scope")).toBe("mcp:read mcp:admin");
     expect(await whoami(connection)).toBe("subject=alice scopes=mcp:read mcp:admin");
@@ -73,9 +83,13 @@ describe("step-up on 403 insufficient_scope", () => {
   it("a connection that may not open a browser fails the call with a needs-sign-in error naming the scope", async () => {
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
-    const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
-    const error = await rejection(callTool(connection, "admin_action", {}));
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
+    const connection = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
+    const error = await rejection(callTool(connection, { name: "admin_action", args: {} }));
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({
       reason: "insufficient-scope",
@@ -84,24 +98,28 @@ describe("step-up on 403 insufficient_scope", () => {
     });
     expect(error.message).toContain("it asks for more access than the sign-in grants");
     // The next interactive connection asks for the wider scope at once.
-    const login = await connect("linear", fixture.config(), {
+    const login = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
-    expect(textOf(await callTool(login, "admin_action", {}))).toBe("admin action done");
+    expect(textOf(await callTool(login, { name: "admin_action", args: {} }))).toBe("admin action done");
   });
 
   it("a connection starts at most three browser sign-ins on its own, then only reports", async () => {
     const fixture = await kit.fixture();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
     });
     fixture.denyConsent = true;
     for (let i = 0; i < 2; i++) {
-      const declined = await rejection(callTool(connection, "admin_action", {}));
+      const declined = await rejection(callTool(connection, { name: "admin_action", args: {} }));
       expect(declined.message).toMatch(/^Cannot sign in to MCP server "linear": the sign-in was not granted/);
     }
     expect(kit.browser.visits).toHaveLength(3);
-    const error = await rejection(callTool(connection, "admin_action", {}));
+    const error = await rejection(callTool(connection, { name: "admin_action", args: {} }));
     expect(error.details).toMatchObject({ signIn: true, reason: "insufficient-scope" });
     expect(kit.browser.visits).toHaveLength(3);
   });
@@ -111,16 +129,22 @@ describe("secrets", () => {
   it("no token, code or secret shows up in errors, their causes, or the error events of connections", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
-    const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
+    const connection = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
     const events: string[] = [];
     connection.onError((error) => events.push(errorTexts(error)));
-    const texts = [errorTexts(await rejection(callTool(connection, "admin_action", {})))];
+    const texts = [errorTexts(await rejection(callTool(connection, { name: "admin_action", args: {} })))];
     fixture.revokeAccessTokens();
     fixture.revokeRefreshTokens();
-    texts.push(errorTexts(await rejection(callTool(connection, "whoami", {}))));
+    texts.push(errorTexts(await rejection(callTool(connection, { name: "whoami", args: {} }))));
     texts.push(
-      errorTexts(await rejection(connect("linear", fixture.config(), { oauth: kit.oauth(storage) }))),
+      errorTexts(
+        await rejection(connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) })),
+      ),
     );
     expectNoSecrets(fixture, [...texts, ...events].join("\n"));
     // They are in the auth file, which is what it is for.

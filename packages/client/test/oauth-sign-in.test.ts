@@ -16,7 +16,7 @@ describe("signing in to an MCP server that needs OAuth", () => {
     const fixture = await kit.fixture();
     const started = Date.now();
     const error = await rejection(
-      connect("linear", fixture.config(), { oauth: kit.oauth(createMemoryAuthStorage()) }),
+      connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(createMemoryAuthStorage()) }),
     );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(error.code).toBe("AUTH_REQUIRED");
@@ -36,7 +36,9 @@ describe("signing in to an MCP server that needs OAuth", () => {
   it("interactive: registers, opens the browser once, gets tokens, then connects and calls tools", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
     expect((await listTools(connection)).map((tool) => tool.name).sort()).toEqual(["admin_action", "whoami"]);
@@ -62,8 +64,16 @@ describe("signing in to an MCP server that needs OAuth", () => {
 
   it("a restart (a new storage on the same file) reuses the tokens: no browser, no new registration", async () => {
     const fixture = await kit.fixture();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(kit.fileStorage(), { interactive: true }) });
-    const again = await connect("linear", fixture.config(), { oauth: kit.oauth(kit.fileStorage()) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(kit.fileStorage(), { interactive: true }),
+    });
+    const again = await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(kit.fileStorage()),
+    });
     expect(await whoami(again)).toContain("alice");
     expect(kit.browser.visits).toHaveLength(1);
     expect(fixture.counts).toMatchObject({
@@ -84,7 +94,9 @@ describe("signing in to an MCP server that needs OAuth", () => {
       const config = { ...fixture.config(), auth: { type: "oauth" as const, callbackPort: port } };
       const started = Date.now();
       const error = await rejection(
-        connect("linear", config, {
+        connect({
+          name: "linear",
+          config,
           sourcePath: "/home/ann/.claude.json",
           oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
         }),
@@ -111,7 +123,11 @@ describe("signing in to an MCP server that needs OAuth", () => {
     probe.close();
     await once(probe, "close");
     const config = { ...fixture.config(), auth: { type: "oauth" as const, callbackPort: port } };
-    await connect("linear", config, { oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }) });
+    await connect({
+      name: "linear",
+      config,
+      oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
+    });
     expect(new URL(kit.browser.visits[0]!).searchParams.get("redirect_uri")).toBe(
       `http://127.0.0.1:${port}/callback`,
     );
@@ -121,7 +137,9 @@ describe("signing in to an MCP server that needs OAuth", () => {
     const fixture = await kit.fixture();
     fixture.denyConsent = true;
     const error = await rejection(
-      connect("linear", fixture.config(), {
+      connect({
+        name: "linear",
+        config: fixture.config(),
         oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
       }),
     );
@@ -141,7 +159,9 @@ describe("signing in to an MCP server that needs OAuth", () => {
       await forged.text();
       await kit.browser.openUrl(url);
     };
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: { storage: createMemoryAuthStorage(), openUrl, interactive: true },
     });
     expect(refused).toBe(400);
@@ -152,7 +172,9 @@ describe("signing in to an MCP server that needs OAuth", () => {
     const fixture = await kit.fixture();
     let redirect = "";
     const error = await rejection(
-      connect("linear", fixture.config(), {
+      connect({
+        name: "linear",
+        config: fixture.config(),
         oauth: {
           storage: createMemoryAuthStorage(),
           interactive: true,
@@ -173,7 +195,9 @@ describe("signing in to an MCP server that needs OAuth", () => {
     const fixture = await kit.fixture();
     const controller = new AbortController();
     const error = await rejection(
-      connect("linear", fixture.config(), {
+      connect({
+        name: "linear",
+        config: fixture.config(),
         oauth: {
           storage: createMemoryAuthStorage(),
           interactive: true,
@@ -212,7 +236,11 @@ describe("signing in to an MCP server that needs OAuth", () => {
       ...fixture.config(),
       auth: { type: "oauth" as const, clientId: "mcp-rt-desktop", clientSecret: secret, callbackPort: port },
     };
-    const connection = await connect("linear", config, { oauth: kit.oauth(storage, { interactive: true }) });
+    const connection = await connect({
+      name: "linear",
+      config,
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
     expect(await whoami(connection)).toContain("alice");
     expect(fixture.counts).toMatchObject({ registrations: 0, codeExchanges: 1 });
     expect(await readFile(kit.authFile, "utf8")).not.toContain(secret);
@@ -221,10 +249,16 @@ describe("signing in to an MCP server that needs OAuth", () => {
   it("never puts a token, code or secret in its errors", async () => {
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
     fixture.revokeAccessTokens();
     fixture.revokeRefreshTokens();
-    const error = await rejection(connect("linear", fixture.config(), { oauth: kit.oauth(storage) }));
+    const error = await rejection(
+      connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) }),
+    );
     expect(isSignInRequired(error)).toBe(true);
     expectNoSecrets(fixture, errorTexts(error));
   });

@@ -20,17 +20,21 @@ describe("stored OAuth tokens", () => {
     const warn = vi.spyOn(console, "warn");
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
 
     const records = new SignInRecords(storage);
-    const server = await records.readServer(fixture.url);
+    const server = await records.readBinding(fixture.url);
     const record = server && (await records.readSignIn(server));
     expect(record?.tokens).toMatchObject({ issuer: fixture.issuer });
     expect(record?.client?.info).toMatchObject({ issuer: fixture.issuer });
 
     // A restart that refreshes, then a call that refreshes after a 401: the stored values are read back.
     fixture.revokeAccessTokens();
-    const again = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    const again = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
     fixture.revokeAccessTokens();
     expect(await whoami(again)).toContain("alice");
     expect(fixture.counts).toMatchObject({ refreshes: 2, authorizations: 1 });
@@ -40,7 +44,9 @@ describe("stored OAuth tokens", () => {
   it("are refreshed before they expire, without a 401, and the rotated refresh token is kept", async () => {
     const fixture = await kit.fixture({ accessTokenTtlSeconds: 2 });
     const storage = kit.fileStorage();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
     const before = await readSignInStatus(fixture.config(), storage);
@@ -60,18 +66,22 @@ describe("stored OAuth tokens", () => {
   it("give the connection an auth context of the sign-in (a digest), the same on the next connect", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
     expect(connection.authContext).toMatch(/^[0-9a-f]{64}$/);
-    const again = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    const again = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
     expect(again.authContext).toBe(connection.authContext);
   });
 
   it("are refreshed once on a 401 (a revoked access token), and the request goes through", async () => {
     const fixture = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(storage, { interactive: true }),
     });
     fixture.revokeAccessTokens();
@@ -79,7 +89,7 @@ describe("stored OAuth tokens", () => {
     expect(fixture.counts.refreshes).toBe(1);
     // A restart after another revocation refreshes at connect time.
     fixture.revokeAccessTokens();
-    const again = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    const again = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
     expect(await whoami(again)).toContain("alice");
     expect(fixture.counts.refreshes).toBe(2);
     expect(kit.browser.visits).toHaveLength(1);
@@ -88,12 +98,16 @@ describe("stored OAuth tokens", () => {
   it("an expired refresh token clears the tokens and asks for a sign-in; signing in again reuses the registration", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
     // As an agent connects at startup: no browser may open.
-    const connection = await connect("linear", fixture.config(), { oauth: kit.oauth(storage) });
+    const connection = await connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(storage) });
     fixture.revokeAccessTokens();
     fixture.revokeRefreshTokens();
-    const error = await rejection(callTool(connection, "whoami", {}));
+    const error = await rejection(callTool(connection, { name: "whoami", args: {} }));
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({ reason: "expired", status: 401 });
     expect(error.message).toMatch(
@@ -105,11 +119,13 @@ describe("stored OAuth tokens", () => {
     });
 
     const restart = await rejection(
-      connect("linear", fixture.config(), { oauth: kit.oauth(kit.fileStorage()) }),
+      connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(kit.fileStorage()) }),
     );
     expect(isSignInRequired(restart)).toBe(true);
 
-    const login = await connect("linear", fixture.config(), {
+    const login = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(kit.fileStorage(), { interactive: true }),
     });
     expect(await whoami(login)).toContain("alice");
@@ -118,7 +134,9 @@ describe("stored OAuth tokens", () => {
 
   it("an interactive connection whose refresh token is refused signs in again, and the call goes through", async () => {
     const fixture = await kit.fixture();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
     });
     fixture.revokeAccessTokens();
@@ -130,14 +148,16 @@ describe("stored OAuth tokens", () => {
 
   it('interactive: "connect" signs in to connect, then never opens a browser for a call', async () => {
     const fixture = await kit.fixture();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(createMemoryAuthStorage(), { interactive: "connect" }),
     });
     expect(await whoami(connection)).toContain("alice");
     expect(kit.browser.visits).toHaveLength(1);
     fixture.revokeAccessTokens();
     fixture.revokeRefreshTokens();
-    const error = await rejection(callTool(connection, "whoami", {}));
+    const error = await rejection(callTool(connection, { name: "whoami", args: {} }));
     expect(isSignInRequired(error)).toBe(true);
     expect(kit.browser.visits).toHaveLength(1);
   });
@@ -145,31 +165,49 @@ describe("stored OAuth tokens", () => {
   it("logout deletes the tokens and the registration; the next sign-in registers anew", async () => {
     const fixture = await kit.fixture();
     const storage = kit.fileStorage();
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
     expect(await signOut(fixture.config(), storage)).toBe(true);
     expect(await signOut(fixture.config(), storage)).toBe(false);
     expect(await readSignInStatus(fixture.config(), storage)).toBeUndefined();
     const error = await rejection(
-      connect("linear", fixture.config(), { oauth: kit.oauth(kit.fileStorage()) }),
+      connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(kit.fileStorage()) }),
     );
     expect(error.details).toMatchObject({ signIn: true, reason: "not-signed-in" });
-    await connect("linear", fixture.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    await connect({
+      name: "linear",
+      config: fixture.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
     expect(fixture.counts).toMatchObject({ registrations: 2, authorizations: 2 });
   });
 
   it("a server that moves to another authorization server does not present the old tokens there", async () => {
     const first = await kit.fixture();
     const storage = createMemoryAuthStorage();
-    await connect("linear", first.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    await connect({
+      name: "linear",
+      config: first.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
     const port = Number(new URL(first.url).port);
     await first.close();
     const moved = await kit.fixture({ port });
     expect(moved.url).toBe(first.url);
-    const error = await rejection(connect("linear", moved.config(), { oauth: kit.oauth(storage) }));
+    const error = await rejection(
+      connect({ name: "linear", config: moved.config(), oauth: kit.oauth(storage) }),
+    );
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({ reason: "not-signed-in" });
     expect(moved.counts).toMatchObject({ refreshes: 0, refreshFailures: 0 });
-    await connect("linear", moved.config(), { oauth: kit.oauth(storage, { interactive: true }) });
+    await connect({
+      name: "linear",
+      config: moved.config(),
+      oauth: kit.oauth(storage, { interactive: true }),
+    });
     expect(await readSignInStatus(moved.config(), storage)).toMatchObject({
       signedIn: true,
       issuer: `${moved.issuer}/`,

@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 function connect(): Promise<MCPServerConnection> {
-  return connections.connect("pinged", echoServer());
+  return connections.connect({ name: "pinged", config: echoServer() });
 }
 
 describe("ping", () => {
@@ -34,7 +34,7 @@ describe("ping", () => {
 
   it("asks a 2026-07-28 server, which has no ping, with server/discover", async () => {
     const pidFile = `${tmp()}/pids`;
-    const connection = await connections.connect("modern", modernServer({ pidFile }));
+    const connection = await connections.connect({ name: "modern", config: modernServer({ pidFile }) });
     expect(connection.era).toBe("modern");
     await expect(ping(connection, { timeout: 5000 })).resolves.toBeUndefined();
     // The era probe, then the ping.

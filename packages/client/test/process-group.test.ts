@@ -39,7 +39,7 @@ function pidsOf(pidFile: string): { servers: number[]; grandchildren: number[] }
 
 describe.skipIf(!posix)("process groups", () => {
   it("runs the server in a process group of its own", async () => {
-    const connection = await connectToServer("echo", echoServer());
+    const connection = await connectToServer({ name: "echo", config: echoServer() });
     try {
       expect(connection.pid).toBeGreaterThan(0);
       // -pid signals the group the server leads; it fails if there is no such group.
@@ -51,7 +51,7 @@ describe.skipIf(!posix)("process groups", () => {
 
   it("leaves nothing behind after closing a server that spawned a grandchild", async () => {
     const pidFile = join(dir(), "pids");
-    const connection = await connectToServer("gc", grandchildServer(pidFile));
+    const connection = await connectToServer({ name: "gc", config: grandchildServer(pidFile) });
     const { servers, grandchildren } = pidsOf(pidFile);
     expect(servers).toHaveLength(1);
     expect(grandchildren).toHaveLength(1);
@@ -65,7 +65,10 @@ describe.skipIf(!posix)("process groups", () => {
 
   it("leaves nothing behind after closing a server started through a shell wrapper", async () => {
     const pidFile = join(dir(), "pids");
-    const connection = await connectToServer("wrapped", throughShell(grandchildServer(pidFile)));
+    const connection = await connectToServer({
+      name: "wrapped",
+      config: throughShell(grandchildServer(pidFile)),
+    });
     const shellPid = connection.pid!;
     const { servers, grandchildren } = pidsOf(pidFile);
     expect(servers[0]).not.toBe(shellPid);
@@ -78,11 +81,12 @@ describe.skipIf(!posix)("process groups", () => {
 
   it("kills a wrapped server that ignores SIGTERM, and its grandchild", async () => {
     const pidFile = join(dir(), "pids");
-    const connection = await connectToServer(
-      "stubborn",
-      throughShell(sigtermIgnoringServer({ spawnGrandchild: true, pidFile })),
-      { stdinGraceMs: 100, killGraceMs: 300 },
-    );
+    const connection = await connectToServer({
+      name: "stubborn",
+      config: throughShell(sigtermIgnoringServer({ spawnGrandchild: true, pidFile })),
+      stdinGraceMs: 100,
+      killGraceMs: 300,
+    });
     const { servers, grandchildren } = pidsOf(pidFile);
     const started = Date.now();
 
@@ -96,7 +100,9 @@ describe.skipIf(!posix)("process groups", () => {
   });
 
   it("kills a server that ignores SIGTERM after the kill grace period", async () => {
-    const connection = await connectToServer("stubborn", sigtermIgnoringServer(), {
+    const connection = await connectToServer({
+      name: "stubborn",
+      config: sigtermIgnoringServer(),
       stdinGraceMs: 100,
       killGraceMs: 300,
     });
@@ -114,10 +120,15 @@ describe.skipIf(!posix)("process groups", () => {
 
   it("cleans up a crashed server's grandchildren without being asked", async () => {
     const pidFile = join(dir(), "pids");
-    const connection = await connectToServer("crashy", crashOnCallServer({ spawnGrandchild: true, pidFile }));
+    const connection = await connectToServer({
+      name: "crashy",
+      config: crashOnCallServer({ spawnGrandchild: true, pidFile }),
+    });
     const { grandchildren } = pidsOf(pidFile);
 
-    await expect(callTool(connection, "crash", {})).rejects.toMatchObject({ code: "TRANSPORT_CLOSED" });
+    await expect(callTool(connection, { name: "crash", args: {} })).rejects.toMatchObject({
+      code: "TRANSPORT_CLOSED",
+    });
 
     expect(await waitForProcessExit(grandchildren[0]!, 5000)).toBe(true);
     await closeConnection(connection);
@@ -129,8 +140,8 @@ describe.skipIf(!posix)("process groups", () => {
     const pidFile = join(dir(), "pids");
     const script = [
       `import { connectToServer, callTool } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
-      `const connection = await connectToServer("gc", ${JSON.stringify(grandchildServer(pidFile))});`,
-      `await callTool(connection, "echo", { message: "hi" });`,
+      `const connection = await connectToServer({ name: "gc", config: ${JSON.stringify(grandchildServer(pidFile))} });`,
+      `await callTool(connection, { name: "echo", args: { message: "hi" } });`,
       // No closeConnection: the script just ends.
     ].join("\n");
     const agent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "inherit" });
@@ -148,7 +159,7 @@ describe.skipIf(!posix)("process groups", () => {
     const stubborn = sigtermIgnoringServer({ spawnGrandchild: true, pidFile });
     const script = [
       `import { connectToServer } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
-      `await connectToServer("stubborn", ${JSON.stringify(stubborn)});`,
+      `await connectToServer({ name: "stubborn", config: ${JSON.stringify(stubborn)} });`,
       "process.exit(3);",
     ].join("\n");
     const agent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: "inherit" });
@@ -164,8 +175,12 @@ describe.skipIf(!posix)("process groups", () => {
     "starts the server in config.cwd, resolved against the agent's cwd",
     async () => {
       mkdirSync(join(dir(), "sub"));
-      const inSub = await connectToServer("sub", { ...echoServer(), cwd: "sub" }, { cwd: dir() });
-      const inAgentCwd = await connectToServer("agent", echoServer(), { cwd: dir() });
+      const inSub = await connectToServer({
+        name: "sub",
+        config: { ...echoServer(), cwd: "sub" },
+        cwd: dir(),
+      });
+      const inAgentCwd = await connectToServer({ name: "agent", config: echoServer(), cwd: dir() });
       try {
         expect(readlinkSync(`/proc/${inSub.pid}/cwd`)).toBe(realpathSync(join(dir(), "sub")));
         expect(readlinkSync(`/proc/${inAgentCwd.pid}/cwd`)).toBe(realpathSync(dir()));

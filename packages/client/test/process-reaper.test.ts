@@ -66,8 +66,8 @@ async function startHost({
     `import { closeConnection, connectToServer } from ${JSON.stringify(pathToFileURL(clientEntry).href)};`,
     `const servers = ${JSON.stringify(servers)};`,
     "const options = { stdinGraceMs: 100, killGraceMs: 300 };",
-    'const connections = await Promise.all(servers.map((config, i) => connectToServer("s" + i, config, options)));',
-    `for (const config of ${JSON.stringify(late)}) connections.push(await connectToServer("late", config, options));`,
+    'const connections = await Promise.all(servers.map((config, i) => connectToServer({ name: "s" + i, config, ...options })));',
+    `for (const config of ${JSON.stringify(late)}) connections.push(await connectToServer({ name: "late", config, ...options }));`,
     'process.stdout.write("ready\\n");',
     after,
   ].join("\n");

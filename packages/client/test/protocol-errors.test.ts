@@ -52,18 +52,22 @@ const { connect, connectError } = useConnections();
 
 describe("JSON-RPC errors from servers", () => {
   it("maps an unknown-tool error to TOOL_NOT_FOUND and other errors to PROTOCOL_ERROR", async () => {
-    const connection = await connect("strict", strictServer);
+    const connection = await connect({ name: "strict", config: strictServer });
 
     const tools = await listTools(connection);
     expect(tools).toEqual([{ name: "boom", inputSchema: { type: "object" } }]);
 
-    const missing = (await callTool(connection, "nope", {}).catch((e: unknown) => e)) as McpRtError;
+    const missing = (await callTool(connection, { name: "nope", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(missing).toMatchObject({ code: "TOOL_NOT_FOUND", server: "strict", details: { rpcCode: -32602 } });
     expect(missing.message).toBe(
       'MCP server "strict" has no tool "nope" (Unknown tool: nope); list its tools again',
     );
 
-    const failed = (await callTool(connection, "boom", {}).catch((e: unknown) => e)) as McpRtError;
+    const failed = (await callTool(connection, { name: "boom", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(failed).toMatchObject({ code: "PROTOCOL_ERROR", details: { rpcCode: -32603 } });
     expect(failed.message).toBe(
       'MCP server "strict" answered the call of tool "boom" with error -32603: kaboom',
@@ -71,7 +75,7 @@ describe("JSON-RPC errors from servers", () => {
   });
 
   it("reports a rejected initialize as INIT_FAILED with the server's reason and stderr", async () => {
-    const error = await connectError("rude", rejectingServer);
+    const error = await connectError({ name: "rude", config: rejectingServer });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toBe(
       'Connection to MCP server "rude" failed: the server rejected "initialize" (-32600: clients not welcome). stderr: refusing this client',
@@ -79,7 +83,7 @@ describe("JSON-RPC errors from servers", () => {
   });
 
   it("reports an unsupported protocol version as INIT_FAILED", async () => {
-    const error = await connectError("future", futureServer);
+    const error = await connectError({ name: "future", config: futureServer });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toContain("protocol version is not supported: 2999-01-01");
   });

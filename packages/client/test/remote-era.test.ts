@@ -109,38 +109,41 @@ const count = (methods: (string | undefined)[], method: string): number =>
 describe("the era of a Streamable HTTP server", () => {
   it('"auto" lands modern on a modern-only server: no initialize, and a tool call works', async () => {
     const modern = await eraServer("reject");
-    const connection = await connect("modern", { type: "http", url: modern.url });
+    const connection = await connect({ name: "modern", config: { type: "http", url: modern.url } });
     expect(connection.era).toBe("modern");
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect(connection.eraDecision.how).toBe("probe");
     expect(connection.eraDecision.text).toContain("offering 2026-07-28");
     expect(connection.eraVerdict).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
     expect(connection.eraVerdict.discover).toMatchObject({ supportedVersions: ["2026-07-28"] });
-    expect(textOf(await callTool(connection, "add", { a: 2, b: 3 }))).toBe("5");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 2, b: 3 } }))).toBe("5");
     expect(modern.methods[0]).toBe("server/discover");
     expect(count(modern.methods, "initialize")).toBe(0);
   });
 
   it('"auto" lands modern on a dual-era server too', async () => {
     const dual = await eraServer("stateless");
-    const connection = await connect("dual", { url: dual.url });
+    const connection = await connect({ name: "dual", config: { url: dual.url } });
     expect(connection.era).toBe("modern");
     expect(connection.transport).toBe("http");
-    expect(textOf(await callTool(connection, "add", { a: 1, b: 1 }))).toBe("2");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 1, b: 1 } }))).toBe("2");
     expect(count(dual.methods, "initialize")).toBe(0);
   });
 
   it('"2026-07-28" connects a modern-only server, as a setting', async () => {
     const modern = await eraServer("reject");
-    const connection = await connect("modern", { type: "http", url: modern.url, protocol: "2026-07-28" });
+    const connection = await connect({
+      name: "modern",
+      config: { type: "http", url: modern.url, protocol: "2026-07-28" },
+    });
     expect(connection.era).toBe("modern");
     expect(connection.eraDecision.how).toBe("setting");
-    expect(textOf(await callTool(connection, "add", { a: 20, b: 22 }))).toBe("42");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 20, b: 22 } }))).toBe("42");
   });
 
   it('"auto" lands legacy on the legacy fixture with one extra round trip and no error', async () => {
     const legacy = await legacyServer();
-    const connection = await connect("legacy", legacy.config);
+    const connection = await connect({ name: "legacy", config: legacy.config });
     expect(connection.era).toBe("legacy");
     expect(connection.protocolVersion).toBe("2025-11-25");
     expect(connection.eraVerdict).toEqual({
@@ -162,11 +165,11 @@ describe("the era of a Streamable HTTP server", () => {
 
   it('"2026-07-28" fails on a legacy server with an error that says what to change', async () => {
     const legacy = await legacyServer();
-    const error = await connectError(
-      "old",
-      { ...legacy.config, protocol: "2026-07-28" },
-      { sourcePath: SOURCE },
-    );
+    const error = await connectError({
+      name: "old",
+      config: { ...legacy.config, protocol: "2026-07-28" },
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.server).toBe("old");
     expect(error.message).toBe(
@@ -177,11 +180,11 @@ describe("the era of a Streamable HTTP server", () => {
 
   it('"2026-07-28" with type "sse" is a config error: SSE has no modern era', async () => {
     const nobody = await server((_req, res) => void res.writeHead(500).end());
-    const error = await connectError(
-      "sse",
-      { type: "sse", url: `${nobody.origin}/sse`, protocol: "2026-07-28" },
-      { sourcePath: SOURCE },
-    );
+    const error = await connectError({
+      name: "sse",
+      config: { type: "sse", url: `${nobody.origin}/sse`, protocol: "2026-07-28" },
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toContain(`set "type" to "http", or "protocol" to "auto" or "legacy" in ${SOURCE}`);
     expect(nobody.requests).toEqual([]);
@@ -189,7 +192,7 @@ describe("the era of a Streamable HTTP server", () => {
 
   it('"legacy" sends no server/discover', async () => {
     const legacy = await legacyServer();
-    const connection = await connect("legacy", { ...legacy.config, protocol: "legacy" });
+    const connection = await connect({ name: "legacy", config: { ...legacy.config, protocol: "legacy" } });
     expect(connection.era).toBe("legacy");
     expect(connection.eraDecision).toEqual({
       how: "setting",
@@ -201,7 +204,7 @@ describe("the era of a Streamable HTTP server", () => {
 
   it("a 500 to the probe is retried once as legacy: connected, and the fallback is noted", async () => {
     const legacy = await legacyServer({ probeStatus: 500 });
-    const connection = await connect("flaky", legacy.config);
+    const connection = await connect({ name: "flaky", config: legacy.config });
     expect(connection.era).toBe("legacy");
     expect(connection.eraDecision.how).toBe("fallback");
     expect(connection.eraDecision.text).toContain("HTTP 500");
@@ -211,7 +214,7 @@ describe("the era of a Streamable HTTP server", () => {
 
   it("a server that answers everything with 500 fails with an error naming the status, after one retry", async () => {
     const legacy = await legacyServer({ everything: 500 });
-    const error = await connectError("down", legacy.config);
+    const error = await connectError({ name: "down", config: legacy.config });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.message).toContain("answered HTTP 500");
     expect(error.message).toContain("server/discover had been answered with HTTP 500");
@@ -221,22 +224,22 @@ describe("the era of a Streamable HTTP server", () => {
 
   it("a stored modern verdict connects with no server/discover at all", async () => {
     const modern = await eraServer("reject");
-    const first = await connect("modern", { type: "http", url: modern.url });
+    const first = await connect({ name: "modern", config: { type: "http", url: modern.url } });
     const verdict: MCPEraVerdict = { ...first.eraVerdict, decidedAt: Date.UTC(2026, 10, 1) };
     modern.methods.length = 0;
-    const warm = await connect("modern", { type: "http", url: modern.url }, { prior: verdict });
+    const warm = await connect({ name: "modern", config: { type: "http", url: modern.url }, prior: verdict });
     expect(warm.era).toBe("modern");
     expect(warm.eraDecision.how).toBe("stored");
     expect(warm.eraDecision.text).toMatch(/^a verdict stored \d+ days ago says 2026-07-28; no probe sent$/);
     expect(warm.eraVerdict.decidedAt).toBe(Date.UTC(2026, 10, 1));
-    expect(textOf(await callTool(warm, "add", { a: 4, b: 4 }))).toBe("8");
+    expect(textOf(await callTool(warm, { name: "add", args: { a: 4, b: 4 } }))).toBe("8");
     expect(count(modern.methods, "server/discover")).toBe(0);
   });
 
   it("a stored legacy verdict goes straight to initialize", async () => {
     const legacy = await legacyServer();
     const prior: MCPEraVerdict = { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() };
-    const connection = await connect("legacy", legacy.config, { prior });
+    const connection = await connect({ name: "legacy", config: legacy.config, prior });
     expect(connection.era).toBe("legacy");
     expect(connection.eraDecision.how).toBe("stored");
     expect(count(legacy.methods, "server/discover")).toBe(0);
@@ -245,14 +248,14 @@ describe("the era of a Streamable HTTP server", () => {
   it("a stored legacy verdict that a now modern-only server refuses is probed again, once", async () => {
     const modern = await eraServer("reject");
     const prior: MCPEraVerdict = { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() };
-    const connection = await connect("upgraded", { url: modern.url }, { prior });
+    const connection = await connect({ name: "upgraded", config: { url: modern.url }, prior });
     expect(connection.era).toBe("modern");
     expect(connection.transport).toBe("http");
     expect(connection.eraDecision.how).toBe("probe");
     expect(connection.eraDecision.text).toContain("the stored verdict (2025-11-25 (legacy)) no longer fits");
     expect(modern.methods.slice(0, 2)).toEqual(["initialize", "server/discover"]);
     expect(count(modern.methods, "server/discover")).toBe(1);
-    expect(textOf(await callTool(connection, "add", { a: 1, b: 2 }))).toBe("3");
+    expect(textOf(await callTool(connection, { name: "add", args: { a: 1, b: 2 } }))).toBe("3");
   });
 });
 
@@ -260,7 +263,7 @@ describe("the era probe and OAuth", () => {
   it("a 401 to the probe is a sign-in, never era evidence", async () => {
     const fixture = await kit.fixture();
     const error = await rejection(
-      connect("linear", fixture.config(), { oauth: kit.oauth(createMemoryAuthStorage()) }),
+      connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(createMemoryAuthStorage()) }),
     );
     expect(error.code).toBe("AUTH_REQUIRED");
     expect(isSignInRequired(error)).toBe(true);
@@ -269,7 +272,9 @@ describe("the era probe and OAuth", () => {
 
   it("interactive: the 401 to the probe runs the sign-in, and the era is decided after it", async () => {
     const fixture = await kit.fixture();
-    const connection = await connect("linear", fixture.config(), {
+    const connection = await connect({
+      name: "linear",
+      config: fixture.config(),
       oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
     });
     expect(kit.browser.visits).toHaveLength(1);

@@ -39,35 +39,34 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
   it("connects with the fixture's config, pages through the tools and calls one", async () => {
     const server = await fixture({ transport, tools: 25, pageSize: 10, name: `fixture-${transport}` });
     expect(server.config.type).toBe(transport);
-    const connection = await connect("fixture", server.config);
+    const connection = await connect({ name: "fixture", config: server.config });
     expect(connection.transport).toBe(transport);
     expect(connection.serverInfo.name).toBe(`fixture-${transport}`);
     const tools = await listTools(connection);
     expect(tools).toHaveLength(26);
-    const result = await callTool(connection, "tool_24", { input: "x" });
+    const result = await callTool(connection, { name: "tool_24", args: { input: "x" } });
     expect(result.content).toEqual([{ type: "text", text: "tool_24: x" }]);
   });
 
   it("streams progress and cancels a call on the server when it is aborted", async () => {
     const server = await fixture({ transport, slowTool: true });
-    const connection = await connect("fixture", server.config);
+    const connection = await connect({ name: "fixture", config: server.config });
     const progress: MCPProgress[] = [];
-    const done = await callTool(
-      connection,
-      "slow",
-      { ms: 300, steps: 3 },
-      { onProgress: (p) => progress.push(p) },
-    );
+    const done = await callTool(connection, {
+      name: "slow",
+      args: { ms: 300, steps: 3 },
+      onProgress: (p) => progress.push(p),
+    });
     expect(done.content).toEqual([{ type: "text", text: "slow done: 300 ms in 3 steps" }]);
     expect(progress.map((p) => p.progress).slice(0, 2)).toEqual([1, 2]);
 
     const controller = new AbortController();
-    const error = await callTool(
-      connection,
-      "slow",
-      { ms: 20_000, steps: 100 },
-      { signal: controller.signal, onProgress: () => controller.abort() },
-    ).catch((e: unknown) => e);
+    const error = await callTool(connection, {
+      name: "slow",
+      args: { ms: 20_000, steps: 100 },
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "AbortError" });
     // The server received notifications/cancelled and stopped the work.
     await expect
@@ -77,11 +76,14 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 
   it("sends the config's headers: a server that wants a bearer token accepts them", async () => {
     const server = await fixture({ transport, bearerToken: "s3cret" });
-    const connection = await connect("guarded", {
-      ...server.config,
-      headers: { Authorization: "Bearer s3cret" },
+    const connection = await connect({
+      name: "guarded",
+      config: {
+        ...server.config,
+        headers: { Authorization: "Bearer s3cret" },
+      },
     });
-    expect((await callTool(connection, "echo", { message: "authorized" })).content).toEqual([
+    expect((await callTool(connection, { name: "echo", args: { message: "authorized" } })).content).toEqual([
       { type: "text", text: "authorized" },
     ]);
   });
@@ -103,20 +105,20 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
       saveCodeVerifier: () => {},
       codeVerifier: () => "",
     };
-    const connection = await connect("oauth", server.config, { authProvider });
-    expect((await callTool(connection, "echo", { message: "with a token" })).content).toEqual([
-      { type: "text", text: "with a token" },
-    ]);
+    const connection = await connect({ name: "oauth", config: server.config, authProvider });
+    expect((await callTool(connection, { name: "echo", args: { message: "with a token" } })).content).toEqual(
+      [{ type: "text", text: "with a token" }],
+    );
     expect(saved).toEqual([]);
   });
 
   it("maps a 401 to AUTH_REQUIRED carrying WWW-Authenticate", async () => {
     const server = await fixture({ transport, bearerToken: "s3cret" });
-    const error = await connectError(
-      "guarded",
-      { ...server.config, headers: { Authorization: "Bearer wrong" } },
-      { sourcePath: "/p/.mcp.json" },
-    );
+    const error = await connectError({
+      name: "guarded",
+      config: { ...server.config, headers: { Authorization: "Bearer wrong" } },
+      sourcePath: "/p/.mcp.json",
+    });
     expect(error.code).toBe("AUTH_REQUIRED");
     expect(error.server).toBe("guarded");
     expect(error.details).toMatchObject({
@@ -133,7 +135,7 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 
   it("reports the server going away through onClose, and later calls fail with TRANSPORT_CLOSED", async () => {
     const server = await fixture({ transport });
-    const connection = await connect("fragile", server.config);
+    const connection = await connect({ name: "fragile", config: server.config });
     const closed = nextClose(connection);
     const killedAt = Date.now();
     await server.close();
@@ -143,16 +145,18 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
     expect(event.reason).toMatch(/^MCP server "fragile" stopped: /);
     expect(event.error).toMatchObject({ code: "TRANSPORT_CLOSED", server: "fragile" });
     expect(connection.closed).toBe(true);
-    await expect(callTool(connection, "echo", { message: "x" })).rejects.toMatchObject({
+    await expect(callTool(connection, { name: "echo", args: { message: "x" } })).rejects.toMatchObject({
       code: "TRANSPORT_CLOSED",
     });
   });
 
   it("reports a server that dies during a call, then closes the connection", async () => {
     const server = await fixture({ transport, crashOnCall: true });
-    const connection = await connect("crashy", server.config);
+    const connection = await connect({ name: "crashy", config: server.config });
     const closed = nextClose(connection);
-    const error = (await callTool(connection, "crash", {}).catch((e: unknown) => e)) as McpRtError;
+    const error = (await callTool(connection, { name: "crash", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     if (transport === "http") {
       // The POST's response stream is cut; whether the server is gone is found out next.
       expect(error.code).toBe("HTTP_ERROR");
@@ -172,23 +176,26 @@ describe.each(["http", "sse"] as const)("@mcp-rt/testing fixtures over %s", (tra
 describe("a fixture URL without type", () => {
   it("falls back to SSE when the Streamable HTTP POST gets a 405", async () => {
     const server = await fixture({ transport: "sse" });
-    const connection = await connect("legacy", { url: server.url });
+    const connection = await connect({ name: "legacy", config: { url: server.url } });
     expect(connection.transport).toBe("sse");
-    expect((await callTool(connection, "echo", { message: "old but gold" })).content).toEqual([
-      { type: "text", text: "old but gold" },
-    ]);
+    expect((await callTool(connection, { name: "echo", args: { message: "old but gold" } })).content).toEqual(
+      [{ type: "text", text: "old but gold" }],
+    );
   });
 
   it("does not fall back on a 401: credentials are missing for both transports", async () => {
     const server = await fixture({ transport: "sse", bearerToken: "t" });
-    const error = await connectError("legacy", { url: server.url });
+    const error = await connectError({ name: "legacy", config: { url: server.url } });
     expect(error.code).toBe("AUTH_REQUIRED");
     expect(error.details).toMatchObject({ status: 401, method: "POST" });
   });
 
   it("names both attempts when SSE fails too", async () => {
     const server = await fixture({ transport: "sse" });
-    const error = await connectError("wrong-path", { url: server.url.replace(/\/sse$/, "/nothing-here") });
+    const error = await connectError({
+      name: "wrong-path",
+      config: { url: server.url.replace(/\/sse$/, "/nothing-here") },
+    });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.message).toContain("GET");
     expect(error.message).toContain("answered HTTP 404");
@@ -201,7 +208,10 @@ describe("a Streamable HTTP session the server lost", () => {
   it("surfaces as TRANSPORT_CLOSED and closes the connection", async () => {
     const server = await fixture({ transport: "http" });
     const proxy = await startProxy(new URL(server.url).origin);
-    const connection = await connect("forgetful", { type: "http", url: `${proxy.origin}/mcp` });
+    const connection = await connect({
+      name: "forgetful",
+      config: { type: "http", url: `${proxy.origin}/mcp` },
+    });
     const sessionId = proxy.requests.find((r) => r.headers["mcp-session-id"])?.headers["mcp-session-id"];
     expect(typeof sessionId).toBe("string");
     const closed = nextClose(connection);
@@ -213,7 +223,9 @@ describe("a Streamable HTTP session the server lost", () => {
     });
     expect(deleted.status).toBe(200);
 
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ name: "McpRtError", code: "TRANSPORT_CLOSED", server: "forgetful" });
     expect((error as Error).message).toContain(`no longer knows session ${sessionId}`);
     const event = await closed;
@@ -229,9 +241,9 @@ describe("a Streamable HTTP session the server lost", () => {
 describe("list-changed notifications over Streamable HTTP", () => {
   it("reach onToolsChanged", async () => {
     const server = await fixture({ transport: "http", listChanging: true });
-    const connection = await connect("changing", server.config);
+    const connection = await connect({ name: "changing", config: server.config });
     const changed = new Promise<void>((resolve) => connection.onToolsChanged(resolve));
-    await callTool(connection, "add_tool", { name: "fresh" });
+    await callTool(connection, { name: "add_tool", args: { name: "fresh" } });
     await changed;
     expect((await listTools(connection)).map((tool) => tool.name)).toContain("fresh");
   });

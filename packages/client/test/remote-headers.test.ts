@@ -20,14 +20,21 @@ describe("headers", () => {
       res.writeHead(500).end();
     });
     const url = `${nobody.origin}/mcp`;
-    const badName = await connectError("bad", { url, headers: { "bad name": "x" } }, { sourcePath: SOURCE });
+    const badName = await connectError({
+      name: "bad",
+      config: { url, headers: { "bad name": "x" } },
+      sourcePath: SOURCE,
+    });
     expect(badName.code).toBe("CONFIG_INVALID");
     expect(badName.message).toBe(
       `MCP server "bad" has invalid "headers": headers.bad name: not a valid HTTP header name or value (fix it in ${SOURCE})`,
     );
-    const notString = await connectError("bad", {
-      url,
-      headers: { "X-Count": 3 } as unknown as Record<string, string>,
+    const notString = await connectError({
+      name: "bad",
+      config: {
+        url,
+        headers: { "X-Count": 3 } as unknown as Record<string, string>,
+      },
     });
     expect(notString.message).toContain("headers.X-Count: expected a string, got number");
     expect(nobody.requests).toEqual([]);
@@ -35,13 +42,16 @@ describe("headers", () => {
 
   it("go with every Streamable HTTP request (POST, GET, DELETE), without forging protocol headers", async () => {
     const front = await proxy(new URL(everything.http.url).origin);
-    const connection = await connectToServer("everything", {
-      type: "http",
-      url: `${front.origin}/mcp`,
-      headers: { "X-Api-Key": "k-123", "X-Trace": "trace-1", "Mcp-Session-Id": "forged" },
+    const connection = await connectToServer({
+      name: "everything",
+      config: {
+        type: "http",
+        url: `${front.origin}/mcp`,
+        headers: { "X-Api-Key": "k-123", "X-Trace": "trace-1", "Mcp-Session-Id": "forged" },
+      },
     });
     await listTools(connection);
-    await callTool(connection, "echo", { message: "x" });
+    await callTool(connection, { name: "echo", args: { message: "x" } });
     await closeConnection(connection);
 
     const methods = new Set(front.requests.map((r) => r.method));
@@ -61,12 +71,15 @@ describe("headers", () => {
 
   it("go with the SSE stream and every message POST", async () => {
     const front = await proxy(new URL(everything.sse.url).origin);
-    const connection = await connect("everything", {
-      type: "sse",
-      url: `${front.origin}/sse`,
-      headers: { "X-Api-Key": "k-sse" },
+    const connection = await connect({
+      name: "everything",
+      config: {
+        type: "sse",
+        url: `${front.origin}/sse`,
+        headers: { "X-Api-Key": "k-sse" },
+      },
     });
-    await callTool(connection, "echo", { message: "x" });
+    await callTool(connection, { name: "echo", args: { message: "x" } });
     expect(front.requests.map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual(
       expect.arrayContaining(["GET /sse", "POST /message"]),
     );
@@ -84,15 +97,15 @@ describe("redirects", () => {
       const redirecting = await server((_req, res) => {
         res.writeHead(307, { location: `${elsewhere.origin}/mcp` }).end();
       });
-      const error = await connectError(
-        "moved",
-        {
+      const error = await connectError({
+        name: "moved",
+        config: {
           type,
           url: `${redirecting.origin}/mcp`,
           headers: { Authorization: "Bearer secret", "X-Api-Key": "k" },
         },
-        { sourcePath: SOURCE },
-      );
+        sourcePath: SOURCE,
+      });
       expect(elsewhere.requests).toEqual([]);
       expect(error.code).toBe("HTTP_ERROR");
       expect(error.details).toMatchObject({ status: 307, location: `${elsewhere.origin}/mcp` });
@@ -112,12 +125,15 @@ describe("redirects", () => {
         return true;
       },
     });
-    const connection = await connect("moved", {
-      type: "http",
-      url: `${front.origin}/old`,
-      headers: { "X-Api-Key": "k-moved" },
+    const connection = await connect({
+      name: "moved",
+      config: {
+        type: "http",
+        url: `${front.origin}/old`,
+        headers: { "X-Api-Key": "k-moved" },
+      },
     });
-    expect((await callTool(connection, "echo", { message: "followed" })).content).toEqual([
+    expect((await callTool(connection, { name: "echo", args: { message: "followed" } })).content).toEqual([
       { type: "text", text: "Echo: followed" },
     ]);
     const reached = front.requests.filter((r) => r.path === "/mcp");

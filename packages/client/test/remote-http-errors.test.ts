@@ -35,7 +35,7 @@ describe("HTTP error statuses", () => {
       res.writeHead(500, { "content-type": "text/plain" }).end("database exploded\n    at line 3\n");
     });
     const url = `${broken.origin}/mcp`;
-    const error = await connectError("broken", { type: "http", url }, { sourcePath: SOURCE });
+    const error = await connectError({ name: "broken", config: { type: "http", url }, sourcePath: SOURCE });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.server).toBe("broken");
     // The server/discover probe got the 500 first, and the one legacy retry (initialize) got it again.
@@ -56,7 +56,10 @@ describe("HTTP error statuses", () => {
     const verbose = await server((_req, res) => {
       res.writeHead(502).end("x".repeat(100_000));
     });
-    const error = await connectError("verbose", { type: "http", url: `${verbose.origin}/mcp` });
+    const error = await connectError({
+      name: "verbose",
+      config: { type: "http", url: `${verbose.origin}/mcp` },
+    });
     expect(error.code).toBe("HTTP_ERROR");
     const body = (error.details as { body: string }).body;
     expect(body.length).toBe(500);
@@ -70,7 +73,7 @@ describe("HTTP error statuses", () => {
       methods.push(rpcMethod(body));
       res.writeHead(503).end("maintenance");
     });
-    const error = await connectError("broken", { url: `${broken.origin}/mcp` });
+    const error = await connectError({ name: "broken", config: { url: `${broken.origin}/mcp` } });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.details).toMatchObject({ status: 503, body: "maintenance" });
     // server/discover (503), then the one legacy retry's initialize (503); never a GET for SSE.
@@ -82,11 +85,11 @@ describe("HTTP error statuses", () => {
     const empty = await server((_req, res) => {
       res.writeHead(404).end();
     });
-    const error = await connectError(
-      "lost",
-      { type: "http", url: `${empty.origin}/nope` },
-      { sourcePath: SOURCE },
-    );
+    const error = await connectError({
+      name: "lost",
+      config: { type: "http", url: `${empty.origin}/nope` },
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.message).toBe(
       `Connection to MCP server "lost" failed: POST ${empty.origin}/nope answered HTTP 404 Not Found (check "url" in ${SOURCE})`,
@@ -103,15 +106,17 @@ describe("HTTP error statuses", () => {
         return true;
       },
     });
-    const connection = await connect("flaky", { type: "http", url: `${front.origin}/mcp` });
+    const connection = await connect({ name: "flaky", config: { type: "http", url: `${front.origin}/mcp` } });
     failNextCall = true;
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ name: "McpRtError", code: "HTTP_ERROR", server: "flaky" });
     expect((error as Error).message).toBe(
       `The call of tool "echo" to MCP server "flaky" failed: POST ${front.origin}/mcp answered HTTP 500 Internal Server Error: {"error":"upstream timeout"} (a failure on the server's side: see its logs, or try again later)`,
     );
     expect(connection.closed).toBe(false);
-    expect((await callTool(connection, "echo", { message: "again" })).content).toEqual([
+    expect((await callTool(connection, { name: "echo", args: { message: "again" } })).content).toEqual([
       { type: "text", text: "Echo: again" },
     ]);
   });
@@ -121,7 +126,11 @@ describe("HTTP error statuses", () => {
     const guarded = await server((_req, res) => {
       res.writeHead(401, { "www-authenticate": challenge }).end();
     });
-    const error = await connectError("guarded", { url: `${guarded.origin}/mcp` }, { sourcePath: SOURCE });
+    const error = await connectError({
+      name: "guarded",
+      config: { url: `${guarded.origin}/mcp` },
+      sourcePath: SOURCE,
+    });
     expect(error.code).toBe("AUTH_REQUIRED");
     expect(error.details).toMatchObject({ status: 401, wwwAuthenticate: challenge });
     expect(error.message).toContain(`set the credentials in "headers" or "auth" in ${SOURCE}`);
@@ -136,8 +145,13 @@ describe("HTTP error statuses", () => {
         return true;
       },
     });
-    const connection = await connect("scoped", { type: "http", url: `${front.origin}/mcp` });
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const connection = await connect({
+      name: "scoped",
+      config: { type: "http", url: `${front.origin}/mcp` },
+    });
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({
       code: "AUTH_REQUIRED",
       details: { status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope"' },
@@ -153,8 +167,13 @@ describe("HTTP error statuses", () => {
         return true;
       },
     });
-    const connection = await connect("sse-flaky", { type: "sse", url: `${front.origin}/sse` });
-    const error = await callTool(connection, "echo", { message: "x" }).catch((e: unknown) => e);
+    const connection = await connect({
+      name: "sse-flaky",
+      config: { type: "sse", url: `${front.origin}/sse` },
+    });
+    const error = await callTool(connection, { name: "echo", args: { message: "x" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({
       code: "HTTP_ERROR",
       details: { status: 500, method: "POST", body: "boom" },
@@ -165,7 +184,7 @@ describe("HTTP error statuses", () => {
 describe("unreachable, slow and wrong servers", () => {
   it("reports a refused connection as HTTP_ERROR naming the address, without falling back", async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
-    const error = await connectError("down", { url }, { sourcePath: SOURCE });
+    const error = await connectError({ name: "down", config: { url }, sourcePath: SOURCE });
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.details).toMatchObject({ errno: "ECONNREFUSED", url });
     expect(error.message).toMatch(
@@ -183,11 +202,11 @@ describe("unreachable, slow and wrong servers", () => {
         if (type === "sse") res.writeHead(200, { "content-type": "text/event-stream" }).write(": hello\n\n");
       });
       const started = Date.now();
-      const error = await connectError(
-        "slow",
-        { type, url: `${hanging.origin}/mcp`, timeout: 500 },
-        { sourcePath: SOURCE },
-      );
+      const error = await connectError({
+        name: "slow",
+        config: { type, url: `${hanging.origin}/mcp`, timeout: 500 },
+        sourcePath: SOURCE,
+      });
       expect(error.code).toBe("CONNECT_TIMEOUT");
       expect(error.message).toBe(
         `Connection to MCP server "slow" timed out after 500 ms (raise "timeout" in ${SOURCE})`,
@@ -200,14 +219,18 @@ describe("unreachable, slow and wrong servers", () => {
     const hanging = await server(() => {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const error = await connectError("slow", { url: `${hanging.origin}/mcp` }, { signal: controller.signal });
+    const error = await connectError({
+      name: "slow",
+      config: { url: `${hanging.origin}/mcp` },
+      signal: controller.signal,
+    });
     expect(error.code).toBe("ABORTED");
     expect(error.message).toBe('Connection to MCP server "slow" was aborted');
   });
 
   it("explains a URL that answers HTML instead of MCP", async () => {
     await using html = await startHttpFixture({ garbageStdout: true });
-    const error = await connectError("website", { type: "http", url: html.url });
+    const error = await connectError({ name: "website", config: { type: "http", url: html.url } });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toContain(`is ${html.url} an MCP endpoint?`);
   });

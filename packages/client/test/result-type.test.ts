@@ -37,12 +37,14 @@ function resultTypeServer(era: "modern" | "legacy") {
 
 describe("a result's resultType (2026-07-28)", () => {
   it("on a 2026-07-28 connection: complete is the result, an unknown one a clear PROTOCOL_ERROR", async () => {
-    const connection = await connect("rt", resultTypeServer("modern"));
+    const connection = await connect({ name: "rt", config: resultTypeServer("modern") });
     expect(connection.protocolVersion).toBe("2026-07-28");
-    expect((await callTool(connection, "complete", {})).content).toEqual([
+    expect((await callTool(connection, { name: "complete", args: {} })).content).toEqual([
       { type: "text", text: "answer of complete" },
     ]);
-    const unknown = (await callTool(connection, "later_maybe", {}).catch((e: unknown) => e)) as McpRtError;
+    const unknown = (await callTool(connection, { name: "later_maybe", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(unknown).toMatchObject({ name: "McpRtError", code: "PROTOCOL_ERROR", server: "rt" });
     expect(unknown.message).toBe(
       `The call of tool "later_maybe" to MCP server "rt" failed: Unsupported result type 'later_maybe' for tools/call`,
@@ -50,9 +52,12 @@ describe("a result's resultType (2026-07-28)", () => {
   });
 
   it("from a server of an earlier revision: an absent resultType means complete", async () => {
-    const connection = await connect("rt", { ...resultTypeServer("legacy"), protocol: "legacy" });
+    const connection = await connect({
+      name: "rt",
+      config: { ...resultTypeServer("legacy"), protocol: "legacy" },
+    });
     expect(connection.protocolVersion).toBe("2025-11-25");
-    expect((await callTool(connection, "absent", {})).content).toEqual([
+    expect((await callTool(connection, { name: "absent", args: {} })).content).toEqual([
       { type: "text", text: "answer of absent" },
     ]);
   });

@@ -47,9 +47,9 @@ describe("tool schemas with JSON Schema 2020-12 keywords and a network $ref", ()
       res.end(JSON.stringify({ type: "object", properties: { id: { type: "string" } } }));
     });
     const { inputSchema, outputSchema } = schemasOf(schemaHost.origin);
-    const connection = await connect(
-      "refs",
-      inlineServer([
+    const connection = await connect({
+      name: "refs",
+      config: inlineServer([
         'import { Server } from "@modelcontextprotocol/server";',
         'import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
         'const server = new Server({ name: "refs", version: "1.0.0" }, { capabilities: { tools: {} } });',
@@ -58,12 +58,15 @@ describe("tool schemas with JSON Schema 2020-12 keywords and a network $ref", ()
         'server.setRequestHandler("tools/call", () => ({ content: [{ type: "text", text: "ok" }], structuredContent: { found: { id: "u1" } } }));',
         "await server.connect(new StdioServerTransport());",
       ]),
-    );
+    });
     const [tool] = await listTools(connection);
     expect(tool?.inputSchema).toStrictEqual(inputSchema);
     expect(tool?.outputSchema).toStrictEqual(outputSchema);
 
-    const result = await callTool(connection, "lookup", { user: { id: "u1" }, kind: "lookup" });
+    const result = await callTool(connection, {
+      name: "lookup",
+      args: { user: { id: "u1" }, kind: "lookup" },
+    });
     expect(result.isError).not.toBe(true);
     // The reference cannot be resolved without fetching it: the check says so instead.
     const problem = checkStructuredContent(tool?.outputSchema, result);

@@ -98,10 +98,10 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
   it("gets a real AbortSignal for each tool call, and removes its listener when the call ends", async () => {
     // v2's Protocol.request calls removeEventListener on the signal as each request ends:
     // a stand-in that only imitates part of AbortSignal fails every call.
-    const connection = await connect("calls", manyToolsServer(1));
+    const connection = await connect({ name: "calls", config: manyToolsServer(1) });
     const signals = recordSignals(connection);
 
-    const result = await callTool(connection, "echo", { message: "through v2" });
+    const result = await callTool(connection, { name: "echo", args: { message: "through v2" } });
 
     expect(result.content).toEqual([{ type: "text", text: "through v2" }]);
     expect(signals).toHaveLength(1);
@@ -112,16 +112,16 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
   it("hands a settled call's signal to the next call once the SDK let go of it, never an aborted one", async () => {
     // Reused because it carries no listener of the SDK's any more (the test above); an aborted one
     // would fail the next call before it is sent.
-    const connection = await connect("reuse", manyToolsServer(1));
+    const connection = await connect({ name: "reuse", config: manyToolsServer(1) });
     const signals = recordSignals(connection);
 
-    await callTool(connection, "echo", { message: "first" });
-    await callTool(connection, "echo", { message: "second" });
+    await callTool(connection, { name: "echo", args: { message: "first" } });
+    await callTool(connection, { name: "echo", args: { message: "second" } });
     const caller = new AbortController();
-    const aborted = callTool(connection, "echo", { message: "third" }, { signal: caller.signal });
+    const aborted = callTool(connection, { name: "echo", args: { message: "third" }, signal: caller.signal });
     caller.abort(new Error("stop"));
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
-    const after = await callTool(connection, "echo", { message: "after the abort" });
+    const after = await callTool(connection, { name: "echo", args: { message: "after the abort" } });
 
     expect(after.content).toEqual([{ type: "text", text: "after the abort" }]);
     expect(signals).toHaveLength(4);
@@ -135,7 +135,7 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
 
   it("pages tools/list itself, one request a page, past the SDK's own cap of 64 pages", async () => {
     // Without a cursor, v2's listTools() walks every page itself and throws after 64.
-    const connection = await connect("pages", manyToolsServer(79, 1));
+    const connection = await connect({ name: "pages", config: manyToolsServer(79, 1) });
     const sent = recordRequests(connection);
 
     const tools = await listTools(connection);
@@ -150,26 +150,28 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
   it("asks the server again on every listing and read: nothing comes from the SDK's response cache", async () => {
     // v2 keeps results a server says are fresh (ttlMs) and answers listTools() and
     // readResource() from them, even on a 2025 connection: a re-list after list_changed would be stale.
-    const connection = await connect("cached", cachingServer);
+    const connection = await connect({ name: "cached", config: cachingServer });
 
     expect((await listTools(connection)).map((tool) => tool.name)).toEqual(["listed_1"]);
     expect((await listTools(connection)).map((tool) => tool.name)).toEqual(["listed_2"]);
-    expect((await readResource(connection, "note://a")).contents).toEqual([
+    expect((await readResource(connection, { uri: "note://a" })).contents).toEqual([
       { uri: "note://a", text: "read 3" },
     ]);
-    expect((await readResource(connection, "note://a")).contents).toEqual([
+    expect((await readResource(connection, { uri: "note://a" })).contents).toEqual([
       { uri: "note://a", text: "read 4" },
     ]);
   });
 
   it("speaks the 2025-11-25 revision with initialize, as v1 did", async () => {
-    const connection = await connect("wire", manyToolsServer(1));
+    const connection = await connect({ name: "wire", config: manyToolsServer(1) });
     expect(connection.protocolVersion).toBe("2025-11-25");
     expect(getConnectionInternals(connection).client.getProtocolEra()).toBe("legacy");
   });
 
   it("answers input_required inside client.request: the registered handler, a new id, requestState as sent", async () => {
-    const connection = await connect("asks", mrtrServer, {
+    const connection = await connect({
+      name: "asks",
+      config: mrtrServer,
       onElicitation: () => ({ action: "accept", content: { ok: true } }),
     });
     expect(getConnectionInternals(connection).client.getProtocolEra()).toBe("modern");
@@ -182,7 +184,7 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
       }
       return send(message, options);
     };
-    const result = await callTool(connection, "confirm", {});
+    const result = await callTool(connection, { name: "confirm", args: {} });
     expect(result.content).toEqual([{ type: "text", text: "confirmed" }]);
     expect(sent).toHaveLength(2);
     expect(sent[1]?.id).not.toBe(sent[0]?.id);
@@ -212,7 +214,10 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
         return true;
       },
     });
-    const connection = await connect("streamy", { type: "http", url: `${front.origin}/mcp` });
+    const connection = await connect({
+      name: "streamy",
+      config: { type: "http", url: `${front.origin}/mcp` },
+    });
     const closed = new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
 
     const event = await closed;

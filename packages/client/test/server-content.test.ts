@@ -23,7 +23,7 @@ const { connect } = useConnections();
 
 describe("resources and prompts of server-everything", () => {
   it("lists resources, templates and prompts (with arguments), and reads text and binary resources", async () => {
-    const connection = await connect("everything", everythingServer);
+    const connection = await connect({ name: "everything", config: everythingServer });
     const resources = await listResources(connection);
     expect(resources.length).toBeGreaterThan(0);
     expect(resources[0]).toMatchObject({
@@ -40,34 +40,42 @@ describe("resources and prompts of server-everything", () => {
       { name: "state", required: false },
     ]);
 
-    const text = await readResource(connection, "demo://resource/dynamic/text/7");
+    const text = await readResource(connection, { uri: "demo://resource/dynamic/text/7" });
     expect(text.contents[0]).toMatchObject({
       uri: "demo://resource/dynamic/text/7",
       text: expect.any(String),
     });
-    const blob = await readResource(connection, "demo://resource/dynamic/blob/7");
+    const blob = await readResource(connection, { uri: "demo://resource/dynamic/blob/7" });
     expect(blob.contents[0]).toMatchObject({ blob: expect.any(String) });
 
-    const prompt = await getPrompt(connection, "args-prompt", { city: "Lisbon", state: "LX" });
+    const prompt = await getPrompt(connection, {
+      name: "args-prompt",
+      args: { city: "Lisbon", state: "LX" },
+    });
     expect(JSON.stringify(prompt.messages)).toContain("Lisbon");
-    const missing = (await getPrompt(connection, "args-prompt", {}).catch((e: unknown) => e)) as McpRtError;
+    const missing = (await getPrompt(connection, { name: "args-prompt", args: {} }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(missing).toMatchObject({ code: "PROTOCOL_ERROR", server: "everything" });
   });
 
   it("subscribes to a resource and hears notifications/resources/updated until unsubscribed", async () => {
-    const connection = await connect("everything", everythingServer);
+    const connection = await connect({ name: "everything", config: everythingServer });
     const updates: string[] = [];
     connection.onResourceUpdated((uri) => updates.push(uri));
     const uri = "demo://resource/dynamic/text/1";
-    await subscribeResource(connection, uri);
-    await callTool(connection, "toggle-subscriber-updates", {});
+    await subscribeResource(connection, { uri });
+    await callTool(connection, { name: "toggle-subscriber-updates", args: {} });
     await until(() => updates.includes(uri));
-    await unsubscribeResource(connection, uri);
+    await unsubscribeResource(connection, { uri });
   });
 
   it("passes structuredContent through, and says whether it fits the outputSchema", async () => {
-    const connection = await connect("everything", everythingServer);
-    const result = await callTool(connection, "get-structured-content", { location: "New York" });
+    const connection = await connect({ name: "everything", config: everythingServer });
+    const result = await callTool(connection, {
+      name: "get-structured-content",
+      args: { location: "New York" },
+    });
     const schema = {
       type: "object",
       properties: { temperature: { type: "number" } },
@@ -96,11 +104,17 @@ describe("elicitation", () => {
   };
 
   it("is declared only with a handler: server-everything offers its elicitation tool then", async () => {
-    const without = await connect("plain", everythingServer);
-    expect(textOf(await callTool(without, "trigger-elicitation-request", {}))).toMatch(/not found/i);
+    const without = await connect({ name: "plain", config: everythingServer });
+    expect(textOf(await callTool(without, { name: "trigger-elicitation-request", args: {} }))).toMatch(
+      /not found/i,
+    );
     const handler = answering(() => ({ action: "decline" }));
-    const withHandler = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
-    const declined = await callTool(withHandler, "trigger-elicitation-request", {});
+    const withHandler = await connect({
+      name: "asks",
+      config: everythingServer,
+      onElicitation: handler.onElicitation,
+    });
+    const declined = await callTool(withHandler, { name: "trigger-elicitation-request", args: {} });
     expect(textOf(declined)).toMatch(/declined/i);
     expect(handler.seen[0]).toMatchObject({ server: "asks", mode: "form", message: expect.any(String) });
     expect(handler.seen[0]?.requestedSchema?.properties.name).toMatchObject({ type: "string" });
@@ -111,23 +125,33 @@ describe("elicitation", () => {
       action: "accept",
       content: { name: "Ada", check: true, email: "ada@example.com", untitledMultipleSelectEnum: ["Piano"] },
     }));
-    const connection = await connect("asks", everythingServer, { onElicitation: handler.onElicitation });
-    const accepted = textOf(await callTool(connection, "trigger-elicitation-request", {}));
+    const connection = await connect({
+      name: "asks",
+      config: everythingServer,
+      onElicitation: handler.onElicitation,
+    });
+    const accepted = textOf(await callTool(connection, { name: "trigger-elicitation-request", args: {} }));
     expect(accepted).toContain("Ada");
     // `firstLine` was left out: its default went to the server.
     expect(accepted).toContain("It was a dark and stormy night.");
 
-    const cancelling = await connect("cancels", everythingServer, {
+    const cancelling = await connect({
+      name: "cancels",
+      config: everythingServer,
       onElicitation: () => ({ action: "cancel" }),
     });
-    expect(textOf(await callTool(cancelling, "trigger-elicitation-request", {}))).toMatch(/cancel/i);
+    expect(textOf(await callTool(cancelling, { name: "trigger-elicitation-request", args: {} }))).toMatch(
+      /cancel/i,
+    );
   });
 
   it("never sends content that does not fit the requested schema", async () => {
-    const connection = await connect("asks", everythingServer, {
+    const connection = await connect({
+      name: "asks",
+      config: everythingServer,
       onElicitation: () => ({ action: "accept", content: { name: "Ada", integer: 1000 } }),
     });
-    const result = await callTool(connection, "trigger-elicitation-request", {});
+    const result = await callTool(connection, { name: "trigger-elicitation-request", args: {} });
     expect(textOf(result)).toMatch(/does not fit the requested form/);
     expect(textOf(result)).not.toContain("Ada");
   });
@@ -139,7 +163,7 @@ describe("servers without resources or prompts", () => {
       ["plain", echoServer()],
       ["not-found", fixtureServer({ contentNotFound: true })],
     ] as const) {
-      const connection = await connect(name, config);
+      const connection = await connect({ name, config });
       expect(await listResources(connection)).toEqual([]);
       expect(await listResourceTemplates(connection)).toEqual([]);
       expect(await listPrompts(connection)).toEqual([]);
@@ -147,14 +171,16 @@ describe("servers without resources or prompts", () => {
   });
 
   it("read the fixture's notes, blob and template, and a missing resource is a PROTOCOL_ERROR", async () => {
-    const connection = await connect("content", contentServer());
+    const connection = await connect({ name: "content", config: contentServer() });
     expect((await listResources(connection)).map((resource) => resource.uri)).toEqual([
       "fixture://notes/first",
       "fixture://blob",
     ]);
-    const read = await readResource(connection, "fixture://notes/other");
+    const read = await readResource(connection, { uri: "fixture://notes/other" });
     expect(read.contents[0]).toMatchObject({ text: "A note called other." });
-    const error = (await readResource(connection, "nope://x").catch((e: unknown) => e)) as McpRtError;
+    const error = (await readResource(connection, { uri: "nope://x" }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(error).toMatchObject({ code: "PROTOCOL_ERROR", server: "content" });
   });
 
@@ -184,12 +210,14 @@ describe("servers without resources or prompts", () => {
               '  else send({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } });',
               "});",
             ]);
-      const connection = await connect(
-        "content",
-        kind === "fixture" ? config : { ...config, protocol: "legacy" },
-      );
+      const connection = await connect({
+        name: "content",
+        config: kind === "fixture" ? config : { ...config, protocol: "legacy" },
+      });
       expect(connection.protocolVersion).toBe(version);
-      const error = (await readResource(connection, "nope://x").catch((e: unknown) => e)) as McpRtError;
+      const error = (await readResource(connection, { uri: "nope://x" }).catch(
+        (e: unknown) => e,
+      )) as McpRtError;
       expect(error).toMatchObject({ code: "PROTOCOL_ERROR", details: { rpcCode, resourceNotFound: true } });
       expect(error.message).toMatch(
         /^MCP server "content" has no resource "nope:\/\/x" \(error -32[06]02: .*\); list its resources again$/,
@@ -198,11 +226,15 @@ describe("servers without resources or prompts", () => {
   );
 
   it("bounds a huge resource by maxMessageBytes", async () => {
-    const connection = await connect("huge", fixtureServer({ hugeResource: 2_000_000 }), {
+    const connection = await connect({
+      name: "huge",
+      config: fixtureServer({ hugeResource: 2_000_000 }),
       maxMessageBytes: 1_000_000,
     });
     expect(await listResources(connection)).toMatchObject([{ uri: "fixture://huge", size: 2_000_000 }]);
-    const error = (await readResource(connection, "fixture://huge").catch((e: unknown) => e)) as McpRtError;
+    const error = (await readResource(connection, { uri: "fixture://huge" }).catch(
+      (e: unknown) => e,
+    )) as McpRtError;
     expect(error.code).toBe("LIMIT_EXCEEDED");
   });
 });

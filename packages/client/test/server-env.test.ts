@@ -123,18 +123,18 @@ describe("a real server's environment", () => {
       SSH_AUTH_SOCK: "/tmp/agent.sock",
       PASSED_TOKEN: "passed-on-purpose",
     };
-    const connection = await connectToServer(
-      "env",
-      {
+    const connection = await connectToServer({
+      name: "env",
+      config: {
         command: process.execPath,
         args: [everythingEntry],
         env: { EXPLICIT_TOKEN: "given-on-purpose" },
         envPassthrough: ["PASSED_TOKEN"],
       },
-      { env: parent },
-    );
+      env: parent,
+    });
     try {
-      const result = await callTool(connection, "get-env", {});
+      const result = await callTool(connection, { name: "get-env", args: {} });
       const block = result.content[0];
       const env = JSON.parse(block?.type === "text" ? block.text : "{}") as Record<string, string>;
       expect(env.VISIBLE_SETTING).toBe("visible");

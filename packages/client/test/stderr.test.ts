@@ -53,7 +53,9 @@ describe("stderr in error messages", () => {
 describe("a server flooding stderr", () => {
   it("is drained (never stalls), kept to about 64 KiB, and streamed to onStderr", async () => {
     let received = 0;
-    const connection = await connectToServer("noisy", noisyStderrServer(), {
+    const connection = await connectToServer({
+      name: "noisy",
+      config: noisyStderrServer(),
       onStderr: (chunk) => {
         received += chunk.length;
       },
@@ -62,7 +64,7 @@ describe("a server flooding stderr", () => {
       await sleep(300);
       // 128 KiB burst at start plus a line every 5 ms: a client that did not drain stderr would stall here.
       const started = Date.now();
-      const result = await callTool(connection, "echo", { message: "still responsive" });
+      const result = await callTool(connection, { name: "echo", args: { message: "still responsive" } });
       expect(Date.now() - started).toBeLessThan(2000);
       expect(JSON.stringify(result.content)).toContain("still responsive");
 

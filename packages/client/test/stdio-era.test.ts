@@ -42,7 +42,7 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
     ["a dual-era server", () => counted(dualEraServer)],
   ])("%s lands on 2026-07-28 with one process and one probe", async (_label, make) => {
     const { config, counts } = make();
-    const connection = await connect("m", config);
+    const connection = await connect({ name: "m", config });
     expect(connection.era).toBe("modern");
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect(connection.eraDecision).toEqual({
@@ -52,14 +52,14 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
     expect(connection.eraVerdict).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
     expect(connection.eraVerdict.discover).toMatchObject({ supportedVersions: ["2026-07-28"] });
     expect((await listTools(connection)).map((tool) => tool.name)).toContain("echo");
-    const result = await callTool(connection, "echo", { message: "hi" });
+    const result = await callTool(connection, { name: "echo", args: { message: "hi" } });
     expect(result.isError).not.toBe(true);
     expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 0 });
   });
 
   it("waits for a dual-era server that reads its stdin only after 3 s: modern, one process", async () => {
     const { config, counts } = counted(dualEraServer, { stdinDelayMs: 3000 });
-    const connection = await connect("slow", config);
+    const connection = await connect({ name: "slow", config });
     expect(connection.era).toBe("modern");
     expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 0 });
   });
@@ -80,7 +80,7 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
       "  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');",
       "});",
     ]);
-    const connection = await connect("late", late, { probeWaitMs: 1500 });
+    const connection = await connect({ name: "late", config: late, probeWaitMs: 1500 });
     expect(connection.era).toBe("modern");
     expect(connection.eraDecision.how).toBe("probe");
   });
@@ -92,7 +92,7 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
     "a legacy server answering the probe with %s: initialize on the same process",
     async (_code, answer, text) => {
       const { config, counts } = counted((options) => legacyServer(answer, options));
-      const connection = await connect("old", config);
+      const connection = await connect({ name: "old", config });
       expect(connection.era).toBe("legacy");
       expect(connection.protocolVersion).toBe("2025-11-25");
       expect(connection.eraDecision.how).toBe("probe");
@@ -113,7 +113,11 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
     "a legacy server that %s the probe is started again straight into initialize",
     async (_label, answer, text) => {
       const { config, counts } = counted((options) => legacyServer(answer, options));
-      const connection = await connect("old", { ...config, timeout: 6000 }, { probeWaitMs: 800 });
+      const connection = await connect({
+        name: "old",
+        config: { ...config, timeout: 6000 },
+        probeWaitMs: 800,
+      });
       expect(connection.era).toBe("legacy");
       expect(connection.eraDecision.how).toBe("fallback");
       expect(connection.eraDecision.text).toMatch(text);
@@ -126,7 +130,7 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
 
   it('`protocol: "legacy"` sends no probe', async () => {
     const { config, counts } = counted(legacyServer.bind(null, "method-not-found"));
-    const connection = await connect("old", { ...config, protocol: "legacy" });
+    const connection = await connect({ name: "old", config: { ...config, protocol: "legacy" } });
     expect(connection.era).toBe("legacy");
     expect(connection.eraDecision).toEqual({ how: "setting", text: 'the config says protocol "legacy"' });
     expect(counts()).toEqual({ processes: 1, probes: 0, initializes: 1 });
@@ -134,12 +138,12 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
 
   it('`protocol: "2026-07-28"` connects a modern server and fails a legacy one, saying what to change', async () => {
     const modern = counted(modernServer);
-    const connection = await connect("m", { ...modern.config, protocol: "2026-07-28" });
+    const connection = await connect({ name: "m", config: { ...modern.config, protocol: "2026-07-28" } });
     expect(connection.era).toBe("modern");
     expect(connection.eraDecision.how).toBe("setting");
 
     const legacy = counted((options) => legacyServer("method-not-found", options));
-    const error = await connectError("old", { ...legacy.config, protocol: "2026-07-28" });
+    const error = await connectError({ name: "old", config: { ...legacy.config, protocol: "2026-07-28" } });
     expect(error.code).toBe("INIT_FAILED");
     expect(error.message).toContain(
       'the config says protocol "2026-07-28", but it answered server/discover with -32601 (Method not found); set "protocol" to "auto" or "legacy"',
@@ -151,10 +155,10 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
 describe("a stored verdict", () => {
   it("connects without a probe, in the era it names", async () => {
     const modern = counted(modernServer);
-    const first = await connect("m", modern.config);
+    const first = await connect({ name: "m", config: modern.config });
     const verdict = first.eraVerdict;
     await closeConnection(first);
-    const again = await connect("m", modern.config, { prior: verdict });
+    const again = await connect({ name: "m", config: modern.config, prior: verdict });
     expect(again.era).toBe("modern");
     expect(again.eraDecision.how).toBe("stored");
     expect(again.eraDecision.text).toMatch(
@@ -170,7 +174,7 @@ describe("a stored verdict", () => {
       protocolVersion: "2025-11-25",
       decidedAt: Date.now() - 3_600_000,
     };
-    const connection = await connect("old", legacy.config, { prior: old });
+    const connection = await connect({ name: "old", config: legacy.config, prior: old });
     expect(connection.era).toBe("legacy");
     expect(connection.eraDecision.text).toMatch(/^a verdict stored 60 min ago says 2025-11-25 \(legacy\)/);
     expect(legacy.counts()).toEqual({ processes: 1, probes: 0, initializes: 1 });
@@ -179,7 +183,7 @@ describe("a stored verdict", () => {
   it("that a modern-only server no longer fits (it rejects initialize) is probed again once and replaced", async () => {
     const { config, counts } = counted(modernServer);
     const stale: MCPEraVerdict = { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() };
-    const connection = await connect("m", config, { prior: stale });
+    const connection = await connect({ name: "m", config, prior: stale });
     expect(connection.era).toBe("modern");
     expect(connection.eraDecision.how).toBe("probe");
     expect(connection.eraDecision.text).toMatch(

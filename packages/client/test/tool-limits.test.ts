@@ -27,7 +27,10 @@ async function listWithBreaches(connection: MCPServerConnection, limits?: ToolLi
 describe("listTools bounds a hostile server's tool list", () => {
   it("keeps the first 2000 tools and says so once, naming the server and the limit", async () => {
     expect(DEFAULT_TOOL_LIMITS.maxTools).toBe(2000);
-    const connection = await connect("flood", fixtureServer({ tools: 5000, pageSize: 1000 }));
+    const connection = await connect({
+      name: "flood",
+      config: fixtureServer({ tools: 5000, pageSize: 1000 }),
+    });
     const { tools, breaches } = await listWithBreaches(connection);
     expect(tools).toHaveLength(2000);
     expect(tools.at(-1)?.name).toBe("tool_1998");
@@ -45,7 +48,10 @@ describe("listTools bounds a hostile server's tool list", () => {
   });
 
   it("cuts descriptions past 4096 characters, with a note at the end", async () => {
-    const connection = await connect("wordy", fixtureServer({ tools: 3, descriptionChars: 100_000 }));
+    const connection = await connect({
+      name: "wordy",
+      config: fixtureServer({ tools: 3, descriptionChars: 100_000 }),
+    });
     const { tools, breaches } = await listWithBreaches(connection);
     for (const tool of tools) {
       expect(tool.description?.length).toBeLessThanOrEqual(4096);
@@ -58,7 +64,7 @@ describe("listTools bounds a hostile server's tool list", () => {
   });
 
   it("replaces a 20000-deep input schema (which JSON.stringify cannot write) with an empty one, and says why", async () => {
-    const connection = await connect("deep", fixtureServer({ schemaDepth: 20_000 }));
+    const connection = await connect({ name: "deep", config: fixtureServer({ schemaDepth: 20_000 }) });
     const { tools, breaches } = await listWithBreaches(connection);
     const deep = tools.find((tool) => tool.name === "deep");
     expect(deep?.inputSchema).toEqual({ type: "object" });
@@ -73,14 +79,14 @@ describe("listTools bounds a hostile server's tool list", () => {
   });
 
   it("replaces a schema larger than maxSchemaSize", async () => {
-    const connection = await connect("big", fixtureServer({}));
+    const connection = await connect({ name: "big", config: fixtureServer({}) });
     const [echo] = await listTools(connection, { limits: { maxSchemaSize: 20 } });
     expect(echo?.inputSchema).toEqual({ type: "object" });
     expect(echo?.description).toContain("it is larger than 20 characters");
   });
 
   it("drops a tool whose name is longer than 128 characters before it is named", async () => {
-    const connection = await connect("named", fixtureServer({ longToolName: 100_000 }));
+    const connection = await connect({ name: "named", config: fixtureServer({ longToolName: 100_000 }) });
     const { tools, breaches } = await listWithBreaches(connection);
     expect(tools.map((tool) => tool.name)).toEqual(["echo"]);
     expect(breaches).toHaveLength(1);
@@ -90,7 +96,7 @@ describe("listTools bounds a hostile server's tool list", () => {
   });
 
   it("refuses a limit that is not a positive number", async () => {
-    const connection = await connect("odd", fixtureServer({}));
+    const connection = await connect({ name: "odd", config: fixtureServer({}) });
     await expect(listTools(connection, { limits: { maxTools: 0 } })).rejects.toThrow(
       "toolLimits.maxTools must be a positive number, got 0",
     );

@@ -3,7 +3,12 @@
 
 export { approvalSummary, whatItRuns } from "./cli/approval-summary.js";
 export { discoverEntries } from "./cli/discover-entries.js";
-export type { ExplainContext, ExplainJson, ExplainJsonEntry } from "./cli/explain-command.js";
+export type {
+  ExplainContext,
+  ExplainedServer,
+  ExplainJson,
+  ExplainJsonEntry,
+} from "./cli/explain-command.js";
 export { entriesOf, explainJson, formatExplain, knownNames } from "./cli/explain-command.js";
 export type {
   InventoryEntry,

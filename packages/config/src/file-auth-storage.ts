@@ -1,16 +1,11 @@
 import { readFile, rename } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { withFileLock } from "./file-lock.js";
+import { mcpRtPath } from "./mcp-rt-path.js";
 import type { AuthStorage } from "./types.js";
 import { lazy } from "./util/lazy.js";
 import { writeJsonAtomic } from "./util/write-json-atomic.js";
 import { z } from "./util/zod.js";
-
-/** Where {@link createFileAuthStorage} keeps secrets when given no path: `~/.mcp-rt/auth.json`. */
-export function defaultAuthStoragePath(): string {
-  return join(homedir(), ".mcp-rt", "auth.json");
-}
 
 const authFileSchema = lazy(() => z.object({ entries: z.record(z.string(), z.unknown()) }));
 
@@ -43,7 +38,7 @@ export interface FileAuthStorage extends AuthStorage {
  * ```
  */
 export function createFileAuthStorage(path?: string): FileAuthStorage {
-  return new FileStore(resolve(path ?? defaultAuthStoragePath()));
+  return new FileStore(resolve(path ?? mcpRtPath("auth.json")));
 }
 
 class FileStore implements FileAuthStorage {

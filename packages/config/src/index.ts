@@ -1,26 +1,19 @@
 export { appConfigDir } from "./app-config-dir.js";
-export type { McpRtErrorCode, McpRtErrorOptions } from "./errors.js";
+export type { McpRtErrorCode } from "./errors.js";
 export { McpRtError } from "./errors.js";
-export type { FileAuthStorage } from "./file-auth-storage.js";
-export { createFileAuthStorage, defaultAuthStoragePath } from "./file-auth-storage.js";
-export type {
-  InterpolatedConfig,
-  InterpolatedString,
-  InterpolationOptions,
-  InterpolationSyntax,
-  MissingInput,
-  MissingVariable,
-} from "./interpolate.js";
+export { createFileAuthStorage } from "./file-auth-storage.js";
+export type { InterpolationSyntax } from "./interpolate.js";
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
 export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
+export type { McpRtFile } from "./mcp-rt-path.js";
+export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
-export type { TrustHashEntry, TrustHashEnvFile, TrustHashExtras } from "./project-trust-hash.js";
 export { hashProjectServers } from "./project-trust-hash.js";
-export type { ConfigFormat, ReadConfigFileResult } from "./read-config-file.js";
+export type { ConfigFormat } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
-export type { RedactConfigTextOptions, RedactOptions, SecretValuesOptions } from "./redact.js";
+export type { RedactConfigTextOptions, RedactOptions } from "./redact.js";
 export { redactConfigText, redactServerConfig } from "./redact.js";
-export { REDACTED, redactText, redactUrl } from "./redact-text.js";
+export { redactText, redactUrl } from "./redact-text.js";
 export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
 export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";
 export { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./secret-env-name.js";
@@ -38,13 +31,8 @@ export type {
 } from "./server-config.js";
 export {
   isStdioConfig,
-  MCPAuthConfigSchema,
-  MCPHttpServerConfigSchema,
   MCPServerConfigSchema,
-  MCPStdioServerConfigSchema,
   MCPToolDefinitionSchema,
-  PROTOCOL_SETTINGS,
-  SourceMetaSchema,
   toolMetaOf,
 } from "./server-config.js";
 export type {
@@ -68,21 +56,16 @@ export { createGeminiSource } from "./sources/gemini.js";
 export { createNativeSource } from "./sources/native.js";
 export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
-export { createTrustStore, defaultTrustStorePath, resolveProjectDir } from "./trust-store.js";
+export { createTrustStore } from "./trust-store.js";
 export type {
   AuthStorage,
   CapabilitySource,
-  CapabilitySourceResult,
   DiscoveredServer,
   DiscoveryContext,
-  EntryInterpolation,
   LoadConfigsOptions,
   LoadConfigsResult,
   Logger,
-  ProjectChange,
-  ProjectSetting,
   ProjectTrust,
-  ProjectTrustQuestion,
   ReserveServer,
 } from "./types.js";
 export { validateServerConfig } from "./validate-server-config.js";

@@ -252,6 +252,8 @@ export function scrubSecrets(
 
 /** Options of {@link redactConfigText}. */
 export interface RedactConfigTextOptions extends SecretValuesOptions {
+  /** The config whose secret values are hidden (`env`, `headers`, as written or resolved). */
+  config: unknown;
   /** The server's name: never masked, even when a value of its config reads the same. */
   server?: string;
 }
@@ -266,16 +268,12 @@ export interface RedactConfigTextOptions extends SecretValuesOptions {
  *
  * @example
  * ```ts
- * redactConfigText('header "Bearer abc-123-def" refused', { url: "https://h/mcp", headers: { Authorization: "Bearer abc-123-def" } });
+ * redactConfigText('header "Bearer abc-123-def" refused', { config: { url: "https://h/mcp", headers: { Authorization: "Bearer abc-123-def" } } });
  * // → 'header "***" refused'
  * ```
  */
-export function redactConfigText(
-  text: string,
-  config: unknown,
-  options: RedactConfigTextOptions = {},
-): string {
-  const { server } = options;
+export function redactConfigText(text: string, options: RedactConfigTextOptions): string {
+  const { server, config } = options;
   const secrets = secretValues(config, options).filter(
     (secret) => server === undefined || !containsToken(server, secret),
   );

@@ -6,6 +6,10 @@ import type { AuthStorage } from "./types.js";
 
 /** Options of {@link resolveServerConfig}. */
 export interface ResolveServerConfigOptions {
+  /** The server's name in its config file: messages name it. */
+  name: string;
+  /** Its config as written: `!command` values and API keys are resolved in a copy. */
+  config: MCPServerConfig;
   /** Where `auth: { type: "apikey", credentialId }` secrets are read from. */
   authStorage?: AuthStorage;
   /** Limit of each `!command` value, in ms. @default 10000 */
@@ -40,15 +44,12 @@ type Field = "env" | "headers" | "auth";
  * cannot be found.
  * @example
  * ```ts
- * const resolved = await resolveServerConfig("github", config, { authStorage });
- * const connection = await connectToServer("github", resolved);
+ * const resolved = await resolveServerConfig({ name: "github", config, authStorage });
+ * const connection = await connectToServer({ name: "github", config: resolved });
  * ```
  */
-export async function resolveServerConfig(
-  name: string,
-  config: MCPServerConfig,
-  options: ResolveServerConfigOptions = {},
-): Promise<MCPServerConfig> {
+export async function resolveServerConfig(options: ResolveServerConfigOptions): Promise<MCPServerConfig> {
+  const { name, config } = options;
   const resolved = structuredClone(config);
   if (isStdioConfig(resolved)) {
     if (resolved.env) resolved.env = await resolveValues(name, "env", resolved.env, options);

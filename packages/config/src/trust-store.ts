@@ -1,15 +1,10 @@
 import { readFile, realpath } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { mcpRtPath } from "./mcp-rt-path.js";
 import type { ProjectTrust } from "./types.js";
 import { lazy } from "./util/lazy.js";
 import { writeJsonAtomic } from "./util/write-json-atomic.js";
 import { z } from "./util/zod.js";
-
-/** Where {@link createTrustStore} keeps approvals when given no path: `~/.mcp-rt/trust.json`. */
-export function defaultTrustStorePath(): string {
-  return join(homedir(), ".mcp-rt", "trust.json");
-}
 
 /**
  * The key a project's approval is stored under: the folder's real path, so a
@@ -51,7 +46,7 @@ interface TrustFile {
  * ```
  */
 export function createTrustStore(path?: string): ProjectTrust {
-  return new FileTrustStore(path ?? defaultTrustStorePath());
+  return new FileTrustStore(path ?? mcpRtPath("trust.json"));
 }
 
 class FileTrustStore implements ProjectTrust {

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type CliIo, runCli } from "../src/cli/run-cli.js";
 import { createFileAuthStorage } from "../src/file-auth-storage.js";
+import { mcpRtPath } from "../src/mcp-rt-path.js";
 import { createTrustStore } from "../src/trust-store.js";
 import { readSecret, type SecretInput } from "../src/util/read-secret.js";
 
@@ -42,6 +43,12 @@ function io(secret = KEY): CliIo & { out: string; err: string } {
 }
 
 describe("mcp-rt-config key (in process)", () => {
+  it("without --auth stores the key in the given home's .mcp-rt/auth.json, not the real home's", async () => {
+    const captured = io();
+    expect(await runCli(["key", "set", "github"], captured)).toBe(0);
+    expect(await createFileAuthStorage(mcpRtPath("auth.json", dir)).get("github")).toBe(KEY);
+  });
+
   it("set stores the key without printing it; delete removes it", async () => {
     const file = join(dir, "auth.json");
     const first = io();

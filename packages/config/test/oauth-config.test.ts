@@ -73,7 +73,7 @@ describe('auth: { type: "oauth" } fields', () => {
       url,
       auth: { type: "oauth", clientId: "a", clientSecret: `!printf ${SECRET}` },
     };
-    const resolved = await resolveServerConfig("gh", config);
+    const resolved = await resolveServerConfig({ name: "gh", config });
     expect(resolved.auth).toMatchObject({ clientSecret: SECRET });
     expect(config.auth).toMatchObject({ clientSecret: `!printf ${SECRET}` });
 
@@ -81,7 +81,7 @@ describe('auth: { type: "oauth" } fields', () => {
       url,
       auth: { type: "oauth", clientId: "a", clientSecret: "!exit 3" },
     };
-    const error = await resolveServerConfig("gh", failing).catch((e: unknown) => e);
+    const error = await resolveServerConfig({ name: "gh", config: failing }).catch((e: unknown) => e);
     expect(McpRtError.isInstance(error) && error.code).toBe("SHELL_FAILED");
     expect(String(error)).toContain("auth.clientSecret");
   });

@@ -29,62 +29,41 @@ interface Placement {
   write(tree: FixtureTree, servers: Record<string, unknown>): Promise<string>;
 }
 
+/** A provider's file under the home or project folder, holding the map under `key` (JSON) or as `wrap` makes it. */
+function inFile(
+  label: string,
+  source: () => CapabilitySource,
+  [folder, path]: ["home" | "project", string],
+  wrap: (servers: Record<string, unknown>, tree: FixtureTree) => string | object = (servers) => ({
+    mcpServers: servers,
+  }),
+): Placement {
+  return {
+    label,
+    source,
+    write: (tree, servers) =>
+      folder === "home"
+        ? tree.writeHome(path, wrap(servers, tree))
+        : tree.writeProject(path, wrap(servers, tree)),
+  };
+}
+
 const placements: Placement[] = [
-  {
-    label: "mcp-rt",
-    source: createNativeSource,
-    write: (t, s) => t.writeHome(".mcp-rt/mcp.json", { mcpServers: s }),
-  },
-  {
-    label: "Claude user",
-    source: createClaudeCodeSource,
-    write: (t, s) => t.writeHome(".claude.json", { mcpServers: s }),
-  },
-  {
-    label: "Claude local",
-    source: createClaudeCodeSource,
-    write: (t, s) => t.writeHome(".claude.json", { projects: { [t.project]: { mcpServers: s } } }),
-  },
-  {
-    label: "Claude project",
-    source: createClaudeCodeSource,
-    write: (t, s) => t.writeProject(".mcp.json", { mcpServers: s }),
-  },
-  {
-    label: "Claude Desktop",
-    source: createClaudeDesktopSource,
-    write: (t, s) => t.writeHome(".config/Claude/claude_desktop_config.json", { mcpServers: s }),
-  },
-  {
-    label: "Codex",
-    source: createCodexSource,
-    write: (t, s) => t.writeHome(".codex/config.toml", toToml({ mcp_servers: tomlable(s) })),
-  },
-  {
-    label: "Antigravity",
-    source: createAntigravitySource,
-    write: (t, s) => t.writeHome(".gemini/config/mcp_config.json", { mcpServers: s }),
-  },
-  {
-    label: "Gemini",
-    source: createGeminiSource,
-    write: (t, s) => t.writeProject(".gemini/settings.json", { mcpServers: s }),
-  },
-  {
-    label: "Cursor",
-    source: createCursorSource,
-    write: (t, s) => t.writeHome(".cursor/mcp.json", { mcpServers: s }),
-  },
-  {
-    label: "Windsurf",
-    source: createWindsurfSource,
-    write: (t, s) => t.writeHome(".codeium/windsurf/mcp_config.json", { mcpServers: s }),
-  },
-  {
-    label: "VS Code",
-    source: createVsCodeSource,
-    write: (t, s) => t.writeProject(".vscode/mcp.json", { servers: s }),
-  },
+  inFile("mcp-rt", createNativeSource, ["home", ".mcp-rt/mcp.json"]),
+  inFile("Claude user", createClaudeCodeSource, ["home", ".claude.json"]),
+  inFile("Claude local", createClaudeCodeSource, ["home", ".claude.json"], (s, t) => ({
+    projects: { [t.project]: { mcpServers: s } },
+  })),
+  inFile("Claude project", createClaudeCodeSource, ["project", ".mcp.json"]),
+  inFile("Claude Desktop", createClaudeDesktopSource, ["home", ".config/Claude/claude_desktop_config.json"]),
+  inFile("Codex", createCodexSource, ["home", ".codex/config.toml"], (s) =>
+    toToml({ mcp_servers: tomlable(s) }),
+  ),
+  inFile("Antigravity", createAntigravitySource, ["home", ".gemini/config/mcp_config.json"]),
+  inFile("Gemini", createGeminiSource, ["project", ".gemini/settings.json"]),
+  inFile("Cursor", createCursorSource, ["home", ".cursor/mcp.json"]),
+  inFile("Windsurf", createWindsurfSource, ["home", ".codeium/windsurf/mcp_config.json"]),
+  inFile("VS Code", createVsCodeSource, ["project", ".vscode/mcp.json"], (s) => ({ servers: s })),
 ];
 
 // TOML has no null; everything else JSON has, it can say.

@@ -132,11 +132,11 @@ describe("redactConfigText: messages stay readable, secrets do not show", () => 
   it("keeps plain env values, wherever they appear in a message", () => {
     const broken = { command: "npx", env: { MODE: "server", LOG_LEVEL: "verbose" } };
     const spawn = 'Cannot start MCP server "broken": command not found: npx (mode server, verbose logs)';
-    expect(redactConfigText(spawn, broken, { server: "broken" })).toBe(spawn);
+    expect(redactConfigText(spawn, { config: broken, server: "broken" })).toBe(spawn);
     const modern = { command: "fixture", env: { FIX_NAME: "modern", FIX_LEGACY: "reject" } };
     const refused =
       'Connection to MCP server "modern" failed: the server rejected "initialize" (reject legacy clients)';
-    expect(redactConfigText(refused, modern, { server: "modern" })).toBe(refused);
+    expect(redactConfigText(refused, { config: modern, server: "modern" })).toBe(refused);
   });
 
   it("hides secrets by name, by shape and by randomness, inside a longer message", () => {
@@ -146,29 +146,29 @@ describe("redactConfigText: messages stay readable, secrets do not show", () => 
       headers: { "X-Api-Key": "plainword" },
     };
     const text = `server said: login hunter2hunter2 refused; token ${GHP} (seed=${RANDOM}), key "plainword"`;
-    expect(redactConfigText(text, config)).toBe(
+    expect(redactConfigText(text, { config })).toBe(
       'server said: login *** refused; token *** (seed=***), key "***"',
     );
   });
 
   it("hides a secret only where it stands as a whole token", () => {
     const config = { command: "x", env: { DB_PASSWORD: "reject" } };
-    expect(redactConfigText('the server rejected "reject"', config)).toBe('the server rejected "***"');
+    expect(redactConfigText('the server rejected "reject"', { config })).toBe('the server rejected "***"');
   });
 
   it("never hides the server's own name, even when a secret value reads the same", () => {
     const config = { command: "x", env: { SERVICE_TOKEN: "acme-prod" } };
     const text = 'MCP server "acme-prod" stopped: bad token acme-prod';
-    expect(redactConfigText(text, config, { server: "acme-prod" })).toBe(text);
-    expect(redactConfigText(text, config)).toBe('MCP server "***" stopped: bad token ***');
+    expect(redactConfigText(text, { config, server: "acme-prod" })).toBe(text);
+    expect(redactConfigText(text, { config })).toBe('MCP server "***" stopped: bad token ***');
   });
 
   it("hides what a !command produced, whatever its name and shape", () => {
     const resolved = { command: "x", env: { LOGIN: "hunter2hunter2", MODE: "server" } };
     const written = { command: "x", env: { LOGIN: "!pass show login", MODE: "server" } };
     const text = "login hunter2hunter2 refused in server mode";
-    expect(redactConfigText(text, resolved, { written })).toBe("login *** refused in server mode");
-    expect(redactConfigText(text, resolved)).toBe(text);
+    expect(redactConfigText(text, { config: resolved, written })).toBe("login *** refused in server mode");
+    expect(redactConfigText(text, { config: resolved })).toBe(text);
   });
 });
 

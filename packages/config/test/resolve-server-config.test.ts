@@ -42,23 +42,23 @@ describe("resolveServerConfig: !command values", () => {
       env: { TOKEN: `!printf '  tok-${dir.length}  \\n\\n'`, PLAIN: "plain", BANG: "!!literal" },
     };
     const before = structuredClone(stdio);
-    const resolved = (await resolveServerConfig("s", stdio)) as MCPStdioServerConfig;
+    const resolved = (await resolveServerConfig({ name: "s", config: stdio })) as MCPStdioServerConfig;
     expect(resolved.env).toEqual({ TOKEN: `tok-${dir.length}`, PLAIN: "plain", BANG: "!literal" });
     expect(stdio).toEqual(before);
     expect(resolved).not.toBe(stdio);
 
     const http: MCPHttpServerConfig = { url: "https://h/mcp", headers: { "X-Key": `!echo hdr-${dir}` } };
-    const out = (await resolveServerConfig("h", http)) as MCPHttpServerConfig;
+    const out = (await resolveServerConfig({ name: "h", config: http })) as MCPHttpServerConfig;
     expect(out.headers).toEqual({ "X-Key": `hdr-${dir}` });
     expect(http.headers!["X-Key"]).toBe(`!echo hdr-${dir}`);
   });
 
   it("runs commands in the given folder", async () => {
-    const resolved = (await resolveServerConfig(
-      "s",
-      { command: "x", env: { WHERE: "!pwd" } },
-      { cwd: dir },
-    )) as MCPStdioServerConfig;
+    const resolved = (await resolveServerConfig({
+      name: "s",
+      config: { command: "x", env: { WHERE: "!pwd" } },
+      cwd: dir,
+    })) as MCPStdioServerConfig;
     expect(resolved.env!.WHERE).toBe(await realpath(dir));
   });
 
@@ -67,7 +67,7 @@ describe("resolveServerConfig: !command values", () => {
       command: "x",
       env: { API_TOKEN: "!echo sk-inline-secret-123; echo sk-stderr-secret >&2; exit 3" },
     };
-    const error = await rejection(resolveServerConfig("github", config));
+    const error = await rejection(resolveServerConfig({ name: "github", config }));
     expect(error.code).toBe("SHELL_FAILED");
     expect(error.server).toBe("github");
     expect(error.message).toContain('"github"');
@@ -79,7 +79,10 @@ describe("resolveServerConfig: !command values", () => {
 
   it("fails when the command prints nothing", async () => {
     const error = await rejection(
-      resolveServerConfig("s", { url: "https://h/", headers: { Authorization: `!true ${dir}` } }),
+      resolveServerConfig({
+        name: "s",
+        config: { url: "https://h/", headers: { Authorization: `!true ${dir}` } },
+      }),
     );
     expect(error.code).toBe("SHELL_FAILED");
     expect(error.message).toContain("headers.Authorization printed nothing");
@@ -89,11 +92,11 @@ describe("resolveServerConfig: !command values", () => {
     const pidFile = join(dir, "pid");
     const started = Date.now();
     const error = await rejection(
-      resolveServerConfig(
-        "slow",
-        { command: "x", env: { T: `!sleep 30 & echo $! > ${pidFile}; wait` } },
-        { shellTimeoutMs: 300 },
-      ),
+      resolveServerConfig({
+        name: "slow",
+        config: { command: "x", env: { T: `!sleep 30 & echo $! > ${pidFile}; wait` } },
+        shellTimeoutMs: 300,
+      }),
     );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(error.code).toBe("SHELL_FAILED");
@@ -109,25 +112,27 @@ describe("resolveServerConfig: !command values", () => {
     const command = `!echo run >> ${counter}; sleep 0.3; echo value-${dir.length}`;
     const config: MCPStdioServerConfig = { command: "x", env: { A: command } };
     const results = await Promise.all([
-      resolveServerConfig("a", config),
-      resolveServerConfig("b", { command: "y", env: { B: command } }),
-      resolveServerConfig("a", config),
+      resolveServerConfig({ name: "a", config }),
+      resolveServerConfig({ name: "b", config: { command: "y", env: { B: command } } }),
+      resolveServerConfig({ name: "a", config }),
     ]);
     expect(results.map((r) => (r as MCPStdioServerConfig).env)).toEqual([
       { A: `value-${dir.length}` },
       { B: `value-${dir.length}` },
       { A: `value-${dir.length}` },
     ]);
-    await resolveServerConfig("a", config);
+    await resolveServerConfig({ name: "a", config });
     expect((await readFile(counter, "utf8")).trim().split("\n")).toEqual(["run"]);
   });
 
   it("does not keep failures: the next connect runs the command again", async () => {
     const flag = join(dir, "logged-in");
     const config: MCPStdioServerConfig = { command: "x", env: { A: `!test -f ${flag} && echo ok` } };
-    expect((await rejection(resolveServerConfig("s", config))).code).toBe("SHELL_FAILED");
+    expect((await rejection(resolveServerConfig({ name: "s", config }))).code).toBe("SHELL_FAILED");
     await writeFile(flag, "");
-    expect(((await resolveServerConfig("s", config)) as MCPStdioServerConfig).env).toEqual({ A: "ok" });
+    expect(((await resolveServerConfig({ name: "s", config })) as MCPStdioServerConfig).env).toEqual({
+      A: "ok",
+    });
   });
 });
 
@@ -138,7 +143,9 @@ describe("resolveServerConfig: API keys", () => {
       headers: { authorization: "old", "X-Other": "1" },
       auth: { type: "apikey", credentialId: "acme" },
     };
-    const resolved = (await resolveServerConfig("acme", config, {
+    const resolved = (await resolveServerConfig({
+      name: "acme",
+      config,
       authStorage: memoryAuth({ acme: "key-123" }),
     })) as MCPHttpServerConfig;
     expect(resolved.headers).toEqual({ "X-Other": "1", Authorization: "Bearer key-123" });
@@ -146,33 +153,37 @@ describe("resolveServerConfig: API keys", () => {
   });
 
   it("sends the key as MCP_API_KEY to a stdio server", async () => {
-    const resolved = (await resolveServerConfig(
-      "local",
-      { command: "x", env: { A: "1" }, auth: { type: "apikey", credentialId: "k" } },
-      { authStorage: memoryAuth({ k: "key-456" }) },
-    )) as MCPStdioServerConfig;
+    const resolved = (await resolveServerConfig({
+      name: "local",
+      config: { command: "x", env: { A: "1" }, auth: { type: "apikey", credentialId: "k" } },
+      authStorage: memoryAuth({ k: "key-456" }),
+    })) as MCPStdioServerConfig;
     expect(resolved.env).toEqual({ A: "1", MCP_API_KEY: "key-456" });
   });
 
   it("fails with AUTH_REQUIRED saying what to do when the key is missing", async () => {
     const config: MCPHttpServerConfig = { url: "https://h/", auth: { type: "apikey", credentialId: "acme" } };
-    const missing = await rejection(resolveServerConfig("acme-srv", config, { authStorage: memoryAuth() }));
+    const missing = await rejection(
+      resolveServerConfig({ name: "acme-srv", config, authStorage: memoryAuth() }),
+    );
     expect(missing.code).toBe("AUTH_REQUIRED");
     expect(missing.message).toContain('"acme-srv"');
     expect(missing.message).toContain('store it under "acme"');
 
-    const noStorage = await rejection(resolveServerConfig("acme-srv", config));
+    const noStorage = await rejection(resolveServerConfig({ name: "acme-srv", config }));
     expect(noStorage.code).toBe("AUTH_REQUIRED");
     expect(noStorage.message).toContain("authStorage");
 
     const broken: AuthStorage = { ...memoryAuth(), get: async () => Promise.reject(new Error("disk gone")) };
-    const unreadable = await rejection(resolveServerConfig("acme-srv", config, { authStorage: broken }));
+    const unreadable = await rejection(
+      resolveServerConfig({ name: "acme-srv", config, authStorage: broken }),
+    );
     expect(unreadable.code).toBe("AUTH_REQUIRED");
     expect(unreadable.cause).toBeInstanceOf(Error);
   });
 
   it("leaves OAuth configs to the client", async () => {
     const config: MCPHttpServerConfig = { url: "https://h/", auth: { type: "oauth", scope: "read" } };
-    expect(await resolveServerConfig("o", config)).toEqual(config);
+    expect(await resolveServerConfig({ name: "o", config })).toEqual(config);
   });
 });

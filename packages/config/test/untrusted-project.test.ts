@@ -105,12 +105,15 @@ describe("a project not approved changes nothing the user configured", () => {
         path: project,
       },
     ]);
-    const explained = formatExplain("github", buildInventory(result).entries, {
-      cwd: tree.project,
-      homeDir: tree.home,
-      trustCommand: "trust",
-      showSecrets: false,
-    });
+    const explained = formatExplain(
+      { name: "github", entries: buildInventory(result).entries },
+      {
+        cwd: tree.project,
+        homeDir: tree.home,
+        trustCommand: "trust",
+        showSecrets: false,
+      },
+    );
     expect(explained).toContain("held back: the project's .mcp.json would replace it with its own entry");
 
     await approve({ env });
@@ -148,12 +151,15 @@ describe("envFile and project trust", () => {
         envFile: join(tree.project, ".env"),
       }),
     ]);
-    const text = formatExplain("api", buildInventory(result).entries, {
-      cwd: tree.project,
-      homeDir: tree.home,
-      trustCommand: "trust",
-      showSecrets: true,
-    });
+    const text = formatExplain(
+      { name: "api", entries: buildInventory(result).entries },
+      {
+        cwd: tree.project,
+        homeDir: tree.home,
+        trustCommand: "trust",
+        showSecrets: true,
+      },
+    );
     expect(text).toContain("env file: .env (not read until the project is approved)");
     expect(text).not.toContain("secret-from-env-file");
   });

@@ -88,7 +88,13 @@ describe("resolveServerConfig: fresh, and hasRuntimeValues", () => {
     await writeFile(file, "one");
     const config: MCPStdioServerConfig = { command: "node", env: { TOKEN: `!cat ${file}` } };
     const envOf = async (fresh?: boolean) =>
-      ((await resolveServerConfig("s", config, fresh ? { fresh } : {})) as MCPStdioServerConfig).env;
+      (
+        (await resolveServerConfig({
+          name: "s",
+          config,
+          ...(fresh ? { fresh } : {}),
+        })) as MCPStdioServerConfig
+      ).env;
     expect(await envOf()).toEqual({ TOKEN: "one" });
     await writeFile(file, "two");
     expect(await envOf()).toEqual({ TOKEN: "one" });

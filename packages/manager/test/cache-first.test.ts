@@ -15,7 +15,8 @@ describe('startupMode "cache-first"', () => {
   it("returns before the gate once every pending server has a cache entry; live tools then replace the deferred ones", async () => {
     const cache = new MCPToolCache(new Map());
     const configs = { a: slowInitServer(1200), b: slowInitServer(1200) };
-    for (const [name, config] of Object.entries(configs)) await cache.set(name, config, [echoDef], cwd);
+    for (const [name, config] of Object.entries(configs))
+      await cache.set({ serverName: name, config, cwd }, { tools: [echoDef] });
 
     const m = manager({ cache, startupMode: "cache-first", startupTimeoutMs: LONG_GATE_MS });
     const result = await m.connectServers(configs, {});
@@ -33,7 +34,7 @@ describe('startupMode "cache-first"', () => {
   it("the same start in gate mode waits for the servers (the gate is longer than they take)", async () => {
     const cache = new MCPToolCache(new Map());
     const configs = { a: slowInitServer(600) };
-    await cache.set("a", configs.a, [echoDef], cwd);
+    await cache.set({ serverName: "a", config: configs.a, cwd }, { tools: [echoDef] });
     const m = manager({ cache, startupMode: "gate", startupTimeoutMs: LONG_GATE_MS });
     const result = await m.connectServers(configs, {});
     expect(m.getConnectionStatus("a")).toBe("connected");
@@ -44,7 +45,7 @@ describe('startupMode "cache-first"', () => {
     const cache = new MCPToolCache(new Map());
     const cached = slowInitServer(4000);
     const uncached = slowInitServer(600);
-    await cache.set("cached", cached, [echoDef], cwd);
+    await cache.set({ serverName: "cached", config: cached, cwd }, { tools: [echoDef] });
     const m = manager({ cache, startupMode: "cache-first", startupTimeoutMs: LONG_GATE_MS });
     const result = await m.connectServers({ cached, uncached }, {});
     expect(m.getConnectionStatus("uncached")).toBe("connected");

@@ -1,5 +1,4 @@
 import { MCPToolCache } from "@mcp-rt/cache";
-import type { MCPServerConfig, MCPToolDefinition } from "@mcp-rt/config";
 import { echoServer, slowInitServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { echoDefinition, nextEvent, useManagers } from "./helpers.js";
@@ -11,16 +10,10 @@ class WatchedCache extends MCPToolCache {
   returned = false;
   writesBeforeReturn = 0;
   writes = 0;
-  override async set(
-    serverName: string,
-    config: MCPServerConfig,
-    tools: MCPToolDefinition[],
-    cwd?: string,
-    options?: Parameters<MCPToolCache["set"]>[4],
-  ): Promise<void> {
+  override async set(...args: Parameters<MCPToolCache["set"]>): Promise<void> {
     this.writes += 1;
     if (!this.returned) this.writesBeforeReturn += 1;
-    await super.set(serverName, config, tools, cwd, options);
+    await super.set(...args);
   }
 }
 
@@ -35,7 +28,9 @@ describe("the cache write of a connected server", () => {
     expect(cache.writesBeforeReturn).toBe(0);
     await m.disconnectAll();
     expect(cache.writes).toBe(1);
-    expect((await cache.get("echo", config, process.cwd()))?.map((tool) => tool.name)).toContain("echo");
+    expect(
+      (await cache.get({ serverName: "echo", config, cwd: process.cwd() }))?.map((tool) => tool.name),
+    ).toContain("echo");
   });
 
   it("waits until the other servers starting with it settled: a start's CPU goes to the servers", async () => {
@@ -43,7 +38,7 @@ describe("the cache write of a connected server", () => {
     const slow = slowInitServer(1500);
     const fast = echoServer();
     // Only `slow` is cached: cache-first returns once `fast` is live, `slow` still starting.
-    await cache.set("slow", slow, [echoDefinition], process.cwd());
+    await cache.set({ serverName: "slow", config: slow, cwd: process.cwd() }, { tools: [echoDefinition] });
     cache.writes = 0;
     const m = manager({ cache, startupMode: "cache-first", startupTimeoutMs: 20_000 });
     const slowConnected = nextEvent(m, "server:connected", "slow");

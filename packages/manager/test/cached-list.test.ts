@@ -40,7 +40,10 @@ async function fresh(
 ) {
   const cache = new MCPToolCache(new Map());
   if (stored && connection.authContext)
-    await cache.set("x", config, tools, "/", { toolsHint: stored, authContext: connection.authContext });
+    await cache.set(
+      { serverName: "x", config, cwd: "/" },
+      { tools, toolsHint: stored, authContext: connection.authContext },
+    );
   return freshCachedList({
     connection,
     entry: plain,

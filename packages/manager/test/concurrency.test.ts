@@ -71,7 +71,7 @@ describe("concurrency", () => {
   it("disconnectAll during startup: everything cleared, late connections closed at once", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(600);
-    await cache.set("slow", slow, [echoDef], cwd);
+    await cache.set({ serverName: "slow", config: slow, cwd }, { tools: [echoDef] });
     const m = manager({ cache });
     const connecting = m.connectServers({ slow, slower: slowInitServer(900) }, {});
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -89,7 +89,7 @@ describe("concurrency", () => {
   it("disconnectAll while deferred tools are out: their calls fail clearly, nothing reconnects", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(800);
-    await cache.set("slow", slow, [echoDef], cwd);
+    await cache.set({ serverName: "slow", config: slow, cwd }, { tools: [echoDef] });
     const m = manager({ cache });
     const [deferred] = (await m.connectServers({ slow }, {})).tools;
     expect(deferred).toBeInstanceOf(DeferredMCPTool);
@@ -148,7 +148,7 @@ describe("events", () => {
   it("deferred then live: tools:changed twice, tool objects replaced", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(500);
-    await cache.set("slow", slow, [echoDef], cwd);
+    await cache.set({ serverName: "slow", config: slow, cwd }, { tools: [echoDef] });
     const m = manager({ cache });
     const events = recordEvents(m);
     const live = new Promise<void>((resolve) => m.on("server:connected", () => resolve()));

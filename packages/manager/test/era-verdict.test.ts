@@ -56,7 +56,9 @@ describe("the era verdict in the tool cache", () => {
     const cold = await startOnce(cache, "s", config);
     expect(cold.state?.protocol).toMatchObject({ era, protocolVersion: version, decision: { how: "probe" } });
     expect(cold.connected[0]?.protocol).toMatchObject({ era, protocolVersion: version });
-    await expect.poll(async () => (await cache.getEntry("s", config, cwd))?.era?.era).toBe(era);
+    await expect
+      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.era)
+      .toBe(era);
     expect(counts()).toMatchObject({ processes: 1, probes: 1 });
 
     const warm = await startOnce(cache, "s", config);
@@ -76,26 +78,29 @@ describe("the era verdict in the tool cache", () => {
       protocolVersion: "2025-11-25",
       decidedAt: Date.now() - LEGACY_VERDICT_TTL_MS - 60_000,
     };
-    await cache.set("s", config, [], cwd, { era: old });
+    await cache.set({ serverName: "s", config, cwd }, { tools: [], era: old });
     const { state } = await startOnce(cache, "s", config);
     expect(state?.protocol?.decision.how).toBe("probe");
     expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 1 });
     await expect
-      .poll(async () => (await cache.getEntry("s", config, cwd))?.era?.decidedAt)
+      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.decidedAt)
       .toBeGreaterThan(old.decidedAt);
   });
 
   it("a stored legacy verdict a modern-only server rejects is replaced by a modern one", async () => {
     const cache = new MCPToolCache(new Map());
     const { config, counts } = counted(modernServer);
-    await cache.set("s", config, [], cwd, {
-      era: { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() },
-    });
+    await cache.set(
+      { serverName: "s", config, cwd },
+      { tools: [], era: { era: "legacy", protocolVersion: "2025-11-25", decidedAt: Date.now() } },
+    );
     const { state } = await startOnce(cache, "s", config);
     expect(state?.protocol).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
     expect(state?.protocol?.decision.text).toMatch(/^the stored verdict .* no longer fits/);
     expect(counts()).toMatchObject({ processes: 2, probes: 1 });
-    await expect.poll(async () => (await cache.getEntry("s", config, cwd))?.era?.era).toBe("modern");
+    await expect
+      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.era)
+      .toBe("modern");
   });
 
   it("a stored modern verdict a legacy server does not fit is replaced by a legacy one", async () => {
@@ -103,14 +108,16 @@ describe("the era verdict in the tool cache", () => {
     const modern = counted(modernServer);
     // The modern server's own discover result, as a stale verdict of a server now on the legacy era.
     await startOnce(cache, "m", modern.config);
-    const discover = (await cache.getEntry("m", modern.config, cwd))?.era;
+    const discover = (await cache.getEntry({ serverName: "m", config: modern.config, cwd }))?.era;
     expect(discover?.era).toBe("modern");
 
     const { config, counts } = counted(legacy);
-    await cache.set("s", config, [], cwd, { era: discover as MCPToolCacheEra });
+    await cache.set({ serverName: "s", config, cwd }, { tools: [], era: discover as MCPToolCacheEra });
     const { state } = await startOnce(cache, "s", config);
     expect(state?.protocol).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
     expect(counts()).toMatchObject({ processes: 2, probes: 1, initializes: 1 });
-    await expect.poll(async () => (await cache.getEntry("s", config, cwd))?.era?.era).toBe("legacy");
+    await expect
+      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.era)
+      .toBe("legacy");
   });
 });

@@ -44,10 +44,8 @@ async function start(): Promise<MCPManager> {
     const config = { ...hangingServer(), timeout: 60_000 };
     configs[name] = config;
     await cache.set(
-      name,
-      config,
-      tools.map((tool) => ({ name: tool, inputSchema: { type: "object" } })),
-      cwd,
+      { serverName: name, config, cwd },
+      { tools: tools.map((tool) => ({ name: tool, inputSchema: { type: "object" } })) },
     );
   }
   const m = manager({ cache });

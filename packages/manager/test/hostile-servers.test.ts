@@ -44,7 +44,7 @@ describe("a hostile server's tool list is bounded, and the host stays up", () =>
     for (const tool of m.getTools()) expect(tool.description.length).toBeLessThan(4096 + 200);
     // What a model turn and the cache write do with the tools.
     expect(() => JSON.stringify(m.getTools().map((tool) => tool.parameters))).not.toThrow();
-    await expect.poll(async () => (await cache.get("hostile", config))?.length).toBe(2);
+    await expect.poll(async () => (await cache.get({ serverName: "hostile", config }))?.length).toBe(2);
     expect(warnings(logger)).toEqual([
       expect.stringMatching(/^MCP server "hostile" lists 2 tool description\(s\) longer than 4096/),
       expect.stringMatching(/^MCP server "hostile" lists schemas nested deeper than 64 levels/),

@@ -51,7 +51,7 @@ describe.each(modes)("%s: a server that did not come up within the startup wait"
     });
     // The run ends before the server is up: its tools never reach the cache, only the note.
     await first.disconnectAll();
-    expect(await cache.get("slow", slow, cwd)).toBeNull();
+    expect(await cache.get({ serverName: "slow", config: slow, cwd })).toBeNull();
 
     const second = manager({ cache });
     started = performance.now();
@@ -73,7 +73,7 @@ describe("the note of a missed startup wait", () => {
   it("is replaced by the server's tools once it comes up: its tools follow live, and the next start has them cached", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(1500);
-    await cache.noteMissedStartup("slow", slow, { cwd, waitMs: 1000 });
+    await cache.noteMissedStartup({ serverName: "slow", config: slow, cwd }, { waitMs: 1000 });
 
     const m = manager({ cache });
     await m.connectServers({ slow });
@@ -83,7 +83,7 @@ describe("the note of a missed startup wait", () => {
     expect(stateOf(m, "slow")).toMatchObject({ status: "connected" });
     expect(stateOf(m, "slow")?.notWaitedFor).toBeUndefined();
     await m.disconnectAll();
-    expect((await cache.read("slow", slow, cwd)).missedStartup).toBeUndefined();
+    expect((await cache.read({ serverName: "slow", config: slow, cwd })).missedStartup).toBeUndefined();
 
     const next = manager({ cache });
     const { tools } = await next.connectServers({ slow });
@@ -94,7 +94,7 @@ describe("the note of a missed startup wait", () => {
   it("does not hold a longer wait: a server that comes up within it is waited for again", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(600);
-    await cache.noteMissedStartup("slow", slow, { cwd, waitMs: 300 });
+    await cache.noteMissedStartup({ serverName: "slow", config: slow, cwd }, { waitMs: 300 });
     const m = manager({ cache, maxStartupWaitMs: 10_000 });
     const { tools, connectedServers } = await m.connectServers({ slow });
     expect(connectedServers).toEqual(["slow"]);
@@ -104,7 +104,7 @@ describe("the note of a missed startup wait", () => {
   it("expires: after the cache's missedStartupTtlMs the server is waited for again", async () => {
     const cache = new MCPToolCache(new Map(), { missedStartupTtlMs: 200 });
     const slow = slowInitServer(600);
-    await cache.noteMissedStartup("slow", slow, { cwd, waitMs: 10_000 });
+    await cache.noteMissedStartup({ serverName: "slow", config: slow, cwd }, { waitMs: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 250));
     const m = manager({ cache, maxStartupWaitMs: 10_000 });
     expect((await m.connectServers({ slow })).connectedServers).toEqual(["slow"]);
@@ -113,7 +113,10 @@ describe("the note of a missed startup wait", () => {
   it("is kept per config: the same server with another config is waited for", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(600);
-    await cache.noteMissedStartup("slow", slowInitServer(4000), { cwd, waitMs: 10_000 });
+    await cache.noteMissedStartup(
+      { serverName: "slow", config: slowInitServer(4000), cwd },
+      { waitMs: 10_000 },
+    );
     const m = manager({ cache, maxStartupWaitMs: 10_000 });
     expect((await m.connectServers({ slow })).connectedServers).toEqual(["slow"]);
   });
@@ -125,7 +128,7 @@ describe("a cache read that timed out", () => {
     async (startupMode) => {
       const cache = new MCPToolCache(slowReadStore(600), { key, readTimeoutMs: 50 });
       const slow = slowInitServer(5000);
-      await cache.set("slow", slow, [echoDefinition], cwd);
+      await cache.set({ serverName: "slow", config: slow, cwd }, { tools: [echoDefinition] });
       const m = managers({ cache, startupMode, startupTimeoutMs: 50 });
       const started = performance.now();
       const { tools } = await m.connectServers({ slow });
@@ -145,6 +148,6 @@ describe("a cache read that timed out", () => {
     expect(stateOf(m, "slow")?.notWaitedFor).toEqual({ reason: "ran-out", waitMs: 300 });
     await m.disconnectAll();
     const reader = new MCPToolCache(store, { key, readTimeoutMs: 5000 });
-    expect(await reader.read("slow", slow, cwd)).toEqual({ entry: null });
+    expect(await reader.read({ serverName: "slow", config: slow, cwd })).toEqual({ entry: null });
   });
 });

@@ -37,7 +37,8 @@ describeStartupModes("fast, slow, hanging, crashing, exiting and invalid servers
   it("with a warm cache: returns after the gate with deferred tools; each server then settles on its own", async () => {
     const configs = servers(2000, 3000);
     const cache = new MCPToolCache(new Map());
-    for (const [name, config] of Object.entries(configs)) await cache.set(name, config, [echoDef], cwd);
+    for (const [name, config] of Object.entries(configs))
+      await cache.set({ serverName: name, config, cwd }, { tools: [echoDef] });
     const logger = recordingLogger();
     // The design document's manual model: a server that dies stays down (reconnecting is in resilience-*.test.ts).
     const m = manager({ ...ALL_AT_ONCE, cache, logger, reconnect: false });

@@ -55,7 +55,10 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
   it("within a fresh public ttlMs, take the cached list as live, and calls still send Mcp-Param-*", async () => {
     const server = await modernServer({ headerTools: true, listTtlMs: 60_000, listScope: "public" });
     const cache = new MCPToolCache(new Map());
-    await cache.set("x", server.config, [routed, cachedOnly], cwd, { toolsHint: hint(60_000, "public") });
+    await cache.set(
+      { serverName: "x", config: server.config, cwd },
+      { tools: [routed, cachedOnly], toolsHint: hint(60_000, "public") },
+    );
     const m = manager({ cache });
     await m.connectServers({ x: server.config });
     await m.waitForConnection("x");
@@ -72,7 +75,10 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
   it("a deferred tool called before the server is up sends Mcp-Param-* from its cached definition", async () => {
     const server = await modernServer({ headerTools: true, listTtlMs: 60_000, listScope: "public" });
     const cache = new MCPToolCache(new Map());
-    await cache.set("x", server.config, [routed], cwd, { toolsHint: hint(60_000, "public") });
+    await cache.set(
+      { serverName: "x", config: server.config, cwd },
+      { tools: [routed], toolsHint: hint(60_000, "public") },
+    );
     const m = manager({ cache, startupMode: "cache-first" });
     const { tools } = await m.connectServers({ x: server.config });
     const [deferred] = tools;
@@ -86,7 +92,10 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
   it("with ttlMs 0 (the SDK's default) list again as before, and drop a tool with an invalid x-mcp-header, named", async () => {
     const server = await modernServer({ headerTools: true });
     const cache = new MCPToolCache(new Map());
-    await cache.set("x", server.config, [routed, cachedOnly], cwd, { toolsHint: hint(0, "public") });
+    await cache.set(
+      { serverName: "x", config: server.config, cwd },
+      { tools: [routed, cachedOnly], toolsHint: hint(0, "public") },
+    );
     const logger = recordingLogger();
     const m = manager({ cache, logger });
     await m.connectServers({ x: server.config });
@@ -97,7 +106,7 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
       expect.stringMatching(/^MCP server "x" lists tool "bad_header" with an invalid x-mcp-header \(count: /),
     ]);
     await m.disconnectAll();
-    expect((await cache.getEntry("x", server.config, cwd))?.toolsHint).toMatchObject({
+    expect((await cache.getEntry({ serverName: "x", config: server.config, cwd }))?.toolsHint).toMatchObject({
       ttlMs: 0,
       cacheScope: "private",
     });
@@ -117,7 +126,7 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
     await as("ann");
     expect(server.lists()).toBe(1);
     // Not under the plain key: a reader that does not know ann's context finds nothing.
-    expect(await cache.get("x", config, cwd)).toBeNull();
+    expect(await cache.get({ serverName: "x", config, cwd })).toBeNull();
     await as("bob");
     expect(server.lists()).toBe(2);
     await as("ann");

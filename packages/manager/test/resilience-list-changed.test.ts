@@ -38,7 +38,7 @@ describe("notifications/tools/list_changed", () => {
     // The other server's slice was not touched: same tool object.
     expect(toolOf(m, "mcp_other_echo")).toBe(otherBefore);
     await expect
-      .poll(async () => (await cache.get("lc", changing, cwd))?.map((t) => t.name))
+      .poll(async () => (await cache.get({ serverName: "lc", config: changing, cwd }))?.map((t) => t.name))
       .toContain("fresh");
 
     const removed = nextEvent(m, "tools:changed", "lc");

@@ -30,9 +30,15 @@ describe("stdio starts take turns (maxConcurrentStarts)", () => {
       unknown: slowInitServer(300, { name: "unknown" }),
       uncached: slowInitServer(300, { name: "uncached" }),
     };
-    await cache.set("slowLastTime", configs.slowLastTime, [echoDefinition], cwd, { startMs: 5000 });
-    await cache.set("fastLastTime", configs.fastLastTime, [echoDefinition], cwd, { startMs: 100 });
-    await cache.set("unknown", configs.unknown, [echoDefinition], cwd);
+    await cache.set(
+      { serverName: "slowLastTime", config: configs.slowLastTime, cwd },
+      { tools: [echoDefinition], startMs: 5000 },
+    );
+    await cache.set(
+      { serverName: "fastLastTime", config: configs.fastLastTime, cwd },
+      { tools: [echoDefinition], startMs: 100 },
+    );
+    await cache.set({ serverName: "unknown", config: configs.unknown, cwd }, { tools: [echoDefinition] });
     const m = manager({ cache, maxConcurrentStarts: 1 });
     const order = connectedOrder(m);
     await m.connectServers(configs);
@@ -50,7 +56,7 @@ describe("stdio starts take turns (maxConcurrentStarts)", () => {
     const m = manager({ cache, maxConcurrentStarts: 1 });
     await m.connectServers({ s: config });
     await m.disconnectAll();
-    const read = await cache.read("s", config, cwd);
+    const read = await cache.read({ serverName: "s", config, cwd });
     expect(read.entry?.startMs).toBeGreaterThanOrEqual(200);
   });
 
@@ -115,7 +121,7 @@ describe("stdio starts take turns (maxConcurrentStarts)", () => {
       c: slowInitServer(700, { name: "c" }),
     };
     for (const [name, config] of Object.entries(configs)) {
-      await cache.set(name, config, [echoDefinition], cwd, { startMs: 700 });
+      await cache.set({ serverName: name, config, cwd }, { tools: [echoDefinition], startMs: 700 });
     }
     const m = manager({ cache, maxConcurrentStarts: 1, startupMode: "cache-first" });
     const order = connectedOrder(m);

@@ -102,9 +102,9 @@ describeStartupModes("connectServers: the failure modes of the README", (manager
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(2000);
     const fast = echoServer();
-    await cache.set("slow", slow, [echoDef], cwd);
+    await cache.set({ serverName: "slow", config: slow, cwd }, { tools: [echoDef] });
     // Warm for `fast` too: on a busy machine even a fast server may miss the 250 ms gate.
-    await cache.set("fast", fast, [echoDef], cwd);
+    await cache.set({ serverName: "fast", config: fast, cwd }, { tools: [echoDef] });
     const m = manager({ cache });
     const started = performance.now();
     const result = await m.connectServers({ slow, fast }, {});
@@ -131,7 +131,8 @@ describeStartupModes("connectServers: the failure modes of the README", (manager
   it("defers every pending server's cached tools together: the first tools:changed already sees them all", async () => {
     const cache = new MCPToolCache(new Map());
     const configs = { a: slowInitServer(3000), b: slowInitServer(3000), c: slowInitServer(3000) };
-    for (const [name, config] of Object.entries(configs)) await cache.set(name, config, [echoDef], cwd);
+    for (const [name, config] of Object.entries(configs))
+      await cache.set({ serverName: name, config, cwd }, { tools: [echoDef] });
     const m = manager({ cache, startupTimeoutMs: 100 });
     const seen: number[] = [];
     m.on("tools:changed", () => seen.push(m.getTools().length));
@@ -145,7 +146,7 @@ describeStartupModes("connectServers: the failure modes of the README", (manager
     let slowReadDone = false;
     class SlowReadCache extends MCPToolCache {
       override async read(...args: Parameters<MCPToolCache["read"]>) {
-        if (args[0] !== "slowRead") return super.read(...args);
+        if (args[0].serverName !== "slowRead") return super.read(...args);
         await new Promise((resolve) => setTimeout(resolve, 3000));
         slowReadDone = true;
         return super.read(...args);
@@ -153,7 +154,7 @@ describeStartupModes("connectServers: the failure modes of the README", (manager
     }
     const cache = new SlowReadCache(new Map(), { readTimeoutMs: 10_000 });
     const slowRead = slowInitServer(200);
-    await cache.set("slowRead", slowRead, [echoDef], cwd);
+    await cache.set({ serverName: "slowRead", config: slowRead, cwd }, { tools: [echoDef] });
     const m = manager({ cache, startupTimeoutMs: 20_000 });
     const connected = nextEvent(m, "server:connected", "miss");
     const started = m.connectServers({ slowRead, miss: echoServer() }, {});
@@ -195,7 +196,7 @@ describeStartupModes("connectServers: the failure modes of the README", (manager
   it("late background tool load fails: logged once, only after the gate; deferred tools then fail clearly", async () => {
     const cache = new MCPToolCache(new Map());
     const hangs = { ...hangingServer(), timeout: 1500 };
-    await cache.set("hangs", hangs, [echoDef], cwd);
+    await cache.set({ serverName: "hangs", config: hangs, cwd }, { tools: [echoDef] });
     const logger = recordingLogger();
     const m = manager({ cache, logger });
     const result = await m.connectServers({ hangs }, {});

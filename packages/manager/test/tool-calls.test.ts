@@ -133,6 +133,6 @@ describe("calls against fixtures", () => {
       MCP_RT_TEST_VALUE: "!echo resolved-value",
     });
     await m.disconnectAll();
-    expect((await cache.get("env", config, cwd))?.map((t) => t.name)).toContain("get-env");
+    expect((await cache.get({ serverName: "env", config, cwd }))?.map((t) => t.name)).toContain("get-env");
   });
 });

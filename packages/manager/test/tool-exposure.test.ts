@@ -47,7 +47,7 @@ describe("tools and results", () => {
       inputSchema: { type: "object" },
       _meta: { ui: { visibility: ["app"] } },
     };
-    await cache.set("slow", slow, [echoDef, appOnly], cwd);
+    await cache.set({ serverName: "slow", config: slow, cwd }, { tools: [echoDef, appOnly] });
     const m = manager({ cache });
     const result = await m.connectServers({ slow }, {});
     expect(result.tools.map((t) => t.name)).toEqual(["mcp_slow_echo"]);
@@ -95,7 +95,7 @@ describe("tools and results", () => {
   it("an abort while a deferred tool waits for its server rejects with AbortError", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(3000);
-    await cache.set("slow", slow, [echoDef], cwd);
+    await cache.set({ serverName: "slow", config: slow, cwd }, { tools: [echoDef] });
     const m = manager({ cache });
     const [deferred] = (await m.connectServers({ slow }, {})).tools;
     const started = performance.now();
@@ -108,7 +108,10 @@ describe("tools and results", () => {
   it("a deferred tool the live server no longer has says so", async () => {
     const cache = new MCPToolCache(new Map());
     const slow = slowInitServer(600);
-    await cache.set("slow", slow, [echoDef, { name: "gone", inputSchema: { type: "object" } }], cwd);
+    await cache.set(
+      { serverName: "slow", config: slow, cwd },
+      { tools: [echoDef, { name: "gone", inputSchema: { type: "object" } }] },
+    );
     const m = manager({ cache });
     const result = await m.connectServers({ slow }, {});
     const gone = result.tools.find((t) => t.name === "mcp_slow_gone")!;

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { mcpRtPath } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import {
   createFileStore,
@@ -254,7 +254,7 @@ function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOption
     ...discovery,
     homeDir,
     ...(options.nativeExa ? { reserve: reserveExa } : {}),
-    trust: discovery.trust ?? createTrustStore(join(homeDir, ".mcp-rt", "trust.json")),
+    trust: discovery.trust ?? createTrustStore(mcpRtPath("trust.json", homeDir)),
   };
 }
 
@@ -270,13 +270,13 @@ function sessionManagerOptions(
   const { homeDir, env } = options.discovery ?? {};
   // Credentials live in the session's home: API keys and sign-ins survive restarts.
   // Given as a path, the store is the manager's to open and close.
-  const authStorage = pathToFileURL(join(homeDir ?? homedir(), ".mcp-rt", "auth.json")).href;
+  const authStorage = pathToFileURL(mcpRtPath("auth.json", homeDir)).href;
   // A session given its own home or environment keeps its cache, and the cache's key, there, not in the real home.
   const ownCache =
     given.cache === undefined && (homeDir !== undefined || env !== undefined)
       ? new MCPToolCache(createFileStore(defaultCacheDir(env ?? process.env, homeDir)), {
           logger,
-          keyFile: join(homeDir ?? homedir(), ".mcp-rt", "cache-key"),
+          keyFile: mcpRtPath("cache-key", homeDir),
         })
       : undefined;
   return {

@@ -51,7 +51,7 @@ export async function explainServer(
   };
   return {
     found: true,
-    text: formatExplain(name, entries, context),
-    data: explainJson(name, entries, context),
+    text: formatExplain({ name, entries }, context),
+    data: explainJson({ name, entries }, context),
   };
 }

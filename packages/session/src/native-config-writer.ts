@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { mcpRtPath } from "@mcp-rt/config";
 import { errorMessage, writeJsonAtomic } from "@mcp-rt/config/util";
 import { type MCPServerConfig, McpRtError, validateServerConfig } from "@mcp-rt/manager";
 import { assertServerName } from "./server-name.js";
@@ -97,9 +97,8 @@ const queues = new Map<string, Promise<unknown>>();
  * ```
  */
 export function createNativeConfigWriter(options: NativeConfigWriterOptions): NativeConfigWriter {
-  const home = options.homeDir ?? homedir();
   const pathOf = (scope: ConfigScope): string =>
-    scope === "user" ? join(home, ".mcp-rt", "mcp.json") : join(resolve(options.cwd), ".mcp-rt", "mcp.json");
+    mcpRtPath("mcp.json", scope === "user" ? options.homeDir : resolve(options.cwd));
 
   const update = (scope: ConfigScope, change: (file: RawFile, path: string) => boolean): Promise<boolean> => {
     const path = pathOf(scope);

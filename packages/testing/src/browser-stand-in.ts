@@ -30,13 +30,13 @@ export interface BrowserStandIn {
 
 /**
  * A browser without a window: what a user does in a sign-in, done with
- * `fetch`. Give its `openUrl` to `connectToServer(…, { oauth: { openUrl } })`;
+ * `fetch`. Give its `openUrl` to `connectToServer({ …, oauth: { openUrl } })`;
  * with an authorization server that approves at once (`startOAuthFixture`, the
  * MCP conformance suite's) the flow runs to the end with no person involved.
  *
  * @example
  * const browser = createBrowserStandIn();
- * await connectToServer("x", fixture.config(), { oauth: { storage, openUrl: browser.openUrl, interactive: true } });
+ * await connectToServer({ name: "x", config: fixture.config(), oauth: { storage, openUrl: browser.openUrl, interactive: true } });
  * expect(browser.visits).toHaveLength(1);
  */
 export function createBrowserStandIn(options: BrowserStandInOptions = {}): BrowserStandIn {

@@ -24,7 +24,7 @@ function assertBuilt(): void {
  *
  * @example
  * const config = fixtureServer({ initDelayMs: 500, tools: 20, pageSize: 5 });
- * const connection = await connectToServer("slow", { ...config, timeout: 2000 });
+ * const connection = await connectToServer({ name: "slow", config: { ...config, timeout: 2000 } });
  */
 export function fixtureServer(options: FixtureOptions = {}): MCPStdioServerConfig {
   assertBuilt();

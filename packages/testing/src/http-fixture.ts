@@ -47,7 +47,7 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  *
  * @example
  * const server = await startHttpFixture({ tools: 3 });
- * try { await connectToServer("remote", server.config); } finally { await server.close(); }
+ * try { await connectToServer({ name: "remote", config: server.config }); } finally { await server.close(); }
  */
 export async function startHttpFixture(options: HttpFixtureOptions = {}): Promise<HttpFixture> {
   const { transport = "http", startTimeoutMs = 10_000, ...fixtureOptions } = options;

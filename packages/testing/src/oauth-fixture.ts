@@ -72,7 +72,9 @@ export interface OAuthFixture {
  * @example
  * await using fixture = await startOAuthFixture();
  * const browser = createBrowserStandIn();
- * const connection = await connectToServer("x", fixture.config(), {
+ * const connection = await connectToServer({
+ *   name: "x",
+ *   config: fixture.config(),
  *   oauth: { storage: createMemoryAuthStorage(), openUrl: browser.openUrl, interactive: true },
  * });
  */

@@ -216,7 +216,7 @@ export class OAuthSession {
     fresh: boolean;
     resourceMetadataUrl?: URL | undefined;
   }): Promise<"refreshed" | SignInNeed> {
-    const server = how.fresh ? undefined : await this.#records.readServer(this.#init.serverUrl);
+    const server = how.fresh ? undefined : await this.#records.readBinding(this.#init.serverUrl);
     const provider = new StoredOAuthProvider({
       records: this.#records,
       serverUrl: this.#init.serverUrl.href,
@@ -263,7 +263,7 @@ export class OAuthSession {
 
   async #read(): Promise<{ key: SignInKey; record: SignInRecord } | undefined> {
     try {
-      const server = await this.#records.readServer(this.#init.serverUrl);
+      const server = await this.#records.readBinding(this.#init.serverUrl);
       const key = server && { issuer: server.issuer, resource: server.resource };
       const record = key && (await this.#records.readSignIn(key));
       this.#cached = key && record ? { key, record } : undefined;

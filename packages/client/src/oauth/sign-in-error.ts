@@ -98,7 +98,7 @@ export function signInRequiredError(init: SignInRequiredInit): McpRtError {
  * True for an error that a sign-in would fix: an `AUTH_REQUIRED` error from
  * `connectToServer`, `listTools` or `callTool` about an OAuth server with no
  * usable sign-in. Such a server should show as `needs-auth` and never enter
- * reconnect back-off; `connectToServer(…, { oauth: { interactive: true } })`
+ * reconnect back-off; `connectToServer({ …, oauth: { interactive: true } })`
  * signs in.
  */
 export function isSignInRequired(error: unknown): boolean {

@@ -120,7 +120,7 @@ export async function runSignIn(
           await browserStep(context, { discovery, scope, resourceMetadataUrl, record, abort });
         }
         // From now on this server's requests (and a restart) find the sign-in without discovery.
-        await context.records.writeServer(context.serverUrl, {
+        await context.records.writeBinding(context.serverUrl, {
           issuer: key.issuer,
           resource: key.resource,
           resourceMetadataUrl: discovery.resourceMetadataUrl,

@@ -12,8 +12,8 @@ import {
 } from "@modelcontextprotocol/core";
 import { z } from "zod";
 
-/** Which sign-in a server uses: found by discovery, kept so a restart finds its tokens without it. */
-export interface ServerRecord {
+/** A server URL's OAuth binding: which issuer and resource its sign-in is with, found by discovery, kept so a restart finds its tokens without it. */
+export interface OAuthServerBinding {
   /** The authorization server (issuer) the server named. */
   issuer: string;
   /** The resource indicator tokens are issued for (its metadata's `resource`, else the server URL). */
@@ -45,7 +45,7 @@ export interface SignInRecord {
 // Every OAuth key starts with this, so API keys (`credentialId`s) never collide with one.
 const PREFIX = "oauth:";
 
-const ServerRecordSchema = z.object({
+const OAuthServerBindingSchema = z.object({
   issuer: z.string().min(1),
   resource: z.string().min(1),
   resourceMetadataUrl: z.string().optional(),
@@ -90,7 +90,7 @@ export interface SignInKey {
 const updates = new Map<string, Promise<unknown>>();
 
 /**
- * The OAuth part of an {@link AuthStorage}: per server URL a {@link ServerRecord}
+ * The OAuth part of an {@link AuthStorage}: per server URL an {@link OAuthServerBinding}
  * (`oauth:server:<url>`), per issuer and resource a {@link SignInRecord}
  * (`oauth:signin:<issuer> <resource>`), so servers that share a resource share
  * its tokens, and a server that moves to another issuer finds none. Values are
@@ -111,8 +111,8 @@ export class SignInRecords {
     return `${PREFIX}signin:${normalizeUrl(key.issuer)} ${normalizeUrl(key.resource)}`;
   }
 
-  async readServer(serverUrl: string | URL): Promise<ServerRecord | undefined> {
-    const parsed = ServerRecordSchema.safeParse(
+  async readBinding(serverUrl: string | URL): Promise<OAuthServerBinding | undefined> {
+    const parsed = OAuthServerBindingSchema.safeParse(
       parseJson(await this.#storage.get(SignInRecords.serverKey(serverUrl))),
     );
     if (!parsed.success) return undefined;
@@ -125,7 +125,7 @@ export class SignInRecords {
     };
   }
 
-  async writeServer(serverUrl: string | URL, record: ServerRecord): Promise<void> {
+  async writeBinding(serverUrl: string | URL, record: OAuthServerBinding): Promise<void> {
     const key = SignInRecords.serverKey(serverUrl);
     const text = JSON.stringify(record);
     if ((await this.#storage.get(key)) !== text) await this.#storage.set(key, text);

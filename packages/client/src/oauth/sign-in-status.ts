@@ -49,7 +49,7 @@ export async function readSignInStatus(
 ): Promise<SignInStatus | undefined> {
   if (isStdioConfig(config)) return undefined;
   const records = new SignInRecords(storage);
-  const server = await records.readServer(config.url);
+  const server = await records.readBinding(config.url);
   if (!server) return undefined;
   const record = await records.readSignIn(server);
   const tokens = record?.tokens;
@@ -75,7 +75,7 @@ export async function readSignInStatus(
 export async function signOut(config: MCPServerConfig, storage: AuthStorage): Promise<boolean> {
   if (isStdioConfig(config)) return false;
   const records = new SignInRecords(storage);
-  const server = await records.readServer(config.url);
+  const server = await records.readBinding(config.url);
   if (!server) return false;
   const found = (await records.readSignIn(server)) !== undefined;
   await records.deleteSignIn(server);

@@ -217,7 +217,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     this.#discovery = state;
     this.#key = keyOf(this.#options.serverUrl, state);
-    await this.#options.records.writeServer(this.#options.serverUrl, {
+    await this.#options.records.writeBinding(this.#options.serverUrl, {
       issuer: this.#key.issuer,
       resource: this.#key.resource,
       resourceMetadataUrl: state.resourceMetadataUrl,

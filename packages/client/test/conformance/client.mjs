@@ -20,7 +20,7 @@ const scenarios = {
   initialize: async () => {},
   tools_call: async (connection, tools) => {
     if (!tools.some((tool) => tool.name === "add_numbers")) throw new Error("no add_numbers tool listed");
-    const result = await callTool(connection, "add_numbers", { a: 5, b: 3 });
+    const result = await callTool(connection, { name: "add_numbers", args: { a: 5, b: 3 } });
     const text = result.content.find((block) => block.type === "text")?.text ?? "";
     if (result.isError || !text.includes("8"))
       throw new Error(`unexpected add_numbers result: ${JSON.stringify(result)}`);
@@ -28,18 +28,18 @@ const scenarios = {
   "sse-retry": async (connection) => {
     // The server closes the call's stream after a priming event; the answer only
     // arrives if the client resumes with GET + Last-Event-ID after `retry` ms.
-    const result = await callTool(connection, "test_reconnection", {}, { timeout: 15_000 });
+    const result = await callTool(connection, { name: "test_reconnection", args: {}, timeout: 15_000 });
     if (result.isError) throw new Error(`test_reconnection failed: ${JSON.stringify(result)}`);
   },
   "json-schema-2020-12-preservation": async (connection, tools) => {
     // Hands back the inputSchema listTools gave, so the suite sees which keywords survived.
     const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
     if (!focal) throw new Error("no json_schema_2020_12_tool listed");
-    await callTool(connection, "json_schema_echo", { schema: focal.inputSchema });
+    await callTool(connection, { name: "json_schema_echo", args: { schema: focal.inputSchema } });
   },
   "elicitation-sep1034-client-defaults": async (connection) => {
     // The user accepts without filling anything in: the client must send the schema's defaults.
-    const result = await callTool(connection, "test_client_elicitation_defaults", {});
+    const result = await callTool(connection, { name: "test_client_elicitation_defaults", args: {} });
     if (result.isError) throw new Error(`test_client_elicitation_defaults failed: ${JSON.stringify(result)}`);
   },
   "sep-2322-client-request-state": async (connection) => {
@@ -51,7 +51,7 @@ const scenarios = {
       "test_mrtr_unrelated",
       "test_mrtr_no_result_type",
     ]) {
-      const result = await callTool(connection, name, {});
+      const result = await callTool(connection, { name, args: {} });
       if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result)}`);
       console.log(`${name}: ${JSON.stringify(result.content)}`);
     }
@@ -64,13 +64,13 @@ const scenarios = {
     // Scenarios that name their calls (http-custom-headers) get exactly those, with their arguments.
     if (Array.isArray(context.toolCalls)) {
       for (const { name, arguments: args } of context.toolCalls) {
-        const result = await callTool(connection, name, args);
+        const result = await callTool(connection, { name, args });
         if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result)}`);
       }
       return;
     }
     // The auth scenarios protect tools/call (some with a scope of its own: a step-up).
-    if (tools[0]) await callTool(connection, tools[0].name, {});
+    if (tools[0]) await callTool(connection, { name: tools[0].name, args: {} });
   },
 };
 
@@ -84,7 +84,9 @@ if (typeof context.client_id === "string") {
   config.auth = { type: "oauth", clientId: context.client_id, clientSecret: context.client_secret };
 }
 const browser = createBrowserStandIn();
-const connection = await connectToServer("conformance", config, {
+const connection = await connectToServer({
+  name: "conformance",
+  config,
   oauth: {
     storage: createMemoryAuthStorage(),
     openUrl: browser.openUrl,

@@ -49,6 +49,12 @@ export interface ExplainContext extends ReasonContext {
   showSecrets: boolean;
 }
 
+/** What `explain` tells about: a server name and its entries in every source ({@link entriesOf}). */
+export interface ExplainedServer {
+  name: string;
+  entries: readonly InventoryEntry[];
+}
+
 /** The entries of `name`, or `undefined` when no source defines it. */
 export function entriesOf(inventory: ServerInventory, name: string): InventoryEntry[] | undefined {
   const entries = inventory.entries.filter((entry) => entry.name === name);
@@ -87,11 +93,7 @@ function mapStrings(value: unknown, fn: (text: string) => string): unknown {
 }
 
 /** The `explain --json` document for the entries of one name. */
-export function explainJson(
-  name: string,
-  entries: readonly InventoryEntry[],
-  context: ExplainContext,
-): ExplainJson {
+export function explainJson({ name, entries }: ExplainedServer, context: ExplainContext): ExplainJson {
   const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries, context.env);
   return {
     version: 1,
@@ -132,11 +134,7 @@ export function pendingChangeText(change: ProjectChange, context: ReasonContext)
 }
 
 /** `explain` as text: where the name is defined, then each entry's config, problems and status. */
-export function formatExplain(
-  name: string,
-  entries: readonly InventoryEntry[],
-  context: ExplainContext,
-): string {
+export function formatExplain({ name, entries }: ExplainedServer, context: ExplainContext): string {
   const scrub = context.showSecrets ? (text: string) => text : secretScrubber(entries, context.env);
   const out: string[] = [
     `Server "${name}": ${overallStatus(entries)}`,

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { createFileAuthStorage, defaultAuthStoragePath } from "../file-auth-storage.js";
+import { createFileAuthStorage } from "../file-auth-storage.js";
+import { mcpRtPath } from "../mcp-rt-path.js";
 import { createMemoryAuthStorage } from "../memory-auth-storage.js";
 import type { AuthStorage } from "../types.js";
 import { displayPath } from "../util/display-path.js";
@@ -40,7 +41,7 @@ export function openKeyStorage(
 ): KeyStorage {
   const trimmed = url?.trim();
   if (trimmed === undefined || trimmed === "" || trimmed === "file:") {
-    const path = defaultAuthStoragePath();
+    const path = mcpRtPath("auth.json", context.homeDir);
     return { storage: createFileAuthStorage(path), where: displayPath(path, context) };
   }
   if (trimmed === "memory:") {

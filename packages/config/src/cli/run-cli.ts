@@ -172,8 +172,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const explainContext = { ...context, showSecrets: values["show-secrets"] === true };
   io.stdout(
     values.json
-      ? `${JSON.stringify(explainJson(name, entries, explainContext), null, 2)}\n`
-      : formatExplain(name, entries, explainContext),
+      ? `${JSON.stringify(explainJson({ name, entries }, explainContext), null, 2)}\n`
+      : formatExplain({ name, entries }, explainContext),
   );
   return 0;
 }

@@ -1,5 +1,5 @@
-import { join } from "node:path";
 import { describeValue } from "../describe-value.js";
+import { mcpRtPath } from "../mcp-rt-path.js";
 import type { CapabilitySource } from "../types.js";
 import { createFileSource } from "./file-source.js";
 
@@ -18,8 +18,8 @@ export function createNativeSource(): CapabilitySource {
     name: "mcp-rt",
     priority: 800,
     files: (ctx) => [
-      { path: join(ctx.cwd, ".mcp-rt", "mcp.json"), level: "project", format: "json", key: "mcpServers" },
-      { path: join(ctx.homeDir, ".mcp-rt", "mcp.json"), level: "user", format: "json", key: "mcpServers" },
+      { path: mcpRtPath("mcp.json", ctx.cwd), level: "project", format: "json", key: "mcpServers" },
+      { path: mcpRtPath("mcp.json", ctx.homeDir), level: "user", format: "json", key: "mcpServers" },
     ],
     mapEntry: (entry) => ({ config: entry }),
     finish(result, read) {

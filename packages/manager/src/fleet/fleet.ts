@@ -383,12 +383,14 @@ export class Fleet {
     const before = record.resolvedFingerprint;
     if (before === undefined || !hasRuntimeValues(config)) return false;
     try {
-      const resolved = await resolveServerConfig(record.name, config, {
+      const resolved = await resolveServerConfig({
+        name: record.name,
+        config,
         cwd,
         fresh: true,
         ...(this.#authStorage ? { authStorage: this.#authStorage } : {}),
       });
-      return toolCacheFingerprint(record.name, resolved, cwd) !== before;
+      return toolCacheFingerprint({ serverName: record.name, config: resolved, cwd }) !== before;
     } catch (error) {
       this.#options.logger?.debug(
         `MCP server "${record.name}": its values could not be resolved again (${errorMessage(error)})`,

@@ -75,7 +75,7 @@ export class ServerRequests implements MCPToolHost {
   async readResource(options: MCPReadResourceOptions): Promise<MCPResourceContents> {
     const { server, uri } = options;
     const connection = await this.waitForConnection(server, options);
-    return client().readResource(connection, uri, options.signal ? { signal: options.signal } : {});
+    return client().readResource(connection, { uri, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
   /** `MCPManager.readResourceResult`: a resource as a tool result; a failure is `MCP error: …` content. */
@@ -99,13 +99,17 @@ export class ServerRequests implements MCPToolHost {
   async getPrompt(options: MCPGetPromptOptions): Promise<MCPPromptResult> {
     const { server, name, arguments: args = {} } = options;
     const connection = await this.waitForConnection(server, options);
-    return client().getPrompt(connection, name, args, options.signal ? { signal: options.signal } : {});
+    return client().getPrompt(connection, {
+      name,
+      args,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** `MCPManager.subscribeResource`: follows `uri`; remembered on the record, so a reconnect subscribes again. */
   async subscribeResource(server: string, uri: string): Promise<void> {
     const connection = await this.waitForConnection(server);
-    await client().subscribeResource(connection, uri);
+    await client().subscribeResource(connection, { uri });
     this.#options.table.get(server)?.subscribe(uri);
   }
 
@@ -113,6 +117,6 @@ export class ServerRequests implements MCPToolHost {
   async unsubscribeResource(server: string, uri: string): Promise<void> {
     this.#options.table.get(server)?.unsubscribe(uri);
     const connection = await this.waitForConnection(server);
-    await client().unsubscribeResource(connection, uri);
+    await client().unsubscribeResource(connection, { uri });
   }
 }

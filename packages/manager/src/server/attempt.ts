@@ -74,7 +74,7 @@ export class Attempt {
     const { cache, name, config, cwd } = options;
     const found: Promise<MCPToolCacheRead | null> = cache
       ? cache
-          .then((open) => open?.read(name, config, cwd) ?? null)
+          .then((open) => open?.read({ serverName: name, config, cwd }) ?? null)
           .catch(() => null)
           .then((read) => this.#found(read))
       : Promise.resolve(null);

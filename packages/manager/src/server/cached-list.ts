@@ -53,7 +53,10 @@ export async function freshCachedList(
   }
   if (authContext === undefined) return undefined;
   const open = await options.cache.get();
-  const read = await open?.read(options.name, options.config, options.cwd, { authContext });
+  const read = await open?.read(
+    { serverName: options.name, config: options.config, cwd: options.cwd },
+    { authContext },
+  );
   const own = read?.entry;
   const ownHint = own?.toolsHint;
   if (!own || ownHint?.cacheScope !== "private" || !client().isFreshHint(ownHint, now)) return undefined;

@@ -19,7 +19,7 @@ import { client, loadClient } from "../client-module.js";
 import type { MCPServerProtocol } from "../manager-types.js";
 
 /** A server's connect + `tools/list` limit when its config sets no `timeout`. */
-export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
+export { DEFAULT_CONNECT_TIMEOUT_MS as DEFAULT_SERVER_TIMEOUT_MS } from "@mcp-rt/client/light";
 
 /** Options of {@link openConnection}. */
 export interface OpenConnectionOptions {
@@ -64,15 +64,19 @@ export async function openConnection(
 ): Promise<OpenedConnection> {
   const { signal, cwd } = options;
   const resolved = await abortable(
-    resolveServerConfig(name, config, {
+    resolveServerConfig({
+      name,
+      config,
       cwd,
       ...(options.authStorage ? { authStorage: options.authStorage } : {}),
     }),
     signal,
   );
-  const resolvedFingerprint = toolCacheFingerprint(name, resolved, cwd);
+  const resolvedFingerprint = toolCacheFingerprint({ serverName: name, config: resolved, cwd });
   const { connectToServer } = await abortable(loadClient(), signal);
-  const connection = await connectToServer(name, resolved, {
+  const connection = await connectToServer({
+    name,
+    config: resolved,
     signal,
     cwd,
     unresolvedConfig: config,

@@ -220,9 +220,12 @@ export class ServerRecord {
    */
   runsConfig(config: MCPServerConfig, cwd: string): boolean {
     if (this.#fingerprint?.of !== this.#config) {
-      this.#fingerprint = { of: this.#config, value: toolCacheFingerprint(this.name, this.#config, cwd) };
+      this.#fingerprint = {
+        of: this.#config,
+        value: toolCacheFingerprint({ serverName: this.name, config: this.#config, cwd }),
+      };
     }
-    return this.#fingerprint.value === toolCacheFingerprint(this.name, config, cwd);
+    return this.#fingerprint.value === toolCacheFingerprint({ serverName: this.name, config, cwd });
   }
 
   /** True the first time it is asked about `what` (a limit it passed): when to log the warning, once per server. */

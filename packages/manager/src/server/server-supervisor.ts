@@ -198,7 +198,9 @@ export class ServerSupervisor {
     if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) return;
     const { name, config } = attempt;
     tasks.add(
-      cache.get().then((open) => open?.noteMissedStartup(name, config, { cwd: settings.cwd, waitMs })),
+      cache
+        .get()
+        .then((open) => open?.noteMissedStartup({ serverName: name, config, cwd: settings.cwd }, { waitMs })),
     );
   }
 
@@ -460,7 +462,7 @@ export class ServerSupervisor {
     for (const uri of this.#record.subscriptions) {
       tasks.add(
         client()
-          .subscribeResource(connection, uri)
+          .subscribeResource(connection, { uri })
           .catch((error: unknown) =>
             settings.logger?.debug(
               `MCP server "${this.name}": subscribing again to ${uri} failed: ${errorMessage(error)}`,
@@ -518,16 +520,20 @@ export class ServerSupervisor {
     const write = cache.get().then(async (open) => {
       if (!open) return;
       await pace.beforeCacheWrite();
-      await open.set(name, config, tools, settings.cwd, {
-        serverInfo,
-        resources: [...content.resources],
-        resourceTemplates: [...content.resourceTemplates],
-        prompts: [...content.prompts],
-        ...(instructions === undefined ? {} : { instructions }),
-        ...(startMs === undefined ? {} : { startMs }),
-        era: eraVerdict,
-        ...listCacheOptions(connection),
-      });
+      await open.set(
+        { serverName: name, config, cwd: settings.cwd },
+        {
+          tools,
+          serverInfo,
+          resources: [...content.resources],
+          resourceTemplates: [...content.resourceTemplates],
+          prompts: [...content.prompts],
+          ...(instructions === undefined ? {} : { instructions }),
+          ...(startMs === undefined ? {} : { startMs }),
+          era: eraVerdict,
+          ...listCacheOptions(connection),
+        },
+      );
     });
     tasks.add(write);
   }

@@ -156,11 +156,13 @@ export class MCPTool implements CustomTool {
       // `tool`: a server whose list came from the cache (warm start, fresh `ttlMs`) still gets its
       // `Mcp-Param-*` headers (SEP-2243) from the definition kept there.
       const options: CallToolOptions = {
+        name: tool,
+        args: params ?? {},
         signal,
         onProgress: onUpdate ? (progress) => onUpdate(this.#progressUpdate(progress)) : undefined,
         tool: this.definition,
       };
-      const raw = await mcp.callTool(live.connection, tool, params ?? {}, options);
+      const raw = await mcp.callTool(live.connection, options);
       const result = toToolResult(raw, this.#context, this.#host);
       const outputSchema = this.definition.outputSchema;
       if (outputSchema) {
