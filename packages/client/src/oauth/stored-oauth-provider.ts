@@ -117,7 +117,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       // the issuer stamp of the one asking (the SDK binds stored credentials to their issuer).
       return {
         client_id: identity.clientId,
-        ...(identity.clientSecret === undefined ? {} : { client_secret: identity.clientSecret }),
+        client_secret: identity.clientSecret,
         ...(context ? { issuer: context.issuer } : {}),
       };
     }
