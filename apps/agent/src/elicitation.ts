@@ -223,7 +223,7 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
         output,
       );
       output.write("notice", `  sent to ${request.server}`, { ...data, action: "accept" });
-      return { action: "accept", content: content as MCPElicitationResult["content"] };
+      return { action: "accept", content: content as NonNullable<MCPElicitationResult["content"]> };
     } catch (error) {
       if (!isAbortError(error)) throw error;
       output.write("notice", `  declined; nothing was sent to ${request.server}`, {

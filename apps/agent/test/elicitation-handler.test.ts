@@ -29,7 +29,9 @@ const form = (properties: Record<string, unknown>, required: string[] = []): MCP
   server: "s",
   mode: "form",
   message: "Fill me in",
-  requestedSchema: { type: "object", properties, required } as MCPElicitationRequest["requestedSchema"],
+  requestedSchema: { type: "object", properties, required } as NonNullable<
+    MCPElicitationRequest["requestedSchema"]
+  >,
 });
 
 describe("the agent's elicitation answers", () => {

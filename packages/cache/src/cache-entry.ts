@@ -19,7 +19,7 @@ export interface CachedServerInfo {
   /** The server's version. */
   version: string;
   /** A display name, when the server gives one. */
-  title?: string;
+  title?: string | undefined;
   /** Anything else the server sent (kept as is). */
   [key: string]: unknown;
 }
@@ -40,7 +40,7 @@ export interface MCPToolCacheEra {
   /** The revision agreed: `2026-07-28`, `2025-11-25`… */
   protocolVersion: string;
   /** The server's `server/discover` result (modern only), as it sent it. */
-  discover?: Record<string, unknown>;
+  discover?: Record<string, unknown> | undefined;
   /** When the era was found out, in ms since the epoch (a legacy verdict goes stale). */
   decidedAt: number;
 }
@@ -71,32 +71,32 @@ export interface MCPToolCacheEntry {
   /** The tool definitions, as `tools/list` returned them. */
   tools: MCPToolDefinition[];
   /** The server's `serverInfo`, when the writer passed it. */
-  serverInfo?: CachedServerInfo;
+  serverInfo?: CachedServerInfo | undefined;
   /** The server's resources (`resources/list`), when the writer passed them. */
-  resources?: MCPResourceDefinition[];
+  resources?: MCPResourceDefinition[] | undefined;
   /** The server's resource templates, when the writer passed them. */
-  resourceTemplates?: MCPResourceTemplateDefinition[];
+  resourceTemplates?: MCPResourceTemplateDefinition[] | undefined;
   /** The server's prompts (`prompts/list`), when the writer passed them. */
-  prompts?: MCPPromptDefinition[];
+  prompts?: MCPPromptDefinition[] | undefined;
   /** The server's `instructions` from `initialize`, when the writer passed them. */
-  instructions?: string;
+  instructions?: string | undefined;
   /**
    * Set on a note instead of an entry (no tools): the server was still
    * starting when the startup wait ran out. Readers of this format version
    * that predate it read a note as a server without tools.
    */
-  missedStartup?: MCPToolCacheMissedStartup;
+  missedStartup?: MCPToolCacheMissedStartup | undefined;
   /** The era the server spoke when its tools were listed, when the writer passed it. */
-  era?: MCPToolCacheEra;
+  era?: MCPToolCacheEra | undefined;
   /** The caching hints the server sent with the tools, when the writer passed them. */
-  toolsHint?: MCPToolCacheListHint;
+  toolsHint?: MCPToolCacheListHint | undefined;
   /**
    * How long the server took to come up at the start that wrote the entry,
    * in ms (from its launch until its tools were listed), when the writer
    * passed it: the next start launches servers that came up fast first.
    * Entries written before it have none.
    */
-  startMs?: number;
+  startMs?: number | undefined;
   /** When it was written, in ms since the epoch. */
   savedAt: number;
   /** HMAC-SHA-256 (hex), under the cache key, of every other field: an entry without the right one is refused. */

@@ -25,7 +25,7 @@ const USAGE =
 
 function invalid(url: string, why: string, cause?: unknown): McpRtError {
   return new McpRtError("CONFIG_INVALID", `Auth storage URL "${redactUrl(url)}" ${why}; ${USAGE}.`, {
-    ...(cause === undefined ? {} : { cause }),
+    cause,
   });
 }
 

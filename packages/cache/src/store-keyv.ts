@@ -50,11 +50,12 @@ export function toKeyv(store: ToolCacheStore): { keyv: Keyv; owned: boolean } {
   if (isKeyv(store)) return { keyv: store, owned: false };
   const keyv = new Keyv({
     store,
-    namespace: undefined,
     useKeyPrefix: false,
     throwOnErrors: true,
     serialize: serialize as never,
     deserialize: deserialize as never,
   });
+  // No namespace (Keyv's default is "keyv"); its options type takes only a string, its setter `undefined` too.
+  keyv.namespace = undefined;
   return { keyv, owned: true };
 }

@@ -29,7 +29,7 @@ export interface CallToolOptions {
   /** The tool's arguments: a JSON object, or undefined for none. */
   args?: unknown;
   /** Aborts the call: the server receives `notifications/cancelled` and the promise rejects with an `AbortError`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Limit without progress, in ms; each progress notification restarts it. On a 2026-07-28
    * connection it runs on through the `input_required` rounds, the user's answers included.
@@ -39,7 +39,7 @@ export interface CallToolOptions {
   /** Limit however much progress arrives, in ms (`Infinity` for none). @default 10 × timeout */
   maxTotalTimeout?: number;
   /** Receives the server's progress notifications for this call. */
-  onProgress?(progress: MCPProgress): void;
+  onProgress?: ((progress: MCPProgress) => void) | undefined;
   /**
    * The tool's definition as listed earlier (e.g. from a cache), for its
    * `x-mcp-header` marks when this connection has not listed the tool itself:
@@ -47,7 +47,7 @@ export interface CallToolOptions {
    * `Mcp-Param-*` headers (SEP-2243). A definition whose marks are invalid is
    * refused (`PROTOCOL_ERROR`): the spec says such a tool must not be called.
    */
-  tool?: MCPToolDefinition;
+  tool?: MCPToolDefinition | undefined;
 }
 
 /** JSON-RPC `HeaderMismatch` (SEP-2243): the `Mcp-Param-*` headers do not match the tool as the server knows it. */

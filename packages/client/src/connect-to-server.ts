@@ -99,7 +99,7 @@ export interface ConnectOptions {
    * its time limit); without a handler such a request fails with
    * `PROTOCOL_ERROR` naming this option.
    */
-  onElicitation?: ElicitationHandler;
+  onElicitation?: ElicitationHandler | undefined;
   /**
    * The era verdict an earlier connect found (`connection.eraVerdict`, kept
    * in the tool cache): no `server/discover` probe is sent (`{ era:
@@ -110,7 +110,7 @@ export interface ConnectOptions {
    * never finds out that the server was upgraded while it still answers
    * `initialize`.
    */
-  prior?: MCPEraVerdict;
+  prior?: MCPEraVerdict | undefined;
   /** How long a stdio server has to answer the era probe after its first output (before it, half its `timeout`). @default 5000 */
   probeWaitMs?: number;
 }

@@ -18,7 +18,7 @@ export interface MCPEraVerdict {
   /** The revision agreed: `"2026-07-28"`, `"2025-11-25"`… */
   protocolVersion: string;
   /** The server's `server/discover` result (modern only), as it sent it. */
-  discover?: Record<string, unknown>;
+  discover?: Record<string, unknown> | undefined;
   /** When the era was found out (ms since the epoch): a legacy verdict goes stale. */
   decidedAt: number;
 }

@@ -94,7 +94,7 @@ function rpcCodeOf(error: unknown): unknown {
   return McpRtError.isInstance(error) ? error.details?.rpcCode : undefined;
 }
 
-async function listAll<T extends { description?: string; title?: string }>(
+async function listAll<T extends { description?: string | undefined; title?: string | undefined }>(
   connection: MCPServerConnection,
   kind: ListKind<T>,
   options: ListContentOptions,

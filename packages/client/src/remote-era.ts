@@ -235,7 +235,7 @@ function withProbeNote(error: McpRtError, status: number): McpRtError {
       server: error.server,
       cause: error.cause,
       details: { ...error.details, probeStatus: status },
-      ...(error.stderrTail ? { stderrTail: error.stderrTail } : {}),
+      stderrTail: error.stderrTail,
     },
   );
 }

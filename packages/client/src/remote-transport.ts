@@ -10,7 +10,6 @@ import {
   SSEClientTransport,
   SseError,
   StreamableHTTPClientTransport,
-  type TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import type { RemoteClientTransport } from "./client-transport.js";
 import { errorText } from "./error-text.js";
@@ -66,6 +65,9 @@ const STREAM_RETRIES = 2;
  * is gone (a lost session, a dropped SSE stream, an unreachable server) rather
  * than only when the client closes.
  */
+// What the Streamable HTTP transport's `send` takes: the SDK's `TransportSendOptions` without explicit `undefined`s.
+type StreamableSendOptions = Parameters<StreamableHTTPClientTransport["send"]>[1];
+
 export class RemoteTransport implements RemoteClientTransport {
   /** `http` or `sse`. */
   readonly kind: "http" | "sse";
@@ -203,7 +205,7 @@ export class RemoteTransport implements RemoteClientTransport {
   }
 
   /** Sends one message (an HTTP POST). Rejects once the transport is closing or closed. */
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: StreamableSendOptions): Promise<void> {
     if (this.#closing || this.#closeReported) {
       return Promise.reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
     }

@@ -154,7 +154,7 @@ function describeRequestError(failure: RequestFailure): Error {
     const details = transport.closeDetails;
     return new McpRtError("TRANSPORT_CLOSED", withStderr(message, stderrTail), {
       ...base,
-      ...(details ? { details } : {}),
+      details,
     });
   }
   if (

@@ -234,7 +234,7 @@ export class ServerConnection implements MCPServerConnection {
           new McpRtError(code, withStderr(reason, stderrTail), {
             server: this.name,
             ...(stderrTail ? { stderrTail } : {}),
-            ...(details ? { details } : {}),
+            details,
           }),
           { config: this.#resolvedConfig, written: this.config },
         ),

@@ -29,11 +29,11 @@ export interface McpRtErrorOptions {
   /** The underlying error, if any. */
   cause?: unknown;
   /** The server the error is about, if any. */
-  server?: string;
+  server?: string | undefined;
   /** The last lines a stdio server wrote to stderr before the error. */
-  stderrTail?: string;
+  stderrTail?: string | undefined;
   /** Anything else a UI may want to show (HTTP status, WWW-Authenticate header…). */
-  details?: Record<string, unknown>;
+  details?: Record<string, unknown> | undefined;
 }
 
 // A registered symbol (not `instanceof`) so two copies of this package in one

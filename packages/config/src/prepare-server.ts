@@ -1,5 +1,6 @@
 import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
 import { envFileOutside, expandEnvFilePath, readEnvFile } from "./env-file.js";
+import type { McpRtErrorCode } from "./errors.js";
 import {
   type InterpolationOptions,
   interpolateServerConfig,
@@ -57,7 +58,7 @@ export async function prepareServer(
   options: PrepareServerOptions,
 ): Promise<PreparedServer> {
   const { name, source } = server;
-  const issue = (code: ConfigIssue["code"], message: string): PreparedServer => ({
+  const issue = (code: McpRtErrorCode, message: string): PreparedServer => ({
     issue: { path: source.path, server: name, code, message },
   });
   const interpolation = interpolationOf(server, ctx, options);
@@ -93,7 +94,7 @@ export async function prepareServer(
     }
   }
   const held = envFile !== undefined && usesEnvFile && (await options.envFileHeld?.(envFile)) === true;
-  if (held && source.level === "user") {
+  if (envFile !== undefined && held && source.level === "user") {
     return {
       ...issue(
         "CONFIG_INVALID",

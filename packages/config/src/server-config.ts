@@ -7,15 +7,15 @@ export type MCPAuthConfig =
   | {
       type: "oauth";
       /** Scopes to request (space-separated); by default the server's `WWW-Authenticate` scope, else its `scopes_supported`. */
-      scope?: string;
+      scope?: string | undefined;
       /** A pre-registered client id (skips dynamic client registration). */
-      clientId?: string;
+      clientId?: string | undefined;
       /** The secret of a pre-registered confidential client; `${VAR}` and `!command` values are resolved at connect time. */
-      clientSecret?: string;
+      clientSecret?: string | undefined;
       /** An `https:` URL of this client's metadata document, used as its client id where the server supports that. */
-      clientMetadataUrl?: string;
+      clientMetadataUrl?: string | undefined;
       /** Port of the local OAuth callback on 127.0.0.1. @default a free port */
-      callbackPort?: number;
+      callbackPort?: number | undefined;
     }
   | {
       type: "apikey";
@@ -26,24 +26,24 @@ export type MCPAuthConfig =
 /** Fields every server config has, whatever its transport. */
 export interface MCPServerCommon {
   /** `false` skips the server before any connection attempt. @default true */
-  enabled?: boolean;
+  enabled?: boolean | undefined;
   /** Connect + `tools/list` limit in ms. @default 30000 */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Per-call limit in ms. */
-  toolTimeout?: number;
+  toolTimeout?: number | undefined;
   /** How the server authenticates. */
-  auth?: MCPAuthConfig;
+  auth?: MCPAuthConfig | undefined;
   /** Only these tools (original names) are exposed. */
-  includeTools?: string[];
+  includeTools?: string[] | undefined;
   /** These tools (original names) are hidden; wins over `includeTools`. */
-  excludeTools?: string[];
+  excludeTools?: string[] | undefined;
   /**
    * `true` gives the model this server's tools on every request even when the
    * session's tool search is on, so they never need a search (`/mcp pin`
    * sets it). mcp-rt's own field: no other client's field maps onto it.
    * @default false
    */
-  alwaysLoad?: boolean;
+  alwaysLoad?: boolean | undefined;
   /**
    * Which MCP era to speak: `"auto"` asks the server (`server/discover`)
    * and falls back to `initialize`; `"legacy"` goes straight to
@@ -52,7 +52,7 @@ export interface MCPServerCommon {
    * servers from other clients' files get `"auto"`.
    * @default "auto"
    */
-  protocol?: MCPProtocolSetting;
+  protocol?: MCPProtocolSetting | undefined;
 }
 
 /** The values of {@link MCPServerCommon.protocol}. */
@@ -63,31 +63,31 @@ export type MCPProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
 
 /** A local server, started as a child process and spoken to over stdio. */
 export interface MCPStdioServerConfig extends MCPServerCommon {
-  type?: "stdio";
+  type?: "stdio" | undefined;
   /** The program to run. */
   command: string;
   /** Its arguments. */
-  args?: string[];
+  args?: string[] | undefined;
   /** Variables added to the (filtered) parent environment; `${VAR}` passes one of the agent's on purpose. */
-  env?: Record<string, string>;
+  env?: Record<string, string> | undefined;
   /**
    * Names of the agent's environment variables the server gets even though
    * they look like secrets (`GITHUB_TOKEN`, `AWS_ACCESS_KEY_ID`…), which are
    * otherwise left out. mcp-rt's own field: no other client's is mapped here.
    * @default []
    */
-  envPassthrough?: string[];
+  envPassthrough?: string[] | undefined;
   /** Working folder, relative to the agent's cwd. @default the agent's cwd */
-  cwd?: string;
+  cwd?: string | undefined;
 }
 
 /** A remote server over Streamable HTTP (`http`) or SSE (`sse`); no `type` means HTTP with SSE fallback. */
 export interface MCPHttpServerConfig extends MCPServerCommon {
-  type?: "http" | "sse";
+  type?: "http" | "sse" | undefined;
   /** The server's endpoint, `http:` or `https:`. */
   url: string;
   /** Headers sent on every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** One MCP server's configuration, in mcp-rt's single shape. */
@@ -111,17 +111,17 @@ export interface ToolAnnotations {
 /** A tool as a server lists it, and as the cache keeps it. */
 export interface MCPToolDefinition {
   name: string;
-  title?: string;
-  description?: string;
+  title?: string | undefined;
+  description?: string | undefined;
   inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: ToolAnnotations;
+  outputSchema?: Record<string, unknown> | undefined;
+  annotations?: ToolAnnotations | undefined;
   /**
    * What mcp-rt keeps of the tool's `_meta`: the MCP Apps `ui.visibility`
    * (`["model", "app"]` when absent). A tool whose visibility lacks `"model"`
    * is for an app's UI only and never given to the model.
    */
-  _meta?: { ui: { visibility: string[] } };
+  _meta?: { ui: { visibility: string[] } } | undefined;
 }
 
 /**

@@ -7,11 +7,11 @@ export interface MCPResourceDefinition {
   /** The server's name for it. */
   name: string;
   /** A display name, when the server gives one. */
-  title?: string;
-  description?: string;
-  mimeType?: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
   /** Its size in bytes, when the server knows it. */
-  size?: number;
+  size?: number | undefined;
 }
 
 /** A resource template as a server lists it (`resources/templates/list`): an RFC 6570 URI template. */
@@ -19,25 +19,25 @@ export interface MCPResourceTemplateDefinition {
   /** The URI template, e.g. `file:///{path}`. */
   uriTemplate: string;
   name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
 }
 
 /** One argument of a prompt. */
 export interface MCPPromptArgument {
   name: string;
-  description?: string;
+  description?: string | undefined;
   /** True when `prompts/get` needs it. */
-  required?: boolean;
+  required?: boolean | undefined;
 }
 
 /** A prompt as a server lists it (`prompts/list`), and as the cache keeps it. */
 export interface MCPPromptDefinition {
   name: string;
-  title?: string;
-  description?: string;
-  arguments?: MCPPromptArgument[];
+  title?: string | undefined;
+  description?: string | undefined;
+  arguments?: MCPPromptArgument[] | undefined;
 }
 
 /** zod schema of {@link MCPResourceDefinition}; unknown fields are dropped. */

@@ -190,7 +190,7 @@ export interface LoadConfigsOptions {
    * on purpose (the design document's behaviour).
    * @default none: project-level servers wait in `needsApproval`
    */
-  trust?: ProjectTrust | "all";
+  trust?: ProjectTrust | "all" | undefined;
   /** Answers VS Code `${input:id}` placeholders. */
   resolveInput?: (id: string, input: unknown) => Promise<string | undefined>;
 }

@@ -34,7 +34,7 @@ describe("errorStack", () => {
 
   it("falls back to the message when there is no stack, and any other value as text", () => {
     const bare = new Error("no trace");
-    bare.stack = undefined;
+    delete bare.stack;
     expect(errorStack(bare)).toBe("no trace");
     expect(errorStack("plain text")).toBe("plain text");
   });

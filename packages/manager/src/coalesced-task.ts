@@ -59,7 +59,7 @@ export function createCoalescedTask(options: CoalescedTaskOptions): CoalescedTas
       else {
         onThrottle?.(++throttled);
         // Unref'd: a throttled re-list must not keep the process alive.
-        await sleep(wait, undefined, { ref: false, ...(signal ? { signal } : {}) }).catch(() => {});
+        await sleep(wait, undefined, { ref: false, signal }).catch(() => {});
       }
       if (signal?.aborted) break;
       lastStart = monotonicMs();

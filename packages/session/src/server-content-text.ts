@@ -36,7 +36,7 @@ export function filterResources(
 ): { resources: MCPResource[]; templates: MCPResourceTemplate[] } {
   const query = filter.query?.trim().toLowerCase();
   const passes = (
-    entry: { server: string; name: string; title?: string; description?: string },
+    entry: { server: string; name: string; title?: string | undefined; description?: string | undefined },
     uri: string,
   ) =>
     (filter.server === undefined || entry.server === filter.server) &&

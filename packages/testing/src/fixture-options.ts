@@ -8,83 +8,83 @@ import { errorMessage, lazy, z } from "@mcp-rt/config/util";
  */
 export interface FixtureOptions {
   /** `serverInfo.name` reported at `initialize` (`--name`). @default "mcp-rt-fixture" */
-  name?: string;
+  name?: string | undefined;
   /** Prefix added to every tool name, `echo` included (`--tool-prefix`). @default "" */
-  toolPrefix?: string;
+  toolPrefix?: string | undefined;
   /** Wait this long before answering `initialize` (`--init-delay-ms`). @default 0 */
-  initDelayMs?: number;
+  initDelayMs?: number | undefined;
   /** Never answer `initialize`; the process stays alive (`--hang-at-init`). @default false */
-  hangAtInit?: boolean;
+  hangAtInit?: boolean | undefined;
   /** Exit with code 1 as soon as `notifications/initialized` arrives (`--crash-after-init`). @default false */
-  crashAfterInit?: boolean;
+  crashAfterInit?: boolean | undefined;
   /** Add a `crash` tool that exits the process (code 1) before answering (`--crash-on-call`). @default false */
-  crashOnCall?: boolean;
+  crashOnCall?: boolean | undefined;
   /** Write one line to stderr and exit with this code at start, before any MCP traffic (`--exit-code`). */
-  exitCode?: number;
+  exitCode?: number | undefined;
   /** Speak no MCP at all: write non-JSON lines to stdout, one at start and one per input line; over HTTP, answer every request with HTML (`--garbage-stdout`). @default false */
-  garbageStdout?: boolean;
+  garbageStdout?: boolean | undefined;
   /** Speak MCP, but also write non-JSON log lines to stdout between messages (`--stdout-noise`). @default false */
-  stdoutNoise?: boolean;
+  stdoutNoise?: boolean | undefined;
   /** Add this many tools, `tool_0` … `tool_<n-1>` (`--tools`). @default 0 */
-  tools?: number;
+  tools?: number | undefined;
   /** Answer `tools/list` in pages of this many tools with `nextCursor` (`--page-size`). @default all tools in one page */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Broken pagination: every `tools/list` page returns the same `nextCursor` (`--cursor-loop`). @default false */
-  cursorLoop?: boolean;
+  cursorLoop?: boolean | undefined;
   /** Add `add_tool {name}` and `remove_tool {name}`, which change the list and send `notifications/tools/list_changed` (`--list-changing`). @default false */
-  listChanging?: boolean;
+  listChanging?: boolean | undefined;
   /** Add `slow {ms, steps}`: sends progress notifications, honours cancellation (`--slow-tool`). @default false */
-  slowTool?: boolean;
+  slowTool?: boolean | undefined;
   /**
    * Add `huge {bytes, type}`: returns one block of exactly `bytes` ASCII characters (`type: "text"`,
    * the default), or an `image` (`image/png`) or `audio` (`audio/wav`) block of `bytes` bytes,
    * base64 (`--huge-tool`). Over stdio a result is one message, so it also tests message limits.
    * @default false
    */
-  hugeTool?: boolean;
+  hugeTool?: boolean | undefined;
   /**
    * Add MCP Apps tools: `app_refresh` for the app's UI only (`_meta.ui.visibility: ["app"]`)
    * and `app_view` for both (`["model", "app"]`) (`--app-tools`). @default false
    */
-  appTools?: boolean;
+  appTools?: boolean | undefined;
   /**
    * SEP-2243: add `routed {region, note}`, whose `region` is marked `x-mcp-header: "Region"`
    * (the SDK server then wants it as an `Mcp-Param-Region` header on a 2026-07-28 HTTP call, and
    * answers -32020 without it), and `bad_header`, listed with an invalid mark (on a number) that a
    * client must leave out (`--header-tools`). @default false
    */
-  headerTools?: boolean;
+  headerTools?: boolean | undefined;
   /** The `ttlMs` caching hint on every `tools/list` page (`--list-ttl-ms`). @default none (the SDK sends 0) */
-  listTtlMs?: number;
+  listTtlMs?: number | undefined;
   /** The `cacheScope` caching hint on every `tools/list` page (`--list-scope`). @default none (the SDK sends "private") */
-  listScope?: "public" | "private";
+  listScope?: "public" | "private" | undefined;
   /** Write a 128 KiB burst, then a line every 5 ms, to stderr while alive (`--noisy-stderr`). @default false */
-  noisyStderr?: boolean;
+  noisyStderr?: boolean | undefined;
   /** Ignore SIGTERM and stay alive after stdin (or the client's stderr pipe) closes; only SIGKILL stops it (`--ignore-sigterm`). @default false */
-  ignoreSigterm?: boolean;
+  ignoreSigterm?: boolean | undefined;
   /** Spawn a long-lived grandchild process in the same process group (`--spawn-grandchild`). @default false */
-  spawnGrandchild?: boolean;
+  spawnGrandchild?: boolean | undefined;
   /** Append `<pid> server` (and `<pid> grandchild`) lines to this file on each start (`--pid-file`). */
-  pidFile?: string;
+  pidFile?: string | undefined;
   /** HTTP modes only: reject requests without `Authorization: Bearer <token>` with 401 (`--bearer-token`). */
-  bearerToken?: string;
+  bearerToken?: string | undefined;
   /** Hostile: every tool's description is exactly this many characters, its own text then filler (`--description-chars`). */
-  descriptionChars?: number;
+  descriptionChars?: number | undefined;
   /**
    * Hostile: add `deep`, whose `inputSchema` nests this many levels of `properties.next`
    * (`--schema-depth`). The program writes it by hand: `JSON.stringify` cannot, past a few thousand.
    */
-  schemaDepth?: number;
+  schemaDepth?: number | undefined;
   /** Hostile: add a tool whose name is this many characters long, `long_name_nnn…` (`--long-tool-name`). */
-  longToolName?: number;
+  longToolName?: number | undefined;
   /**
    * Hostile: {@link TERMINAL_ESCAPES} in the server's name and instructions, in the name,
    * description and result of a tool `escape…`, and in a stderr line at start (`--escapes`).
    * @default false
    */
-  escapes?: boolean;
+  escapes?: boolean | undefined;
   /** Hostile: send `notifications/tools/list_changed` after answering every `tools/list`, forever (`--list-changed-storm`). @default false */
-  listChangedStorm?: boolean;
+  listChangedStorm?: boolean | undefined;
   /**
    * Resources (`fixture://notes/<name>`, one binary `fixture://blob`), a
    * template `fixture://notes/{name}` and a prompt `greet {who}`, with tools
@@ -93,13 +93,13 @@ export interface FixtureOptions {
    * its outputSchema or not, and `ask` / `ask_url`, which elicit a form and
    * a URL from the user (`--content`). @default false
    */
-  content?: boolean;
+  content?: boolean | undefined;
   /** Declares `resources` and `prompts` but answers their methods with -32601 (`--content-not-found`). @default false */
-  contentNotFound?: boolean;
+  contentNotFound?: boolean | undefined;
   /** A text resource `fixture://huge` of this many bytes (`--huge-resource`); implies the `resources` capability. */
-  hugeResource?: number;
+  hugeResource?: number | undefined;
   /** Answers `resources/list`, `resources/templates/list` and `prompts/list` only after this many ms (`--slow-content-ms`). */
-  slowContentMs?: number;
+  slowContentMs?: number | undefined;
   /**
    * Which MCP era the server speaks (`--era`). `legacy`: the 2025 `initialize` handshake only,
    * served by `McpServer.connect` as before. `modern`: only 2026-07-28 (`server/discover` and a
@@ -118,7 +118,7 @@ export interface FixtureOptions {
    * legacy sessions only.
    * @default "legacy"
    */
-  era?: FixtureEra;
+  era?: FixtureEra | undefined;
   /**
    * Legacy era, stdio: how a `server/discover` that arrives before `initialize` is answered
    * (`--probe-answer`). `method-not-found`: -32601, what SDK (TypeScript) servers send;
@@ -127,23 +127,23 @@ export interface FixtureOptions {
    * Rust SDK (rmcp) do. A `server/discover` after `initialize` always gets -32601.
    * @default "method-not-found"
    */
-  probeAnswer?: FixtureProbeAnswer;
+  probeAnswer?: FixtureProbeAnswer | undefined;
   /**
    * Legacy era, HTTP: a POST carrying `server/discover` is answered with this HTTP status and a
    * plain-text body (e.g. 500); everything else is served as usual (`--probe-status`).
    */
-  probeStatus?: number;
+  probeStatus?: number | undefined;
   /** Stdio: wait this long before reading stdin at all, a slow-starting process (`--stdin-delay-ms`). @default 0 */
-  stdinDelayMs?: number;
+  stdinDelayMs?: number | undefined;
   /**
    * Spend this many ms of CPU time at start, before reading any input: a
    * server that loads much code (`--start-cpu-ms`). CPU time, not time on the
    * clock: beside other busy processes it takes longer, as a real start does.
    * @default 0
    */
-  startCpuMs?: number;
+  startCpuMs?: number | undefined;
   /** Write no diagnostics to stderr; with `hangAtInit`, the process writes nothing at all (`--quiet`). @default false */
-  quiet?: boolean;
+  quiet?: boolean | undefined;
 }
 
 /** The MCP eras a fixture can speak: see {@link FixtureOptions.era}. */

@@ -16,7 +16,7 @@ export interface StdioSession {
   transport: StdioClientTransport;
   stderr(): string;
   /** The server's pid, once started. */
-  pid?: number;
+  pid?: number | undefined;
   /** Closes the client and waits until the process is gone. */
   close(): Promise<void>;
 }

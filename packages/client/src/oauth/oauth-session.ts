@@ -224,8 +224,10 @@ export class OAuthSession {
       mode: "refresh",
       discovery: server && {
         authorizationServerUrl: server.issuer,
-        resourceMetadataUrl: server.resourceMetadataUrl,
-        resourceMetadata: server.resourceMetadata,
+        ...(server.resourceMetadataUrl === undefined
+          ? {}
+          : { resourceMetadataUrl: server.resourceMetadataUrl }),
+        ...(server.resourceMetadata === undefined ? {} : { resourceMetadata: server.resourceMetadata }),
       },
     });
     try {

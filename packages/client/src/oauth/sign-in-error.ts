@@ -82,7 +82,7 @@ export function signInRequiredError(init: SignInRequiredInit): McpRtError {
     `${lead}: ${WHY[need.reason]}${scope}; sign in with \`/mcp login ${name}\` in an agent session (or connect with oauth.interactive)`,
     {
       server: name,
-      ...(init.cause === undefined ? {} : { cause: init.cause }),
+      cause: init.cause,
       details: {
         ...init.details,
         signIn: true,

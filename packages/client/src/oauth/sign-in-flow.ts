@@ -103,7 +103,10 @@ export async function runSignIn(
         },
       );
     });
-    const discovery: OAuthDiscoveryState = { ...info, resourceMetadataUrl: resourceMetadataUrl?.href };
+    const discovery: OAuthDiscoveryState = {
+      ...info,
+      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: resourceMetadataUrl.href }),
+    };
     const key = keyOf(context.serverUrl, discovery);
     issuer = key.issuer;
     await withIssuerLock(

@@ -70,9 +70,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   #refreshTokenRead: string | undefined;
   /** Set when `auth()` dropped the stored tokens because the authorization server refused them. */
   tokensRefused = false;
+  /** The identity's client metadata document URL; absent when it has none (declared, so never an own `undefined`). */
+  declare readonly clientMetadataUrl?: string;
 
   constructor(options: StoredOAuthProviderOptions) {
     this.#options = options;
+    if (options.identity.clientMetadataUrl !== undefined)
+      this.clientMetadataUrl = options.identity.clientMetadataUrl;
     this.#discovery = options.discovery;
     if (options.discovery) this.#key = keyOf(options.serverUrl, options.discovery);
   }
@@ -84,10 +88,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this.#options.redirectUrl ?? PLACEHOLDER_REDIRECT;
-  }
-
-  get clientMetadataUrl(): string | undefined {
-    return this.#options.identity.clientMetadataUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -117,7 +117,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       // the issuer stamp of the one asking (the SDK binds stored credentials to their issuer).
       return {
         client_id: identity.clientId,
-        ...(identity.clientSecret === undefined ? {} : { client_secret: identity.clientSecret }),
+        client_secret: identity.clientSecret,
         ...(context ? { issuer: context.issuer } : {}),
       };
     }

@@ -111,7 +111,7 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
       transport: transportOf(config.value),
       config: config.value,
       configExpanded: config.expanded,
-      ...(template === undefined ? {} : { template }),
+      template,
       winner: status !== "shadowed",
       shadowedBy,
       issues: [],
@@ -240,7 +240,7 @@ export function secretScrubber(
   const references = new Map<string, string>();
   for (const entry of entries) {
     const options = {
-      ...(entry.template === undefined ? {} : { template: entry.template }),
+      template: entry.template,
       ...(env ? { env } : {}),
     };
     for (const [value, shown] of expansionReferences(entry.config, options)) references.set(value, shown);

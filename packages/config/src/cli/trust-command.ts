@@ -64,7 +64,7 @@ export async function trustCommand(
         ? []
         : [`${entry.name} reads the env file ${displayPath(entry.envFile, context)}`],
     ),
-    ...approvalSummary({ needsApproval: [], pendingChanges: result.pendingChanges }, context),
+    ...approvalSummary({ ...result, needsApproval: [] }, context),
   ];
   const table = [
     ...formatTable(["NAME", "TRANSPORT", "FILE", "RUNS"], rows).split("\n"),

@@ -169,7 +169,7 @@ export async function probeServer(options: ProbeServerOptions): Promise<ServerPr
       throw new McpRtError(failure.code, failure.message, {
         cause: failure,
         ...(failure.server ? { server: failure.server } : {}),
-        ...(failure.details ? { details: failure.details } : {}),
+        details: failure.details,
         stderrTail: tail,
       });
     }

@@ -15,6 +15,9 @@ import { Outage } from "./reconnect-scheduler.js";
 import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
 
+/** Some of a server's lists: one left out (or `undefined`, as a cache entry may hold it) stays as it was. */
+type GivenContent = { [K in keyof ServerContent]?: ServerContent[K] | undefined };
+
 /** A server's state as the rest of the manager reads it: nothing here changes it. */
 export type ServerView = Pick<
   ServerRecord,
@@ -301,7 +304,7 @@ export class ServerRecord {
   }
 
   /** Cached resources, prompts and instructions stand in too; returns the lists that changed. */
-  deferContent(cached: Partial<ServerContent> & { instructions?: string | undefined }): ContentList[] {
+  deferContent(cached: GivenContent & { instructions?: string | undefined }): ContentList[] {
     this.#setInstructions(cached.instructions);
     return this.setContent(cached);
   }
@@ -340,9 +343,13 @@ export class ServerRecord {
    * New resources (and templates) or prompts replace the ones it has, list
    * by list (a list not given stays); returns the lists that changed.
    */
-  setContent(next: Partial<ServerContent>): ContentList[] {
+  setContent(next: GivenContent): ContentList[] {
     const before = this.#content;
-    const content: ServerContent = { ...before, ...next };
+    const content: ServerContent = {
+      resources: next.resources ?? before.resources,
+      resourceTemplates: next.resourceTemplates ?? before.resourceTemplates,
+      prompts: next.prompts ?? before.prompts,
+    };
     this.#content = content;
     const changed: ContentList[] = [];
     const differ = (a: readonly unknown[], b: readonly unknown[]): boolean =>

@@ -616,7 +616,7 @@ export class ServerSupervisor {
       `MCP server "${name}" did not come back after ${step.attempts} reconnect attempts (${step.failedBursts} failed bursts); gave up. Last error: ${last?.message ?? "unknown"}. Fix it, then connect it again (e.g. /mcp reload)`,
       {
         server: name,
-        ...(last ? { cause: last } : {}),
+        cause: last,
         ...(last?.stderrTail ? { stderrTail: last.stderrTail } : {}),
       },
     );

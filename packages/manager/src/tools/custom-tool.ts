@@ -14,9 +14,9 @@ export interface ToolResultDetails {
   /** The server's result as received (undefined when no result arrived). */
   rawContent: unknown;
   /** The config source's provider id, when known. */
-  provider?: string;
+  provider?: string | undefined;
   /** The config source's display name, when known. */
-  providerName?: string;
+  providerName?: string | undefined;
   /**
    * Set when the tool has an `outputSchema` and its `structuredContent` does
    * not match it (or is missing): what is wrong. The content is delivered all
