@@ -41,7 +41,7 @@ export const bigToolList: Scenario = {
       number: 6,
       title: `Big tool lists: one server with ${size.tools} tools in pages of ${size.pageSize}`,
       setup: [
-        `\`manyToolsServer(${size.tools}, ${size.pageSize})\` (${expectTools} tools with \`echo\`, ${Math.ceil(expectTools / size.pageSize)} pages); each run in a fresh process; the clock starts at the call that begins connecting.`,
+        `\`manyToolsServer(${size.tools}, { pageSize: ${size.pageSize} })\` (${expectTools} tools with \`echo\`, ${Math.ceil(expectTools / size.pageSize)} pages); each run in a fresh process; the clock starts at the call that begins connecting.`,
         "mcp-rt: `connectServers` (connect, every page, validation, `mcp_<server>_<tool>` names, `MCPTool`s, the cache write of a first start) and `AgentSession.refreshMCPTools` into the registry. Raw SDK: connect and every `tools/list` page. LangChain: `getTools()` (its tools carry schemas converted for LangChain).",
       ],
       tables: [time],

@@ -28,7 +28,10 @@ const cancellations = (sent: JSONRPCMessage[]): JSONRPCMessage[] =>
 
 describe("requests that finished", () => {
   it("are not cancelled when the caller's signal aborts later (listTools pages, callTool, ping)", async () => {
-    const connection = await connect({ name: "many", config: manyToolsServer(250, 100, { slowTool: true }) });
+    const connection = await connect({
+      name: "many",
+      config: manyToolsServer(250, { pageSize: 100, slowTool: true }),
+    });
     const sent = recordSent(connection);
     const controller = new AbortController();
     const { signal } = controller;

@@ -12,7 +12,7 @@ const { connect } = useConnections();
 
 describe("listTools", () => {
   it("follows nextCursor through every page, in order", async () => {
-    const connection = await connect({ name: "many", config: manyToolsServer(250, 7) });
+    const connection = await connect({ name: "many", config: manyToolsServer(250, { pageSize: 7 }) });
     const tools = await listTools(connection);
     expect(tools).toHaveLength(251);
     expect(tools.map((tool) => tool.name)).toEqual([
@@ -35,7 +35,7 @@ describe("listTools", () => {
   });
 
   it("stops after 1000 pages with PROTOCOL_ERROR", async () => {
-    const connection = await connect({ name: "endless", config: manyToolsServer(1000, 1) });
+    const connection = await connect({ name: "endless", config: manyToolsServer(1000, { pageSize: 1 }) });
     const error = (await listTools(connection).catch((e: unknown) => e)) as McpRtError;
     expect(error).toMatchObject({ code: "PROTOCOL_ERROR" });
     expect(error.message).toContain("more than 1000 pages");

@@ -135,7 +135,7 @@ describe("@modelcontextprotocol/client as mcp-rt uses it", () => {
 
   it("pages tools/list itself, one request a page, past the SDK's own cap of 64 pages", async () => {
     // Without a cursor, v2's listTools() walks every page itself and throws after 64.
-    const connection = await connect({ name: "pages", config: manyToolsServer(79, 1) });
+    const connection = await connect({ name: "pages", config: manyToolsServer(79, { pageSize: 1 }) });
     const sent = recordRequests(connection);
 
     const tools = await listTools(connection);

@@ -14,7 +14,7 @@ describe("tools and results", () => {
     const result = await m.connectServers(
       {
         many: {
-          ...manyToolsServer(5, 2),
+          ...manyToolsServer(5, { pageSize: 2 }),
           includeTools: ["tool_1", "tool_2", "tool_3"],
           excludeTools: ["tool_2"],
         },

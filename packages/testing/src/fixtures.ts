@@ -84,13 +84,9 @@ export function garbageServer(options: FixtureOptions = {}): MCPStdioServerConfi
   return fixtureServer({ ...options, garbageStdout: true });
 }
 
-/** `echo` plus `count` tools `tool_0` …, listed `pageSize` per page with `nextCursor`. */
-export function manyToolsServer(
-  count: number,
-  pageSize?: number,
-  options: FixtureOptions = {},
-): MCPStdioServerConfig {
-  return fixtureServer({ ...options, tools: count, ...(pageSize === undefined ? {} : { pageSize }) });
+/** `echo` plus `count` tools `tool_0` …, listed `options.pageSize` per page with `nextCursor`. */
+export function manyToolsServer(count: number, options: FixtureOptions = {}): MCPStdioServerConfig {
+  return fixtureServer({ ...options, tools: count });
 }
 
 /** Has `add_tool {name}` / `remove_tool {name}`, which change the list and send `list_changed`. */

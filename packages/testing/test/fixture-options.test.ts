@@ -117,7 +117,7 @@ describe("config helpers", () => {
 
   it("translate their parameters into flags", () => {
     expect(slowInitServer(250).args?.slice(1)).toEqual(["--init-delay-ms=250"]);
-    expect(manyToolsServer(30, 7).args?.slice(1)).toEqual(["--tools=30", "--page-size=7"]);
+    expect(manyToolsServer(30, { pageSize: 7 }).args?.slice(1)).toEqual(["--tools=30", "--page-size=7"]);
     expect(manyToolsServer(30).args?.slice(1)).toEqual(["--tools=30"]);
     expect(modernServer({ tools: 2 }).args?.slice(1)).toEqual(["--tools=2", "--era=modern"]);
     expect(dualEraServer({ stdinDelayMs: 3000 }).args?.slice(1)).toEqual([

@@ -20,7 +20,7 @@ function listPage(client: Client, cursor?: string): Promise<ListToolsResult> {
 
 describe("tool listing", () => {
   it("manyToolsServer pages tools/list with nextCursor", async () => {
-    const { client } = await connectStdio(manyToolsServer(25, 10));
+    const { client } = await connectStdio(manyToolsServer(25, { pageSize: 10 }));
     const pages: string[][] = [];
     let cursor: string | undefined;
     do {
@@ -41,7 +41,7 @@ describe("tool listing", () => {
   });
 
   it("rejects an unknown cursor with InvalidParams", async () => {
-    const { client } = await connectStdio(manyToolsServer(5, 2));
+    const { client } = await connectStdio(manyToolsServer(5, { pageSize: 2 }));
     await expect(listPage(client, "nonsense")).rejects.toMatchObject({
       code: ProtocolErrorCode.InvalidParams,
     });
