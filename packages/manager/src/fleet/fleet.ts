@@ -1,5 +1,6 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
 import { toolCacheFingerprint } from "@mcp-rt/cache";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
   hasRuntimeValues,
@@ -28,7 +29,7 @@ import type {
 import type { Attempt } from "../server/attempt.js";
 import type { ConnectSettings } from "../server/connect-and-list.js";
 import { HealthMonitor, resolveHealthCheck } from "../server/health-monitor.js";
-import { DEFAULT_SERVER_TIMEOUT_MS, probeServer, type ServerProbe } from "../server/open-connection.js";
+import { probeServer, type ServerProbe } from "../server/open-connection.js";
 import { resolveReconnectOptions } from "../server/reconnect-policy.js";
 import { collectContent, type ServerContent } from "../server/server-content.js";
 import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";
@@ -329,7 +330,7 @@ export class Fleet {
   testServer(options: MCPTestServerOptions): Promise<ServerProbe> {
     const { name, config } = options;
     // The connect and the list each have the time limit: their errors say which step timed out.
-    const timeoutMs = options.timeoutMs ?? config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
     return probeServer({
       name,
       config,

@@ -1,9 +1,9 @@
 import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheRead } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "@mcp-rt/client/light";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs } from "@mcp-rt/config/util";
 import { abortable, delay } from "../abortable.js";
-import { DEFAULT_SERVER_TIMEOUT_MS } from "./open-connection.js";
 
 /** Options of {@link Attempt}. */
 export interface AttemptOptions {
@@ -163,7 +163,7 @@ export class Attempt {
    * its start slot, from when it gets it.
    */
   async wait(signal?: AbortSignal): Promise<MCPServerConnection> {
-    const timeoutMs = this.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+    const timeoutMs = this.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const timer = new AbortController();
     const stop = new AbortController();
     const timeout = timer.signal;

@@ -1,11 +1,11 @@
 import type { MCPToolCacheEra } from "@mcp-rt/cache";
 import type { ElicitationHandler, MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
-import { isSignInRequired } from "@mcp-rt/client/light";
+import { DEFAULT_CONNECT_TIMEOUT_MS, isSignInRequired } from "@mcp-rt/client/light";
 import { type AuthStorage, type Logger, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { monotonicMs, settleWithin } from "@mcp-rt/config/util";
 import { client } from "../client-module.js";
 import type { Attempt } from "./attempt.js";
-import { DEFAULT_SERVER_TIMEOUT_MS, openConnection, startError } from "./open-connection.js";
+import { openConnection, startError } from "./open-connection.js";
 import { listServerContent, type ServerContent } from "./server-content.js";
 import type { contentListOptions, toolListOptions } from "./server-limits.js";
 
@@ -114,7 +114,7 @@ export async function connectAndList(
   const { name } = attempt;
   const { signal } = attempt.controller;
   const { settings } = options;
-  const timeoutMs = attempt.config.timeout ?? DEFAULT_SERVER_TIMEOUT_MS;
+  const timeoutMs = attempt.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   let connection: MCPServerConnection | undefined;
   let unwatch: (() => void) | undefined;
   const once = async (prior: MCPEraVerdict | undefined) => {

@@ -18,9 +18,6 @@ import { abortable } from "../abortable.js";
 import { client, loadClient } from "../client-module.js";
 import type { MCPServerProtocol } from "../manager-types.js";
 
-/** A server's connect + `tools/list` limit when its config sets no `timeout`. */
-export { DEFAULT_CONNECT_TIMEOUT_MS as DEFAULT_SERVER_TIMEOUT_MS } from "@mcp-rt/client/light";
-
 /** Options of {@link openConnection}. */
 export interface OpenConnectionOptions {
   /** The agent's folder: where stdio servers start. */
