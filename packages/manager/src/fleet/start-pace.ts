@@ -81,6 +81,7 @@ export class StartPace implements StartPacing {
   async beforeConnect(attempt: Attempt): Promise<StartSlot> {
     await this.#afterCacheReads(attempt);
     if (!isStdioConfig(attempt.config)) {
+      this.#hurried.delete(attempt.name);
       attempt.began(0);
       return NO_SLOT;
     }
