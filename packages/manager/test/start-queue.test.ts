@@ -1,6 +1,7 @@
 import { MCPToolCache } from "@mcp-rt/cache";
 import {
   busyStartServer,
+  crashOnCallServer,
   echoServer,
   exitServer,
   hangingServer,
@@ -132,6 +133,42 @@ describe("stdio starts take turns (maxConcurrentStarts)", () => {
     await expect.poll(() => order.length, { timeout: 15_000 }).toBe(3);
     // `a` had its turn already; `c` went before `b`.
     expect(order).toEqual(["a", "c", "b"]);
+  });
+
+  it("a reload that restarts every server takes turns as a start does", async () => {
+    const configs = Object.fromEntries(
+      ["a", "b", "c"].map((name) => [name, slowInitServer(300, { name })] as const),
+    );
+    const m = manager({ maxConcurrentStarts: 1 });
+    await m.connectServers(configs);
+    const queued: number[] = [];
+    m.on("server:connected", ({ queuedMs }) => queued.push(queuedMs));
+    const { restarted, errors } = await m.reload({ configs, all: true });
+    expect(errors.size).toBe(0);
+    expect(restarted.sort()).toEqual(["a", "b", "c"]);
+    await expect.poll(() => queued.length, { timeout: 15_000 }).toBe(3);
+    // One at a time: the second waited about one start (≥ 300 ms), the third about two.
+    queued.sort((x, y) => x - y);
+    expect(queued[1]).toBeGreaterThanOrEqual(250);
+    expect(queued[2]).toBeGreaterThanOrEqual(500);
+  });
+
+  it("servers that crash together reconnect taking turns", async () => {
+    const names = ["a", "b", "c"];
+    const m = manager({ maxConcurrentStarts: 1, reconnect: { initialDelayMs: 10, maxDelayMs: 50 } });
+    const { tools } = await m.connectServers(
+      Object.fromEntries(names.map((name) => [name, crashOnCallServer({ name, initDelayMs: 300 })] as const)),
+    );
+    const queued: number[] = [];
+    m.on("server:connected", ({ queuedMs }) => queued.push(queuedMs));
+    await Promise.allSettled(
+      names.map((name) =>
+        tools.find((tool) => tool.name === `mcp_${name}_crash`)!.execute("1", {}, undefined, undefined),
+      ),
+    );
+    await expect.poll(() => queued.length, { timeout: 15_000 }).toBe(3);
+    queued.sort((x, y) => x - y);
+    expect(queued[2]).toBeGreaterThanOrEqual(500);
   });
 
   it("Infinity starts every server at once, as before: nobody queues", async () => {
