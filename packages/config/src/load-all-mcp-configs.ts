@@ -91,7 +91,8 @@ export async function loadAllMCPConfigs(
 
   const question = await askProjectTrust({ trust: options.trust, ctx, discovery, envFiles });
   if (question.approved) {
-    const settled = await settleServers(discovery, ctx, settleOptions);
+    // With no env file held back, the approved set is the one already settled.
+    const settled = held.size === 0 ? wouldBe : await settleServers(discovery, ctx, settleOptions);
     return { ...assemble(settled, discovery.files, question.errors), projectTrust: question.asked };
   }
   result.errors.push(...question.errors);
@@ -120,9 +121,11 @@ async function projectEnvFiles(
   discovery: DiscoveryOutcome,
   ctx: DiscoveryContext,
 ): Promise<ProjectEnvFile[]> {
+  const readers = discovery.servers.filter((server) => server.envFile !== undefined);
+  if (readers.length === 0) return [];
   const homeInProject = await envFileInProject(ctx.homeDir, ctx);
   const found = await Promise.all(
-    discovery.servers.map(async (server): Promise<ProjectEnvFile | undefined> => {
+    readers.map(async (server): Promise<ProjectEnvFile | undefined> => {
       if (server.envFile === undefined) return undefined;
       if (server.source.level === "user" && homeInProject) return undefined;
       const { path, missing } = await expandEnvFilePath(server.envFile, ctx, interpolationOf(server, ctx));
