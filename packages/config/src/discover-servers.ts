@@ -2,6 +2,15 @@ import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { describeValue } from "./describe-value.js";
 import type { ConfigIssue } from "./server-config.js";
+import { createAntigravitySource } from "./sources/antigravity.js";
+import { createClaudeCodeSource } from "./sources/claude-code.js";
+import { createClaudeDesktopSource } from "./sources/claude-desktop.js";
+import { createCodexSource } from "./sources/codex.js";
+import { createCursorSource } from "./sources/cursor.js";
+import { createGeminiSource } from "./sources/gemini.js";
+import { createNativeSource } from "./sources/native.js";
+import { createVsCodeSource } from "./sources/vscode.js";
+import { createWindsurfSource } from "./sources/windsurf.js";
 import type {
   CapabilitySource,
   DiscoveredServer,
@@ -10,6 +19,29 @@ import type {
   ProjectSetting,
 } from "./types.js";
 import { errorMessage } from "./util/error-message.js";
+
+/**
+ * The built-in sources, highest priority first: mcp-rt, Claude Code,
+ * Claude Desktop, Codex, Antigravity, Gemini CLI, Cursor, Windsurf, VS Code.
+ *
+ * @example
+ * ```ts
+ * // Read only Claude Code's and Cursor's files:
+ * const sources = builtinSources.filter((s) => s.id === "claude-code" || s.id === "cursor");
+ * await loadAllMCPConfigs(cwd, { sources });
+ * ```
+ */
+export const builtinSources: readonly CapabilitySource[] = Object.freeze([
+  createNativeSource(),
+  createClaudeCodeSource(),
+  createClaudeDesktopSource(),
+  createCodexSource(),
+  createAntigravitySource(),
+  createGeminiSource(),
+  createCursorSource(),
+  createWindsurfSource(),
+  createVsCodeSource(),
+]);
 
 /** Every entry of every source, highest precedence first, and what went wrong reading them. */
 export interface DiscoveryOutcome {

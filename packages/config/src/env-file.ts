@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseEnv } from "node:util";
 import { setOwn } from "./describe-value.js";
 import { type InterpolationOptions, interpolateString, type MissingVariable } from "./interpolate.js";
-import { readTextFile } from "./read-text-file.js";
+import { readTextFile } from "./read-config-file.js";
 import type { SourceMeta } from "./server-config.js";
 import type { DiscoveryContext } from "./types.js";
 import { errorMessage } from "./util/error-message.js";

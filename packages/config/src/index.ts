@@ -1,4 +1,5 @@
 export { appConfigDir } from "./app-config-dir.js";
+export { builtinSources } from "./discover-servers.js";
 export type { McpRtErrorCode } from "./errors.js";
 export { McpRtError } from "./errors.js";
 export { createFileAuthStorage } from "./file-auth-storage.js";
@@ -8,7 +9,6 @@ export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 export type { McpRtFile } from "./mcp-rt-path.js";
 export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
-export { hashProjectServers } from "./project-trust-hash.js";
 export type { ConfigFormat } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
 export type { RedactConfigTextOptions, RedactOptions } from "./redact.js";
@@ -47,7 +47,6 @@ export {
   MCPResourceTemplateDefinitionSchema,
 } from "./server-content.js";
 export { createAntigravitySource } from "./sources/antigravity.js";
-export { builtinSources } from "./sources/builtin-sources.js";
 export { createClaudeCodeSource } from "./sources/claude-code.js";
 export { createClaudeDesktopSource } from "./sources/claude-desktop.js";
 export { createCodexSource } from "./sources/codex.js";
@@ -56,7 +55,7 @@ export { createGeminiSource } from "./sources/gemini.js";
 export { createNativeSource } from "./sources/native.js";
 export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
-export { createTrustStore } from "./trust-store.js";
+export { createTrustStore, hashProjectServers } from "./trust-store.js";
 export type {
   AuthStorage,
   CapabilitySource,

@@ -1,7 +1,17 @@
+import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
 import type { DiscoveryOutcome } from "./discover-servers.js";
-import { type PrepareServerOptions, prepareServer } from "./prepare-server.js";
-import type { MCPServerConfig } from "./server-config.js";
+import { envFileOutside, expandEnvFilePath, readEnvFile } from "./env-file.js";
+import type { McpRtErrorCode } from "./errors.js";
+import {
+  type InterpolationOptions,
+  interpolateServerConfig,
+  type MissingInput,
+  type MissingVariable,
+} from "./interpolate.js";
+import { expansionReferences, scrubSecrets } from "./redact.js";
+import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
 import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions, LoadConfigsResult } from "./types.js";
+import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
 
 /** A server that passed every step so far: its usable config and the entry it came from. */
 export interface AcceptedServer {
@@ -89,4 +99,156 @@ export async function settleServers(
 
 function isSwitchedOff(config: unknown): boolean {
   return typeof config === "object" && config !== null && (config as { enabled?: unknown }).enabled === false;
+}
+
+/**
+ * A discovered entry turned into a usable config, or the one issue that keeps
+ * it from running; `envFile` is the dotenv file it read, tried to read, or
+ * (when told not to read it) would read.
+ */
+export type PreparedServer = ({ config: MCPServerConfig } | { issue: ConfigIssue }) & { envFile?: string };
+
+/** Options of {@link prepareServer}. */
+export interface PrepareServerOptions extends Pick<LoadConfigsOptions, "resolveInput"> {
+  /**
+   * True when the entry's `envFile` (absolute) must not be read now: a file
+   * inside a project not approved yet. A project-level entry then comes back
+   * without the file's variables (it waits for approval anyway); a
+   * user-level entry becomes an issue. @default never
+   */
+  envFileHeld?: (path: string) => Promise<boolean>;
+}
+
+/** How the loader expands one entry's placeholders. */
+export function interpolationOf(
+  server: DiscoveredServer,
+  ctx: DiscoveryContext,
+  options: Pick<LoadConfigsOptions, "resolveInput"> = {},
+): InterpolationOptions {
+  return {
+    syntax: server.interpolation?.syntax ?? "posix",
+    env: ctx.env,
+    cwd: ctx.cwd,
+    homeDir: ctx.homeDir,
+    platform: ctx.platform,
+    ...(server.interpolation?.inputs ? { inputs: server.interpolation.inputs } : {}),
+    ...(options.resolveInput ? { resolveInput: options.resolveInput } : {}),
+  };
+}
+
+/**
+ * Finishes one entry: expands its placeholders, adds its `envFile` (only one
+ * inside the project, or the home for a user-level entry), validates it and
+ * strips fields that do not apply to its transport.
+ */
+export async function prepareServer(
+  server: DiscoveredServer,
+  ctx: DiscoveryContext,
+  options: PrepareServerOptions,
+): Promise<PreparedServer> {
+  const { name, source } = server;
+  const issue = (code: McpRtErrorCode, message: string): PreparedServer => ({
+    issue: { path: source.path, server: name, code, message },
+  });
+  const interpolation = interpolationOf(server, ctx, options);
+
+  const expanded = await interpolateServerConfig(server.config, interpolation);
+  const missing = [...expanded.missing];
+  let envFile: string | undefined;
+  if (server.envFile !== undefined) {
+    const path = await expandEnvFilePath(server.envFile, ctx, interpolation);
+    missing.push(...path.missing);
+    envFile = path.path;
+  }
+  if (missing.length > 0) return issue("VAR_UNSET", unsetMessage(name, source.path, missing));
+  if (expanded.missingInputs !== undefined) {
+    return issue(
+      "INPUT_UNRESOLVED",
+      unansweredMessage(name, source.path, expanded.missingInputs, options.resolveInput !== undefined),
+    );
+  }
+
+  let config = expanded.config;
+  const usesEnvFile = envFile !== undefined && isPlainObject(config) && config.command !== undefined;
+  if (envFile !== undefined && usesEnvFile) {
+    const outside = await envFileOutside(envFile, source.level, ctx);
+    if (outside !== undefined) {
+      return {
+        ...issue(
+          "CONFIG_INVALID",
+          `servers${fieldKey(name)}.envFile: ${outside}; fix the path in ${source.path}`,
+        ),
+        envFile,
+      };
+    }
+  }
+  const held = envFile !== undefined && usesEnvFile && (await options.envFileHeld?.(envFile)) === true;
+  if (envFile !== undefined && held && source.level === "user") {
+    return {
+      ...issue(
+        "CONFIG_INVALID",
+        `servers${fieldKey(name)}.envFile: ${envFile} is inside the project folder, whose MCP config is not approved yet, so it is not read; approve the project, or keep the file outside it (in ${source.path})`,
+      ),
+      envFile,
+    };
+  }
+  if (envFile !== undefined && usesEnvFile && !held && isPlainObject(config)) {
+    const loaded = await readEnvFile(envFile);
+    if ("error" in loaded) {
+      return {
+        ...issue(
+          "CONFIG_UNREADABLE",
+          `servers${fieldKey(name)}.envFile: cannot read ${envFile} (${loaded.error}); create it or fix the path in ${source.path}`,
+        ),
+        envFile,
+      };
+    }
+    if (config.env === undefined || isPlainObject(config.env)) {
+      const env: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(loaded.values)) setOwn(env, key, value);
+      for (const [key, value] of Object.entries(config.env ?? {})) setOwn(env, key, value);
+      config = { ...config, env };
+    }
+  }
+
+  const read = envFile !== undefined && usesEnvFile ? { envFile } : {};
+  const problems = findServerConfigProblems(name, config);
+  if (problems.length > 0) {
+    const messages = problems.map((problem) => formatProblem(name, problem, server.fieldNames));
+    // A message may quote a value an expansion made (a bad `url`): show the reference instead.
+    const references = expansionReferences(server.config, { env: ctx.env });
+    return { ...issue("CONFIG_INVALID", scrubSecrets(messages.join("; "), [], references)), ...read };
+  }
+  const normalized = normalizeServerConfig(config);
+  if (normalized === undefined) {
+    return { ...issue("CONFIG_INVALID", `servers${fieldKey(name)}: not a valid server config`), ...read };
+  }
+  return { config: normalized, ...read };
+}
+
+function unsetMessage(name: string, path: string, missing: MissingVariable[]): string {
+  const variables = [...new Set(missing.map((m) => m.variable))];
+  const written = (m: MissingVariable) => m.placeholder ?? `\${${m.variable}}`;
+  const uses = missing.map((m) => `${written(m)} in ${m.field}`).join(", ");
+  const first = variables[0] ?? "";
+  const subject =
+    variables.length === 1
+      ? `environment variable ${first} is not set`
+      : `environment variables ${variables.join(", ")} are not set`;
+  const set = `set ${variables.length === 1 ? "it" : "them"}`;
+  // A default is only offered for the `${VAR}` form: `${env:VAR:-x}` is no form at all.
+  const plain = missing.find((m) => written(m) === `\${${m.variable}}`);
+  const hint = plain
+    ? `${set}, or write \${${plain.variable}:-default} to fall back to a default`
+    : `${set} in the environment the agent starts in`;
+  return `servers${fieldKey(name)}: ${subject} (${uses}, in ${path}); ${hint}`;
+}
+
+function unansweredMessage(name: string, path: string, missing: MissingInput[], canAsk: boolean): string {
+  const inputs = [...new Set(missing.map((m) => m.input))];
+  const uses = missing.map((m) => `\${input:${m.input}} in ${m.field}`).join(", ");
+  const subject = `VS Code input${inputs.length === 1 ? "" : "s"} ${inputs.map((id) => `"${id}"`).join(", ")}`;
+  return canAsk
+    ? `servers${fieldKey(name)}: ${subject} got no answer (${uses}, in ${path}); answer when asked, or put the value in the config instead of the placeholder`
+    : `servers${fieldKey(name)}: ${subject} cannot be asked for (${uses}, in ${path}): no resolveInput was given to loadAllMCPConfigs; pass one, or put the value in the config instead of the placeholder`;
 }

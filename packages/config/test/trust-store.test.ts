@@ -1,8 +1,7 @@
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { canonicalJson, hashProjectServers } from "../src/project-trust-hash.js";
-import { createTrustStore } from "../src/trust-store.js";
+import { canonicalJson, createTrustStore, hashProjectServers } from "../src/trust-store.js";
 import { useTempDir } from "./helpers.js";
 
 const tempDir = useTempDir("mcp-rt-trust-");

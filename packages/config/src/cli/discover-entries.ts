@@ -1,5 +1,4 @@
-import { discoverServers, discoveryContext } from "../discover-servers.js";
-import { builtinSources } from "../sources/builtin-sources.js";
+import { builtinSources, discoverServers, discoveryContext } from "../discover-servers.js";
 import type { DiscoveredServer, LoadConfigsOptions } from "../types.js";
 
 /**

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { CapabilitySource } from "../types.js";
-import { createFileSource, type EntryMapping } from "./file-source.js";
+import type { CapabilitySource, DiscoveryContext } from "../types.js";
+import { allowedPaths, type EntryMapping, type FileSourceFile, readFileSource } from "./file-source.js";
 import { mapWindsurfEntry } from "./windsurf.js";
 
 /**
@@ -15,6 +15,8 @@ export function mapAntigravityEntry(entry: Record<string, unknown>): EntryMappin
   return { ...mapWindsurfEntry(entry), interpolation: { syntax: "posix" } };
 }
 
+const ANTIGRAVITY = { id: "antigravity", name: "Antigravity" };
+
 /**
  * The Antigravity CLI's (`agy`) `~/.gemini/config/mcp_config.json`, then the
  * Antigravity IDE's `~/.gemini/antigravity/mcp_config.json`, `mcpServers`;
@@ -24,24 +26,34 @@ export function mapAntigravityEntry(entry: Record<string, unknown>): EntryMappin
  * the file they edit now should win.
  */
 export function createAntigravitySource(): CapabilitySource {
-  return createFileSource({
-    id: "antigravity",
-    name: "Antigravity",
+  return {
+    ...ANTIGRAVITY,
     priority: 450,
-    files: (ctx) => [
-      {
-        path: join(ctx.homeDir, ".gemini", "config", "mcp_config.json"),
-        level: "user",
-        format: "json",
-        key: "mcpServers",
-      },
-      {
-        path: join(ctx.homeDir, ".gemini", "antigravity", "mcp_config.json"),
-        level: "user",
-        format: "json",
-        key: "mcpServers",
-      },
-    ],
-    mapEntry: mapAntigravityEntry,
-  });
+    paths: (ctx) => allowedPaths(antigravityFiles(ctx), ctx),
+    async load(ctx) {
+      const { entries, issues } = await readFileSource(ANTIGRAVITY, antigravityFiles(ctx), ctx);
+      const servers = entries.map(({ server, entry }) => ({
+        ...server,
+        ...(entry && mapAntigravityEntry(entry)),
+      }));
+      return { servers, issues };
+    },
+  };
+}
+
+function antigravityFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  return [
+    {
+      path: join(ctx.homeDir, ".gemini", "config", "mcp_config.json"),
+      level: "user",
+      format: "json",
+      key: "mcpServers",
+    },
+    {
+      path: join(ctx.homeDir, ".gemini", "antigravity", "mcp_config.json"),
+      level: "user",
+      format: "json",
+      key: "mcpServers",
+    },
+  ];
 }

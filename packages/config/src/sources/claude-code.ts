@@ -5,9 +5,10 @@ import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from 
 import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
 import {
   allowed,
-  collectServers,
+  allowedPaths,
+  type CollectedEntries,
+  collectEntries,
   type EntryMapping,
-  mergeResults,
   type ReadSourceFileResult,
   readSourceFile,
   type SourceFile,
@@ -45,10 +46,7 @@ export function createClaudeCodeSource(): CapabilitySource {
   return {
     ...ID,
     priority: 700,
-    paths: (ctx) =>
-      claudeFiles(ctx)
-        .filter((file) => allowed(file, ctx))
-        .map((file) => file.path),
+    paths: (ctx) => allowedPaths(claudeFiles(ctx), ctx),
     async load(ctx) {
       const [userFile, projectFile] = claudeFiles(ctx);
       const none: ReadSourceFileResult = { issues: [] };
@@ -59,7 +57,13 @@ export function createClaudeCodeSource(): CapabilitySource {
       const results: CapabilitySourceResult[] = [
         { servers: [], issues: [...user.issues, ...project.issues] },
       ];
-      const common = { ctx, mapEntry: mapClaudeEntry };
+      const mapped = (collected: CollectedEntries): CapabilitySourceResult => ({
+        servers: collected.entries.map(({ server, entry }) => ({
+          ...server,
+          ...(entry && mapClaudeEntry(entry)),
+        })),
+        issues: collected.issues,
+      });
 
       let turnedDown = new Set<string>();
       let declinedIn = "";
@@ -67,13 +71,14 @@ export function createClaudeCodeSource(): CapabilitySource {
         const local = await localProject(user.document.projects, ctx);
         if (local !== undefined) {
           results.push(
-            collectServers({
-              ...common,
-              map: local.settings.mcpServers,
-              keyPath: `projects[${JSON.stringify(local.key)}].mcpServers`,
-              source: sourceMeta(ID, userFile),
-              document: user.document,
-            }),
+            mapped(
+              collectEntries({
+                map: local.settings.mcpServers,
+                keyPath: `projects[${JSON.stringify(local.key)}].mcpServers`,
+                source: sourceMeta(ID, userFile),
+                document: user.document,
+              }),
+            ),
           );
           declinedIn = `projects[${JSON.stringify(local.key)}].disabledMcpjsonServers in ${userFile.path}`;
           const disabled = local.settings.disabledMcpjsonServers;
@@ -82,13 +87,14 @@ export function createClaudeCodeSource(): CapabilitySource {
         }
       }
       if (project.document !== undefined) {
-        const result = collectServers({
-          ...common,
-          map: project.document.mcpServers,
-          keyPath: "mcpServers",
-          source: sourceMeta(ID, projectFile),
-          document: project.document,
-        });
+        const result = mapped(
+          collectEntries({
+            map: project.document.mcpServers,
+            keyPath: "mcpServers",
+            source: sourceMeta(ID, projectFile),
+            document: project.document,
+          }),
+        );
         for (const server of result.servers) {
           if (turnedDown.has(server.name) && isPlainObject(server.config)) {
             server.config = { ...server.config, enabled: false };
@@ -99,13 +105,14 @@ export function createClaudeCodeSource(): CapabilitySource {
       }
       if (user.document !== undefined) {
         results.push(
-          collectServers({
-            ...common,
-            map: user.document.mcpServers,
-            keyPath: "mcpServers",
-            source: sourceMeta(ID, userFile),
-            document: user.document,
-          }),
+          mapped(
+            collectEntries({
+              map: user.document.mcpServers,
+              keyPath: "mcpServers",
+              source: sourceMeta(ID, userFile),
+              document: user.document,
+            }),
+          ),
         );
       }
       return mergeResults(results);
@@ -148,4 +155,23 @@ async function localProject(
   const index = resolved.findIndex((path) => path !== undefined && normalize(path) === normalize(realCwd));
   const linked = candidates[index];
   return linked && { key: linked[0], settings: linked[1] };
+}
+
+/** Concatenates results, keeping their order (= precedence). */
+function mergeResults(results: CapabilitySourceResult[]): Required<CapabilitySourceResult> {
+  const merged: Required<CapabilitySourceResult> = {
+    servers: [],
+    issues: [],
+    disabledServers: [],
+    alwaysLoadServers: [],
+    projectSettings: [],
+  };
+  for (const result of results) {
+    merged.servers.push(...result.servers);
+    merged.issues.push(...result.issues);
+    merged.disabledServers.push(...(result.disabledServers ?? []));
+    merged.alwaysLoadServers.push(...(result.alwaysLoadServers ?? []));
+    merged.projectSettings.push(...(result.projectSettings ?? []));
+  }
+  return merged;
 }

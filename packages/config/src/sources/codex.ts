@@ -1,9 +1,15 @@
 import { join } from "node:path";
 import { isPlainObject, setOwn } from "../describe-value.js";
 import { ENV_NAME } from "../server-config.js";
-import type { CapabilitySource } from "../types.js";
+import type { CapabilitySource, DiscoveryContext } from "../types.js";
 import { pickFields } from "./entry-fields.js";
-import { createFileSource, type EntryContext, type EntryMapping } from "./file-source.js";
+import {
+  allowedPaths,
+  type EntryContext,
+  type EntryMapping,
+  type FileSourceFile,
+  readFileSource,
+} from "./file-source.js";
 
 /**
  * Maps a Codex `[mcp_servers.<name>]` table:
@@ -77,26 +83,38 @@ export function mapCodexEntry(entry: Record<string, unknown>, info: Pick<EntryCo
   return { config, interpolation: { syntax: "posix" }, fieldNames };
 }
 
+const CODEX = { id: "codex", name: "Codex" };
+
 /**
  * Codex's `config.toml` (`$CODEX_HOME`, default `~/.codex`) and the project's
  * `.codex/config.toml`, `[mcp_servers.<name>]` tables.
  */
 export function createCodexSource(): CapabilitySource {
-  return createFileSource({
-    id: "codex",
-    name: "Codex",
+  return {
+    ...CODEX,
     priority: 500,
-    files: (ctx) => [
-      { path: join(ctx.cwd, ".codex", "config.toml"), level: "project", format: "toml", key: "mcp_servers" },
-      {
-        path: join(ctx.env.CODEX_HOME || join(ctx.homeDir, ".codex"), "config.toml"),
-        level: "user",
-        format: "toml",
-        key: "mcp_servers",
-      },
-    ],
-    mapEntry: mapCodexEntry,
-  });
+    paths: (ctx) => allowedPaths(codexFiles(ctx), ctx),
+    async load(ctx) {
+      const { entries, issues } = await readFileSource(CODEX, codexFiles(ctx), ctx);
+      const servers = entries.map(({ server, entry }) => ({
+        ...server,
+        ...(entry && mapCodexEntry(entry, { ctx })),
+      }));
+      return { servers, issues };
+    },
+  };
+}
+
+function codexFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  return [
+    { path: join(ctx.cwd, ".codex", "config.toml"), level: "project", format: "toml", key: "mcp_servers" },
+    {
+      path: join(ctx.env.CODEX_HOME || join(ctx.homeDir, ".codex"), "config.toml"),
+      level: "user",
+      format: "toml",
+      key: "mcp_servers",
+    },
+  ];
 }
 
 // A non-number is passed on as it is, for validation to report.

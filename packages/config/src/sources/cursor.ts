@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { CapabilitySource } from "../types.js";
+import type { CapabilitySource, DiscoveryContext } from "../types.js";
 import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
-import { createFileSource, type EntryMapping } from "./file-source.js";
+import { allowedPaths, type EntryMapping, type FileSourceFile, readFileSource } from "./file-source.js";
 
 /**
  * Maps a Cursor entry: `type`, `command`, `args`, `env`, `envFile`, `url`,
@@ -28,16 +28,28 @@ export function mapCursorEntry(entry: Record<string, unknown>): EntryMapping {
   };
 }
 
+const CURSOR = { id: "cursor", name: "Cursor" };
+
 /** Cursor's `.cursor/mcp.json` (project) and `~/.cursor/mcp.json` (user), `mcpServers`. */
 export function createCursorSource(): CapabilitySource {
-  return createFileSource({
-    id: "cursor",
-    name: "Cursor",
+  return {
+    ...CURSOR,
     priority: 300,
-    files: (ctx) => [
-      { path: join(ctx.cwd, ".cursor", "mcp.json"), level: "project", format: "json", key: "mcpServers" },
-      { path: join(ctx.homeDir, ".cursor", "mcp.json"), level: "user", format: "json", key: "mcpServers" },
-    ],
-    mapEntry: mapCursorEntry,
-  });
+    paths: (ctx) => allowedPaths(cursorFiles(ctx), ctx),
+    async load(ctx) {
+      const { entries, issues } = await readFileSource(CURSOR, cursorFiles(ctx), ctx);
+      const servers = entries.map(({ server, entry }) => ({
+        ...server,
+        ...(entry && mapCursorEntry(entry)),
+      }));
+      return { servers, issues };
+    },
+  };
+}
+
+function cursorFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  return [
+    { path: join(ctx.cwd, ".cursor", "mcp.json"), level: "project", format: "json", key: "mcpServers" },
+    { path: join(ctx.homeDir, ".cursor", "mcp.json"), level: "user", format: "json", key: "mcpServers" },
+  ];
 }

@@ -1,12 +1,7 @@
 import { describeValue, isPlainObject } from "../describe-value.js";
 import { type ConfigFormat, readConfigFile } from "../read-config-file.js";
 import type { ConfigIssue, SourceMeta } from "../server-config.js";
-import type {
-  CapabilitySource,
-  CapabilitySourceResult,
-  DiscoveredServer,
-  DiscoveryContext,
-} from "../types.js";
+import type { DiscoveredServer, DiscoveryContext } from "../types.js";
 
 /** One config file a source reads. */
 export interface SourceFile {
@@ -21,16 +16,12 @@ export interface SourceFile {
 /** A provider entry mapped onto mcp-rt's field names, plus how to finish it. */
 export type EntryMapping = Omit<DiscoveredServer, "name" | "source">;
 
-/** What an {@link EntryMapper} is told besides the entry itself. */
+/** What a mapper may read besides the entry itself. */
 export interface EntryContext {
-  name: string;
   ctx: DiscoveryContext;
   /** The whole parsed file (VS Code reads its `inputs`). */
   document: Record<string, unknown>;
 }
-
-/** Maps one provider entry (an object) onto `MCPServerConfig` field names. */
-export type EntryMapper = (entry: Record<string, unknown>, info: EntryContext) => EntryMapping;
 
 /** A parsed config file: its top-level object, or the issues that kept it from being read. */
 export interface ReadSourceFileResult {
@@ -62,32 +53,44 @@ export async function readSourceFile(file: SourceFile): Promise<ReadSourceFileRe
   return { document: result.document, issues: [] };
 }
 
-/** Options of {@link collectServers}. */
-export interface CollectServersOptions {
+/**
+ * One entry of a file's name → entry map, as written: `entry` is the object to
+ * map onto mcp-rt's field names, absent when the entry is not an object; then
+ * `server` passes it on as it is, to be reported by validation under its own name.
+ */
+export interface WrittenEntry {
+  /** The entry as a discovered server, its `config` as written. */
+  server: DiscoveredServer;
+  entry?: Record<string, unknown>;
+  /** The whole parsed file the entry is in. */
+  document: Record<string, unknown>;
+}
+
+/** The entries of one map, or the issue that it is not a name → entry map. */
+export interface CollectedEntries {
+  entries: WrittenEntry[];
+  issues: ConfigIssue[];
+}
+
+/** Options of {@link collectEntries}. */
+export interface CollectEntriesOptions {
   /** The value found at `keyPath` (e.g. the `mcpServers` object); `undefined` means none. */
   map: unknown;
   /** Where `map` sits in the file, for messages: `mcpServers`, `servers`, `mcp_servers`… */
   keyPath: string;
   /** Where the entries come from. */
   source: SourceMeta;
-  /** The whole parsed file, passed on to the mapper. */
+  /** The whole parsed file. */
   document: Record<string, unknown>;
-  ctx: DiscoveryContext;
-  /** The provider's mapping of one entry. */
-  mapEntry: EntryMapper;
 }
 
-/**
- * Turns a file's name → entry map into {@link DiscoveredServer}s. Object
- * entries go through the provider's mapper; anything else is passed on as it
- * is, to be reported by validation under its own name.
- */
-export function collectServers(options: CollectServersOptions): CapabilitySourceResult {
-  const { map, keyPath, source } = options;
-  if (map === undefined) return { servers: [], issues: [] };
+/** Lists a file's name → entry map as {@link WrittenEntry}s, for the source to map. */
+export function collectEntries(options: CollectEntriesOptions): CollectedEntries {
+  const { map, keyPath, source, document } = options;
+  if (map === undefined) return { entries: [], issues: [] };
   if (!isPlainObject(map)) {
     return {
-      servers: [],
+      entries: [],
       issues: [
         {
           path: source.path,
@@ -97,80 +100,67 @@ export function collectServers(options: CollectServersOptions): CapabilitySource
       ],
     };
   }
-  const servers = Object.entries(map).map(([name, entry]): DiscoveredServer => {
-    const base = { name, source };
-    if (!isPlainObject(entry)) return { ...base, config: entry };
-    return { ...options.mapEntry(entry, { name, ctx: options.ctx, document: options.document }), ...base };
-  });
-  return { servers, issues: [] };
+  const entries = Object.entries(map).map(
+    ([name, entry]): WrittenEntry => ({
+      server: { name, source, config: entry },
+      ...(isPlainObject(entry) ? { entry } : {}),
+      document,
+    }),
+  );
+  return { entries, issues: [] };
 }
 
-/** A file of a {@link createFileSource} source and where its server map sits. */
+/** A file of a file-based source and where its server map sits. */
 export interface FileSourceFile extends SourceFile {
   /** The top-level key of the server map: `mcpServers`, `servers`, `mcp_servers`. */
   key: string;
 }
 
-/** A file a {@link createFileSource} source read, and what it held. */
+/** A file a file-based source read, and what it held. */
 export interface ReadFile extends ReadSourceFileResult {
   file: FileSourceFile;
 }
 
-/** Options of {@link createFileSource}. */
-export interface FileSourceOptions {
-  /** Provider id, e.g. `cursor`. */
-  id: string;
-  /** Display name, e.g. `Cursor`. */
-  name: string;
-  /** Higher wins when two sources define the same server name. */
-  priority: number;
-  /** The files, highest precedence first (project before user). */
-  files(ctx: DiscoveryContext): FileSourceFile[];
-  /** The provider's mapping of one entry. */
-  mapEntry: EntryMapper;
-  /**
-   * Settings outside the server map that change the result (Gemini's allow /
-   * deny lists, mcp-rt's `disabledServers` and `alwaysLoadServers`): gets the merged result and every
-   * file that was read, in precedence order, and returns the final result.
-   */
-  finish?(result: Required<CapabilitySourceResult>, read: readonly ReadFile[]): CapabilitySourceResult;
+/** What a file-based source's files hold, in precedence order. */
+export interface ReadFileSource extends CollectedEntries {
+  /** Every file read, for settings outside the server maps (Gemini's allow / deny lists). */
+  read: ReadFile[];
+}
+
+/** The files of `files` that `ctx` lets a source read (see {@link allowed}), as paths. */
+export function allowedPaths(files: readonly SourceFile[], ctx: DiscoveryContext): string[] {
+  return files.filter((file) => allowed(file, ctx)).map((file) => file.path);
 }
 
 /**
- * A source that reads a fixed list of files, each holding one name → entry map.
+ * Reads a source's files, each holding one name → entry map, and lists their
+ * entries as written; the source maps them onto mcp-rt's field names.
  * Project-level files are skipped when `ctx.enableProjectConfig` is `false`.
  */
-export function createFileSource(options: FileSourceOptions): CapabilitySource {
-  return {
-    id: options.id,
-    name: options.name,
-    priority: options.priority,
-    paths: (ctx) =>
-      options
-        .files(ctx)
-        .filter((file) => allowed(file, ctx))
-        .map((file) => file.path),
-    async load(ctx) {
-      const files = options.files(ctx).filter((file) => allowed(file, ctx));
-      const read = await Promise.all(
-        files.map(async (file): Promise<ReadFile> => ({ file, ...(await readSourceFile(file)) })),
-      );
-      const merged = mergeResults(
-        read.map(({ file, document, issues }) => {
-          if (document === undefined) return { servers: [], issues };
-          return collectServers({
-            map: document[file.key],
-            keyPath: file.key,
-            source: sourceMeta(options, file),
-            document,
-            ctx,
-            mapEntry: options.mapEntry,
-          });
-        }),
-      );
-      return options.finish ? options.finish(merged, read) : merged;
-    },
-  };
+export async function readFileSource(
+  source: { id: string; name: string },
+  files: readonly FileSourceFile[],
+  ctx: DiscoveryContext,
+): Promise<ReadFileSource> {
+  const read = await Promise.all(
+    files
+      .filter((file) => allowed(file, ctx))
+      .map(async (file): Promise<ReadFile> => ({ file, ...(await readSourceFile(file)) })),
+  );
+  const result: ReadFileSource = { read, entries: [], issues: [] };
+  for (const { file, document, issues } of read) {
+    result.issues.push(...issues);
+    if (document === undefined) continue;
+    const collected = collectEntries({
+      map: document[file.key],
+      keyPath: file.key,
+      source: sourceMeta(source, file),
+      document,
+    });
+    result.entries.push(...collected.entries);
+    result.issues.push(...collected.issues);
+  }
+  return result;
 }
 
 /** False for a project-level file when project config is turned off. */
@@ -184,23 +174,4 @@ export function sourceMeta(
   file: Pick<SourceFile, "path" | "level">,
 ): SourceMeta {
   return { provider: source.id, providerName: source.name, path: file.path, level: file.level };
-}
-
-/** Concatenates results, keeping their order (= precedence). */
-export function mergeResults(results: CapabilitySourceResult[]): Required<CapabilitySourceResult> {
-  const merged: Required<CapabilitySourceResult> = {
-    servers: [],
-    issues: [],
-    disabledServers: [],
-    alwaysLoadServers: [],
-    projectSettings: [],
-  };
-  for (const result of results) {
-    merged.servers.push(...result.servers);
-    merged.issues.push(...result.issues);
-    merged.disabledServers.push(...(result.disabledServers ?? []));
-    merged.alwaysLoadServers.push(...(result.alwaysLoadServers ?? []));
-    merged.projectSettings.push(...(result.projectSettings ?? []));
-  }
-  return merged;
 }

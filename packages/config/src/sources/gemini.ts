@@ -1,8 +1,14 @@
 import { join } from "node:path";
 import { isPlainObject } from "../describe-value.js";
-import type { CapabilitySource } from "../types.js";
+import type { CapabilitySource, DiscoveryContext, ProjectSetting } from "../types.js";
 import { oauthAuth, objectOrUndefined, pickFields } from "./entry-fields.js";
-import { createFileSource, type EntryMapping, type ReadFile } from "./file-source.js";
+import {
+  allowedPaths,
+  type EntryMapping,
+  type FileSourceFile,
+  type ReadFile,
+  readFileSource,
+} from "./file-source.js";
 
 const ID = { id: "gemini", name: "Gemini CLI" };
 
@@ -58,32 +64,24 @@ export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
  * user's) turn the servers they leave out into `enabled: false`.
  */
 export function createGeminiSource(): CapabilitySource {
-  return createFileSource({
+  return {
     ...ID,
     priority: 400,
-    files: (ctx) => [
-      {
-        path: join(ctx.cwd, ".gemini", "settings.json"),
-        level: "project",
-        format: "jsonc",
-        key: "mcpServers",
-      },
-      {
-        path: join(ctx.homeDir, ".gemini", "settings.json"),
-        level: "user",
-        format: "jsonc",
-        key: "mcpServers",
-      },
-    ],
-    mapEntry: mapGeminiEntry,
-    finish(result, read) {
+    paths: (ctx) => allowedPaths(geminiFiles(ctx), ctx),
+    async load(ctx) {
+      const { entries, issues, read } = await readFileSource(ID, geminiFiles(ctx), ctx);
+      const servers = entries.map(({ server, entry }) => ({
+        ...server,
+        ...(entry && mapGeminiEntry(entry)),
+      }));
+      const projectSettings: ProjectSetting[] = [];
       const allow = firstList(read, "allowed", "allowMCPServers");
       const deny = firstList(read, "excluded", "excludeMCPServers");
       for (const list of [allow, deny]) {
         if (list?.level === "project")
-          result.projectSettings.push({ path: list.path, key: list.written, value: [...list.names] });
+          projectSettings.push({ path: list.path, key: list.written, value: [...list.names] });
       }
-      for (const server of result.servers) {
+      for (const server of servers) {
         const by = deny?.names.has(server.name)
           ? `${deny.written} in ${deny.path}`
           : allow !== undefined && !allow.names.has(server.name)
@@ -94,9 +92,21 @@ export function createGeminiSource(): CapabilitySource {
           server.fieldNames = { ...server.fieldNames, enabled: by };
         }
       }
-      return result;
+      return { servers, issues, projectSettings };
     },
-  });
+  };
+}
+
+function geminiFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  return [
+    { path: join(ctx.cwd, ".gemini", "settings.json"), level: "project", format: "jsonc", key: "mcpServers" },
+    {
+      path: join(ctx.homeDir, ".gemini", "settings.json"),
+      level: "user",
+      format: "jsonc",
+      key: "mcpServers",
+    },
+  ];
 }
 
 // The first file (project before user) that sets the list wins, as Gemini's

@@ -1,7 +1,9 @@
 import { describeValue } from "../describe-value.js";
 import { mcpRtPath } from "../mcp-rt-path.js";
-import type { CapabilitySource } from "../types.js";
-import { createFileSource } from "./file-source.js";
+import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
+import { allowedPaths, type FileSourceFile, readFileSource } from "./file-source.js";
+
+const NATIVE = { id: "mcp-rt", name: "mcp-rt" };
 
 /**
  * mcp-rt's own files, highest priority: `.mcp-rt/mcp.json` in the project
@@ -13,16 +15,20 @@ import { createFileSource } from "./file-source.js";
  * here without editing that file.
  */
 export function createNativeSource(): CapabilitySource {
-  return createFileSource({
-    id: "mcp-rt",
-    name: "mcp-rt",
+  return {
+    ...NATIVE,
     priority: 800,
-    files: (ctx) => [
-      { path: mcpRtPath("mcp.json", ctx.cwd), level: "project", format: "json", key: "mcpServers" },
-      { path: mcpRtPath("mcp.json", ctx.homeDir), level: "user", format: "json", key: "mcpServers" },
-    ],
-    mapEntry: (entry) => ({ config: entry }),
-    finish(result, read) {
+    paths: (ctx) => allowedPaths(nativeFiles(ctx), ctx),
+    async load(ctx) {
+      // Entries are already in mcp-rt's shape: nothing to map.
+      const { entries, issues, read } = await readFileSource(NATIVE, nativeFiles(ctx), ctx);
+      const result: Required<CapabilitySourceResult> = {
+        servers: entries.map(({ server }) => server),
+        issues,
+        disabledServers: [],
+        alwaysLoadServers: [],
+        projectSettings: [],
+      };
       for (const { file, document } of read) {
         for (const key of ["disabledServers", "alwaysLoadServers"] as const) {
           const names = document?.[key];
@@ -41,5 +47,12 @@ export function createNativeSource(): CapabilitySource {
       }
       return result;
     },
-  });
+  };
+}
+
+function nativeFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  return [
+    { path: mcpRtPath("mcp.json", ctx.cwd), level: "project", format: "json", key: "mcpServers" },
+    { path: mcpRtPath("mcp.json", ctx.homeDir), level: "user", format: "json", key: "mcpServers" },
+  ];
 }

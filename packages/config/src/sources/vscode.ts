@@ -1,9 +1,15 @@
 import { join } from "node:path";
 import { appConfigDir } from "../app-config-dir.js";
 import { isPlainObject, setOwn } from "../describe-value.js";
-import type { CapabilitySource } from "../types.js";
+import type { CapabilitySource, DiscoveryContext } from "../types.js";
 import { pickFields, transportType } from "./entry-fields.js";
-import { createFileSource, type EntryContext, type EntryMapping } from "./file-source.js";
+import {
+  allowedPaths,
+  type EntryContext,
+  type EntryMapping,
+  type FileSourceFile,
+  readFileSource,
+} from "./file-source.js";
 
 /**
  * Maps a VS Code entry of `servers`: `type` (`stdio` | `http` | `sse`),
@@ -24,27 +30,39 @@ export function mapVsCodeEntry(
   };
 }
 
+const VSCODE = { id: "vscode", name: "VS Code" };
+
 /**
  * VS Code's `mcp.json`, JSON with comments: `.vscode/mcp.json` (project) and
  * the user profile's `Code/User/mcp.json` in the OS's app-config folder.
  * Servers sit under `servers`, prompts for secrets under `inputs`.
  */
 export function createVsCodeSource(): CapabilitySource {
-  return createFileSource({
-    id: "vscode",
-    name: "VS Code",
+  return {
+    ...VSCODE,
     priority: 100,
-    files: (ctx) => [
-      { path: join(ctx.cwd, ".vscode", "mcp.json"), level: "project", format: "jsonc", key: "servers" },
-      {
-        path: join(appConfigDir(ctx), "Code", "User", "mcp.json"),
-        level: "user",
-        format: "jsonc",
-        key: "servers",
-      },
-    ],
-    mapEntry: mapVsCodeEntry,
-  });
+    paths: (ctx) => allowedPaths(vsCodeFiles(ctx), ctx),
+    async load(ctx) {
+      const { entries, issues } = await readFileSource(VSCODE, vsCodeFiles(ctx), ctx);
+      const servers = entries.map(({ server, entry, document }) => ({
+        ...server,
+        ...(entry && mapVsCodeEntry(entry, { document })),
+      }));
+      return { servers, issues };
+    },
+  };
+}
+
+function vsCodeFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  return [
+    { path: join(ctx.cwd, ".vscode", "mcp.json"), level: "project", format: "jsonc", key: "servers" },
+    {
+      path: join(appConfigDir(ctx), "Code", "User", "mcp.json"),
+      level: "user",
+      format: "jsonc",
+      key: "servers",
+    },
+  ];
 }
 
 function inputsById(inputs: unknown): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { CapabilitySource } from "../types.js";
+import type { CapabilitySource, DiscoveryContext } from "../types.js";
 import { pickFields } from "./entry-fields.js";
-import { createFileSource, type EntryMapping } from "./file-source.js";
+import { allowedPaths, type EntryMapping, type FileSourceFile, readFileSource } from "./file-source.js";
 
 /**
  * Maps a Windsurf entry: `command`, `args`, `env`; `serverUrl` (or `url`) →
@@ -28,29 +28,41 @@ export function mapWindsurfEntry(entry: Record<string, unknown>): EntryMapping {
   return { config, interpolation: { syntax: "windsurf" }, fieldNames };
 }
 
+const WINDSURF = { id: "windsurf", name: "Windsurf" };
+
 /**
  * Windsurf's `~/.codeium/windsurf/mcp_config.json` (user) and
  * `.windsurf/mcp_config.json` (project), `mcpServers`.
  */
 export function createWindsurfSource(): CapabilitySource {
-  return createFileSource({
-    id: "windsurf",
-    name: "Windsurf",
+  return {
+    ...WINDSURF,
     priority: 200,
-    files: (ctx) => [
-      {
-        path: join(ctx.cwd, ".windsurf", "mcp_config.json"),
-        level: "project",
-        format: "json",
-        key: "mcpServers",
-      },
-      {
-        path: join(ctx.homeDir, ".codeium", "windsurf", "mcp_config.json"),
-        level: "user",
-        format: "json",
-        key: "mcpServers",
-      },
-    ],
-    mapEntry: mapWindsurfEntry,
-  });
+    paths: (ctx) => allowedPaths(windsurfFiles(ctx), ctx),
+    async load(ctx) {
+      const { entries, issues } = await readFileSource(WINDSURF, windsurfFiles(ctx), ctx);
+      const servers = entries.map(({ server, entry }) => ({
+        ...server,
+        ...(entry && mapWindsurfEntry(entry)),
+      }));
+      return { servers, issues };
+    },
+  };
+}
+
+function windsurfFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  return [
+    {
+      path: join(ctx.cwd, ".windsurf", "mcp_config.json"),
+      level: "project",
+      format: "json",
+      key: "mcpServers",
+    },
+    {
+      path: join(ctx.homeDir, ".codeium", "windsurf", "mcp_config.json"),
+      level: "user",
+      format: "json",
+      key: "mcpServers",
+    },
+  ];
 }
