@@ -1,4 +1,4 @@
-import { type MCPToolCacheEra, toolCacheFingerprint } from "@mcp-rt/cache";
+import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { ElicitationHandler, MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { DEFAULT_CONNECT_TIMEOUT_MS, isSignInRequired } from "@mcp-rt/client/light";
 import {
