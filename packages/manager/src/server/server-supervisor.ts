@@ -346,18 +346,17 @@ export class ServerSupervisor {
     }
     const result = step.value;
     slot.release();
+    if (result.kind === "listed" && this.#isCurrent(attempt)) {
+      this.#commit(attempt, result);
+      return result.connection;
+    }
+    record.unwatch(watch);
     if (result.kind === "listed") {
-      if (this.#isCurrent(attempt)) {
-        this.#commit(attempt, result);
-        return result.connection;
-      }
-      record.unwatch(watch);
       await client()
         .closeConnection(result.connection)
         .catch(() => {});
       throw calledOffError(this.name);
     }
-    record.unwatch(watch);
     const { error } = result;
     if (this.#isCurrent(attempt)) {
       if (attempt.reconnect && result.kind === "failed") {
