@@ -85,7 +85,7 @@ export type {
   MCPTestServerOptions,
 } from "./manager-types.js";
 export { MCPManager } from "./mcp-manager.js";
-export type { ServerProbe } from "./server/open-connection.js";
+export type { ServerProbe } from "./server/probe-server.js";
 export type { ReconnectOptions } from "./server/reconnect-policy.js";
 export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
 export type {

@@ -17,7 +17,7 @@ import type {
   MCPServerState,
   MCPTestServerOptions,
 } from "./manager-types.js";
-import type { ServerProbe } from "./server/open-connection.js";
+import type { ServerProbe } from "./server/probe-server.js";
 import type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
 import type { ToolResult } from "./tools/custom-tool.js";
 import type { MCPTool } from "./tools/mcp-tool.js";

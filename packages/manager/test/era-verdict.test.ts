@@ -6,7 +6,7 @@ import type { MCPStdioServerConfig } from "@mcp-rt/config";
 import { type FixtureOptions, legacyServer, modernServer, readPidFileEntries } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MCPManagerEvents } from "../src/index.js";
-import { LEGACY_VERDICT_TTL_MS } from "../src/server/connect-and-list.js";
+import { LEGACY_VERDICT_TTL_MS } from "../src/server/attempt.js";
 import { useManagers } from "./helpers.js";
 
 const cwd = process.cwd();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { filterServerTools } from "../src/tools/tool-filter.js";
+import { filterServerTools } from "../src/tools/tool-catalog.js";
 import { createMCPToolName, createMCPToolNames, TOOL_NAME_PATTERN } from "../src/tools/tool-name.js";
 
 const def = (name: string) => ({ name, inputSchema: { type: "object" } });

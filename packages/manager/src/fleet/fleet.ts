@@ -29,7 +29,7 @@ import type {
 import type { Attempt } from "../server/attempt.js";
 import type { ConnectSettings } from "../server/connect-and-list.js";
 import { HealthMonitor, resolveHealthCheck } from "../server/health-monitor.js";
-import { probeServer, type ServerProbe } from "../server/open-connection.js";
+import { probeServer, type ServerProbe } from "../server/probe-server.js";
 import { resolveReconnectOptions } from "../server/reconnect-policy.js";
 import { collectContent, type ServerContent } from "../server/server-content.js";
 import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";

@@ -1,5 +1,5 @@
-import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheRead } from "@mcp-rt/cache";
-import type { MCPServerConnection } from "@mcp-rt/client";
+import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheEra, MCPToolCacheRead } from "@mcp-rt/cache";
+import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "@mcp-rt/client/light";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs } from "@mcp-rt/config/util";
@@ -189,4 +189,29 @@ export class Attempt {
       stop.abort();
     }
   }
+}
+
+/**
+ * How long a stored legacy verdict is passed on: past a day the server is
+ * asked again (it may have been upgraded to 2026-07-28), on the process
+ * that serves it. A stale modern verdict fails loudly instead, and is
+ * replaced then.
+ */
+export const LEGACY_VERDICT_TTL_MS: number = 24 * 60 * 60 * 1000;
+
+/** The stored verdict to connect with (no probe), or undefined to ask the server. */
+export function verdictToPass(
+  stored: MCPEraVerdict | MCPToolCacheEra | undefined,
+  now: number = Date.now(),
+): MCPEraVerdict | undefined {
+  if (!stored) return undefined;
+  if (stored.era === "legacy" && now - stored.decidedAt > LEGACY_VERDICT_TTL_MS) return undefined;
+  return stored;
+}
+
+/** What an attempt of a server that was stopped while it connected fails with. */
+export function calledOffError(name: string): McpRtError {
+  return new McpRtError("NOT_CONNECTED", `MCP server "${name}" was disconnected while it was connecting`, {
+    server: name,
+  });
 }

@@ -1,11 +1,19 @@
-import type { MCPToolCacheEra } from "@mcp-rt/cache";
+import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { ElicitationHandler, MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
 import { DEFAULT_CONNECT_TIMEOUT_MS, isSignInRequired } from "@mcp-rt/client/light";
-import { type AuthStorage, type Logger, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
-import { monotonicMs, settleWithin } from "@mcp-rt/config/util";
-import { client } from "../client-module.js";
-import type { Attempt } from "./attempt.js";
-import { openConnection, startError } from "./open-connection.js";
+import {
+  type AuthStorage,
+  type Logger,
+  type MCPServerConfig,
+  type MCPToolDefinition,
+  McpRtError,
+  resolveServerConfig,
+} from "@mcp-rt/config";
+import { errorMessage, monotonicMs, settleWithin } from "@mcp-rt/config/util";
+import { abortable } from "../abortable.js";
+import { client, loadClient } from "../client-module.js";
+import { freshCachedList, type ManagerCache } from "../manager-cache.js";
+import { type Attempt, calledOffError } from "./attempt.js";
 import { listServerContent, type ServerContent } from "./server-content.js";
 import type { contentListOptions, toolListOptions } from "./server-limits.js";
 
@@ -27,24 +35,6 @@ export interface ConnectSettings {
   openUrl: OAuthOptions["openUrl"] | undefined;
   signInTimeoutMs: number | undefined;
   logger: Logger | undefined;
-}
-
-/**
- * How long a stored legacy verdict is passed on: past a day the server is
- * asked again (it may have been upgraded to 2026-07-28), on the process
- * that serves it. A stale modern verdict fails loudly instead, and is
- * replaced then.
- */
-export const LEGACY_VERDICT_TTL_MS: number = 24 * 60 * 60 * 1000;
-
-/** The stored verdict to connect with (no probe), or undefined to ask the server. */
-export function verdictToPass(
-  stored: MCPEraVerdict | MCPToolCacheEra | undefined,
-  now: number = Date.now(),
-): MCPEraVerdict | undefined {
-  if (!stored) return undefined;
-  if (stored.era === "legacy" && now - stored.decidedAt > LEGACY_VERDICT_TTL_MS) return undefined;
-  return stored;
 }
 
 /**
@@ -74,17 +64,21 @@ export interface ConnectAndListOptions {
   /** The limits of the resource and prompt lists. */
   contentList: ReturnType<typeof contentListOptions>;
   /**
-   * The handshake succeeded on `connection` (again, when a stale verdict was
-   * asked anew). `resolvedFingerprint` is the fingerprint of what was handed
-   * to the server. Returns what stops following that connection, called when
-   * the attempt gives it up.
+   * Where a private list kept under the connection's auth context is read: a
+   * cached list still fresh is taken as live instead of listing (see
+   * {@link freshCachedList}).
    */
-  onHandshake(connection: MCPServerConnection, resolvedFingerprint: string): () => void;
-  /**
-   * The cached list the new connection may take as live instead of listing
-   * (a fresh `ttlMs`, see `cached-list.ts`), or `undefined` to list.
-   */
-  freshList?(connection: MCPServerConnection): Promise<MCPToolDefinition[] | undefined>;
+  cache: Pick<ManagerCache, "get">;
+}
+
+/**
+ * The handshake succeeded on `connection` (again, when a stale verdict was
+ * asked anew): the caller watches it from now on, before the attempt lists.
+ * `resolvedFingerprint` is the fingerprint of what was handed to the server.
+ */
+export interface Handshake {
+  connection: MCPServerConnection;
+  resolvedFingerprint: string;
 }
 
 /** What an attempt came to. The connection of `listed` is the caller's: commit it or close it. */
@@ -103,21 +97,21 @@ export type AttemptResult =
 /**
  * One attempt: resolve the config, connect (with the stored era, or a
  * probe), list the tools, and the resources and prompts beside them. It
- * writes no state: it returns what it came to, and closes whatever it
- * opened unless it returns it. An attempt that was called off fails with
- * the abort's reason.
+ * writes no state: it yields each {@link Handshake} (it goes on listing once
+ * the caller asks for the next step), returns what it came to, and closes
+ * whatever it opened unless it returns it. An attempt that was called off
+ * fails with the abort's reason.
  */
-export async function connectAndList(
+export async function* connectAndList(
   attempt: Attempt,
   options: ConnectAndListOptions,
-): Promise<AttemptResult> {
+): AsyncGenerator<Handshake, AttemptResult, void> {
   const { name } = attempt;
   const { signal } = attempt.controller;
   const { settings } = options;
   const timeoutMs = attempt.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   let connection: MCPServerConnection | undefined;
-  let unwatch: (() => void) | undefined;
-  const once = async (prior: MCPEraVerdict | undefined) => {
+  const once = async function* (prior: MCPEraVerdict | undefined) {
     const opened = await openConnection(name, attempt.config, {
       cwd: settings.cwd,
       signal,
@@ -131,7 +125,7 @@ export async function connectAndList(
     connection = opened.connection;
     signal.throwIfAborted();
     // Watched from the handshake on, so that a tool change announced during the first list is not lost.
-    unwatch = options.onHandshake(connection, opened.resolvedFingerprint);
+    yield { connection, resolvedFingerprint: opened.resolvedFingerprint };
     // Its time counts from its launch, not from when it queued for a start slot.
     const connectMs = Math.round(monotonicMs() - (attempt.beganAt ?? attempt.startedAt));
     const remaining = Math.max(1, timeoutMs - connectMs);
@@ -142,8 +136,16 @@ export async function connectAndList(
       signal,
       timeout: remaining,
     });
+    const fresh = await freshCachedList({
+      connection,
+      entry: attempt.cachedEntry,
+      cache: options.cache,
+      name,
+      config: attempt.config,
+      cwd: settings.cwd,
+    });
     const tools =
-      (await options.freshList?.(connection)) ??
+      fresh ??
       (await client().listTools(connection, {
         ...options.toolList,
         signal,
@@ -153,21 +155,24 @@ export async function connectAndList(
     return { connection, tools, contentListing };
   };
   try {
-    let listed: Awaited<ReturnType<typeof once>>;
+    let listed: {
+      connection: MCPServerConnection;
+      tools: MCPToolDefinition[];
+      contentListing: Promise<Partial<ServerContent>>;
+    };
     try {
-      listed = await once(options.prior);
+      listed = yield* once(options.prior);
     } catch (error) {
       const stale = connection;
       if (!stale || signal.aborted || !isStaleModernVerdict(stale, error)) throw error;
       settings.logger?.debug(
         `MCP server "${name}" no longer speaks ${stale.protocolVersion} as stored; asking it again`,
       );
-      unwatch?.();
       connection = undefined;
       await client()
         .closeConnection(stale)
         .catch(() => {});
-      listed = await once(undefined);
+      listed = yield* once(undefined);
     }
     const content = await settleWithin(() => listed.contentListing, CONTENT_GRACE_MS);
     signal.throwIfAborted();
@@ -179,7 +184,6 @@ export async function connectAndList(
     };
   } catch (error) {
     // Nothing started for an attempt that failed or was called off may outlive it.
-    unwatch?.();
     if (connection)
       await client()
         .closeConnection(connection)
@@ -188,6 +192,95 @@ export async function connectAndList(
     const failure = McpRtError.isInstance(thrown) ? thrown : calledOffError(name);
     return { kind: isSignInRequired(failure) ? "needs-sign-in" : "failed", error: failure };
   }
+}
+
+/** Options of {@link openConnection}. */
+export interface OpenConnectionOptions {
+  /** The agent's folder: where stdio servers start. */
+  cwd: string;
+  /** Stops the attempt: the promise rejects with `signal.reason`, and a connection made meanwhile is closed. */
+  signal: AbortSignal;
+  /** Secrets for `auth: { type: "apikey" }`. */
+  authStorage?: AuthStorage | undefined;
+  /** The config file, for error messages. */
+  sourcePath?: string | undefined;
+  /** See `MCPManagerOptions.maxMessageBytes`. @default 10485760 */
+  maxMessageBytes?: number | undefined;
+  /** OAuth for remote servers: where sign-ins live, and whether a browser sign-in may run. */
+  oauth?: OAuthOptions | undefined;
+  /** Answers the server's elicitations; see `MCPManagerOptions.onElicitation`. */
+  onElicitation?: ElicitationHandler | undefined;
+  /** The era an earlier connection found: connect in it without a probe. */
+  prior?: MCPEraVerdict | undefined;
+}
+
+/** A connection {@link openConnection} made, and the fingerprint of what it handed the server. */
+export interface OpenedConnection {
+  connection: MCPServerConnection;
+  /**
+   * The fingerprint of the resolved config (env, args, headers after `!cmd`
+   * values and API keys; the values themselves are not kept): a reload
+   * compares it to see whether those values changed.
+   */
+  resolvedFingerprint: string;
+}
+
+/**
+ * Resolves a server's `!cmd` values and API keys, then connects with the
+ * resolved config; the connection keeps the unresolved one (stable cache
+ * keys, no secret kept beyond the handshake).
+ */
+export async function openConnection(
+  name: string,
+  config: MCPServerConfig,
+  options: OpenConnectionOptions,
+): Promise<OpenedConnection> {
+  const { signal, cwd } = options;
+  const resolved = await abortable(
+    resolveServerConfig({
+      name,
+      config,
+      cwd,
+      ...(options.authStorage ? { authStorage: options.authStorage } : {}),
+    }),
+    signal,
+  );
+  const resolvedFingerprint = toolCacheFingerprint({ serverName: name, config: resolved, cwd });
+  const { connectToServer } = await abortable(loadClient(), signal);
+  const connection = await connectToServer({
+    name,
+    config: resolved,
+    signal,
+    cwd,
+    unresolvedConfig: config,
+    ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
+    ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
+    ...(options.oauth ? { oauth: options.oauth } : {}),
+    ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
+    ...(options.prior ? { prior: options.prior } : {}),
+  });
+  return { connection, resolvedFingerprint };
+}
+
+/**
+ * What an attempt that threw `error` failed with: the abort's reason when it
+ * was called off, an `McpRtError` as it is, anything else as `INIT_FAILED`
+ * with the server's last stderr lines.
+ */
+export function startError(
+  name: string,
+  error: unknown,
+  signal: AbortSignal,
+  connection: MCPServerConnection | undefined,
+): unknown {
+  if (signal.aborted) return signal.reason;
+  if (McpRtError.isInstance(error)) return error;
+  const tail = connection?.stderrTail().trim();
+  return new McpRtError("INIT_FAILED", `MCP server "${name}" failed to start: ${errorMessage(error)}`, {
+    server: name,
+    cause: error,
+    ...(tail ? { stderrTail: tail } : {}),
+  });
 }
 
 /** OAuth for an attempt's connection: only with an auth store; a browser sign-in only for `login`. */
@@ -202,11 +295,4 @@ function oauthFor(attempt: Attempt, settings: ConnectSettings): OAuthOptions | u
     ...(openUrl ? { openUrl } : {}),
     ...(signInTimeoutMs === undefined ? {} : { signInTimeoutMs }),
   };
-}
-
-/** What an attempt of a server that was stopped while it connected fails with. */
-export function calledOffError(name: string): McpRtError {
-  return new McpRtError("NOT_CONNECTED", `MCP server "${name}" was disconnected while it was connecting`, {
-    server: name,
-  });
 }

@@ -7,7 +7,7 @@ import type {
   MCPServerProtocol,
   MCPServerState,
 } from "../manager-types.js";
-import { appOnlyToolNames, filterServerTools } from "../tools/tool-filter.js";
+import { appOnlyToolNames, filterServerTools } from "../tools/tool-catalog.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";

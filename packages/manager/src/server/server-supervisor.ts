@@ -11,16 +11,10 @@ import {
 import { abortError, errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
 import { client, loadClient } from "../client-module.js";
 import type { TypedEmitter } from "../event-emitter.js";
+import { listCacheOptions } from "../manager-cache.js";
 import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
-import { Attempt } from "./attempt.js";
-import { freshCachedList, listCacheOptions } from "./cached-list.js";
-import {
-  type AttemptResult,
-  type ConnectSettings,
-  calledOffError,
-  connectAndList,
-  verdictToPass,
-} from "./connect-and-list.js";
+import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
+import { type AttemptResult, type ConnectSettings, connectAndList } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
@@ -328,40 +322,36 @@ export class ServerSupervisor {
     // Connect with the era a connection already found (no probe), or the cache's.
     const stored =
       record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.cachedEntry?.era;
-    let stopWatching = (): void => {};
-    const result = await connectAndList(attempt, {
+    const steps = connectAndList(attempt, {
       settings,
       sourcePath: record.source?.path,
       prior: verdictToPass(stored),
       toolList: toolListOptions(record, limits, settings.logger),
       contentList: contentListOptions(record, limits, settings.logger),
-      freshList: (connection) =>
-        freshCachedList({
-          connection,
-          entry: attempt.cachedEntry,
-          cache: this.#context.cache,
-          name: this.name,
-          config: attempt.config,
-          cwd: settings.cwd,
-        }),
-      onHandshake: (connection, resolvedFingerprint) => {
-        // The server answered: its CPU-heavy start is over.
-        slot.release();
-        if (!this.#isCurrent(attempt)) return () => {};
-        record.resolved(resolvedFingerprint);
-        const watch = this.#watch(connection);
-        record.handshake(watch);
-        stopWatching = () => record.unwatch(watch);
-        return stopWatching;
-      },
+      cache: this.#context.cache,
     });
-    slot.release();
-    if (result.kind === "listed") {
+    let watch: ConnectionWatch | undefined;
+    let step = await steps.next();
+    while (!step.done) {
+      // The server answered: its CPU-heavy start is over. A stale verdict asked anew ends the watch of the first connection.
+      slot.release();
+      record.unwatch(watch);
+      watch = undefined;
       if (this.#isCurrent(attempt)) {
-        this.#commit(attempt, result);
-        return result.connection;
+        record.resolved(step.value.resolvedFingerprint);
+        watch = this.#watch(step.value.connection);
+        record.handshake(watch);
       }
-      stopWatching();
+      step = await steps.next();
+    }
+    const result = step.value;
+    slot.release();
+    if (result.kind === "listed" && this.#isCurrent(attempt)) {
+      this.#commit(attempt, result);
+      return result.connection;
+    }
+    record.unwatch(watch);
+    if (result.kind === "listed") {
       await client()
         .closeConnection(result.connection)
         .catch(() => {});
