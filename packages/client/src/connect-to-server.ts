@@ -12,7 +12,7 @@ import {
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
-import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
+import type { MCPServerConnection } from "./connection.js";
 import { createTransport } from "./create-transport.js";
 import { answerElicitation, answerEmbeddedElicitation, MAX_INPUT_ROUNDS } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
@@ -26,7 +26,7 @@ import { isSignInRequired } from "./oauth/sign-in-error.js";
 import { ProgressCalls } from "./progress-calls.js";
 import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
-import { ServerConnection } from "./server-connection.js";
+import { getConnectionInternals, ServerConnection } from "./server-connection.js";
 import { planStdioEra } from "./stdio-era.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
@@ -382,8 +382,6 @@ function createConnection(
     sourcePath: options.sourcePath,
     progress,
   });
-  client.onclose = () => connection.handleClose();
-  client.onerror = (error) => connection.handleError(error);
   client.setNotificationHandler("notifications/tools/list_changed", () => connection.handleToolsChanged());
   client.setNotificationHandler("notifications/resources/list_changed", () =>
     connection.handleListChanged("resources"),

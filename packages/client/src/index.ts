@@ -9,7 +9,6 @@ export type {
   RemoteClientTransport,
   StdioClientTransport,
 } from "./client-transport.js";
-export { closeConnection } from "./close-connection.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 export type { ConnectOptions, ConnectToServerOptions } from "./connect-to-server.js";
 export { connectToServer } from "./connect-to-server.js";
@@ -57,6 +56,7 @@ export type {
   ResourceRequestOptions,
 } from "./resource-requests.js";
 export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
+export { closeConnection } from "./server-connection.js";
 export type { ServerRequestOptions } from "./server-request.js";
 export type { StdioTransportOptions } from "./stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
