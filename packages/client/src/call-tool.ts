@@ -1,7 +1,6 @@
 import { type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { type CallToolResult, type Progress, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { MCPServerConnection } from "./connection.js";
-import { getConnectionInternals } from "./connection.js";
 import { rpcCode, sdkCode } from "./error-text.js";
 import { followSignal } from "./follow-signal.js";
 import { listTools } from "./list-tools.js";
@@ -14,6 +13,7 @@ import {
 import type { WatchedCall } from "./progress-calls.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
+import { getConnectionInternals } from "./server-connection.js";
 import { checkTimeOption, timerMs } from "./time-limit.js";
 
 /** Per-call limit used when neither the call nor the config sets one, in ms. */

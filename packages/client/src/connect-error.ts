@@ -3,7 +3,6 @@ import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config"
 import { SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ProcessExit } from "./client-transport.js";
 import { type ClientTransport, type RemoteClientTransport, stderrOf } from "./client-transport.js";
-import { resolveServerCwd } from "./create-transport.js";
 import {
   describeExit,
   errnoOf,
@@ -17,6 +16,7 @@ import {
 import { httpFailureError, networkErrorOf } from "./http-error.js";
 import { tooLargeReasonOf } from "./message-limit.js";
 import { displayUrl } from "./remote-fetch.js";
+import { resolveServerCwd } from "./stdio-launch.js";
 
 /** The facts a failed `connectToServer` is explained from. */
 export interface ConnectFailure {

@@ -12,13 +12,12 @@ import {
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
-import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
+import type { MCPServerConnection } from "./connection.js";
 import { createTransport } from "./create-transport.js";
 import { answerElicitation, answerEmbeddedElicitation, MAX_INPUT_ROUNDS } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
 import { type MCPEraDecision, type MCPEraVerdict, staleVerdictText } from "./era.js";
 import { errnoOf, rpcCode } from "./error-text.js";
-import { launchTurn } from "./launch-turn.js";
 import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
@@ -26,9 +25,10 @@ import { isSignInRequired } from "./oauth/sign-in-error.js";
 import { ProgressCalls } from "./progress-calls.js";
 import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
-import { ServerConnection } from "./server-connection.js";
+import { getConnectionInternals, ServerConnection } from "./server-connection.js";
 import { planStdioEra } from "./stdio-era.js";
-import { ProcessGroupStdioTransport } from "./stdio-transport.js";
+import { createServerEnv, launchTurn, resolveServerCwd } from "./stdio-launch.js";
+import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
 /** How long a failed handshake waits for a server whose pipe broke to report its exit. */
@@ -206,8 +206,6 @@ async function connectOnce(
       prior: options.prior,
       open: (kind, mode, signal) => {
         const transport = createTransport(name, config, {
-          cwd,
-          parentEnv: options.env ?? process.env,
           kind,
           authProvider: session ? undefined : options.authProvider,
           fetch: session?.fetch,
@@ -247,20 +245,21 @@ async function connectStdio(
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const started = Date.now();
-  const newTransport = (): ProcessGroupStdioTransport => {
-    const transport = createTransport(name, config, {
-      cwd,
-      parentEnv: options.env ?? process.env,
-      onStderr: options.onStderr,
-      stdinGraceMs: options.stdinGraceMs,
-      killGraceMs: options.killGraceMs,
-      sourcePath: options.sourcePath,
-      maxMessageBytes: options.maxMessageBytes,
+  const newTransport = (): ProcessGroupStdioTransport =>
+    createStdioTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: createServerEnv({
+        parent: options.env ?? process.env,
+        env: config.env ?? {},
+        passthrough: config.envPassthrough ?? [],
+      }),
+      cwd: resolveServerCwd(config.cwd, cwd),
+      ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+      ...(options.stdinGraceMs !== undefined ? { stdinGraceMs: options.stdinGraceMs } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
     });
-    // createTransport makes one for every stdio config.
-    if (!(transport instanceof ProcessGroupStdioTransport)) throw new TypeError("expected a stdio transport");
-    return transport;
-  };
   let transport = newTransport();
   try {
     // One launch per event-loop turn: timers and reads run between two spawns.
@@ -295,10 +294,8 @@ async function connectStdio(
     // Read before stopping it: after terminate() every process has "exited". A server
     // that dies at once fails the initialize write (EPIPE) before its exit is seen.
     const exit =
-      transport.kind !== "stdio"
-        ? undefined
-        : (transport.exit ??
-          (errnoOf(error) === undefined ? undefined : await transport.waitForExit(EXIT_WAIT_MS)));
+      transport.exit ??
+      (errnoOf(error) === undefined ? undefined : await transport.waitForExit(EXIT_WAIT_MS));
     await transport.terminate();
     throw toConnectError({
       name,
@@ -382,8 +379,6 @@ function createConnection(
     sourcePath: options.sourcePath,
     progress,
   });
-  client.onclose = () => connection.handleClose();
-  client.onerror = (error) => connection.handleError(error);
   client.setNotificationHandler("notifications/tools/list_changed", () => connection.handleToolsChanged());
   client.setNotificationHandler("notifications/resources/list_changed", () =>
     connection.handleListChanged("resources"),

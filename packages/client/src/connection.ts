@@ -100,17 +100,3 @@ export interface ConnectionInternals {
   /** Why it closed, once it has. */
   closeEvent(): MCPConnectionCloseEvent | undefined;
 }
-
-const internals = new WeakMap<MCPServerConnection, ConnectionInternals>();
-
-/** Links a connection to its internals. */
-export function setConnectionInternals(connection: MCPServerConnection, value: ConnectionInternals): void {
-  internals.set(connection, value);
-}
-
-/** The internals of a connection made by this package; throws a TypeError for anything else. */
-export function getConnectionInternals(connection: MCPServerConnection): ConnectionInternals {
-  const value = internals.get(connection);
-  if (!value) throw new TypeError("Not an MCPServerConnection returned by connectToServer()");
-  return value;
-}

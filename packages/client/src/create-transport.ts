@@ -1,35 +1,13 @@
-import { isAbsolute, resolve } from "node:path";
-import {
-  isStdioConfig,
-  type MCPHttpServerConfig,
-  type MCPServerConfig,
-  McpRtError,
-  redactUrl,
-} from "@mcp-rt/config";
+import { type MCPHttpServerConfig, McpRtError, redactUrl } from "@mcp-rt/config";
 import type { FetchLike, OAuthClientProvider } from "@modelcontextprotocol/client";
-import { createServerEnv } from "./child-env.js";
-import type { ClientTransport, RemoteClientTransport } from "./client-transport.js";
+import type { RemoteClientTransport } from "./client-transport.js";
 import { inConfig } from "./error-text.js";
 import { createRemoteTransport } from "./remote-transport.js";
-import { createStdioTransport } from "./stdio-transport.js";
 
-/** How a server is reached. */
-export type TransportKind = "stdio" | "http" | "sse";
-
-/** What every transport may need besides the config. */
+/** What a remote transport needs besides the config. */
 export interface TransportContext {
-  /** The agent's working folder (absolute). */
-  cwd: string;
-  /** The environment stdio servers inherit from (before filtering). */
-  parentEnv: Record<string, string | undefined>;
-  /** Receives stderr text of stdio servers. */
-  onStderr?: ((chunk: string) => void) | undefined;
-  /** See `ConnectOptions.stdinGraceMs`. */
-  stdinGraceMs?: number | undefined;
-  /** See `ConnectOptions.killGraceMs`. */
-  killGraceMs?: number | undefined;
-  /** For a remote config: which transport to build (a config without `type` is tried as `http`, then `sse`). */
-  kind?: "http" | "sse" | undefined;
+  /** Which transport to build (a config without `type` is tried as `http`, then `sse`). */
+  kind: "http" | "sse";
   /** See `ConnectOptions.authProvider`. */
   authProvider?: OAuthClientProvider | undefined;
   /** The fetch under a remote transport's own (the OAuth session's, which sends and refreshes tokens). */
@@ -42,57 +20,14 @@ export interface TransportContext {
   maxMessageBytes?: number | undefined;
 }
 
-/**
- * The transports to try, in order: `["stdio"]`, `["http"]`, `["sse"]`, or for
- * a URL without `type` `["http", "sse"]` (Streamable HTTP, then the legacy
- * SSE transport if the server answers the initialize POST with a 4xx).
- */
-export function transportKinds(config: MCPServerConfig): TransportKind[] {
-  if (isStdioConfig(config)) return ["stdio"];
-  if (config.type === "http" || config.type === "sse") return [config.type];
-  return ["http", "sse"];
-}
-
-/** The working folder of a stdio server: its config's `cwd` against the agent's, else the agent's. */
-export function resolveServerCwd(configCwd: string | undefined, agentCwd: string): string {
-  if (!configCwd) return agentCwd;
-  return isAbsolute(configCwd) ? configCwd : resolve(agentCwd, configCwd);
-}
-
-/** Builds the transport a config asks for. */
+/** Builds the remote transport of `kind` for a `url` config, its `url` and `headers` checked. */
 export function createTransport(
   name: string,
   config: MCPHttpServerConfig,
   context: TransportContext,
-): RemoteClientTransport;
-export function createTransport(
-  name: string,
-  config: MCPServerConfig,
-  context: TransportContext,
-): ClientTransport;
-export function createTransport(
-  name: string,
-  config: MCPServerConfig,
-  context: TransportContext,
-): ClientTransport {
-  if (isStdioConfig(config)) {
-    return createStdioTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: createServerEnv({
-        parent: context.parentEnv,
-        env: config.env ?? {},
-        passthrough: config.envPassthrough ?? [],
-      }),
-      cwd: resolveServerCwd(config.cwd, context.cwd),
-      ...(context.onStderr ? { onStderr: context.onStderr } : {}),
-      ...(context.stdinGraceMs !== undefined ? { stdinGraceMs: context.stdinGraceMs } : {}),
-      ...(context.killGraceMs !== undefined ? { killGraceMs: context.killGraceMs } : {}),
-      ...(context.maxMessageBytes !== undefined ? { maxMessageBytes: context.maxMessageBytes } : {}),
-    });
-  }
+): RemoteClientTransport {
   return createRemoteTransport({
-    kind: context.kind ?? (config.type === "sse" ? "sse" : "http"),
+    kind: context.kind,
     name,
     url: remoteUrl(name, config, context.sourcePath),
     headers: remoteHeaders(name, config, context.sourcePath),

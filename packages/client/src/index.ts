@@ -1,15 +1,12 @@
 export type { CallToolResult } from "@modelcontextprotocol/client";
 export type { CallToolOptions, MCPProgress } from "./call-tool.js";
 export { callTool, checkStructuredContent, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
-export type { ServerEnvOptions } from "./child-env.js";
-export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
 export type {
   ClientTransport,
   ProcessExit,
   RemoteClientTransport,
   StdioClientTransport,
 } from "./client-transport.js";
-export { closeConnection } from "./close-connection.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 export type { ConnectOptions, ConnectToServerOptions } from "./connect-to-server.js";
 export { connectToServer } from "./connect-to-server.js";
@@ -29,7 +26,6 @@ export type {
 } from "./elicitation-form.js";
 export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
 export type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
-export { holdLaunches } from "./launch-turn.js";
 export type { MCPListCacheHint } from "./list-cache-hint.js";
 export { isFreshHint, MAX_CACHE_TTL_MS } from "./list-cache-hint.js";
 export type { ListContentOptions } from "./list-server-content.js";
@@ -57,7 +53,10 @@ export type {
   ResourceRequestOptions,
 } from "./resource-requests.js";
 export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
+export { closeConnection } from "./server-connection.js";
 export type { ServerRequestOptions } from "./server-request.js";
+export type { ServerEnvOptions } from "./stdio-launch.js";
+export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./stdio-launch.js";
 export type { StdioTransportOptions } from "./stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";

@@ -1,6 +1,5 @@
 // What a start path needs before it connects anything, without loading the MCP SDK (README "Light entry").
 
-export { createServerEnv, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./child-env.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 export type {
   ElicitationHandler,
@@ -11,9 +10,9 @@ export type {
 } from "./elicitation-form.js";
 export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
 export { describeEra } from "./era.js";
-export { holdLaunches } from "./launch-turn.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./max-message-bytes.js";
 export { openInBrowser } from "./oauth/open-in-browser.js";
 export { isSignInRequired } from "./oauth/sign-in-error.js";
+export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./stdio-launch.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

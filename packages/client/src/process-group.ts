@@ -1,6 +1,7 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import spawn from "cross-spawn";
 import { ProcessReaper } from "./process-reaper.js";
 
 /** How long to wait between liveness checks while a group shuts down. */
@@ -27,6 +28,38 @@ const EXIT_KILL_GRACE_MS = 500;
 const liveGroups = new Map<number, number>();
 const reaper = new ProcessReaper(liveGroups);
 let exitHookInstalled = false;
+
+/** What {@link spawnGroupLeader} runs. */
+export interface GroupLeaderOptions {
+  command: string;
+  args?: string[] | undefined;
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/**
+ * Spawns `command` with piped stdio as the leader of a process group of its
+ * own (POSIX; on Windows `detached` would open a console window). Once it
+ * runs, neither the process nor its pipes keep the agent's event loop alive:
+ * pending requests do (their timers), idle connections do not.
+ */
+export function spawnGroupLeader({ command, args = [], env, cwd }: GroupLeaderOptions): ChildProcess {
+  const child = spawn(command, args, {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: process.platform !== "win32",
+    windowsHide: true,
+    shell: false,
+  });
+  child.once("spawn", () => {
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) {
+      (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    }
+  });
+  return child;
+}
 
 /**
  * Remembers a process group so that it is ended if the agent exits without

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { firstSettled } from "@mcp-rt/config/util";
-import { launchTurn } from "./launch-turn.js";
+import { launchTurn } from "./stdio-launch.js";
 
 /** The name the reaper runs under (its `$0`), so `ps` says what it is. */
 const REAPER_NAME = "mcp-rt-reaper";

@@ -9,7 +9,6 @@ import {
 } from "@modelcontextprotocol/client";
 import type { RemoteClientTransport } from "./client-transport.js";
 import { type ConnectFailure, toConnectError } from "./connect-error.js";
-import { getConnectionInternals } from "./connection.js";
 import {
   type MCPEraDecision,
   type MCPEraVerdict,
@@ -21,7 +20,7 @@ import {
 import { inConfig } from "./error-text.js";
 import { httpStatusOf } from "./http-error.js";
 import { RemoteTransport } from "./remote-transport.js";
-import type { ServerConnection } from "./server-connection.js";
+import { getConnectionInternals, type ServerConnection } from "./server-connection.js";
 import { timerMs } from "./time-limit.js";
 
 /** The revision a `protocol: "2026-07-28"` config pins. */

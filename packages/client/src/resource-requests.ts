@@ -1,6 +1,7 @@
 import { McpRtError } from "@mcp-rt/config";
 import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
-import { getConnectionInternals, type MCPServerConnection } from "./connection.js";
+import type { MCPServerConnection } from "./connection.js";
+import { getConnectionInternals } from "./server-connection.js";
 import { type ServerRequestOptions, sendRequest } from "./server-request.js";
 
 /** What `resources/read` returns: the resource's contents, text or base64 `blob`, each with its URI. */

@@ -3,12 +3,12 @@ import type { Client } from "@modelcontextprotocol/client";
 import { authContextOf } from "./auth-context.js";
 import { type ClientTransport, stderrOf } from "./client-transport.js";
 import type {
+  ConnectionInternals,
   MCPConnectionCloseEvent,
   MCPServerCapabilities,
   MCPServerConnection,
   MCPServerInfo,
 } from "./connection.js";
-import { type ConnectionInternals, setConnectionInternals } from "./connection.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
 import type { MCPListCacheHint } from "./list-cache-hint.js";
@@ -72,7 +72,17 @@ export class ServerConnection implements MCPServerConnection {
       listen: () => this.#listen,
       closeEvent: () => this.#closeEvent,
     };
-    setConnectionInternals(this, this.#internals);
+    // Our own close reports through the close it awaits (`#close`); an unexpected one through this.
+    init.client.onclose = () => this.handleClose();
+    init.client.onerror = (error) => this.handleError(error);
+  }
+
+  /** The internals of a connection made by this package; throws a TypeError for anything else. */
+  static internalsOf(connection: MCPServerConnection): ConnectionInternals {
+    if (!(#internals in connection)) {
+      throw new TypeError("Not an MCPServerConnection returned by connectToServer()");
+    }
+    return connection.#internals;
   }
 
   get authContext(): string | undefined {
@@ -211,7 +221,7 @@ export class ServerConnection implements MCPServerConnection {
     for (const listener of [...this.#updateListeners]) safely(() => listener(uri));
   }
 
-  /** Wired to the SDK client's `onclose`. */
+  /** Builds the close event and tells the listeners, once: after `#close`, or when the server went away. */
   handleClose(): void {
     if (this.#closeEvent) return;
     const transport = this.#transport;
@@ -268,10 +278,30 @@ export class ServerConnection implements MCPServerConnection {
   }
 
   #close(): Promise<void> {
+    if (this.#closing) return this.#closing;
     void this.#listen?.close();
-    this.#closing ??= this.#transport.close().finally(() => this.handleClose());
+    // Reported once the transport has closed, from here: the SDK's close callback would only say the same.
+    delete this.#client.onclose;
+    this.#closing = this.#transport.close().finally(() => this.handleClose());
     return this.#closing;
   }
+}
+
+/** The internals of a connection made by this package; throws a TypeError for anything else. */
+export function getConnectionInternals(connection: MCPServerConnection): ConnectionInternals {
+  return ServerConnection.internalsOf(connection);
+}
+
+/**
+ * Closes a connection: a stdio server's stdin ends, and its whole process
+ * group gets SIGTERM after a short grace and SIGKILL after another; resolves
+ * once no process of the group runs. A Streamable HTTP session is ended with
+ * an HTTP `DELETE` first (a 405 answer is fine; at most 2 s), then every open
+ * request and stream is aborted. Idempotent: every call returns the same
+ * promise, also after the server went away on its own.
+ */
+export function closeConnection(connection: MCPServerConnection): Promise<void> {
+  return ServerConnection.internalsOf(connection).close();
 }
 
 function safely(fn: () => void): void {

@@ -4,7 +4,6 @@ import {
   CLIENT_INFO_META_KEY,
   type ClientCapabilities,
   type Implementation,
-  type JSONRPCMessage,
   PROTOCOL_VERSION_META_KEY,
   type PriorDiscovery,
   SdkError,
@@ -72,7 +71,8 @@ export async function planStdioEra(
     await transport.start();
     return connectAs({ kind: "legacy" }, "setting", 'the config says protocol "legacy"');
   }
-  const adopted = priorFor(prior, setting);
+  // Only a stored verdict is looked up: a first connect goes straight to the probe.
+  const adopted = prior && priorFor(prior, setting);
   if (prior && adopted) {
     await transport.start();
     const { how, text } = storedDecision(prior);
@@ -80,55 +80,51 @@ export async function planStdioEra(
   }
   const pinned = setting === "2026-07-28";
   const probe = new DiscoverProbe(transport, options);
-  try {
-    await transport.start();
-    let version = MODERN_PROTOCOL_VERSION;
-    for (let attempt = 0; ; attempt++) {
-      const reply = await probe.send(version);
-      if (reply.kind === "result") {
-        const offered = supportedVersions(reply.result);
-        if (offered?.includes(MODERN_PROTOCOL_VERSION)) {
-          return connectAs(
-            { kind: "modern", discover: reply.result as never },
-            pinned ? "setting" : "probe",
-            `the server answered server/discover offering ${offered.join(", ")}`,
-          );
-        }
-        const what = offered
-          ? `offering only ${offered.join(", ") || "no version"}`
-          : "with a result that is not a discover result";
-        if (pinned) throw notModern(`it answered server/discover ${what}`);
+  await transport.start();
+  let version = MODERN_PROTOCOL_VERSION;
+  for (let attempt = 0; ; attempt++) {
+    const reply = await probe.send(version);
+    if (reply.kind === "result") {
+      const offered = supportedVersions(reply.result);
+      if (offered?.includes(MODERN_PROTOCOL_VERSION)) {
         return connectAs(
-          { kind: "legacy" },
-          "probe",
-          `the server answered server/discover ${what}, so it is spoken to in the legacy era`,
+          { kind: "modern", discover: reply.result as never },
+          pinned ? "setting" : "probe",
+          `the server answered server/discover offering ${offered.join(", ")}`,
         );
       }
-      if (reply.kind === "error") {
-        const supported = reply.code === UNSUPPORTED_PROTOCOL_VERSION ? supportedList(reply.data) : undefined;
-        if (supported?.includes(MODERN_PROTOCOL_VERSION) && attempt === 0) {
-          version = MODERN_PROTOCOL_VERSION;
-          continue;
-        }
-        const what = `the server answered server/discover with ${reply.code} (${reply.message})`;
-        if (pinned) throw notModern(what.replace("the server answered", "it answered"));
-        return connectAs({ kind: "legacy" }, "probe", `${what}, so it speaks the legacy era`);
-      }
-      const what =
-        reply.kind === "closed"
-          ? "the server exited on server/discover"
-          : `the server did not answer server/discover ${probe.describeWait()}`;
-      if (pinned) throw notModern(what.replace("the server ", "it "));
-      return {
-        kind: "restart",
-        decision: {
-          how: "fallback",
-          text: `${what}, so it was started again straight into initialize (legacy era)`,
-        },
-      };
+      const what = offered
+        ? `offering only ${offered.join(", ") || "no version"}`
+        : "with a result that is not a discover result";
+      if (pinned) throw notModern(`it answered server/discover ${what}`);
+      return connectAs(
+        { kind: "legacy" },
+        "probe",
+        `the server answered server/discover ${what}, so it is spoken to in the legacy era`,
+      );
     }
-  } finally {
-    probe.detach();
+    if (reply.kind === "error") {
+      const supported = reply.code === UNSUPPORTED_PROTOCOL_VERSION ? supportedList(reply.data) : undefined;
+      if (supported?.includes(MODERN_PROTOCOL_VERSION) && attempt === 0) {
+        version = MODERN_PROTOCOL_VERSION;
+        continue;
+      }
+      const what = `the server answered server/discover with ${reply.code} (${reply.message})`;
+      if (pinned) throw notModern(what.replace("the server answered", "it answered"));
+      return connectAs({ kind: "legacy" }, "probe", `${what}, so it speaks the legacy era`);
+    }
+    const what =
+      reply.kind === "closed"
+        ? "the server exited on server/discover"
+        : `the server did not answer server/discover ${probe.describeWait()}`;
+    if (pinned) throw notModern(what.replace("the server ", "it "));
+    return {
+      kind: "restart",
+      decision: {
+        how: "fallback",
+        text: `${what}, so it was started again straight into initialize (legacy era)`,
+      },
+    };
   }
 }
 
@@ -167,9 +163,9 @@ type ProbeReply =
   | { kind: "silent" };
 
 /**
- * The probe's hold on the transport before the SDK client takes it: its
- * answer is picked out by id, anything else the server sends meanwhile is
- * dropped, and an exit ends the wait.
+ * The probe on the transport before the SDK client takes it: the transport
+ * hands back its answer by id (anything else the server sends meanwhile is
+ * dropped), and an exit ends the wait.
  */
 class DiscoverProbe {
   readonly waitMs: number;
@@ -177,37 +173,25 @@ class DiscoverProbe {
   readonly #options: StdioEraOptions;
   readonly #spawnedAt = Date.now();
   #count = 0;
-  #pending: { id: string; settle: (reply: ProbeReply) => void } | undefined;
-  #closed = false;
 
   constructor(transport: ProcessGroupStdioTransport, options: StdioEraOptions) {
     this.#transport = transport;
     this.#options = options;
     this.waitMs = options.probeWaitMs ?? PROBE_WAIT_MS;
-    transport.onmessage = (message: JSONRPCMessage) => {
-      const pending = this.#pending;
-      if (!pending || !("id" in message) || message.id !== pending.id) return;
-      if ("result" in message) pending.settle({ kind: "result", result: message.result });
-      else if ("error" in message) pending.settle({ kind: "error", ...message.error });
-    };
-    transport.onclose = () => {
-      this.#closed = true;
-      this.#pending?.settle({ kind: "closed" });
-    };
   }
 
   /** Sends `server/discover` at `version`; resolves with the answer, or rejects when the connect is aborted or times out. */
   send(version: string): Promise<ProbeReply> {
     const { signal, clientInfo, capabilities } = this.#options;
     signal.throwIfAborted();
-    if (this.#closed) return Promise.resolve({ kind: "closed" });
     const id = `mcp-rt-discover-${++this.#count}`;
     return new Promise<ProbeReply>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      let settled = false;
       const done = (): void => {
+        settled = true;
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
-        this.#pending = undefined;
       };
       const settle = (reply: ProbeReply): void => {
         done();
@@ -219,15 +203,19 @@ class DiscoverProbe {
       };
       // The wait counts from the first sign of life: a server still being downloaded has not started yet.
       const arm = (): void => {
-        if (this.#pending?.id !== id) return;
+        if (settled) return;
         clearTimeout(timer);
         const at = this.#waitUntil();
         timer = setTimeout(() => settle({ kind: "silent" }), Math.max(0, at - Date.now()));
       };
-      this.#pending = { id, settle };
       signal.addEventListener("abort", onAbort, { once: true });
       arm();
       this.#transport.firstOutput().then(arm, () => {});
+      this.#transport.answerTo(id).then((answer) => {
+        if (!answer) settle({ kind: "closed" });
+        else if ("result" in answer) settle({ kind: "result", result: answer.result });
+        else if ("error" in answer) settle({ kind: "error", ...answer.error });
+      });
       this.#transport
         .send({
           jsonrpc: "2.0",
@@ -258,12 +246,5 @@ class DiscoverProbe {
     if (spoke !== undefined) return `within ${this.waitMs} ms of its first output`;
     const silentMs = Math.round(Math.max(this.waitMs, this.#options.timeoutMs / 2));
     return `within ${silentMs} ms of its start, writing nothing`;
-  }
-
-  /** Hands the transport back with no handlers: the SDK client installs its own. */
-  detach(): void {
-    this.#pending = undefined;
-    this.#transport.onmessage = undefined;
-    this.#transport.onclose = undefined;
   }
 }

@@ -1,12 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { errorMessage, firstSettled } from "@mcp-rt/config/util";
+import { firstSettled } from "@mcp-rt/config/util";
 import { type JSONRPCMessage, SdkError, SdkErrorCode, serializeMessage } from "@modelcontextprotocol/client";
-import spawn from "cross-spawn";
 import type { ProcessExit, StdioClientTransport } from "./client-transport.js";
 import { errnoOf } from "./error-text.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "./message-limit.js";
-import { terminateProcessGroup, trackProcessGroup } from "./process-group.js";
+import { spawnGroupLeader, terminateProcessGroup, trackProcessGroup } from "./process-group.js";
 import { completeByDefault } from "./result-type.js";
 import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
 import { StdoutLines, StdoutNoise } from "./stdout-lines.js";
@@ -82,6 +81,7 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
     this.#hurry = resolve;
   });
   #started: Promise<void> | undefined;
+  #awaited: { id: string; settle: (answer: JSONRPCMessage | undefined) => void } | undefined;
   #spokeAt: number | undefined;
   #spoke: (() => void) | undefined;
   readonly #spoken = new Promise<void>((resolve) => {
@@ -159,6 +159,18 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
     return this.#spoken;
   }
 
+  /** Resolves with the answer to request `id`, sent before a client takes over (the era probe), never passed to `onmessage`; undefined once closed. */
+  answerTo(id: string): Promise<JSONRPCMessage | undefined> {
+    if (this.#closeReported) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const settle = (answer: JSONRPCMessage | undefined): void => {
+        this.#awaited = undefined;
+        resolve(answer);
+      };
+      this.#awaited = { id, settle };
+    });
+  }
+
   /**
    * Spawns the server. Rejects with the spawn error (`code` ENOENT, EACCES…)
    * if it cannot start. Once started, another call returns the same promise:
@@ -173,16 +185,7 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
   }
 
   #spawn(): Promise<void> {
-    const { command, args = [], env, cwd } = this.#options;
-    const child = spawn(command, args, {
-      cwd,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-      // A group of its own (POSIX); on Windows `detached` would open a console window.
-      detached: process.platform !== "win32",
-      windowsHide: true,
-      shell: false,
-    });
+    const child = spawnGroupLeader(this.#options);
     this.#child = child;
     // `once` rejects when the child emits "error"; only the moment matters here.
     this.#exited = once(child, "exit").then(noop, noop);
@@ -213,12 +216,6 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
       child.once("spawn", () => {
         // A close() that raced the spawn has already ended (and forgotten) the group.
         if (!this.#closing) trackProcessGroup(child.pid as number, this.#killGraceMs);
-        // Neither the process nor its pipes keep the agent's event loop alive;
-        // pending requests do (their timers), idle connections do not.
-        child.unref();
-        for (const stream of [child.stdin, child.stdout, child.stderr]) {
-          (stream as unknown as { unref?: () => void } | null)?.unref?.();
-        }
         child.once("exit", (code, signal) => this.#onExit({ code, signal }));
         resolve();
       });
@@ -229,8 +226,7 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
    * Writes one message to the server's stdin. Rejects when the process is
    * gone. A write that fails later (the server closed its stdin) is not this
    * promise's to report: the pipe's `"error"` closes the transport, which
-   * fails every request in flight. Without a callback, `write` costs about
-   * 2 µs less host CPU on Node 20: the SDK's own stdio transport writes so.
+   * fails every request in flight. No write callback: as the SDK's own.
    */
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
@@ -301,6 +297,7 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
   #reportClose(): void {
     if (this.#closeReported) return;
     this.#closeReported = true;
+    this.#awaited?.settle(undefined);
     this.onclose?.();
   }
 
@@ -329,13 +326,15 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
       if (message === null) break;
       if (message instanceof StdoutNoise) {
         // Report the line and go on with the next one.
-        const text = errorMessage(message.error);
-        const reason = text.length > 300 ? `${text.slice(0, 299)}…` : text;
-        this.#stdoutNoise ??= reason;
-        this.onerror?.(new Error(`The server wrote a line that is not JSON-RPC on stdout: ${reason}`));
-        continue;
+        this.#stdoutNoise ??= message.reason;
+        this.onerror?.(
+          new Error(`The server wrote a line that is not JSON-RPC on stdout: ${message.reason}`),
+        );
+      } else if (this.#awaited && "id" in message && message.id === this.#awaited.id) {
+        this.#awaited.settle(message);
+      } else {
+        this.onmessage?.(completeByDefault(message, this.#protocolVersion));
       }
-      this.onmessage?.(completeByDefault(message, this.#protocolVersion));
     }
   }
 

@@ -1,10 +1,15 @@
+import { errorMessage } from "@mcp-rt/config/util";
 import { deserializeMessage, type JSONRPCMessage } from "@modelcontextprotocol/client";
 
 /** A stdout line that is not a JSON-RPC message, and why. */
 export class StdoutNoise {
   readonly error: unknown;
+  /** Why, in at most 300 characters. */
+  readonly reason: string;
   constructor(error: unknown) {
     this.error = error;
+    const text = errorMessage(error);
+    this.reason = text.length > 300 ? `${text.slice(0, 299)}…` : text;
   }
 }
 

@@ -3,7 +3,7 @@ import { callTool, listTools, type MCPServerConnection, ping } from "@mcp-rt/cli
 import { manyToolsServer } from "@mcp-rt/testing";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { getConnectionInternals } from "../src/connection.js";
+import { getConnectionInternals } from "../src/server-connection.js";
 import { until, useConnections } from "./helpers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 

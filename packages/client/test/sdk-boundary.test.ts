@@ -11,7 +11,7 @@ import {
 } from "@mcp-rt/client";
 import { type HttpFixture, manyToolsServer, startHttpFixture } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { getConnectionInternals } from "../src/connection.js";
+import { getConnectionInternals } from "../src/server-connection.js";
 import { inlineServer, useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, useTestServers } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
