@@ -31,7 +31,11 @@ export function createAntigravitySource(): CapabilitySource {
     priority: 450,
     paths: (ctx) => allowedPaths(antigravityFiles(ctx), ctx),
     async load(ctx) {
-      const { entries, issues } = await readFileSource(ANTIGRAVITY, antigravityFiles(ctx), ctx);
+      const { entries, issues } = await readFileSource({
+        source: ANTIGRAVITY,
+        files: antigravityFiles(ctx),
+        ctx,
+      });
       const servers = entries.map(({ server, entry }) => ({
         ...server,
         ...(entry && mapAntigravityEntry(entry)),

@@ -17,7 +17,11 @@ export function createClaudeDesktopSource(): CapabilitySource {
     priority: 600,
     paths: (ctx) => [desktopFile(ctx).path],
     async load(ctx) {
-      const { entries, issues } = await readFileSource(CLAUDE_DESKTOP, [desktopFile(ctx)], ctx);
+      const { entries, issues } = await readFileSource({
+        source: CLAUDE_DESKTOP,
+        files: [desktopFile(ctx)],
+        ctx,
+      });
       // Claude Desktop has no project folder for `${CLAUDE_PROJECT_DIR}`.
       const posix = { interpolation: { syntax: "posix" as const } };
       return {

@@ -95,7 +95,7 @@ export function createCodexSource(): CapabilitySource {
     priority: 500,
     paths: (ctx) => allowedPaths(codexFiles(ctx), ctx),
     async load(ctx) {
-      const { entries, issues } = await readFileSource(CODEX, codexFiles(ctx), ctx);
+      const { entries, issues } = await readFileSource({ source: CODEX, files: codexFiles(ctx), ctx });
       const servers = entries.map(({ server, entry }) => ({
         ...server,
         ...(entry && mapCodexEntry(entry, { ctx })),

@@ -37,7 +37,7 @@ export function createCursorSource(): CapabilitySource {
     priority: 300,
     paths: (ctx) => allowedPaths(cursorFiles(ctx), ctx),
     async load(ctx) {
-      const { entries, issues } = await readFileSource(CURSOR, cursorFiles(ctx), ctx);
+      const { entries, issues } = await readFileSource({ source: CURSOR, files: cursorFiles(ctx), ctx });
       const servers = entries.map(({ server, entry }) => ({
         ...server,
         ...(entry && mapCursorEntry(entry)),

@@ -137,11 +137,16 @@ export function allowedPaths(files: readonly SourceFile[], ctx: DiscoveryContext
  * entries as written; the source maps them onto mcp-rt's field names.
  * Project-level files are skipped when `ctx.enableProjectConfig` is `false`.
  */
-export async function readFileSource(
-  source: { id: string; name: string },
-  files: readonly FileSourceFile[],
-  ctx: DiscoveryContext,
-): Promise<ReadFileSource> {
+export async function readFileSource({
+  source,
+  files,
+  ctx,
+}: {
+  /** The source reading them: named in each entry's `source`. */
+  source: { id: string; name: string };
+  files: readonly FileSourceFile[];
+  ctx: DiscoveryContext;
+}): Promise<ReadFileSource> {
   const read = await Promise.all(
     files
       .filter((file) => allowed(file, ctx))

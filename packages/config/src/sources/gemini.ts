@@ -69,7 +69,7 @@ export function createGeminiSource(): CapabilitySource {
     priority: 400,
     paths: (ctx) => allowedPaths(geminiFiles(ctx), ctx),
     async load(ctx) {
-      const { entries, issues, read } = await readFileSource(ID, geminiFiles(ctx), ctx);
+      const { entries, issues, read } = await readFileSource({ source: ID, files: geminiFiles(ctx), ctx });
       const servers = entries.map(({ server, entry }) => ({
         ...server,
         ...(entry && mapGeminiEntry(entry)),

@@ -21,7 +21,11 @@ export function createNativeSource(): CapabilitySource {
     paths: (ctx) => allowedPaths(nativeFiles(ctx), ctx),
     async load(ctx) {
       // Entries are already in mcp-rt's shape: nothing to map.
-      const { entries, issues, read } = await readFileSource(NATIVE, nativeFiles(ctx), ctx);
+      const { entries, issues, read } = await readFileSource({
+        source: NATIVE,
+        files: nativeFiles(ctx),
+        ctx,
+      });
       const result: Required<CapabilitySourceResult> = {
         servers: entries.map(({ server }) => server),
         issues,

@@ -43,7 +43,7 @@ export function createVsCodeSource(): CapabilitySource {
     priority: 100,
     paths: (ctx) => allowedPaths(vsCodeFiles(ctx), ctx),
     async load(ctx) {
-      const { entries, issues } = await readFileSource(VSCODE, vsCodeFiles(ctx), ctx);
+      const { entries, issues } = await readFileSource({ source: VSCODE, files: vsCodeFiles(ctx), ctx });
       const servers = entries.map(({ server, entry, document }) => ({
         ...server,
         ...(entry && mapVsCodeEntry(entry, { document })),

@@ -40,7 +40,7 @@ export function createWindsurfSource(): CapabilitySource {
     priority: 200,
     paths: (ctx) => allowedPaths(windsurfFiles(ctx), ctx),
     async load(ctx) {
-      const { entries, issues } = await readFileSource(WINDSURF, windsurfFiles(ctx), ctx);
+      const { entries, issues } = await readFileSource({ source: WINDSURF, files: windsurfFiles(ctx), ctx });
       const servers = entries.map(({ server, entry }) => ({
         ...server,
         ...(entry && mapWindsurfEntry(entry)),
