@@ -33,8 +33,8 @@ import { probeServer, type ServerProbe } from "../server/probe-server.js";
 import { resolveReconnectOptions } from "../server/reconnect-policy.js";
 import { collectContent, type ServerContent } from "../server/server-content.js";
 import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";
-import type { ServerView } from "../server/server-record.js";
 import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
+import { dropError, type ServerView } from "../server/server-view.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
 import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
 import { ServerRequests } from "./server-requests.js";
@@ -243,7 +243,7 @@ export class Fleet {
         !record.connection &&
         !attempt.controller.signal.aborted &&
         (latest === attempt || latest?.reconnect === true);
-      if (dropped) errors.set(name, record.dropError());
+      if (dropped) errors.set(name, dropError(record));
     }
     const cacheProblem = this.#cache.takeProblem();
     const serverProblems = [...errors].map(

@@ -1,6 +1,6 @@
 import type { LoadConfigsResult, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
 import type { MCPConfigChange, MCPReloadOptions } from "../manager-types.js";
-import type { ServerView } from "../server/server-record.js";
+import type { ServerView } from "../server/server-view.js";
 
 /** What a reload does: the change it reports, what it stops, what it starts, what it leaves alone. */
 export interface ReloadPlan {

@@ -1,8 +1,8 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import type { MCPConnectionStatus, MCPServerState } from "../manager-types.js";
-import type { ServerView } from "../server/server-record.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
+import { type ServerView, serverState } from "../server/server-view.js";
 
 /** Every server a fleet knows, by config name: one {@link ServerSupervisor} each. */
 export class ServerTable {
@@ -43,7 +43,7 @@ export class ServerTable {
 
   /** Every server as a UI shows it. */
   states(): MCPServerState[] {
-    return this.views().map((record) => record.state());
+    return this.views().map(serverState);
   }
 
   /** The design document's status of `name`; `disconnected` for a server the table does not know. */
