@@ -10,7 +10,7 @@ import {
 } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import type { MCPConfigChange, MCPReloadOptions } from "../manager-types.js";
-import type { ServerView } from "../server/server-view.js";
+import type { ServerView } from "../server/server-record.js";
 
 /** What a reload does: the change it reports, what it stops, what it starts, what it leaves alone. */
 export interface ReloadPlan {

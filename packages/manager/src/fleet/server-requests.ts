@@ -4,7 +4,7 @@ import { abortError, errorMessage } from "@mcp-rt/config/util";
 import { client } from "../client-module.js";
 import type { MCPGetPromptOptions, MCPReadResourceOptions, MCPRequestOptions } from "../manager-types.js";
 import type { ServerLimits } from "../server/server-limits.js";
-import { notConnected, unavailable } from "../server/server-view.js";
+import { notConnected, unavailable } from "../server/server-state.js";
 import type { ToolResult } from "../tools/custom-tool.js";
 import type { LiveServer, MCPToolHost } from "../tools/mcp-tool.js";
 import { toolErrorResult, toToolResult } from "../tools/tool-result.js";

@@ -1,8 +1,9 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import type { MCPConnectionStatus, MCPServerState } from "../manager-types.js";
+import type { ServerView } from "../server/server-record.js";
+import { serverState } from "../server/server-state.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
-import { type ServerView, serverState } from "../server/server-view.js";
 
 /** Every server a fleet knows, by config name: one {@link ServerSupervisor} each. */
 export class ServerTable {

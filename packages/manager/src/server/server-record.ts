@@ -17,13 +17,46 @@ import {
 } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
 
+/** A server's state as the rest of the manager reads it: nothing here changes it. */
+export type ServerView = Pick<
+  ServerRecord,
+  | "name"
+  | "phase"
+  | "config"
+  | "source"
+  | "attempt"
+  | "connection"
+  | "definitions"
+  | "appOnlyTools"
+  | "listedTools"
+  | "deferred"
+  | "content"
+  | "instructions"
+  | "subscriptions"
+  | "protocol"
+  | "notWaitedFor"
+  | "lastError"
+  | "disconnectReason"
+  | "connectedMs"
+  | "queuedMs"
+  | "startMs"
+  | "resolvedFingerprint"
+  | "status"
+  | "active"
+  | "reconnecting"
+  | "reconnectAttempt"
+  | "toolNames"
+  | "started"
+  | "runsConfig"
+>;
+
 /**
  * Everything the manager knows of one server, in one place and written
  * only here, on behalf of its `ServerSupervisor` (the one holder of a
  * writable record): its config and source, its phase, the attempt under
  * way, the live connection and what watches it, its tool slice, its last
  * error and its reconnect bookkeeping. Every status the manager reports is
- * derived from it (`server-view.ts`). Its phase changes only through the transition table
+ * derived from it (`server-state.ts`). Its phase changes only through the transition table
  * (`server-phase.ts`): a method whose event the table does not allow in the
  * current phase changes nothing and returns `false`.
  */

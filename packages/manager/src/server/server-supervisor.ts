@@ -19,8 +19,8 @@ import { ConnectionWatch } from "./connection-watch.js";
 import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
-import { ServerRecord } from "./server-record.js";
-import { dropError, type ServerView } from "./server-view.js";
+import { ServerRecord, type ServerView } from "./server-record.js";
+import { dropError } from "./server-state.js";
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;

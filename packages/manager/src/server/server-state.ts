@@ -1,39 +1,6 @@
 import { type MCPServerConfig, McpRtError } from "@mcp-rt/config";
 import type { MCPServerState } from "../manager-types.js";
-import type { ServerRecord } from "./server-record.js";
-
-/** A server's state as the rest of the manager reads it: nothing here changes it. */
-export type ServerView = Pick<
-  ServerRecord,
-  | "name"
-  | "phase"
-  | "config"
-  | "source"
-  | "attempt"
-  | "connection"
-  | "definitions"
-  | "appOnlyTools"
-  | "listedTools"
-  | "deferred"
-  | "content"
-  | "instructions"
-  | "subscriptions"
-  | "protocol"
-  | "notWaitedFor"
-  | "lastError"
-  | "disconnectReason"
-  | "connectedMs"
-  | "queuedMs"
-  | "startMs"
-  | "resolvedFingerprint"
-  | "status"
-  | "active"
-  | "reconnecting"
-  | "reconnectAttempt"
-  | "toolNames"
-  | "started"
-  | "runsConfig"
->;
+import type { ServerView } from "./server-record.js";
 
 /** Failed or waiting for a sign-in: its last error says why, and what to do. */
 function stopped(server: ServerView): boolean {
