@@ -56,9 +56,9 @@ export type ServerView = Pick<
  * writable record): its config and source, its phase, the attempt under
  * way, the live connection and what watches it, its tool slice, its last
  * error and its reconnect bookkeeping. Every status the manager reports is
- * derived from it (`server-state.ts`). Its phase changes only through the transition table
- * (`server-phase.ts`): a method whose event the table does not allow in the
- * current phase changes nothing and returns `false`.
+ * derived from it (`server-state.ts`). Its phase changes only through the
+ * transition table (`server-phase.ts`): a method whose event the table does
+ * not allow in the current phase changes nothing and returns `false`.
  */
 export class ServerRecord {
   /** The config name. */
