@@ -1,18 +1,15 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
-import { toolCacheFingerprint } from "@mcp-rt/cache";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
-  hasRuntimeValues,
   type LoadConfigsResult,
   loadAllMCPConfigs,
   type MCPServerConfig,
   McpRtError,
-  resolveServerConfig,
   type SourceMeta,
   validateServerConfig,
 } from "@mcp-rt/config";
-import { errorMessage, monotonicMs, TaskGroup } from "@mcp-rt/config/util";
+import { monotonicMs, TaskGroup } from "@mcp-rt/config/util";
 import { createEmitter, type TypedEmitter } from "../event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "../load-problem.js";
 import type {
@@ -33,10 +30,10 @@ import { probeServer, type ServerProbe } from "../server/probe-server.js";
 import { resolveReconnectOptions } from "../server/reconnect-policy.js";
 import { collectContent, type ServerContent } from "../server/server-content.js";
 import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";
-import type { ServerView } from "../server/server-record.js";
+import { dropError } from "../server/server-state.js";
 import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
-import { keepBrokenFiles, planReload, switchedOff } from "./reload-plan.js";
+import { keepBrokenFiles, planReload, runsOtherConfig, switchedOff } from "./reload-plan.js";
 import { ServerRequests } from "./server-requests.js";
 import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
@@ -243,7 +240,7 @@ export class Fleet {
         !record.connection &&
         !attempt.controller.signal.aborted &&
         (latest === attempt || latest?.reconnect === true);
-      if (dropped) errors.set(name, record.dropError());
+      if (dropped) errors.set(name, dropError(record));
     }
     const cacheProblem = this.#cache.takeProblem();
     const serverProblems = [...errors].map(
@@ -352,7 +349,12 @@ export class Fleet {
       ...options,
       servers: new Map(table.views().map((record) => [record.name, record])),
       configs,
-      differs: (record, config) => this.#differs(record, config),
+      differs: (record, config) =>
+        runsOtherConfig(record, config, {
+          cwd: this.#cwd,
+          authStorage: this.#authStorage,
+          logger: this.#options.logger,
+        }),
     });
     const closed = plan.stop.map((name) => this.stop(name));
     for (const name of plan.keep) {
@@ -370,34 +372,6 @@ export class Fleet {
     const [result] = await Promise.all([this.connectServers(plan.start, sources), ...closed]);
     const names = Object.keys(configs).filter((name) => !switchedOff(configs[name]));
     return { ...change, ...this.#loadResult(names, result) };
-  }
-
-  /**
-   * Whether `record` runs something other than `config`: another unresolved
-   * config, or (for a config with `!cmd` values or an API key, resolved again
-   * with fresh command runs) other values reaching the server. A value that
-   * cannot be resolved now leaves the server as it is: its next connect says why.
-   */
-  async #differs(record: ServerView, config: MCPServerConfig): Promise<boolean> {
-    const cwd = this.#cwd;
-    if (!record.runsConfig(config, cwd)) return true;
-    const before = record.resolvedFingerprint;
-    if (before === undefined || !hasRuntimeValues(config)) return false;
-    try {
-      const resolved = await resolveServerConfig({
-        name: record.name,
-        config,
-        cwd,
-        fresh: true,
-        ...(this.#authStorage ? { authStorage: this.#authStorage } : {}),
-      });
-      return toolCacheFingerprint({ serverName: record.name, config: resolved, cwd }) !== before;
-    } catch (error) {
-      this.#options.logger?.debug(
-        `MCP server "${record.name}": its values could not be resolved again (${errorMessage(error)})`,
-      );
-      return false;
-    }
   }
 
   /** The supervisor of `name` with `config` as its latest config; made when the server is new. */

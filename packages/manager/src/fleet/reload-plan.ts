@@ -1,4 +1,14 @@
-import type { LoadConfigsResult, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
+import { toolCacheFingerprint } from "@mcp-rt/cache";
+import {
+  type AuthStorage,
+  hasRuntimeValues,
+  type LoadConfigsResult,
+  type Logger,
+  type MCPServerConfig,
+  resolveServerConfig,
+  type SourceMeta,
+} from "@mcp-rt/config";
+import { errorMessage } from "@mcp-rt/config/util";
 import type { MCPConfigChange, MCPReloadOptions } from "../manager-types.js";
 import type { ServerView } from "../server/server-record.js";
 
@@ -19,7 +29,7 @@ export interface PlanReloadOptions extends Pick<MCPReloadOptions, "all" | "retry
   servers: ReadonlyMap<string, ServerView>;
   /** The configs the servers should run with now, by name. */
   configs: Record<string, MCPServerConfig>;
-  /** Whether a server runs something other than a config (the fleet asks). */
+  /** Whether a server runs something other than a config (the fleet asks {@link runsOtherConfig}). */
   differs(record: ServerView, config: MCPServerConfig): Promise<boolean>;
 }
 
@@ -78,6 +88,48 @@ export async function planReload(options: PlanReloadOptions): Promise<ReloadPlan
     if (record.started) change.removed.push(record.name);
   }
   return { ...plan, start: Object.fromEntries(start) };
+}
+
+/** What {@link runsOtherConfig} resolves a config again with. */
+export interface RunsOtherConfigOptions {
+  /** The project folder: where stdio servers start, part of the fingerprint. */
+  cwd: string;
+  /** Where API keys live, when the manager has a store. */
+  authStorage: AuthStorage | undefined;
+  /** Told (at debug level) when a value cannot be resolved again. */
+  logger: Logger | undefined;
+}
+
+/**
+ * Whether `record` runs something other than `config`: another unresolved
+ * config, or (for a config with `!cmd` values or an API key, resolved again
+ * with fresh command runs) other values reaching the server. A value that
+ * cannot be resolved now leaves the server as it is: its next connect says why.
+ */
+export async function runsOtherConfig(
+  record: ServerView,
+  config: MCPServerConfig,
+  options: RunsOtherConfigOptions,
+): Promise<boolean> {
+  const { cwd, authStorage } = options;
+  if (!record.runsConfig(config, cwd)) return true;
+  const before = record.resolvedFingerprint;
+  if (before === undefined || !hasRuntimeValues(config)) return false;
+  try {
+    const resolved = await resolveServerConfig({
+      name: record.name,
+      config,
+      cwd,
+      fresh: true,
+      ...(authStorage ? { authStorage } : {}),
+    });
+    return toolCacheFingerprint({ serverName: record.name, config: resolved, cwd }) !== before;
+  } catch (error) {
+    options.logger?.debug(
+      `MCP server "${record.name}": its values could not be resolved again (${errorMessage(error)})`,
+    );
+    return false;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { abortError, errorMessage } from "@mcp-rt/config/util";
 import { client } from "../client-module.js";
 import type { MCPGetPromptOptions, MCPReadResourceOptions, MCPRequestOptions } from "../manager-types.js";
 import type { ServerLimits } from "../server/server-limits.js";
+import { notConnected, unavailable } from "../server/server-state.js";
 import type { ToolResult } from "../tools/custom-tool.js";
 import type { LiveServer, MCPToolHost } from "../tools/mcp-tool.js";
 import { toolErrorResult, toToolResult } from "../tools/tool-result.js";
@@ -46,9 +47,9 @@ export class ServerRequests implements MCPToolHost {
     // A connected server's definitions are always its live ones (the cached ones only stand in before).
     if (record.connection) return { connection: record.connection, toolNames: record.toolNames };
     // A call to a server that dropped fails fast, even during a reconnect attempt: a model should not stall on it.
-    if (record.reconnecting) return { error: record.unavailable() };
+    if (record.reconnecting) return { error: unavailable(record) };
     if (record.active) return { pending: true };
-    return { error: record.unavailable() };
+    return { error: unavailable(record) };
   }
 
   /** A call found that the server needs a new sign-in (its tokens could not be refreshed). */
@@ -65,7 +66,7 @@ export class ServerRequests implements MCPToolHost {
     const { record } = supervisor;
     if (record.connection) return record.connection;
     const attempt = record.attempt;
-    if (!attempt || attempt.outcome) throw record.notConnected();
+    if (!attempt || attempt.outcome) throw notConnected(record);
     // Someone waits for it now: a start still queued goes first.
     if (attempt.beganAt === undefined) supervisor.hurry();
     return attempt.wait(signal);

@@ -2,6 +2,7 @@ import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import type { MCPConnectionStatus, MCPServerState } from "../manager-types.js";
 import type { ServerView } from "../server/server-record.js";
+import { serverState } from "../server/server-state.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
 
 /** Every server a fleet knows, by config name: one {@link ServerSupervisor} each. */
@@ -43,7 +44,7 @@ export class ServerTable {
 
   /** Every server as a UI shows it. */
   states(): MCPServerState[] {
-    return this.views().map((record) => record.state());
+    return this.views().map(serverState);
   }
 
   /** The design document's status of `name`; `disconnected` for a server the table does not know. */

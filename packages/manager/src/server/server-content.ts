@@ -41,6 +41,31 @@ export const NO_CONTENT: ServerContent = Object.freeze({
   prompts: [],
 });
 
+/** Some of a server's lists: one left out (or `undefined`, as a cache entry may hold it) stays as it was. */
+export type GivenContent = { [K in keyof ServerContent]?: ServerContent[K] | undefined };
+
+/** `before` with the lists `next` gives in place of its own, and which lists changed. */
+export function mergeContent(
+  before: ServerContent,
+  next: GivenContent,
+): { content: ServerContent; changed: ContentList[] } {
+  const content: ServerContent = {
+    resources: next.resources ?? before.resources,
+    resourceTemplates: next.resourceTemplates ?? before.resourceTemplates,
+    prompts: next.prompts ?? before.prompts,
+  };
+  const changed: ContentList[] = [];
+  const differ = (a: readonly unknown[], b: readonly unknown[]): boolean =>
+    a !== b && (a.length !== b.length || JSON.stringify(a) !== JSON.stringify(b));
+  if (
+    differ(before.resources, content.resources) ||
+    differ(before.resourceTemplates, content.resourceTemplates)
+  )
+    changed.push("resources");
+  if (differ(before.prompts, content.prompts)) changed.push("prompts");
+  return { content, changed };
+}
+
 /** Characters of a server's `instructions` kept. */
 export const MAX_INSTRUCTIONS_LENGTH = 2048;
 

@@ -1,22 +1,21 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
-import { type MCPServerConfig, type MCPToolDefinition, McpRtError, type SourceMeta } from "@mcp-rt/config";
-import type {
-  MCPConnectionStatus,
-  MCPNotWaitedFor,
-  MCPServerProtocol,
-  MCPServerState,
-} from "../manager-types.js";
+import type { MCPServerConfig, MCPToolDefinition, McpRtError, SourceMeta } from "@mcp-rt/config";
+import type { MCPConnectionStatus, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { appOnlyToolNames, filterServerTools } from "../tools/tool-catalog.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
 import { Outage } from "./reconnect-scheduler.js";
-import { type ContentList, capInstructions, NO_CONTENT, type ServerContent } from "./server-content.js";
+import {
+  type ContentList,
+  capInstructions,
+  type GivenContent,
+  mergeContent,
+  NO_CONTENT,
+  type ServerContent,
+} from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
-
-/** Some of a server's lists: one left out (or `undefined`, as a cache entry may hold it) stays as it was. */
-type GivenContent = { [K in keyof ServerContent]?: ServerContent[K] | undefined };
 
 /** A server's state as the rest of the manager reads it: nothing here changes it. */
 export type ServerView = Pick<
@@ -28,13 +27,18 @@ export type ServerView = Pick<
   | "attempt"
   | "connection"
   | "definitions"
+  | "appOnlyTools"
   | "listedTools"
   | "deferred"
   | "content"
   | "instructions"
   | "subscriptions"
   | "protocol"
+  | "notWaitedFor"
   | "lastError"
+  | "disconnectReason"
+  | "connectedMs"
+  | "queuedMs"
   | "startMs"
   | "resolvedFingerprint"
   | "status"
@@ -44,10 +48,6 @@ export type ServerView = Pick<
   | "toolNames"
   | "started"
   | "runsConfig"
-  | "dropError"
-  | "notConnected"
-  | "unavailable"
-  | "state"
 >;
 
 /**
@@ -56,9 +56,9 @@ export type ServerView = Pick<
  * writable record): its config and source, its phase, the attempt under
  * way, the live connection and what watches it, its tool slice, its last
  * error and its reconnect bookkeeping. Every status the manager reports is
- * derived from it. Its phase changes only through the transition table
- * (`server-phase.ts`): a method whose event the table does not allow in the
- * current phase changes nothing and returns `false`.
+ * derived from it (`server-state.ts`). Its phase changes only through the
+ * transition table (`server-phase.ts`): a method whose event the table does
+ * not allow in the current phase changes nothing and returns `false`.
  */
 export class ServerRecord {
   /** The config name. */
@@ -70,7 +70,6 @@ export class ServerRecord {
   #connection: MCPServerConnection | undefined;
   #watch: ConnectionWatch | undefined;
   #definitions: MCPToolDefinition[] = [];
-  /** Tools it offers for an app's UI only (MCP Apps visibility without `"model"`): never exposed. */
   #appOnlyTools: string[] = [];
   #listedTools: readonly MCPToolDefinition[] = [];
   #deferred = false;
@@ -109,6 +108,26 @@ export class ServerRecord {
   /** Where the config came from, when known. */
   get source(): SourceMeta | undefined {
     return this.#source;
+  }
+  /** Tools it offers for an app's UI only (MCP Apps visibility without `"model"`): never exposed. */
+  get appOnlyTools(): readonly string[] {
+    return this.#appOnlyTools;
+  }
+  /** Why the startup gate did not wait for the current attempt, which has no cached tools. */
+  get notWaitedFor(): MCPNotWaitedFor | undefined {
+    return this.#notWaitedFor;
+  }
+  /** Why its live connection went away, until it is connected again. */
+  get disconnectReason(): string | undefined {
+    return this.#disconnectReason;
+  }
+  /** How long its last start took, queueing included, once connected. */
+  get connectedMs(): number | undefined {
+    return this.#connectedMs;
+  }
+  /** How long its last start waited for a start slot, once connected. */
+  get queuedMs(): number | undefined {
+    return this.#queuedMs;
   }
   /** The latest attempt to connect (first, on purpose, or automatic). */
   get attempt(): Attempt | undefined {
@@ -344,22 +363,8 @@ export class ServerRecord {
    * by list (a list not given stays); returns the lists that changed.
    */
   setContent(next: GivenContent): ContentList[] {
-    const before = this.#content;
-    const content: ServerContent = {
-      resources: next.resources ?? before.resources,
-      resourceTemplates: next.resourceTemplates ?? before.resourceTemplates,
-      prompts: next.prompts ?? before.prompts,
-    };
+    const { content, changed } = mergeContent(this.#content, next);
     this.#content = content;
-    const changed: ContentList[] = [];
-    const differ = (a: readonly unknown[], b: readonly unknown[]): boolean =>
-      a !== b && (a.length !== b.length || JSON.stringify(a) !== JSON.stringify(b));
-    if (
-      differ(before.resources, content.resources) ||
-      differ(before.resourceTemplates, content.resourceTemplates)
-    )
-      changed.push("resources");
-    if (differ(before.prompts, content.prompts)) changed.push("prompts");
     return changed;
   }
 
@@ -447,83 +452,5 @@ export class ServerRecord {
     this.endOutage();
     this.#connection = undefined;
     return connection;
-  }
-
-  /** Why it is not connected any more, after it was. */
-  dropError(): McpRtError {
-    return (
-      this.#lastError ??
-      new McpRtError("TRANSPORT_CLOSED", `MCP server "${this.name}" disconnected`, { server: this.name })
-    );
-  }
-
-  /**
-   * Why `waitForConnection` cannot wait for it (no attempt under way): its
-   * failure, or `NOT_CONNECTED` (also while it waits for a reconnect attempt).
-   */
-  notConnected(): McpRtError {
-    const { reconnectAttempt } = this;
-    if (this.#stopped && this.#lastError) return this.#lastError;
-    const why = this.#disconnectReason ? ` (${this.#disconnectReason})` : "";
-    const next =
-      reconnectAttempt === undefined
-        ? "reconnect it, e.g. with /mcp reload"
-        : `it is being reconnected (attempt ${reconnectAttempt})`;
-    return new McpRtError("NOT_CONNECTED", `MCP server "${this.name}" is not connected${why}; ${next}`, {
-      server: this.name,
-    });
-  }
-
-  /** Why its tools cannot be called now: it is neither connected nor connecting, or it is being reconnected. */
-  unavailable(): string {
-    const { name, reconnectAttempt } = this;
-    if (this.#stopped && this.#lastError)
-      return `server "${name}" is unavailable: ${this.#lastError.message}`;
-    const why = this.#disconnectReason ?? "it is not connected";
-    if (reconnectAttempt !== undefined) {
-      return `server "${name}" disconnected: ${why}. It is being reconnected (attempt ${reconnectAttempt}); try again in a moment`;
-    }
-    return `server "${name}" disconnected: ${why}. Reconnect it (e.g. /mcp reload) to use its tools`;
-  }
-
-  /** The server as a UI shows it. */
-  state(): MCPServerState {
-    const { reconnectAttempt } = this;
-    const state: MCPServerState = {
-      name: this.name,
-      status: this.#uiStatus(),
-      toolCount: this.#definitions.length,
-      deferred: this.#deferred,
-    };
-    const { resources, resourceTemplates, prompts } = this.#content;
-    if (resources.length + resourceTemplates.length > 0)
-      state.resourceCount = resources.length + resourceTemplates.length;
-    if (prompts.length > 0) state.promptCount = prompts.length;
-    if (this.#appOnlyTools.length > 0) state.appOnlyTools = [...this.#appOnlyTools];
-    if (this.#instructions !== undefined) state.instructions = this.#instructions;
-    if (this.#source) state.source = this.#source;
-    // The config of a record may be anything a caller passed (validation names the problem).
-    if ((this.#config as Partial<MCPServerConfig> | null)?.alwaysLoad === true) state.alwaysLoad = true;
-    if (reconnectAttempt !== undefined) state.reconnectAttempt = reconnectAttempt;
-    if (this.#connectedMs !== undefined) state.connectedMs = this.#connectedMs;
-    if (this.#queuedMs) state.queuedMs = this.#queuedMs;
-    if (this.#protocol) state.protocol = { ...this.#protocol, decision: { ...this.#protocol.decision } };
-    if (this.#notWaitedFor) state.notWaitedFor = { ...this.#notWaitedFor };
-    if (this.#lastError) {
-      const { code, message, stderrTail } = this.#lastError;
-      state.lastError = { code, message, ...(stderrTail ? { stderrTail } : {}) };
-    }
-    return state;
-  }
-
-  /** Failed or waiting for a sign-in: its last error says why, and what to do. */
-  get #stopped(): boolean {
-    return this.#phase === "failed" || this.#phase === "needs-auth";
-  }
-
-  #uiStatus(): MCPServerState["status"] {
-    if (this.reconnecting) return "reconnecting";
-    if (this.#phase === "failed" || this.#phase === "needs-auth") return this.#phase;
-    return this.status;
   }
 }

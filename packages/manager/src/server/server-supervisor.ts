@@ -20,6 +20,7 @@ import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } fr
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
 import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
 import { ServerRecord, type ServerView } from "./server-record.js";
+import { dropError } from "./server-state.js";
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
@@ -558,7 +559,7 @@ export class ServerSupervisor {
     tasks.add(client().closeConnection(connection));
     // A drop before `connectServers` returned is reported in its `errors` instead; a server
     // that keeps dying while it is being reconnected is logged once, when the breaker opens.
-    const message = record.dropError().message;
+    const message = dropError(record).message;
     if (record.outage?.policy.inOutage(monotonicMs())) {
       settings.logger?.debug(`${message}; still reconnecting`);
     } else if (record.attempt?.returned !== false) {
