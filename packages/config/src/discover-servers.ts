@@ -15,6 +15,7 @@ import type {
   CapabilitySource,
   DiscoveredServer,
   DiscoveryContext,
+  DiscoveryOutcome,
   LoadConfigsOptions,
   ProjectSetting,
 } from "./types.js";
@@ -42,20 +43,6 @@ export const builtinSources: readonly CapabilitySource[] = Object.freeze([
   createWindsurfSource(),
   createVsCodeSource(),
 ]);
-
-/** Every entry of every source, highest precedence first, and what went wrong reading them. */
-export interface DiscoveryOutcome {
-  servers: DiscoveredServer[];
-  issues: ConfigIssue[];
-  /** Names some source turns off everywhere (the native `disabledServers`). */
-  disabledServers: Set<string>;
-  /** Every file the sources read or would read: their `paths`, and the files their entries and issues name. */
-  files: Set<string>;
-  /** Names some source marks `alwaysLoad` everywhere (the native `alwaysLoadServers`). */
-  alwaysLoadServers: Set<string>;
-  /** What the sources report of the project files' settings (empty with `enableProjectConfig: false`). */
-  projectSettings: ProjectSetting[];
-}
 
 /** The discovery context `loadAllMCPConfigs(cwd, options)` reads with. */
 export function discoveryContext(cwd: string, options: LoadConfigsOptions = {}): DiscoveryContext {

@@ -1,4 +1,5 @@
 export { appConfigDir } from "./app-config-dir.js";
+export { hashProjectServers } from "./ask-project-trust.js";
 export { builtinSources } from "./discover-servers.js";
 export type { McpRtErrorCode } from "./errors.js";
 export { McpRtError } from "./errors.js";
@@ -55,7 +56,7 @@ export { createGeminiSource } from "./sources/gemini.js";
 export { createNativeSource } from "./sources/native.js";
 export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
-export { createTrustStore, hashProjectServers } from "./trust-store.js";
+export { createTrustStore } from "./trust-store.js";
 export type {
   AuthStorage,
   CapabilitySource,

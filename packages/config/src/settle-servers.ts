@@ -1,5 +1,4 @@
 import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
-import type { DiscoveryOutcome } from "./discover-servers.js";
 import { envFileOutside, expandEnvFilePath, readEnvFile } from "./env-file.js";
 import type { McpRtErrorCode } from "./errors.js";
 import {
@@ -10,7 +9,13 @@ import {
 } from "./interpolate.js";
 import { expansionReferences, scrubSecrets } from "./redact.js";
 import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
-import type { DiscoveredServer, DiscoveryContext, LoadConfigsOptions, LoadConfigsResult } from "./types.js";
+import type {
+  DiscoveredServer,
+  DiscoveryContext,
+  DiscoveryOutcome,
+  LoadConfigsOptions,
+  LoadConfigsResult,
+} from "./types.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
 
 /** A server that passed every step so far: its usable config and the entry it came from. */

@@ -86,6 +86,20 @@ export interface ProjectSetting {
   value: unknown;
 }
 
+/** What `discoverServers` found: every entry of every source, highest precedence first, and what went wrong reading them. */
+export interface DiscoveryOutcome {
+  servers: DiscoveredServer[];
+  issues: ConfigIssue[];
+  /** Names some source turns off everywhere (the native `disabledServers`). */
+  disabledServers: Set<string>;
+  /** Every file the sources read or would read: their `paths`, and the files their entries and issues name. */
+  files: Set<string>;
+  /** Names some source marks `alwaysLoad` everywhere (the native `alwaysLoadServers`). */
+  alwaysLoadServers: Set<string>;
+  /** What the sources report of the project files' settings (empty with `enableProjectConfig: false`). */
+  projectSettings: ProjectSetting[];
+}
+
 /** A place server configs come from: one per client whose files mcp-rt reads (`builtinSources` lists them). */
 export interface CapabilitySource {
   /** Provider id, e.g. `cursor`. */
