@@ -1,12 +1,11 @@
 export { appConfigDir } from "./app-config-dir.js";
 export { hashProjectServers } from "./ask-project-trust.js";
-export { builtinSources } from "./discover-servers.js";
 export type { McpRtErrorCode } from "./errors.js";
 export { McpRtError } from "./errors.js";
 export { createFileAuthStorage } from "./file-auth-storage.js";
 export type { InterpolationSyntax } from "./interpolate.js";
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
-export { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
+export { builtinSources, loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 export type { McpRtFile } from "./mcp-rt-path.js";
 export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";

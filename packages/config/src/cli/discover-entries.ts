@@ -1,4 +1,4 @@
-import { builtinSources, discoverServers, discoveryContext } from "../discover-servers.js";
+import { builtinSources, discoverServers, discoveryContext } from "../load-all-mcp-configs.js";
 import type { DiscoveredServer, LoadConfigsOptions } from "../types.js";
 
 /**
