@@ -4,8 +4,8 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseEnv } from "node:util";
 import { setOwn } from "./describe-value.js";
 import { type InterpolationOptions, interpolateString, type MissingVariable } from "./interpolate.js";
-import { readTextFile } from "./read-config-file.js";
 import type { SourceMeta } from "./server-config.js";
+import { readTextFile } from "./sources/file-source.js";
 import type { DiscoveryContext } from "./types.js";
 import { errorMessage } from "./util/error-message.js";
 
