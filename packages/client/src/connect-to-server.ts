@@ -27,7 +27,6 @@ import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
 import { planStdioEra } from "./stdio-era.js";
-import { createServerEnv, launchTurn, resolveServerCwd } from "./stdio-launch.js";
 import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
@@ -249,12 +248,12 @@ async function connectStdio(
     createStdioTransport({
       command: config.command,
       args: config.args ?? [],
-      env: createServerEnv({
-        parent: options.env ?? process.env,
-        env: config.env ?? {},
-        passthrough: config.envPassthrough ?? [],
-      }),
-      cwd: resolveServerCwd(config.cwd, cwd),
+      env: config.env,
+      envPassthrough: config.envPassthrough,
+      parentEnv: options.env,
+      cwd: config.cwd,
+      agentCwd: cwd,
+      signal,
       ...(options.onStderr ? { onStderr: options.onStderr } : {}),
       ...(options.stdinGraceMs !== undefined ? { stdinGraceMs: options.stdinGraceMs } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
@@ -262,9 +261,6 @@ async function connectStdio(
     });
   let transport = newTransport();
   try {
-    // One launch per event-loop turn: timers and reads run between two spawns.
-    await launchTurn();
-    signal.throwIfAborted();
     const plan = await planStdioEra(transport, {
       setting: config.protocol,
       prior: options.prior,
