@@ -9,6 +9,7 @@ import {
   type PriorDiscovery,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
+import { watchProgress } from "./call-tool.js";
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
@@ -22,7 +23,6 @@ import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
-import { ProgressCalls } from "./progress-calls.js";
 import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
@@ -365,7 +365,6 @@ function createConnection(
     // `requestState` echoed as sent), also for `client.request`, which mcp-rt sends.
     inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
   });
-  const progress = new ProgressCalls();
   const connection = new ServerConnection({
     name,
     config: options.unresolvedConfig ?? config,
@@ -373,7 +372,6 @@ function createConnection(
     client,
     transport,
     sourcePath: options.sourcePath,
-    progress,
   });
   client.setNotificationHandler("notifications/tools/list_changed", () => connection.handleToolsChanged());
   client.setNotificationHandler("notifications/resources/list_changed", () =>
@@ -385,10 +383,7 @@ function createConnection(
   client.setNotificationHandler("notifications/resources/updated", (notification) =>
     connection.handleResourceUpdated(notification.params.uri),
   );
-  // In place of the SDK's handler: only `callTool` asks for progress, with tokens of its own (progress-calls.ts).
-  client.setNotificationHandler("notifications/progress", (notification) =>
-    progress.deliver(notification.params),
-  );
+  watchProgress(client);
   const onElicitation = options.onElicitation;
   if (onElicitation) {
     // A modern connection gets no server requests: there the handler answers `input_required` rounds.

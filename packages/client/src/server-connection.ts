@@ -13,7 +13,6 @@ import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
 import type { MCPListCacheHint } from "./list-cache-hint.js";
 import { ListenStream } from "./listen-stream.js";
-import type { ProgressCalls } from "./progress-calls.js";
 
 /** What a {@link ServerConnection} is made from. */
 export interface ServerConnectionInit {
@@ -24,8 +23,6 @@ export interface ServerConnectionInit {
   client: Client;
   transport: ClientTransport;
   sourcePath: string | undefined;
-  /** The tool calls in flight that asked for progress (the client's progress notifications go there). */
-  progress: ProgressCalls;
 }
 
 /**
@@ -65,7 +62,6 @@ export class ServerConnection implements MCPServerConnection {
       client: init.client,
       transport: init.transport,
       sourcePath: init.sourcePath,
-      progress: init.progress,
       paramHeaders: new Map(),
       toolsHint: undefined,
       close: () => this.#close(),
