@@ -131,10 +131,8 @@ export interface ConnectOptions {
  * cwd. On any failure the server's process group is gone (stdio) before the
  * promise rejects with an `McpRtError` (`CONFIG_INVALID`, `SPAWN_FAILED`,
  * `CONNECT_TIMEOUT`, `INIT_FAILED`, `HTTP_ERROR`, `AUTH_REQUIRED`,
- * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail. With `oauth`,
- * a remote server's stored sign-in is used and refreshed; one that needs the
- * user fails with an `AUTH_REQUIRED` error `isSignInRequired` recognises, or
- * (with `oauth.interactive`) is signed in through the browser first.
+ * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail. `oauth` says
+ * how a remote server's sign-in is used.
  *
  * @example
  * ```ts
@@ -160,7 +158,10 @@ export async function connectToServer({
   checkConfigTimeLimits(name, config, options.sourcePath);
   checkMaxMessageBytes(options.maxMessageBytes);
 
-  const session = oauthSessionFor(name, config, options);
+  const session =
+    options.oauth && !isStdioConfig(config)
+      ? OAuthSession.forServer({ name, config, options: options.oauth, sourcePath: options.sourcePath })
+      : undefined;
   const attempt = (): Promise<ServerConnection> =>
     connectOnce(name, config, options, { cwd, timeoutMs, session });
   let connection: ServerConnection;
@@ -307,29 +308,6 @@ async function connectStdio(
       sourcePath: options.sourcePath,
     });
   }
-}
-
-/** The OAuth session for a remote server that OAuth may serve, when `oauth` is given. */
-function oauthSessionFor(
-  name: string,
-  config: MCPServerConfig,
-  options: ConnectOptions,
-): OAuthSession | undefined {
-  if (!options.oauth || isStdioConfig(config)) return undefined;
-  const auth = config.auth;
-  if (auth?.type === "apikey") return undefined;
-  // Credentials the user put in the headers are theirs to manage.
-  const hasAuthorization = Object.keys(config.headers ?? {}).some(
-    (header) => header.toLowerCase() === "authorization",
-  );
-  if (auth === undefined && hasAuthorization) return undefined;
-  let serverUrl: URL;
-  try {
-    serverUrl = new URL(config.url);
-  } catch {
-    return undefined; // the transport reports the bad URL
-  }
-  return new OAuthSession({ name, serverUrl, auth, options: options.oauth, sourcePath: options.sourcePath });
 }
 
 /** How the client introduces itself. */
