@@ -325,7 +325,7 @@ function isRejection(error: unknown): boolean {
   return McpRtError.isInstance(error) && error.code === "INIT_FAILED" && rpcCode(error.cause) !== undefined;
 }
 
-/** A connection (not yet initialized) over `transport`, with its SDK client wired to it. */
+/** A connection (not yet initialized) over `transport`, with its SDK client's handlers set. */
 function createConnection(
   name: string,
   config: MCPServerConfig,
@@ -351,16 +351,6 @@ function createConnection(
     transport,
     sourcePath: options.sourcePath,
   });
-  client.setNotificationHandler("notifications/tools/list_changed", () => connection.handleToolsChanged());
-  client.setNotificationHandler("notifications/resources/list_changed", () =>
-    connection.handleListChanged("resources"),
-  );
-  client.setNotificationHandler("notifications/prompts/list_changed", () =>
-    connection.handleListChanged("prompts"),
-  );
-  client.setNotificationHandler("notifications/resources/updated", (notification) =>
-    connection.handleResourceUpdated(notification.params.uri),
-  );
   watchProgress(client);
   const onElicitation = options.onElicitation;
   if (onElicitation) {

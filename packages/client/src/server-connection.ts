@@ -71,6 +71,15 @@ export class ServerConnection implements MCPServerConnection {
     // Our own close reports through the close it awaits (`#close`); an unexpected one through this.
     init.client.onclose = () => this.handleClose();
     init.client.onerror = (error) => this.handleError(error);
+    const client = init.client;
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#toolsChanged());
+    client.setNotificationHandler("notifications/resources/list_changed", () =>
+      this.#listChanged("resources"),
+    );
+    client.setNotificationHandler("notifications/prompts/list_changed", () => this.#listChanged("prompts"));
+    client.setNotificationHandler("notifications/resources/updated", (notification) =>
+      this.#resourceUpdated(notification.params.uri),
+    );
   }
 
   /** The internals of a connection made by this package; throws a TypeError for anything else. */
@@ -207,13 +216,11 @@ export class ServerConnection implements MCPServerConnection {
     return () => this.#updateListeners.delete(listener);
   }
 
-  /** Wired to `notifications/resources/list_changed` and `notifications/prompts/list_changed`. */
-  handleListChanged(list: "resources" | "prompts"): void {
+  #listChanged(list: "resources" | "prompts"): void {
     for (const listener of [...this.#listListeners]) safely(() => listener(list));
   }
 
-  /** Wired to `notifications/resources/updated`. */
-  handleResourceUpdated(uri: string): void {
+  #resourceUpdated(uri: string): void {
     for (const listener of [...this.#updateListeners]) safely(() => listener(uri));
   }
 
@@ -268,8 +275,7 @@ export class ServerConnection implements MCPServerConnection {
     for (const listener of [...this.#errorListeners]) safely(() => listener(wrapped));
   }
 
-  /** Wired to `notifications/tools/list_changed`. */
-  handleToolsChanged(): void {
+  #toolsChanged(): void {
     for (const listener of [...this.#toolsListeners]) safely(() => listener());
   }
 
