@@ -9,6 +9,7 @@ import {
   type PriorDiscovery,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
+import { watchProgress } from "./call-tool.js";
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
@@ -22,12 +23,10 @@ import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
-import { ProgressCalls } from "./progress-calls.js";
 import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
 import { planStdioEra } from "./stdio-era.js";
-import { createServerEnv, launchTurn, resolveServerCwd } from "./stdio-launch.js";
 import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
@@ -132,10 +131,8 @@ export interface ConnectOptions {
  * cwd. On any failure the server's process group is gone (stdio) before the
  * promise rejects with an `McpRtError` (`CONFIG_INVALID`, `SPAWN_FAILED`,
  * `CONNECT_TIMEOUT`, `INIT_FAILED`, `HTTP_ERROR`, `AUTH_REQUIRED`,
- * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail. With `oauth`,
- * a remote server's stored sign-in is used and refreshed; one that needs the
- * user fails with an `AUTH_REQUIRED` error `isSignInRequired` recognises, or
- * (with `oauth.interactive`) is signed in through the browser first.
+ * `TRANSPORT_CLOSED`, `ABORTED`) that carries the stderr tail. `oauth` says
+ * how a remote server's sign-in is used.
  *
  * @example
  * ```ts
@@ -161,7 +158,10 @@ export async function connectToServer({
   checkConfigTimeLimits(name, config, options.sourcePath);
   checkMaxMessageBytes(options.maxMessageBytes);
 
-  const session = oauthSessionFor(name, config, options);
+  const session =
+    options.oauth && !isStdioConfig(config)
+      ? OAuthSession.forServer({ name, config, options: options.oauth, sourcePath: options.sourcePath })
+      : undefined;
   const attempt = (): Promise<ServerConnection> =>
     connectOnce(name, config, options, { cwd, timeoutMs, session });
   let connection: ServerConnection;
@@ -249,12 +249,12 @@ async function connectStdio(
     createStdioTransport({
       command: config.command,
       args: config.args ?? [],
-      env: createServerEnv({
-        parent: options.env ?? process.env,
-        env: config.env ?? {},
-        passthrough: config.envPassthrough ?? [],
-      }),
-      cwd: resolveServerCwd(config.cwd, cwd),
+      env: config.env,
+      envPassthrough: config.envPassthrough,
+      parentEnv: options.env,
+      cwd: config.cwd,
+      agentCwd: cwd,
+      signal,
       ...(options.onStderr ? { onStderr: options.onStderr } : {}),
       ...(options.stdinGraceMs !== undefined ? { stdinGraceMs: options.stdinGraceMs } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
@@ -262,9 +262,6 @@ async function connectStdio(
     });
   let transport = newTransport();
   try {
-    // One launch per event-loop turn: timers and reads run between two spawns.
-    await launchTurn();
-    signal.throwIfAborted();
     const plan = await planStdioEra(transport, {
       setting: config.protocol,
       prior: options.prior,
@@ -313,29 +310,6 @@ async function connectStdio(
   }
 }
 
-/** The OAuth session for a remote server that OAuth may serve, when `oauth` is given. */
-function oauthSessionFor(
-  name: string,
-  config: MCPServerConfig,
-  options: ConnectOptions,
-): OAuthSession | undefined {
-  if (!options.oauth || isStdioConfig(config)) return undefined;
-  const auth = config.auth;
-  if (auth?.type === "apikey") return undefined;
-  // Credentials the user put in the headers are theirs to manage.
-  const hasAuthorization = Object.keys(config.headers ?? {}).some(
-    (header) => header.toLowerCase() === "authorization",
-  );
-  if (auth === undefined && hasAuthorization) return undefined;
-  let serverUrl: URL;
-  try {
-    serverUrl = new URL(config.url);
-  } catch {
-    return undefined; // the transport reports the bad URL
-  }
-  return new OAuthSession({ name, serverUrl, auth, options: options.oauth, sourcePath: options.sourcePath });
-}
-
 /** How the client introduces itself. */
 function clientInfoOf(options: ConnectOptions): { name: string; version: string; title?: string } {
   return options.clientInfo ?? { name: "mcp-rt", version };
@@ -351,7 +325,7 @@ function isRejection(error: unknown): boolean {
   return McpRtError.isInstance(error) && error.code === "INIT_FAILED" && rpcCode(error.cause) !== undefined;
 }
 
-/** A connection (not yet initialized) over `transport`, with its SDK client wired to it. */
+/** A connection (not yet initialized) over `transport`, with its SDK client's handlers set. */
 function createConnection(
   name: string,
   config: MCPServerConfig,
@@ -369,7 +343,6 @@ function createConnection(
     // `requestState` echoed as sent), also for `client.request`, which mcp-rt sends.
     inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
   });
-  const progress = new ProgressCalls();
   const connection = new ServerConnection({
     name,
     config: options.unresolvedConfig ?? config,
@@ -377,22 +350,8 @@ function createConnection(
     client,
     transport,
     sourcePath: options.sourcePath,
-    progress,
   });
-  client.setNotificationHandler("notifications/tools/list_changed", () => connection.handleToolsChanged());
-  client.setNotificationHandler("notifications/resources/list_changed", () =>
-    connection.handleListChanged("resources"),
-  );
-  client.setNotificationHandler("notifications/prompts/list_changed", () =>
-    connection.handleListChanged("prompts"),
-  );
-  client.setNotificationHandler("notifications/resources/updated", (notification) =>
-    connection.handleResourceUpdated(notification.params.uri),
-  );
-  // In place of the SDK's handler: only `callTool` asks for progress, with tokens of its own (progress-calls.ts).
-  client.setNotificationHandler("notifications/progress", (notification) =>
-    progress.deliver(notification.params),
-  );
+  watchProgress(client);
   const onElicitation = options.onElicitation;
   if (onElicitation) {
     // A modern connection gets no server requests: there the handler answers `input_required` rounds.

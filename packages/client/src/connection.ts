@@ -5,7 +5,6 @@ import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import type { MCPListCacheHint } from "./list-cache-hint.js";
 import type { ListenStream } from "./listen-stream.js";
 import type { ParamHeaderDeclaration } from "./mcp-param-headers.js";
-import type { ProgressCalls } from "./progress-calls.js";
 
 /** The server's name and version, as it reported them at `initialize`. */
 export type MCPServerInfo = Implementation;
@@ -87,8 +86,6 @@ export interface ConnectionInternals {
   client: Client;
   transport: ClientTransport;
   sourcePath: string | undefined;
-  /** The tool calls in flight that asked for progress, by their tokens. */
-  progress: ProgressCalls;
   /** By tool name, the arguments a modern HTTP server asked to see as `Mcp-Param-*` headers (set by `listTools`). */
   paramHeaders: Map<string, readonly ParamHeaderDeclaration[]>;
   /** The caching hints of the last complete `listTools` (set by it). */

@@ -54,9 +54,9 @@ export type {
 } from "./resource-requests.js";
 export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
 export { closeConnection } from "./server-connection.js";
+export type { ServerEnvOptions } from "./server-process.js";
+export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./server-process.js";
 export type { ServerRequestOptions } from "./server-request.js";
-export type { ServerEnvOptions } from "./stdio-launch.js";
-export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./stdio-launch.js";
 export type { StdioTransportOptions } from "./stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";

@@ -13,6 +13,6 @@ export { describeEra } from "./era.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./max-message-bytes.js";
 export { openInBrowser } from "./oauth/open-in-browser.js";
 export { isSignInRequired } from "./oauth/sign-in-error.js";
-export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./stdio-launch.js";
+export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./server-process.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { firstSettled } from "@mcp-rt/config/util";
-import { launchTurn } from "./stdio-launch.js";
 
 /** The name the reaper runs under (its `$0`), so `ps` says what it is. */
 const REAPER_NAME = "mcp-rt-reaper";
@@ -60,14 +59,19 @@ exit 0
  */
 export class ProcessReaper {
   readonly #groups: ReadonlyMap<number, number>;
+  readonly #launchTurn: () => Promise<void>;
   #child: ChildProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
   #starting = false;
   #unavailable = process.platform === "win32";
 
-  /** @param groups - the live groups and their kill grace (ms), kept by the caller. */
-  constructor(groups: ReadonlyMap<number, number>) {
+  /**
+   * @param groups - the live groups and their kill grace (ms), kept by the caller.
+   * @param launchTurn - waits for a launch's turn (server-process.ts): the reaper is a launch too.
+   */
+  constructor(groups: ReadonlyMap<number, number>, launchTurn: () => Promise<void>) {
     this.#groups = groups;
+    this.#launchTurn = launchTurn;
   }
 
   /** Call after a group was added to the map. */
@@ -95,7 +99,7 @@ export class ProcessReaper {
   #start(): void {
     if (this.#starting || this.#unavailable) return;
     this.#starting = true;
-    launchTurn().then(() => {
+    this.#launchTurn().then(() => {
       this.#starting = false;
       if (this.#child || this.#groups.size === 0) return;
       this.#spawn();
@@ -105,6 +109,8 @@ export class ProcessReaper {
   #spawn(): void {
     let child: ChildProcess;
     try {
+      // Loaded here, not imported: the start path loads this module through `/light`.
+      const { spawn } = process.getBuiltinModule("node:child_process");
       child = spawn("/bin/sh", ["-c", SCRIPT, REAPER_NAME], {
         stdio: ["pipe", "ignore", "ignore"],
         // A session of its own: a terminal's Ctrl-C or hang-up, which may end the host, must not end it.

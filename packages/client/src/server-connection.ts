@@ -13,7 +13,6 @@ import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
 import type { MCPListCacheHint } from "./list-cache-hint.js";
 import { ListenStream } from "./listen-stream.js";
-import type { ProgressCalls } from "./progress-calls.js";
 
 /** What a {@link ServerConnection} is made from. */
 export interface ServerConnectionInit {
@@ -24,8 +23,6 @@ export interface ServerConnectionInit {
   client: Client;
   transport: ClientTransport;
   sourcePath: string | undefined;
-  /** The tool calls in flight that asked for progress (the client's progress notifications go there). */
-  progress: ProgressCalls;
 }
 
 /**
@@ -65,7 +62,6 @@ export class ServerConnection implements MCPServerConnection {
       client: init.client,
       transport: init.transport,
       sourcePath: init.sourcePath,
-      progress: init.progress,
       paramHeaders: new Map(),
       toolsHint: undefined,
       close: () => this.#close(),
@@ -75,6 +71,15 @@ export class ServerConnection implements MCPServerConnection {
     // Our own close reports through the close it awaits (`#close`); an unexpected one through this.
     init.client.onclose = () => this.handleClose();
     init.client.onerror = (error) => this.handleError(error);
+    const client = init.client;
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#toolsChanged());
+    client.setNotificationHandler("notifications/resources/list_changed", () =>
+      this.#listChanged("resources"),
+    );
+    client.setNotificationHandler("notifications/prompts/list_changed", () => this.#listChanged("prompts"));
+    client.setNotificationHandler("notifications/resources/updated", (notification) =>
+      this.#resourceUpdated(notification.params.uri),
+    );
   }
 
   /** The internals of a connection made by this package; throws a TypeError for anything else. */
@@ -211,13 +216,11 @@ export class ServerConnection implements MCPServerConnection {
     return () => this.#updateListeners.delete(listener);
   }
 
-  /** Wired to `notifications/resources/list_changed` and `notifications/prompts/list_changed`. */
-  handleListChanged(list: "resources" | "prompts"): void {
+  #listChanged(list: "resources" | "prompts"): void {
     for (const listener of [...this.#listListeners]) safely(() => listener(list));
   }
 
-  /** Wired to `notifications/resources/updated`. */
-  handleResourceUpdated(uri: string): void {
+  #resourceUpdated(uri: string): void {
     for (const listener of [...this.#updateListeners]) safely(() => listener(uri));
   }
 
@@ -272,8 +275,7 @@ export class ServerConnection implements MCPServerConnection {
     for (const listener of [...this.#errorListeners]) safely(() => listener(wrapped));
   }
 
-  /** Wired to `notifications/tools/list_changed`. */
-  handleToolsChanged(): void {
+  #toolsChanged(): void {
     for (const listener of [...this.#toolsListeners]) safely(() => listener());
   }
 

@@ -79,8 +79,8 @@ export async function planStdioEra(
     return connectAs(adopted, how, text, prior.decidedAt);
   }
   const pinned = setting === "2026-07-28";
-  const probe = new DiscoverProbe(transport, options);
   await transport.start();
+  const probe = new DiscoverProbe(transport, options);
   let version = MODERN_PROTOCOL_VERSION;
   for (let attempt = 0; ; attempt++) {
     const reply = await probe.send(version);

@@ -2,11 +2,18 @@ import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { firstSettled } from "@mcp-rt/config/util";
 import { type JSONRPCMessage, SdkError, SdkErrorCode, serializeMessage } from "@modelcontextprotocol/client";
+import spawn from "cross-spawn";
 import type { ProcessExit, StdioClientTransport } from "./client-transport.js";
 import { errnoOf } from "./error-text.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "./message-limit.js";
-import { spawnGroupLeader, terminateProcessGroup, trackProcessGroup } from "./process-group.js";
 import { completeByDefault } from "./result-type.js";
+import {
+  createServerEnv,
+  launchTurn,
+  resolveServerCwd,
+  terminateProcessGroup,
+  trackProcessGroup,
+} from "./server-process.js";
 import { createStderrBuffer, type StderrBuffer } from "./stderr-buffer.js";
 import { StdoutLines, StdoutNoise } from "./stdout-lines.js";
 
@@ -14,16 +21,24 @@ const noop = (): void => {};
 /** What `send` returns once the message is handed to the pipe. */
 const SENT: Promise<void> = Promise.resolve();
 
-/** Options of {@link createStdioTransport}. */
+/** Options of {@link createStdioTransport}: what a stdio server config says, and where the agent runs. */
 export interface StdioTransportOptions {
   /** The program to run (resolved on `PATH`; Windows shims such as `npx.cmd` work too). */
   command: string;
   /** Its arguments. */
   args?: string[];
-  /** The complete environment of the process (see `createServerEnv`). */
-  env: Record<string, string>;
-  /** Absolute working folder. */
-  cwd: string;
+  /** Variables set on top of the inherited environment, unfiltered (a config's `env`). */
+  env?: Record<string, string> | undefined;
+  /** Names inherited even though they look secret (a config's `envPassthrough`). @default [] */
+  envPassthrough?: readonly string[] | undefined;
+  /** The environment the server inherits, before secret-looking names are removed (`createServerEnv`). @default process.env */
+  parentEnv?: Record<string, string | undefined> | undefined;
+  /** The server's working folder, relative to `agentCwd` unless absolute. @default agentCwd */
+  cwd?: string | undefined;
+  /** The agent's working folder. @default process.cwd() */
+  agentCwd?: string | undefined;
+  /** Gives up a launch still waiting for its turn: `start()` rejects with the reason, nothing is spawned. */
+  signal?: AbortSignal | undefined;
   /** Called with every piece of text the server writes to stderr. */
   onStderr?: (chunk: string) => void;
   /** How much stderr to keep, in characters. @default 65536 */
@@ -146,10 +161,7 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
     return this.#exit;
   }
 
-  /**
-   * When the server first wrote anything (stdout or stderr), in ms since the
-   * epoch: its first sign of life, which a slow `npx -y` download delays.
-   */
+  /** When the server first wrote anything, in ms since the epoch: its first sign of life (`npx -y` delays it). */
   get firstOutputAt(): number | undefined {
     return this.#spokeAt;
   }
@@ -172,20 +184,30 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
   }
 
   /**
-   * Spawns the server. Rejects with the spawn error (`code` ENOENT, EACCES…)
-   * if it cannot start. Once started, another call returns the same promise:
-   * the era probe starts the transport before the SDK client, which starts
-   * it again when it connects.
+   * Waits for the launch's turn (`launchTurn`), then spawns the server as the
+   * leader of a process group of its own (POSIX; on Windows `detached` would
+   * open a console window). Rejects with the spawn error (`code` ENOENT,
+   * EACCES…) if it cannot start. Another call returns the same promise: the
+   * era probe starts the transport before the SDK client, which starts it again.
    */
   start(): Promise<void> {
     if (this.#started) return this.#started;
     if (this.#closing) throw new Error("ProcessGroupStdioTransport was closed before it started");
-    this.#started = this.#spawn();
+    this.#started = launchTurn(this.#options.signal).then(() => this.#spawn());
     return this.#started;
   }
 
   #spawn(): Promise<void> {
-    const child = spawnGroupLeader(this.#options);
+    if (this.#closing) throw new Error("ProcessGroupStdioTransport was closed before it started");
+    const { command, args = [], env, envPassthrough = [], parentEnv = process.env } = this.#options;
+    const child = spawn(command, args, {
+      cwd: resolveServerCwd(this.#options.cwd, this.#options.agentCwd ?? process.cwd()),
+      env: createServerEnv({ parent: parentEnv, env: env ?? {}, passthrough: envPassthrough }),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: process.platform !== "win32",
+      windowsHide: true,
+      shell: false,
+    });
     this.#child = child;
     // `once` rejects when the child emits "error"; only the moment matters here.
     this.#exited = once(child, "exit").then(noop, noop);
@@ -214,6 +236,11 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
         }
       });
       child.once("spawn", () => {
+        // Neither the process nor its pipes keep the event loop alive: pending requests (their timers) do.
+        child.unref();
+        for (const stream of [child.stdin, child.stdout, child.stderr]) {
+          (stream as unknown as { unref?: () => void } | null)?.unref?.();
+        }
         // A close() that raced the spawn has already ended (and forgotten) the group.
         if (!this.#closing) trackProcessGroup(child.pid as number, this.#killGraceMs);
         child.once("exit", (code, signal) => this.#onExit({ code, signal }));
@@ -275,19 +302,14 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
     this.#exit = exit;
     const child = this.#child;
     if (this.#closing || !child) return;
-    // Let the pipes drain so the stderr tail and last messages are complete;
-    // a grandchild holding the pipes open must not delay the report.
+    // The stderr tail and last messages complete, but no waiting for a grandchild holding the pipes.
     await firstSettled([this.#streamsClosed ?? Promise.resolve()], DRAIN_MS);
     this.#reportClose();
     // The server is dead: whatever it started goes too.
     this.close().catch(() => {});
   }
 
-  /**
-   * Nothing more reaches a server whose stdin broke. One that is exiting
-   * reports its exit; one that closed its stdin and runs on is ended, and
-   * with it the requests waiting for it.
-   */
+  /** A server whose stdin broke and that is not exiting is ended, and with it the requests waiting for it. */
   async #onStdinBroken(error: Error): Promise<void> {
     if ((await this.waitForExit(DRAIN_MS)) || this.#closing) return;
     this.#stdinBroken = `it stopped reading its stdin (${errnoOf(error) ?? error.message}), so mcp-rt ended it`;

@@ -1,4 +1,4 @@
-import { type MCPAuthConfig, McpRtError } from "@mcp-rt/config";
+import { type MCPAuthConfig, type MCPHttpServerConfig, McpRtError } from "@mcp-rt/config";
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import { errorText } from "../error-text.js";
 import { isSameOrigin } from "../remote-fetch.js";
@@ -59,6 +59,34 @@ export class OAuthSession {
   // The last read of the storage (a server with no sign-in is not read again until a 401).
   #loading: Promise<{ key: SignInKey; record: SignInRecord } | undefined> | undefined;
   #signIns = 0;
+
+  /**
+   * The session for a remote server that OAuth may serve: one with
+   * `auth: { type: "oauth" }`, or with no `auth` and no `Authorization`
+   * header of the user's own (credentials in the headers are theirs to manage).
+   */
+  static forServer({
+    name,
+    config,
+    options,
+    sourcePath,
+  }: Pick<OAuthSessionInit, "name" | "options" | "sourcePath"> & {
+    config: MCPHttpServerConfig;
+  }): OAuthSession | undefined {
+    const auth = config.auth;
+    if (auth?.type === "apikey") return undefined;
+    const hasAuthorization = Object.keys(config.headers ?? {}).some(
+      (header) => header.toLowerCase() === "authorization",
+    );
+    if (auth === undefined && hasAuthorization) return undefined;
+    let serverUrl: URL;
+    try {
+      serverUrl = new URL(config.url);
+    } catch {
+      return undefined; // the transport reports the bad URL
+    }
+    return new OAuthSession({ name, serverUrl, auth, options, sourcePath });
+  }
 
   constructor(init: OAuthSessionInit) {
     this.#init = init;

@@ -1,8 +1,114 @@
-import { type ChildProcess, execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import spawn from "cross-spawn";
+import { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "@mcp-rt/config";
 import { ProcessReaper } from "./process-reaper.js";
+
+// A stdio server's process: the environment and folder it starts with, when it may start, and how
+// its process group ends. `/light` exports part of it, so `node:child_process` loads only when a
+// server is launched or ended (`process.getBuiltinModule`), never on the start path.
+
+// The pattern lives in config, which also hides these names' values in messages.
+export { isSecretEnvName, SECRET_ENV_NAME_PATTERN };
+
+/** Options of {@link createServerEnv}. */
+export interface ServerEnvOptions {
+  /** The environment to inherit from. @default process.env */
+  parent?: Record<string, string | undefined>;
+  /** The server config's `env`, applied on top without filtering. */
+  env?: Record<string, string>;
+  /** The server config's `envPassthrough`: names taken from `parent` even though they look secret. @default [] */
+  passthrough?: readonly string[];
+  /** Decides whether names compare case-insensitively (Windows). @default process.platform */
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * Builds the environment of a stdio server: the parent's environment minus
+ * variables whose names look secret ({@link SECRET_ENV_NAME_PATTERN}) unless
+ * `passthrough` names them, minus exported shell functions (values starting
+ * with `()`), then the config's `env` on top.
+ *
+ * @example
+ * ```ts
+ * createServerEnv({ parent: { PATH: "/bin", GITHUB_TOKEN: "x", AWS_PROFILE: "p" }, env: { DEBUG: "1" } });
+ * // → { PATH: "/bin", AWS_PROFILE: "p", DEBUG: "1" }
+ * createServerEnv({ parent: { PATH: "/bin", GITHUB_TOKEN: "x" }, passthrough: ["GITHUB_TOKEN"] });
+ * // → { PATH: "/bin", GITHUB_TOKEN: "x" }
+ * ```
+ */
+export function createServerEnv(options: ServerEnvOptions = {}): Record<string, string> {
+  const parent = options.parent ?? process.env;
+  const caseInsensitive = (options.platform ?? process.platform) === "win32";
+  const fold = (name: string): string => (caseInsensitive ? name.toUpperCase() : name);
+  const passthrough = new Set((options.passthrough ?? []).map(fold));
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === undefined || value.startsWith("()")) continue;
+    if (isSecretEnvName(name) && !passthrough.has(fold(name))) continue;
+    result[name] = value;
+  }
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (caseInsensitive) {
+      // Windows treats `Path` and `PATH` as one variable; keep only the config's spelling.
+      for (const existing of Object.keys(result)) {
+        if (existing.toUpperCase() === name.toUpperCase()) delete result[existing];
+      }
+    }
+    result[name] = value;
+  }
+  return result;
+}
+
+/** The working folder of a stdio server: its config's `cwd` against the agent's, else the agent's. */
+export function resolveServerCwd(configCwd: string | undefined, agentCwd: string): string {
+  if (!configCwd) return agentCwd;
+  return isAbsolute(configCwd) ? configCwd : resolve(agentCwd, configCwd);
+}
+
+let lastTurn: Promise<void> = Promise.resolve();
+/** Holds that keep launches from starting (see {@link holdLaunches}). */
+const holds = new Set<Promise<void>>();
+
+const nextIteration = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function afterHolds(): Promise<void> {
+  while (holds.size > 0) await Promise.all(holds);
+}
+
+/**
+ * Waits for a launch's turn: launches take turns, one event-loop iteration
+ * apart, because `spawn()` blocks the event loop for a whole fork + exec and
+ * back-to-back launches would hold every timer (a startup gate), read and
+ * answer for their sum. Spawn right after it, awaiting nothing in between.
+ * With `signal`, a launch still waiting is given up: it rejects with the
+ * signal's reason once aborted (the turn passes on).
+ */
+export function launchTurn(signal?: AbortSignal): Promise<void> {
+  // Holds are checked again after the iteration: a hold set by a timer in between applies at once.
+  const turn = lastTurn.then(afterHolds).then(nextIteration).then(afterHolds);
+  lastTurn = turn;
+  if (!signal) return turn;
+  return turn.then(() => signal.throwIfAborted());
+}
+
+/**
+ * Keeps new launches from starting until the returned function is called
+ * (launches already spawning finish). The manager holds them just before its
+ * startup gate, so that the gate's timer is not stuck behind a fork + exec.
+ * Release it, always: launches wait as long as any hold is on.
+ */
+export function holdLaunches(): () => void {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  holds.add(hold);
+  return () => {
+    holds.delete(hold);
+    release();
+  };
+}
 
 /** How long to wait between liveness checks while a group shuts down. */
 const POLL_MS = 20;
@@ -26,40 +132,8 @@ const EXIT_KILL_GRACE_MS = 500;
  * (SIGKILL, a crash), the reaper ends them instead.
  */
 const liveGroups = new Map<number, number>();
-const reaper = new ProcessReaper(liveGroups);
+const reaper = new ProcessReaper(liveGroups, launchTurn);
 let exitHookInstalled = false;
-
-/** What {@link spawnGroupLeader} runs. */
-export interface GroupLeaderOptions {
-  command: string;
-  args?: string[] | undefined;
-  env: Record<string, string>;
-  cwd: string;
-}
-
-/**
- * Spawns `command` with piped stdio as the leader of a process group of its
- * own (POSIX; on Windows `detached` would open a console window). Once it
- * runs, neither the process nor its pipes keep the agent's event loop alive:
- * pending requests do (their timers), idle connections do not.
- */
-export function spawnGroupLeader({ command, args = [], env, cwd }: GroupLeaderOptions): ChildProcess {
-  const child = spawn(command, args, {
-    cwd,
-    env,
-    stdio: ["pipe", "pipe", "pipe"],
-    detached: process.platform !== "win32",
-    windowsHide: true,
-    shell: false,
-  });
-  child.once("spawn", () => {
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) {
-      (stream as unknown as { unref?: () => void } | null)?.unref?.();
-    }
-  });
-  return child;
-}
 
 /**
  * Remembers a process group so that it is ended if the agent exits without
@@ -107,6 +181,7 @@ export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolea
     if (isWindows) {
       // Console programs ignore a polite taskkill, and Windows has no SIGTERM: end the tree.
       process.kill(pgid, 0);
+      const { execFile } = process.getBuiltinModule("node:child_process");
       execFile("taskkill", ["/pid", String(pgid), "/T", "/F"], { windowsHide: true }, () => {});
     } else {
       process.kill(-pgid, signal);
@@ -123,9 +198,8 @@ export interface GroupAliveOptions {
    * Count a zombie leader as alive: for a group whose leader is this
    * process's child, which Node reaps on its event loop, so that a group
    * waited for asynchronously is there until its leader has been reaped.
-   * Without it, every poll of a group whose leader had exited but was not yet
-   * reaped scanned all of `/proc`: closing 100 servers at once spent ~600 ms
-   * of CPU on those scans, on the very event loop that reaps them.
+   * Without it, each poll of a group whose leader exited but is not yet
+   * reaped would scan all of `/proc`, on the very event loop that reaps it.
    * @default false
    */
   awaitReap?: boolean;
