@@ -98,4 +98,4 @@ export type {
 export { DeferredMCPTool } from "./tools/deferred-mcp-tool.js";
 export { MCPTool } from "./tools/mcp-tool.js";
 export type { ToolOwner } from "./tools/tool-catalog.js";
-export { createMCPToolName } from "./tools/tool-name.js";
+export { createMCPToolName } from "./tools/tool-catalog.js";
