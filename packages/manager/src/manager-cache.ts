@@ -17,8 +17,8 @@ import {
   redactUrl,
 } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
-import { client } from "./client-module.js";
 import type { MCPLoadProblem } from "./load-problem.js";
+import { client } from "./server/attempt.js";
 
 /** What a manager's `cache` option may be: a cache, a store URL, `null` (off), or unset (the default file store). */
 export type ManagerCacheOption = MCPToolCache | string | null | undefined;

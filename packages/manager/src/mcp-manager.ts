@@ -158,7 +158,7 @@ export class MCPManager implements AsyncDisposable {
    * `LIMIT_EXCEEDED` past `maxMessageBytes`, …), or an `AbortError`.
    */
   readResource(options: MCPReadResourceOptions): Promise<MCPResourceContents> {
-    return this.#fleet.requests.readResource(options);
+    return this.#fleet.table.readResource(options);
   }
 
   /**
@@ -169,7 +169,7 @@ export class MCPManager implements AsyncDisposable {
    * content; only an abort rejects.
    */
   readResourceResult(options: MCPReadResourceOptions): Promise<ToolResult> {
-    return this.#fleet.requests.readResourceResult(options);
+    return this.#fleet.table.readResourceResult(options);
   }
 
   /**
@@ -178,7 +178,7 @@ export class MCPManager implements AsyncDisposable {
    * rejects like {@link MCPManager.readResource}.
    */
   getPrompt(options: MCPGetPromptOptions): Promise<MCPPromptResult> {
-    return this.#fleet.requests.getPrompt(options);
+    return this.#fleet.table.getPrompt(options);
   }
 
   /**
@@ -188,12 +188,12 @@ export class MCPManager implements AsyncDisposable {
    * `resources.subscribe`.
    */
   subscribeResource(server: string, uri: string): Promise<void> {
-    return this.#fleet.requests.subscribeResource(server, uri);
+    return this.#fleet.table.subscribeResource(server, uri);
   }
 
   /** Stops following a resource (see {@link MCPManager.subscribeResource}). */
   unsubscribeResource(server: string, uri: string): Promise<void> {
-    return this.#fleet.requests.unsubscribeResource(server, uri);
+    return this.#fleet.table.unsubscribeResource(server, uri);
   }
 
   /** Which server and original tool an exposed name stands for. */
@@ -220,7 +220,7 @@ export class MCPManager implements AsyncDisposable {
    * (`CONNECT_TIMEOUT`); rejects with an `AbortError` when `signal` aborts.
    */
   waitForConnection(name: string, options: MCPRequestOptions = {}): Promise<MCPServerConnection> {
-    return this.#fleet.requests.waitForConnection(name, options);
+    return this.#fleet.table.waitForConnection(name, options);
   }
 
   /**

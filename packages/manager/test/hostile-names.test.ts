@@ -3,7 +3,7 @@ import type { MCPServerConfig } from "@mcp-rt/config";
 import { hangingServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import type { MCPManager } from "../src/index.js";
-import { TOOL_NAME_PATTERN } from "../src/tools/tool-name.js";
+import { TOOL_NAME_PATTERN } from "../src/tools/tool-catalog.js";
 import { useManagers } from "./helpers.js";
 
 // Tool names as hostile or careless servers send them, exposed through a real manager.

@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { filterServerTools } from "../src/tools/tool-catalog.js";
-import { createMCPToolName, createMCPToolNames, TOOL_NAME_PATTERN } from "../src/tools/tool-name.js";
+import {
+  createMCPToolName,
+  createMCPToolNames,
+  filterServerTools,
+  TOOL_NAME_PATTERN,
+} from "../src/tools/tool-catalog.js";
 
 const def = (name: string) => ({ name, inputSchema: { type: "object" } });
 

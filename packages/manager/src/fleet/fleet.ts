@@ -34,11 +34,15 @@ import { dropError } from "../server/server-state.js";
 import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
 import { keepBrokenFiles, planReload, runsOtherConfig, switchedOff } from "./reload-plan.js";
-import { ServerRequests } from "./server-requests.js";
 import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
-import { StartPace } from "./start-pace.js";
-import { type DeferOffer, passStartupGate, resolveStartupMode, STARTUP_TIMEOUT_MS } from "./startup-gate.js";
+import {
+  type DeferOffer,
+  passStartupGate,
+  resolveStartupMode,
+  STARTUP_TIMEOUT_MS,
+  StartPace,
+} from "./start-pace.js";
 
 /** What a {@link Fleet} is made with: the manager's folder and options, and the stores it opened. */
 export interface FleetOptions {
@@ -60,12 +64,10 @@ export interface FleetOptions {
  * then applied.
  */
 export class Fleet {
-  /** Every server by name. */
+  /** Every server by name, and requests on a caller's behalf: waiting for a connection, resources, prompts. */
   readonly table: ServerTable;
   /** The exposed tools, built from every server's slice. */
   readonly catalog: ToolCatalog;
-  /** Requests on a caller's behalf: waiting for a connection, resources, prompts. */
-  readonly requests: ServerRequests;
   /** Sign-in, sign-out and API keys. */
   readonly signIn: ServerSignIn;
   /** What listeners are told. */
@@ -108,10 +110,9 @@ export class Fleet {
       signInTimeoutMs: options.signInTimeoutMs,
       logger: options.logger,
     };
-    this.table = new ServerTable();
-    this.requests = new ServerRequests({ table: this.table, limits });
+    this.table = new ServerTable(limits);
     this.signIn = new ServerSignIn({ table: this.table, authStorage });
-    this.catalog = new ToolCatalog(this.table, this.requests);
+    this.catalog = new ToolCatalog(this.table, this.table);
     this.#context = {
       settings,
       limits,
