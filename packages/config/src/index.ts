@@ -1,5 +1,4 @@
 export { appConfigDir } from "./app-config-dir.js";
-export { hashProjectServers } from "./ask-project-trust.js";
 export type { McpRtErrorCode } from "./errors.js";
 export { McpRtError } from "./errors.js";
 export { createFileAuthStorage } from "./file-auth-storage.js";
@@ -9,6 +8,7 @@ export { builtinSources, loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 export type { McpRtFile } from "./mcp-rt-path.js";
 export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
+export { createTrustStore, hashProjectServers } from "./project-trust.js";
 export type { RedactConfigTextOptions, RedactOptions } from "./redact.js";
 export { redactConfigText, redactServerConfig } from "./redact.js";
 export { redactText, redactUrl } from "./redact-text.js";
@@ -55,7 +55,6 @@ export { createGeminiSource } from "./sources/gemini.js";
 export { createNativeSource } from "./sources/native.js";
 export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
-export { createTrustStore } from "./trust-store.js";
 export type {
   AuthStorage,
   CapabilitySource,

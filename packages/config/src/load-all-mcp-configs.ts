@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { askProjectTrust, projectEnvFiles } from "./ask-project-trust.js";
 import { describeValue, setOwn } from "./describe-value.js";
 import { memoizeResolveInput } from "./interpolate.js";
+import { askProjectTrust, projectEnvFiles } from "./project-trust.js";
 import type { ConfigIssue } from "./server-config.js";
 import { type SettledServers, settleServers } from "./settle-servers.js";
 import { createAntigravitySource } from "./sources/antigravity.js";

@@ -1,8 +1,7 @@
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { hashProjectServers } from "../src/ask-project-trust.js";
-import { createTrustStore } from "../src/trust-store.js";
+import { createTrustStore, hashProjectServers } from "../src/project-trust.js";
 import { useTempDir } from "./helpers.js";
 
 const tempDir = useTempDir("mcp-rt-trust-");

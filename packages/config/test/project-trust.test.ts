@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, hashProjectServers } from "../src/ask-project-trust.js";
+import { canonicalJson, hashProjectServers } from "../src/project-trust.js";
 
 describe("hashProjectServers", () => {
   const entry = (
