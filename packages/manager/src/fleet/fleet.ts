@@ -260,14 +260,14 @@ export class Fleet {
    */
   #defer(offers: readonly DeferOffer[]): ReadonlySet<Attempt> {
     const used = new Set<Attempt>();
-    const announcements: Array<() => void> = [];
+    const deferred: ServerSupervisor[] = [];
     for (const { attempt, cached } of offers) {
-      const announce = this.table.get(attempt.name)?.defer(attempt, cached);
-      if (!announce) continue;
+      const supervisor = this.table.get(attempt.name);
+      if (!supervisor?.defer(attempt, cached)) continue;
       used.add(attempt);
-      announcements.push(announce);
+      deferred.push(supervisor);
     }
-    for (const announce of announcements) announce();
+    for (const supervisor of deferred) supervisor.announce();
     return used;
   }
 
@@ -298,7 +298,7 @@ export class Fleet {
     if (!supervisor) return;
     const retired = supervisor.retire();
     if (retired.hadTools) this.catalog.invalidate();
-    retired.announce();
+    supervisor.announce();
     await retired.closed;
   }
 
@@ -308,10 +308,11 @@ export class Fleet {
    * the background; `idle` waits for it.
    */
   stopAll(): void {
-    const retired = this.table.names().flatMap((name) => this.table.forget(name)?.retire() ?? []);
+    const stopped = this.table.names().flatMap((name) => this.table.forget(name) ?? []);
+    for (const supervisor of stopped) supervisor.retire();
     this.#health?.stop();
     this.catalog.invalidate();
-    for (const stopped of retired) stopped.announce();
+    for (const supervisor of stopped) supervisor.announce();
   }
 
   /** Resolves once the background work (closes, cache writes) is done, also work started meanwhile. */

@@ -68,11 +68,10 @@ export interface StartOptions {
   interactive?: boolean;
 }
 
-/** A stopped server: what it had open, closing, and what to tell listeners once the tools are rebuilt. */
+/** A stopped server: whether it had tools, and what it had open, closing. */
 export interface Retired {
   hadTools: boolean;
   closed: Promise<unknown>;
-  announce(): void;
 }
 
 /**
@@ -92,6 +91,12 @@ export class ServerSupervisor {
   readonly #context: SupervisorContext;
   /** True once stopped: what is still under way for it changes nothing. */
   #retired = false;
+  /**
+   * What listeners are to be told of a change made for many servers at once
+   * (cached tools standing in, a stop), once every one of them changed:
+   * `announce` tells it.
+   */
+  #news: { wasActive?: boolean; hadTools: boolean; content: readonly ContentList[] } | undefined;
 
   constructor(name: string, config: MCPServerConfig, context: SupervisorContext) {
     this.name = name;
@@ -159,21 +164,19 @@ export class ServerSupervisor {
 
   /**
    * The startup gate offers `cached` tools for `attempt`, still pending: they
-   * stand in as deferred tools. Returns what to tell listeners once the
-   * tools are rebuilt, or `undefined` when the attempt is no longer current
-   * or the server is live (a late cache read never replaces live tools).
+   * stand in as deferred tools, with the cached resources, prompts and
+   * instructions; listeners are told with {@link announce}. Returns whether
+   * they were used: not when the attempt is no longer current or the server
+   * is live (a late cache read never replaces live tools).
    */
-  defer(attempt: Attempt, cached: readonly MCPToolDefinition[]): (() => void) | undefined {
+  defer(attempt: Attempt, cached: readonly MCPToolDefinition[]): boolean {
     const record = this.#record;
-    if (!this.#isCurrent(attempt) || record.connection) return undefined;
-    const hasTools = record.defer(cached);
-    if (hasTools) this.#context.catalog.invalidate();
-    return () => {
-      const { emitter } = this.#context;
-      if (hasTools) emitter.emit("tools:changed", { name: this.name });
-      const entry = attempt.cachedEntry;
-      if (entry) this.#announceContent(record.deferContent(entry));
-    };
+    if (!this.#isCurrent(attempt) || record.connection) return false;
+    const hadTools = record.defer(cached);
+    if (hadTools) this.#context.catalog.invalidate();
+    const entry = attempt.cachedEntry;
+    this.#news = { hadTools, content: entry ? record.deferContent(entry) : [] };
+    return true;
   }
 
   /**
@@ -284,16 +287,15 @@ export class ServerSupervisor {
 
   /**
    * Stops the server for good: calls off everything it has (its attempt,
-   * watch, reconnect timer and connection); its tools go at once. The caller
-   * rebuilds the tools (once for many), then calls `announce`. `closed`
-   * settles once what it had open is closed.
+   * watch, reconnect timer and connection); its tools go at once. Listeners
+   * are told with {@link announce}. `closed` settles once what it had open
+   * is closed.
    */
   retire(): Retired {
-    const { tasks, emitter } = this.#context;
+    const { tasks } = this.#context;
     const record = this.#record;
-    const wasActive = record.active;
     const hadTools = record.definitions.length > 0;
-    const hadContent = record.setContent(NO_CONTENT);
+    this.#news = { wasActive: record.active, hadTools, content: record.setContent(NO_CONTENT) };
     this.#retired = true;
     const connection = record.release();
     const { attempt } = record;
@@ -302,16 +304,23 @@ export class ServerSupervisor {
     const closed = Promise.allSettled([connection && client().closeConnection(connection), attempt?.done]);
     // Tracked, so that a later disconnectAll also waits for closes already under way.
     tasks.add(closed);
+    return { hadTools, closed };
+  }
+
+  /**
+   * Tells listeners what the last {@link defer} or {@link retire} changed
+   * (once): the fleet calls it when every server of the change is done, so
+   * that a listener reads the tools of all of them.
+   */
+  announce(): void {
+    const news = this.#news;
+    this.#news = undefined;
+    if (!news) return;
+    const { emitter } = this.#context;
     const { name } = this;
-    return {
-      hadTools,
-      closed,
-      announce: () => {
-        if (wasActive) emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
-        if (hadTools) emitter.emit("tools:changed", { name });
-        this.#announceContent(hadContent);
-      },
-    };
+    if (news.wasActive) emitter.emit("server:disconnected", { name, reason: "disconnected by the caller" });
+    if (news.hadTools) emitter.emit("tools:changed", { name });
+    this.#announceContent(news.content);
   }
 
   /** The attempt itself, then what it came to: committed, retried, failed, or dropped when no longer current. */
