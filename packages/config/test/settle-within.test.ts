@@ -41,7 +41,8 @@ describe("settleWithin", () => {
     // The timer fired ~40 ms late: that much more was granted, once.
     expect(result.lateMs).toBeGreaterThan(30);
     expect(result.stretchMs).toBeGreaterThan(30);
-    expect(result.elapsedMs).toBeGreaterThanOrEqual(20 + result.stretchMs - 1);
+    // The stretch is time that passed, even when the re-armed timer fires a little early.
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(20 + result.stretchMs);
     expect(await result.operation).toBe("late");
   });
 
