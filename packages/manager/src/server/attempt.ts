@@ -34,6 +34,13 @@ export interface AttemptOptions {
   interactive?: boolean;
 }
 
+/**
+ * How long an attempt whose cache read is still out once its identity is
+ * known (it waited for a `!command`) waits for that read before it
+ * connects: long enough for one store read, too short to be felt.
+ */
+export const LATE_READ_WAIT_MS = 100;
+
 /** One connect + list of one server, and what the startup gate needs to know of it. */
 export class Attempt {
   /** The server's config name. */
@@ -113,6 +120,23 @@ export class Attempt {
         this.#outcome = { ok: false, error };
       },
     );
+  }
+
+  /**
+   * The attempt's identity, once its cache read answered too (in time, or
+   * late: a read that waited for the identity is one store read away from
+   * it then), or {@link LATE_READ_WAIT_MS} after the identity, whichever is
+   * first: the read holds the server's stored era, which spares a probe.
+   * Rejects as `identity` does.
+   */
+  async identityAndRead(): Promise<AttemptIdentity> {
+    const identity = await this.identity;
+    if (!this.#readAnswered) {
+      const stop = new AbortController();
+      await Promise.race([this.late, delay(LATE_READ_WAIT_MS, stop.signal)]);
+      stop.abort();
+    }
+    return identity;
   }
 
   /** `done` settles as `run` does: the work the attempt stands for, started by its owner. */

@@ -57,8 +57,12 @@ export interface ConnectAndListOptions {
   settings: ConnectSettings;
   /** The config file the server came from, for error messages. */
   sourcePath: string | undefined;
-  /** The era to connect in without a probe (a stored verdict); a stale modern one is asked again, once. */
-  prior: MCPEraVerdict | undefined;
+  /**
+   * The era to connect in without a probe (a stored verdict), asked once the
+   * attempt's identity is known and its cache read answered; a stale modern
+   * one is asked again, once.
+   */
+  prior: () => MCPEraVerdict | undefined;
   /** The limits of the tool list and where a breach is logged. */
   toolList: ReturnType<typeof toolListOptions>;
   /** The limits of the resource and prompt lists. */
@@ -105,8 +109,7 @@ export async function* connectAndList(
   const { settings } = options;
   const timeoutMs = attempt.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   let connection: MCPServerConnection | undefined;
-  const once = async function* (prior: MCPEraVerdict | undefined) {
-    const identity = await abortable(attempt.identity, signal);
+  const once = async function* (identity: AttemptIdentity, prior: MCPEraVerdict | undefined) {
     const opened = await openConnection(name, attempt.config, {
       cwd: settings.cwd,
       signal,
@@ -149,8 +152,9 @@ export async function* connectAndList(
       tools: MCPToolDefinition[];
       contentListing: Promise<Partial<ServerContent>>;
     };
+    const identity = await abortable(attempt.identityAndRead(), signal);
     try {
-      listed = yield* once(options.prior);
+      listed = yield* once(identity, options.prior());
     } catch (error) {
       const stale = connection;
       if (!stale || signal.aborted || !isStaleModernVerdict(stale, error)) throw error;
@@ -161,7 +165,7 @@ export async function* connectAndList(
       await client()
         .closeConnection(stale)
         .catch(() => {});
-      listed = yield* once(undefined);
+      listed = yield* once(identity, undefined);
     }
     const content = await settleWithin(() => listed.contentListing, CONTENT_GRACE_MS);
     signal.throwIfAborted();

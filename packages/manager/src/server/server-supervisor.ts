@@ -339,12 +339,12 @@ export class ServerSupervisor {
     const { settings, limits, pace } = this.#context;
     const record = this.#record;
     const slot = await pace.beforeConnect(attempt);
-    // Connect with the era a connection already found (no probe), or the cache's.
-    const stored = record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.storedEra;
     const steps = connectAndList(attempt, {
       settings,
       sourcePath: record.source?.path,
-      prior: verdictToPass(stored),
+      // Connect with the era a connection already found (no probe), or the cache's.
+      prior: () =>
+        verdictToPass(record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.storedEra),
       toolList: toolListOptions(record, limits, settings.logger),
       contentList: contentListOptions(record, limits, settings.logger),
     });
