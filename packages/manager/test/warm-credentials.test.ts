@@ -169,6 +169,21 @@ describe.each([
   );
 });
 
+describe("a !command that fails", () => {
+  it("fails its server alone, with a cache on, and reads nothing private for it", async () => {
+    const cache = new MCPToolCache(new Map());
+    const m = managers({ startupMode: "cache-first", cache });
+    const ok = counted(modernServer);
+    const { errors } = await m.connectServers({
+      broken: { ...modernServer(), env: { EXAMPLE_API_KEY: "!exit 3" } },
+      ok: ok.config,
+    });
+    expect(errors.get("broken")?.code).toBe("SHELL_FAILED");
+    await m.waitForConnection("ok");
+    expect(m.getServerStates().find((state) => state.name === "broken")?.status).toBe("failed");
+  });
+});
+
 describe("values the loader expands (`${VAR}`)", () => {
   let http: HttpFixture | undefined;
   afterEach(async () => {

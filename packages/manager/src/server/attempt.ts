@@ -98,6 +98,7 @@ export class Attempt {
     // Its failure is the attempt's, reported when it connects; a read without it finds only public lists.
     this.identity.catch(() => {});
     const authContext = this.identity.then((identity) => identity.authContext);
+    authContext.catch(() => {});
     // The cache never throws by contract; a miss is the only safe reading of anything else.
     const found: Promise<MCPToolCacheRead | null> = cache
       ? cache
