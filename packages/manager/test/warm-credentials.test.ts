@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createCacheFromUrl, MCPToolCache } from "@mcp-rt/cache";
-import { createMemoryAuthStorage, type MCPServerConfig } from "@mcp-rt/config";
+import { createMemoryAuthStorage, type MCPServerConfig, type MCPStdioServerConfig } from "@mcp-rt/config";
 import {
   createBrowserStandIn,
   dualEraServer,
@@ -75,7 +75,7 @@ async function startOnce(
 }
 
 /** A fixture config whose processes and probes are counted at the fixture. */
-function counted(make: (options: FixtureOptions) => MCPServerConfig, options: FixtureOptions = {}) {
+function counted(make: (options: FixtureOptions) => MCPStdioServerConfig, options: FixtureOptions = {}) {
   const pidFile = join(dir, `pids-${Math.random().toString(36).slice(2)}`);
   return {
     pidFile,
@@ -109,7 +109,7 @@ describe.each([
   ["a 2026-07-28 server", modernServer],
   ["a dual-era server", dualEraServer],
 ] as const)("%s with credentials starts warm from its private lists", (_label, make) => {
-  it.each([
+  const cases: Array<[string, Partial<MCPStdioServerConfig>]> = [
     ["no env", {}],
     ["a plain env value", { env: { LOG_LEVEL: "debug" } }],
     [
@@ -118,7 +118,8 @@ describe.each([
     ],
     ["a !command value", { env: { EXAMPLE_API_KEY: "!printf sk-from-a-command" } }],
     ["envPassthrough", { envPassthrough: ["GITHUB_TOKEN"] }],
-  ] as const)(
+  ];
+  it.each(cases)(
     "%s: probed once cold; warm, its tools handed over before the spawn and no probe",
     async (_case, extra) => {
       const cache = new MCPToolCache(new Map());
@@ -134,7 +135,7 @@ describe.each([
     },
   );
 
-  it.each([
+  const others: Array<[string, Partial<MCPStdioServerConfig>, string, [string, string]]> = [
     [
       "envPassthrough: [GITHUB_TOKEN]",
       { envPassthrough: ["GITHUB_TOKEN"] },
@@ -147,7 +148,8 @@ describe.each([
       "OPENAPI_MCP_HEADERS",
       ['{"Authorization":"Bearer ann-0123456789"}', '{"Authorization":"Bearer bob-0123456789"}'],
     ],
-  ] as const)(
+  ];
+  it.each(others)(
     "%s with another value is another caller: no tools of the first, one discover on its one process",
     async (_case, extra, variable, [ann, bob]) => {
       const cache = new MCPToolCache(new Map());
