@@ -156,20 +156,34 @@ export class MCPToolCache {
       // Which step a read that is given up was at: a store that is slow is warned about, an identity still being resolved is not.
       let waitingFor: "store" | "auth context" = "store";
       const operation = async (): Promise<MCPToolCacheRead> => {
+        // The private entry is read beside the plain one as soon as the context is known: most
+        // 2026-07-28 lists are private, and waiting for the plain entry first would add a store
+        // round trip to their start; a public server's is a miss it does not wait for.
+        const own =
+          options.authContext === undefined
+            ? undefined
+            : Promise.resolve(options.authContext).then((authContext) => {
+                const expected = this.#expected(
+                  cacheKey,
+                  serverName,
+                  privateFingerprint(fingerprint, authContext),
+                );
+                return { expected, value: settled(this.#keyv.get<unknown>(expected.key)) };
+              });
+        own?.catch(() => {});
         const found = await this.#use(await settled(this.#keyv.get<unknown>(plain.key)), plain);
-        if (found.entry === null || found.entry.tools !== undefined || options.authContext === undefined)
+        if (found.entry === null || found.entry.tools !== undefined || own === undefined)
           return this.#result(serverName, found.entry, null);
         waitingFor = "auth context";
-        let authContext: string;
+        let mineRead: { expected: Expected; value: Promise<Settled<unknown>> };
         try {
-          authContext = await options.authContext;
+          mineRead = await own;
         } catch {
           // The context could not be made (a `!command` failed): nothing private can be read.
           return this.#result(serverName, found.entry, null);
         }
         waitingFor = "store";
-        const own = this.#expected(cacheKey, serverName, privateFingerprint(fingerprint, authContext));
-        const mine = await this.#use(await settled(this.#keyv.get<unknown>(own.key)), own);
+        const mine = await this.#use(await mineRead.value, mineRead.expected);
         return this.#result(serverName, found.entry, mine.entry);
       };
       const read = await settleWithin(operation, this.#readTimeoutMs);
