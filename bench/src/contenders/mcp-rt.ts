@@ -157,10 +157,11 @@ async function waitForCacheEntries(
 ): Promise<number> {
   const deadline = Date.now() + 10_000;
   for (;;) {
+    // A server whose lists are private has its facts in the plain entry, its tools under its caller.
     const entries = await Promise.all(
-      Object.entries(configs).map(([name, config]) => cache.get({ serverName: name, config, cwd })),
+      Object.entries(configs).map(([name, config]) => cache.read({ serverName: name, config, cwd })),
     );
-    const cached = entries.filter((tools) => tools !== null).length;
+    const cached = entries.filter((read) => read.entry !== null || read.facts !== undefined).length;
     if (cached === entries.length || Date.now() > deadline) return cached;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -59,7 +59,20 @@ export interface MCPToolCacheListHint {
   receivedAt: number;
 }
 
-/** One server's cached tools, as the store keeps them. */
+/**
+ * What a server's plain entry says of it for every caller, also when its
+ * lists are private (kept per auth context): the era it speaks (with the
+ * `server/discover` result only when that is public) and how long it took
+ * to come up.
+ */
+export interface MCPToolCacheFacts {
+  /** The era the server speaks; its `discover` only when the server marked it `cacheScope: "public"`. */
+  era?: MCPToolCacheEra | undefined;
+  /** How long the server took to come up at the start that wrote it, in ms. */
+  startMs?: number | undefined;
+}
+
+/** One server's cached tools and what is kept beside them, as a read returns them. */
 export interface MCPToolCacheEntry {
   /** The cache format version that wrote it. */
   version: number;
@@ -125,11 +138,17 @@ export const MCPToolCacheListHintSchema: z.ZodMiniType<MCPToolCacheListHint> = z
   receivedAt: z.number(),
 });
 
-/** zod schema of {@link MCPToolCacheEntry}: what a read accepts. */
-export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.object({
+/**
+ * A stored value: an entry with its lists, or (without `tools`) a server's
+ * plain entry whose lists are private, or a note that it missed the startup
+ * wait; either of the last two with the server's facts.
+ */
+export type StoredEntry = Omit<MCPToolCacheEntry, "tools"> & { tools?: MCPToolDefinition[] | undefined };
+
+/** The fields of every stored value but `tools`. */
+const ENTRY_FIELDS = {
   version: z.int(),
   fingerprint: z.string().check(z.minLength(1)),
-  tools: z.array(MCPToolDefinitionSchema),
   serverInfo: z.optional(CachedServerInfoSchema),
   resources: z.optional(z.array(MCPResourceDefinitionSchema)),
   resourceTemplates: z.optional(z.array(MCPResourceTemplateDefinitionSchema)),
@@ -141,6 +160,18 @@ export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.objec
   startMs: z.optional(z.number().check(z.nonnegative())),
   savedAt: z.number(),
   mac: z.string(),
+};
+
+/** zod schema of {@link MCPToolCacheEntry}: an entry with its lists. */
+export const MCPToolCacheEntrySchema: z.ZodMiniType<MCPToolCacheEntry> = z.object({
+  ...ENTRY_FIELDS,
+  tools: z.array(MCPToolDefinitionSchema),
+});
+
+/** zod schema of a {@link StoredEntry}: what a write checks. */
+export const StoredEntrySchema: z.ZodMiniType<StoredEntry> = z.object({
+  ...ENTRY_FIELDS,
+  tools: z.optional(z.array(MCPToolDefinitionSchema)),
 });
 
 /** Why a stored value was not used. */
@@ -151,7 +182,7 @@ export type EntryRejection =
   | { kind: "expired"; savedAt: number };
 
 /** The result of reading a stored value. */
-export type EntryCheck = { ok: true; entry: MCPToolCacheEntry } | { ok: false; rejection: EntryRejection };
+export type EntryCheck = { ok: true; entry: StoredEntry } | { ok: false; rejection: EntryRejection };
 
 /** `path.to.field: message` for the first few problems zod found. */
 export function describeIssues(error: z.core.$ZodError): string {
@@ -187,7 +218,7 @@ export function checkEntry(
   // Its writer held the key and parsed it with the schema of this version: only its shape is checked.
   const problem = entryShapeProblem(value as Record<string, unknown>);
   if (problem !== undefined) return { ok: false, rejection: { kind: "corrupt", reason: problem } };
-  const entry = value as MCPToolCacheEntry;
+  const entry = value as StoredEntry;
   if (entry.fingerprint !== expected.fingerprint) {
     return { ok: false, rejection: { kind: "corrupt", reason: "fingerprint: does not match its key" } };
   }

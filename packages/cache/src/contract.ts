@@ -49,50 +49,63 @@ export function toolCacheContractTests(it: ContractIt, makeStore: MakeStore): vo
       cacheScope,
       receivedAt: Date.now(),
     });
-    const as = (authContext: string) => ({ authContext });
-    await c
-      .cache()
-      .set(
-        { serverName: "remote", config: http },
-        { tools: sampleTools(2, "all"), toolsHint: hint("public") },
-      );
-    assert.equal(
-      (await c.cache().getEntry({ serverName: "remote", config: http }))?.toolsHint?.cacheScope,
-      "public",
-    );
-    await c
-      .cache()
-      .set(
-        { serverName: "remote", config: http },
-        { tools: sampleTools(3, "ann"), toolsHint: hint("private"), authContext: "ann" },
-      );
-    // The plain entry keeps the older public list: it never held anything private.
-    assert.deepEqual(await c.cache().get({ serverName: "remote", config: http }), sampleTools(2, "all"));
-    const ann = (await c.cache().read({ serverName: "remote", config: http }, as("ann"))).entry;
+    const remote = { serverName: "remote", config: http };
+    const as = (authContext: string | PromiseLike<string>) => ({ authContext });
+    await c.cache().set(remote, { tools: sampleTools(2, "all"), toolsHint: hint("public") });
+    // A public list is every reader's.
+    assert.equal((await c.cache().getEntry(remote))?.toolsHint?.cacheScope, "public");
+    assert.deepEqual(await c.cache().get(remote, as("bob")), sampleTools(2, "all"));
+    const discover = { supportedVersions: ["2026-07-28"], capabilities: {}, cacheScope: "private" };
+    const era = { era: "modern" as const, protocolVersion: "2026-07-28", discover, decidedAt: Date.now() };
+    await c.cache().set(remote, {
+      tools: sampleTools(3, "ann"),
+      toolsHint: hint("private"),
+      era,
+      startMs: 40,
+      authContext: "ann",
+    });
+    // The plain entry now holds the server's facts alone: its era without the private discover result.
+    const plain = await c.cache().read(remote);
+    assert.equal(plain.entry, null);
+    assert.deepEqual(plain.facts, {
+      era: { era: "modern", protocolVersion: "2026-07-28", decidedAt: era.decidedAt },
+      startMs: 40,
+    });
+    const ann = (await c.cache().read(remote, as("ann"))).entry;
     assert.deepEqual(ann?.tools, sampleTools(3, "ann"));
-    assert.equal(ann?.toolsHint?.cacheScope, "private");
-    assert.equal((await c.cache().read({ serverName: "remote", config: http }, as("bob"))).entry, null);
-    await c
-      .cache()
-      .set(
-        { serverName: "remote", config: http },
-        { tools: sampleTools(1, "bob"), toolsHint: hint("private"), authContext: "bob" },
-      );
+    assert.deepEqual(ann?.era, era);
     assert.deepEqual(
-      (await c.cache().read({ serverName: "remote", config: http }, as("ann"))).entry?.tools,
+      (await c.cache().read(remote, as(Promise.resolve("ann")))).entry?.tools,
       sampleTools(3, "ann"),
     );
-    assert.deepEqual(
-      (await c.cache().read({ serverName: "remote", config: http }, as("bob"))).entry?.tools,
-      sampleTools(1, "bob"),
-    );
-    await c.cache().delete({ serverName: "remote", config: http }, as("ann"));
-    assert.equal((await c.cache().read({ serverName: "remote", config: http }, as("ann"))).entry, null);
-    // Without an auth context (no credentials) there is no one else to keep it from.
+    const bob = await c.cache().read(remote, as("bob"));
+    assert.equal(bob.entry, null);
+    assert.equal(bob.facts?.startMs, 40);
+    // A context that could not be made (its `!command` failed) reads nothing private.
+    assert.equal((await c.cache().read(remote, as(Promise.reject(new Error("no"))))).entry, null);
     await c
       .cache()
-      .set({ serverName: "other", config: http }, { tools: sampleTools(1), toolsHint: hint("private") });
-    assert.deepEqual(await c.cache().get({ serverName: "other", config: http }), sampleTools(1));
+      .set(remote, { tools: sampleTools(1, "bob"), toolsHint: hint("private"), authContext: "bob" });
+    assert.deepEqual((await c.cache().read(remote, as("ann"))).entry?.tools, sampleTools(3, "ann"));
+    assert.deepEqual((await c.cache().read(remote, as("bob"))).entry?.tools, sampleTools(1, "bob"));
+    await c.cache().delete(remote, { authContext: "ann" });
+    assert.equal((await c.cache().read(remote, as("ann"))).entry, null);
+    // A list private by its discover result or by the lists beside it is private too.
+    const other = { serverName: "other", config: http };
+    await c.cache().set(other, {
+      tools: sampleTools(1),
+      toolsHint: hint("public"),
+      cacheScope: "private",
+      authContext: "ann",
+    });
+    assert.equal(await c.cache().get(other), null);
+    assert.deepEqual(await c.cache().get(other, as("ann")), sampleTools(1));
+    // Without an auth context a private list is not kept at all.
+    const third = { serverName: "third", config: http };
+    await c.cache().set(third, { tools: sampleTools(1), toolsHint: hint("private"), era });
+    assert.equal(await c.cache().get(third), null);
+    assert.equal(await c.cache().get(third, as("ann")), null);
+    assert.equal((await c.cache().read(third)).facts?.era?.era, "modern");
     assert.equal(c.logger.count("warn"), 0);
   });
 

@@ -96,7 +96,7 @@ export function entryShapeProblem(entry: Fields): string | undefined {
   )
     return "serverInfo: expected { name, version }";
   return (
-    list(entry.tools, "tools", tool, false) ??
+    list(entry.tools, "tools", tool, true) ??
     list(entry.resources, "resources", resource, true) ??
     list(entry.resourceTemplates, "resourceTemplates", template, true) ??
     list(entry.prompts, "prompts", prompt, true)

@@ -5,14 +5,16 @@ import { isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
 /**
  * The layout of a cache entry. Part of every fingerprint, so entries written by
  * an mcp-rt with another layout are never read, only left to expire. 2: keyed
- * by an HMAC and signed (`mac`). A reader does not parse an entry of its version
- * whose `mac` checks out (its writer did, before signing it), it only checks its
- * shape: a change of what an entry may hold needs a new version, unless it is
- * an optional field that a reader without it ignores and one with it checks
- * (`startMs`, `toolsHint`: the `mac` covers every stored field, known or not;
- * a private list is kept under another id, which an older reader never reads).
+ * by an HMAC and signed (`mac`). 4: a server's lists are kept per auth context
+ * when any is private, and its plain entry then holds its facts alone (no
+ * `tools`), which a reader of 3 would take for a server without tools. A
+ * reader does not parse an entry of its version whose `mac` checks out (its
+ * writer did, before signing it), it only checks its shape: a change of what
+ * an entry may hold needs a new version, unless it is an optional field that
+ * a reader without it ignores and one with it checks (the `mac` covers every
+ * stored field, known or not).
  */
-export const CACHE_FORMAT_VERSION = 3;
+export const CACHE_FORMAT_VERSION = 4;
 
 /** JSON with object keys sorted at every depth, so equal configs give equal text. */
 export function canonicalJson(value: unknown): string {

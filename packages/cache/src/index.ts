@@ -2,6 +2,7 @@ export type {
   CachedServerInfo,
   MCPToolCacheEntry,
   MCPToolCacheEra,
+  MCPToolCacheFacts,
   MCPToolCacheListHint,
   MCPToolCacheMissedStartup,
 } from "./cache-entry.js";
@@ -23,6 +24,7 @@ export type { KeychainAuthStorageOptions, KeyringModule } from "./keychain-auth-
 export { createKeychainAuthStorage } from "./keychain-auth-storage.js";
 export { MCPToolCache } from "./mcp-tool-cache.js";
 export type {
+  MCPToolCacheDeleteOptions,
   MCPToolCacheNoteOptions,
   MCPToolCacheOptions,
   MCPToolCacheRead,

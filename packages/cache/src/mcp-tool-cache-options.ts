@@ -10,6 +10,7 @@ import type {
   CachedServerInfo,
   MCPToolCacheEntry,
   MCPToolCacheEra,
+  MCPToolCacheFacts,
   MCPToolCacheListHint,
   MCPToolCacheMissedStartup,
 } from "./cache-entry.js";
@@ -79,14 +80,27 @@ export interface MCPToolCacheSetOptions {
   prompts?: MCPPromptDefinition[];
   /** The server's `instructions`, kept like `resources`. */
   instructions?: string;
-  /** The era the server speaks (the connection's `eraVerdict`), kept like `resources`. */
+  /**
+   * The era the server speaks (the connection's `eraVerdict`): kept in the
+   * server's plain entry for every caller, its `discover` result there only
+   * when that says `cacheScope: "public"` (else with the lists).
+   */
   era?: MCPToolCacheEra;
   /** The caching hints of the tools (the connection's `toolsCacheHint`), kept like `resources`. */
   toolsHint?: MCPToolCacheListHint;
   /**
-   * Who the list was made for (the connection's `authContext`, a digest): a
-   * private list (`toolsHint.cacheScope: "private"`) is kept under it; without
-   * it (no credentials), as any other list.
+   * The strictest `cacheScope` of the lists beside the tools (resources,
+   * templates, prompts: the connection's `cacheScope`). With the tools' own
+   * and the discover result's, it decides where the lists are kept: when
+   * any is `"private"`, all of them are kept under `authContext` only.
+   * @default "public" (a legacy server's lists carry no scope)
+   */
+  cacheScope?: "public" | "private";
+  /**
+   * Who the lists were made for (the connection's `authContext`, a digest):
+   * private lists are kept under it, and only a `read` with the same context
+   * finds them. Private lists without one are not kept (only the server's
+   * facts are).
    */
   authContext?: string;
   /**
@@ -97,17 +111,31 @@ export interface MCPToolCacheSetOptions {
   startMs?: number;
 }
 
-/** Options of `MCPToolCache.read` and `MCPToolCache.delete`. */
+/** Options of `MCPToolCache.read`. */
 export interface MCPToolCacheReadOptions {
-  /** The auth context (the connection's `authContext`) whose private list to read or delete; without it, the plain entry. */
+  /**
+   * Who reads (the connection's `authContext`): when the server's lists are
+   * private, the ones kept under this context are read. A promise (of a
+   * context that waits for a `!command` or a stored sign-in) is awaited
+   * within the read's `readTimeoutMs`; one that rejects reads no private
+   * lists. Without it, only public lists are found.
+   */
+  authContext?: string | PromiseLike<string>;
+}
+
+/** Options of `MCPToolCache.delete`. */
+export interface MCPToolCacheDeleteOptions {
+  /** The auth context whose private lists to delete; without it, the server's plain entry. */
   authContext?: string;
 }
 
-/** What `MCPToolCache.read` found under a server's key. */
+/** What `MCPToolCache.read` found for a server. */
 export interface MCPToolCacheRead {
-  /** The server's cached tools and what was kept beside them; `null` on a miss, a note or a problem. */
+  /** The server's cached tools and what was kept beside them, for this reader; `null` on a miss, a note or a problem. */
   entry: MCPToolCacheEntry | null;
-  /** A note that the server missed the startup wait (and when it was written, ms since the epoch), instead of an entry. */
+  /** What the server's plain entry says for every caller (its era, its start time), also when its lists were not found. */
+  facts?: MCPToolCacheFacts;
+  /** A note that the server missed the startup wait (and when it was written, ms since the epoch). */
   missedStartup?: MCPToolCacheMissedStartup & { at: number };
   /**
    * Set when the store did not answer within `readTimeoutMs`: the read goes on,
@@ -120,6 +148,8 @@ export interface MCPToolCacheRead {
 export interface MCPToolCacheNoteOptions {
   /** The startup wait the server missed, in ms. */
   waitMs: number;
+  /** The server's facts as read (`MCPToolCacheRead.facts`), kept beside the note. */
+  facts?: MCPToolCacheFacts | undefined;
 }
 
 /** A number option of {@link MCPToolCacheOptions}, checked: positive, else its fallback when unset. */

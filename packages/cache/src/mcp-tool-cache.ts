@@ -12,9 +12,12 @@ import {
   checkEntry,
   describeIssues,
   type MCPToolCacheEntry,
-  MCPToolCacheEntrySchema,
+  type MCPToolCacheEra,
   MCPToolCacheEraSchema,
+  type MCPToolCacheFacts,
   MCPToolCacheListHintSchema,
+  type StoredEntry,
+  StoredEntrySchema,
 } from "./cache-entry.js";
 import { CacheKey, loadCacheKeyFile, processCacheKey } from "./cache-key.js";
 import {
@@ -27,6 +30,7 @@ import {
 import {
   DAY_MS,
   HOUR_MS,
+  type MCPToolCacheDeleteOptions,
   type MCPToolCacheNoteOptions,
   type MCPToolCacheOptions,
   type MCPToolCacheRead,
@@ -116,47 +120,83 @@ export class MCPToolCache {
     if (owned) keyv.on("error", (error: unknown) => this.#storeFailed(error));
   }
 
-  /** The cached tools of a server, or `null` on a miss, an expired or unreadable entry, or a store problem. */
-  async get(server: ToolCacheServer): Promise<MCPToolDefinition[] | null> {
-    return (await this.getEntry(server))?.tools ?? null;
+  /** The cached tools of a server (for `options.authContext`, when they are private), or `null` on a miss, an expired or unreadable entry, or a store problem. */
+  async get(
+    server: ToolCacheServer,
+    options: MCPToolCacheReadOptions = {},
+  ): Promise<MCPToolDefinition[] | null> {
+    return (await this.getEntry(server, options))?.tools ?? null;
   }
 
   /** Like {@link MCPToolCache.get}, with what was kept next to the tools (`serverInfo`, resources, prompts, instructions) and the write time. */
-  async getEntry(server: ToolCacheServer): Promise<MCPToolCacheEntry | null> {
-    return (await this.read(server)).entry;
+  async getEntry(
+    server: ToolCacheServer,
+    options: MCPToolCacheReadOptions = {},
+  ): Promise<MCPToolCacheEntry | null> {
+    return (await this.read(server, options)).entry;
   }
 
   /**
-   * What the store holds for a server: its entry, a note that it missed the
-   * startup wait ({@link MCPToolCache.noteMissedStartup}), or nothing. Never
-   * throws. A store slower than `readTimeoutMs` is not waited for: the result
-   * is a miss with `late`, the read still under way, which settles with what
-   * the store answers. With `authContext`, what is read is the entry of a
-   * private list kept under that context (see {@link MCPToolCache.set}).
+   * What the store holds for a server: its entry (from its plain entry when
+   * its lists are public, else the private one kept under
+   * `options.authContext`), its facts (era, start time; also without an
+   * entry), a note that it missed the startup wait
+   * ({@link MCPToolCache.noteMissedStartup}), or nothing. Never throws. A
+   * read slower than `readTimeoutMs` (the store, or the auth context it
+   * waits for) is not waited for: the result is a miss with `late`, the read
+   * still under way, which settles with what it finds.
    */
   async read(server: ToolCacheServer, options: MCPToolCacheReadOptions = {}): Promise<MCPToolCacheRead> {
     if (this.#closed) return MISS;
     const { serverName } = server;
     try {
       const cacheKey = await this.#cacheKey();
-      const fingerprint = this.#entryId(cacheKey, server, options.authContext);
-      const expected: Expected = {
-        serverName,
-        key: toolCacheKey(this.#namespace, fingerprint),
-        fingerprint,
-        cacheKey,
+      const fingerprint = toolCacheFingerprint(server);
+      const plain = this.#expected(cacheKey, serverName, fingerprint);
+      // Which step a read that is given up was at: a store that is slow is warned about, an identity still being resolved is not.
+      let waitingFor: "store" | "auth context" = "store";
+      const operation = async (): Promise<MCPToolCacheRead> => {
+        // The private entry is read beside the plain one as soon as the context is known: most
+        // 2026-07-28 lists are private, and waiting for the plain entry first would add a store
+        // round trip to their start; a public server's is a miss it does not wait for.
+        const own =
+          options.authContext === undefined
+            ? undefined
+            : Promise.resolve(options.authContext).then((authContext) => {
+                const expected = this.#expected(
+                  cacheKey,
+                  serverName,
+                  privateFingerprint(fingerprint, authContext),
+                );
+                return { expected, value: settled(this.#keyv.get<unknown>(expected.key)) };
+              });
+        own?.catch(() => {});
+        const found = await this.#use(await settled(this.#keyv.get<unknown>(plain.key)), plain);
+        if (found.entry === null || found.entry.tools !== undefined || own === undefined)
+          return this.#result(serverName, found.entry, null);
+        waitingFor = "auth context";
+        let mineRead: { expected: Expected; value: Promise<Settled<unknown>> };
+        try {
+          mineRead = await own;
+        } catch {
+          // The context could not be made (a `!command` failed): nothing private can be read.
+          return this.#result(serverName, found.entry, null);
+        }
+        waitingFor = "store";
+        const mine = await this.#use(await mineRead.value, mineRead.expected);
+        return this.#result(serverName, found.entry, mine.entry);
       };
-      const read = await settleWithin(() => this.#keyv.get<unknown>(expected.key), this.#readTimeoutMs);
-      if (read.status !== "timeout") return await this.#use(read, expected);
-      this.#readTooSlow(serverName, read);
+      const read = await settleWithin(operation, this.#readTimeoutMs);
+      if (read.status === "ok") return read.value;
+      if (read.status === "error") throw read.error;
+      if (waitingFor === "store") this.#readTooSlow(serverName, read);
+      else
+        this.#logger.debug(
+          `tool cache: the read of "${serverName}" waits for its auth context (a !command or a stored sign-in); handed over when it answers`,
+        );
       const started = Date.now();
       const late = read.operation
-        .then(
-          (value): Settled<unknown> => ({ status: "ok", value }),
-          (error: unknown): Settled<unknown> => ({ status: "error", error }),
-        )
-        .then(async (settled) => {
-          const found = await this.#use(settled, expected);
+        .then((found) => {
           this.#logger.debug(
             `tool cache: the late read of "${serverName}" answered ${Date.now() - started} ms after it was given up (${found.entry ? "an entry" : found.missedStartup ? "a note" : "nothing"})`,
             { server: serverName, afterMs: Date.now() - started, found: found.entry !== null },
@@ -176,46 +216,62 @@ export class MCPToolCache {
     }
   }
 
-  /** What a store's answer means: an entry, a note, or a miss (a bad value is removed, with a warning). */
-  async #use(read: Settled<unknown>, expected: Expected): Promise<MCPToolCacheRead> {
+  /** What a read returns from the server's plain entry and the private one it found (if any). */
+  #result(serverName: string, plain: StoredEntry | null, mine: StoredEntry | null): MCPToolCacheRead {
+    if (plain === null) return MISS;
+    const lists = plain.tools !== undefined ? plain : mine?.tools !== undefined ? mine : null;
+    const facts = factsOf(plain);
+    const read: MCPToolCacheRead = {
+      entry: lists as MCPToolCacheEntry | null,
+      ...(facts ? { facts } : {}),
+    };
+    const note = plain.missedStartup;
+    if (note === undefined) return read;
+    if (Date.now() - plain.savedAt > this.#missedStartupTtlMs) {
+      this.#logger.debug(`tool cache: the note that "${serverName}" missed the startup wait expired`);
+      return read;
+    }
+    return { ...read, missedStartup: { waitMs: note.waitMs, at: plain.savedAt } };
+  }
+
+  /** What a value read under `fingerprint`'s id is checked against. */
+  #expected(cacheKey: CacheKey, serverName: string, fingerprint: string): Expected {
+    const id = cacheKey.entryId(fingerprint);
+    return { serverName, key: toolCacheKey(this.#namespace, id), fingerprint: id, cacheKey };
+  }
+
+  /** What a store's answer means: a stored value, or nothing (a bad value is removed, with a warning). */
+  async #use(read: Settled<unknown>, expected: Expected): Promise<{ entry: StoredEntry | null }> {
     const { serverName, key } = expected;
-    if (read.status === "timeout") return MISS;
+    const none = { entry: null };
+    if (read.status === "timeout") return none;
     if (read.status === "error") {
       // A caller-supplied Keyv throws its deserializer's error for unparsable text.
       if (read.error instanceof SyntaxError)
         await this.#discard(serverName, key, "are unreadable (the stored text is not JSON)");
       else this.#storeFailed(read.error);
-      return MISS;
+      return none;
     }
     // A caller-supplied Keyv may swallow read errors into `undefined`: only a hit proves it works.
     if (this.#ownsKeyv || read.value !== undefined) this.#storeWorks();
-    if (read.value === undefined || read.value === null) return MISS;
+    if (read.value === undefined || read.value === null) return none;
     if (isUnreadable(read.value)) {
       await this.#discard(serverName, key, "are unreadable (the stored text is not a JSON cache entry)");
-      return MISS;
+      return none;
     }
     const tooBig = this.#tooBig(read.value);
     if (tooBig) {
       await this.#discard(serverName, key, `cannot be used (${tooBig})`);
-      return MISS;
+      return none;
     }
-    const now = Date.now();
     const check = checkEntry(read.value, {
       fingerprint: expected.fingerprint,
       version: CACHE_FORMAT_VERSION,
       key: expected.cacheKey,
       ttlMs: this.#ttlMs,
-      now,
+      now: Date.now(),
     });
-    if (check.ok) {
-      const { entry } = check;
-      if (entry.missedStartup === undefined) return { entry };
-      if (now - entry.savedAt > this.#missedStartupTtlMs) {
-        this.#logger.debug(`tool cache: the note that "${serverName}" missed the startup wait expired`);
-        return MISS;
-      }
-      return { entry: null, missedStartup: { waitMs: entry.missedStartup.waitMs, at: entry.savedAt } };
-    }
+    if (check.ok) return { entry: check.entry };
     const { rejection } = check;
     if (rejection.kind === "corrupt")
       await this.#discard(serverName, key, `are unreadable (${rejection.reason})`);
@@ -227,71 +283,52 @@ export class MCPToolCache {
       );
     else if (rejection.kind === "expired") this.#logger.debug(`tool cache: "${serverName}" entry expired`);
     else this.#logger.debug(`tool cache: "${serverName}" entry has format version ${rejection.version}`);
-    return MISS;
+    return none;
   }
 
   /**
-   * Notes, where the server's tools would be kept, that it was still starting
-   * when the startup wait of `waitMs` ran out: `read` returns the note
+   * Notes, in the server's plain entry, that it was still starting when the
+   * startup wait of `waitMs` ran out: `read` returns the note
    * (`missedStartup`) until the server's tools are `set` (which replaces it),
-   * the entry is deleted, or `missedStartupTtlMs` passed. A logged no-op when
-   * the store fails.
+   * the entry is deleted, or `missedStartupTtlMs` passed. The facts given
+   * (`options.facts`, as read) are kept beside it. A logged no-op when the
+   * store fails.
    */
   async noteMissedStartup(server: ToolCacheServer, options: MCPToolCacheNoteOptions): Promise<void> {
     if (this.#closed) return;
     const { serverName } = server;
-    try {
-      const cacheKey = await this.#cacheKey();
-      const fingerprint = this.#entryId(cacheKey, server);
-      const parsed = MCPToolCacheEntrySchema.safeParse({
-        version: CACHE_FORMAT_VERSION,
-        fingerprint,
-        tools: [],
-        missedStartup: { waitMs: options.waitMs },
-        savedAt: Date.now(),
-        mac: "",
-      });
-      if (!parsed.success) {
-        this.#logger.warn(
-          `Tool cache: not keeping the note on "${serverName}": ${describeIssues(parsed.error)}.`,
-        );
-        return;
-      }
-      const { mac: _unsigned, ...fields } = parsed.data;
-      const note: MCPToolCacheEntry = { ...fields, mac: cacheKey.sign(fields) };
-      const key = toolCacheKey(this.#namespace, fingerprint);
-      this.#afterWrite(
-        await this.#inOrder(key, () =>
-          settleWithin(() => this.#keyv.set(key, note, this.#missedStartupTtlMs), this.#writeTimeoutMs),
-        ),
-        "write",
-      );
-    } catch (error) {
-      this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
-    }
+    const facts = options.facts ? publicFacts(options.facts) : undefined;
+    await this.#write(server, {
+      what: "the note on",
+      fields: { ...facts, missedStartup: { waitMs: options.waitMs } },
+      // A bare note goes when it expires; facts stay as long as any entry.
+      ttlMs:
+        facts?.era !== undefined || facts?.startMs !== undefined ? this.#ttlMs : this.#missedStartupTtlMs,
+    }).catch((error: unknown) =>
+      this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error }),
+    );
   }
 
   /**
-   * Stores a server's tools. A logged no-op when the store fails, is slower
-   * than `writeTimeoutMs`, or the tools are not valid tool definitions. A list
-   * whose `toolsHint` says `cacheScope: "private"` is kept under its
-   * `authContext`: only a `read` with the same context finds it, also in a
-   * store several users share. The server's plain entry is left as it is (an
-   * older public list, a note, the era): it was never private. Without an `authContext` (a
-   * connection that sends no credentials) it is kept as any other list.
+   * Stores a server's tools and what is kept beside them. A logged no-op when
+   * the store fails, is slower than `writeTimeoutMs`, or the tools are not
+   * valid tool definitions. Where they go depends on their scope (SEP-2549):
+   * public lists (a legacy server's, which carry no scope, among them) in
+   * the server's plain entry, read by every caller; when the tools, the
+   * lists beside them (`cacheScope`) or the discover result are private, all
+   * of them in an entry under `authContext`, which only a `read` with the
+   * same context finds (also in a store several users share), and the plain
+   * entry keeps the server's facts alone (era, start time). Without an
+   * `authContext`, private lists are not kept at all.
    */
   async set(server: ToolCacheServer, options: MCPToolCacheSetOptions): Promise<void> {
     if (this.#closed) return;
     const { serverName } = server;
     const { tools } = options;
     try {
-      const cacheKey = await this.#cacheKey();
       const hint =
         options.toolsHint === undefined ? undefined : MCPToolCacheListHintSchema.safeParse(options.toolsHint);
       const toolsHint = hint?.success ? hint.data : undefined;
-      // Without an auth context every reader of this config is the same anonymous caller.
-      const partition = toolsHint?.cacheScope === "private" ? options.authContext : undefined;
-      const fingerprint = this.#entryId(cacheKey, server, partition);
       const info =
         options.serverInfo === undefined ? undefined : CachedServerInfoSchema.safeParse(options.serverInfo);
       if (info?.success === false) {
@@ -299,57 +336,95 @@ export class MCPToolCache {
           `tool cache: not keeping the serverInfo of "${serverName}": ${describeIssues(info.error)}`,
         );
       }
-      const era = options.era === undefined ? undefined : MCPToolCacheEraSchema.safeParse(options.era);
-      if (era?.success === false) {
+      const parsedEra = options.era === undefined ? undefined : MCPToolCacheEraSchema.safeParse(options.era);
+      if (parsedEra?.success === false) {
         this.#logger.debug(
-          `tool cache: not keeping the era of "${serverName}": ${describeIssues(era.error)}`,
+          `tool cache: not keeping the era of "${serverName}": ${describeIssues(parsedEra.error)}`,
         );
       }
+      const era = parsedEra?.success ? parsedEra.data : undefined;
       const startMs = this.#startMs(serverName, options.startMs);
-      const parsed = MCPToolCacheEntrySchema.safeParse({
-        version: CACHE_FORMAT_VERSION,
-        fingerprint,
+      const facts: MCPToolCacheFacts = {
+        ...(era ? { era } : {}),
+        ...(startMs === undefined ? {} : { startMs }),
+      };
+      const lists = {
         tools,
         ...(info?.success ? { serverInfo: info.data } : {}),
         ...(options.resources ? { resources: options.resources } : {}),
         ...(options.resourceTemplates ? { resourceTemplates: options.resourceTemplates } : {}),
         ...(options.prompts ? { prompts: options.prompts } : {}),
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        ...(era?.success ? { era: era.data } : {}),
         ...(toolsHint ? { toolsHint } : {}),
-        ...(startMs === undefined ? {} : { startMs }),
-        savedAt: Date.now(),
-        mac: "",
-      });
-      if (!parsed.success) {
-        this.#logger.warn(
-          `Tool cache: not caching the tools of "${serverName}": ${describeIssues(parsed.error)}.`,
+      };
+      const scopes = [options.cacheScope, toolsHint?.cacheScope, era && discoverScope(era)];
+      if (!scopes.includes("private")) {
+        await this.#write(server, { what: "the tools of", fields: { ...lists, ...facts } });
+        return;
+      }
+      const { authContext } = options;
+      if (authContext === undefined) {
+        this.#logger.debug(
+          `tool cache: not keeping the private lists of "${serverName}": no auth context was given`,
         );
-        return;
+      } else {
+        await this.#write(server, { what: "the tools of", fields: { ...lists, ...facts }, authContext });
       }
-      const key = toolCacheKey(this.#namespace, fingerprint);
-      // Measured before signing: signing serialises the entry, which a too-deep one cannot survive.
-      const tooBig = this.#tooBig(parsed.data);
-      if (tooBig) {
-        this.#logger.warn(`Tool cache: not caching the tools of "${serverName}": ${tooBig}.`);
-        // What is stored under the key is an older list: it must not stand in for this one.
-        await this.#deleteKey(key);
-        return;
-      }
-      // Signed as stored: after the schema dropped what it does not keep.
-      const { mac: _unsigned, ...fields } = parsed.data;
-      const entry: MCPToolCacheEntry = { ...fields, mac: cacheKey.sign(fields) };
-      const write = await this.#inOrder(key, () =>
-        settleWithin(() => this.#keyv.set(key, entry, this.#ttlMs), this.#writeTimeoutMs),
-      );
-      this.#afterWrite(write, "write");
+      await this.#write(server, { what: "the facts of", fields: publicFacts(facts) });
     } catch (error) {
       this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error });
     }
   }
 
-  /** Removes a server's entry (with `authContext`, its private list's under that context). A logged no-op when the store fails. */
-  async delete(server: ToolCacheServer, options: MCPToolCacheReadOptions = {}): Promise<void> {
+  /**
+   * Checks, signs and stores `fields` as the server's plain entry, or (with
+   * `authContext`) as its private one. A value the schema refuses is not
+   * written (a warning); one too large deletes what was there, which must
+   * not stand in for it.
+   */
+  async #write(
+    server: ToolCacheServer,
+    write: { what: string; fields: Partial<StoredEntry>; authContext?: string; ttlMs?: number },
+  ): Promise<void> {
+    const { serverName } = server;
+    const cacheKey = await this.#cacheKey();
+    const id = this.#entryId(cacheKey, server, write.authContext);
+    const parsed = StoredEntrySchema.safeParse({
+      version: CACHE_FORMAT_VERSION,
+      fingerprint: id,
+      ...write.fields,
+      savedAt: Date.now(),
+      mac: "",
+    });
+    if (!parsed.success) {
+      this.#logger.warn(
+        `Tool cache: not caching ${write.what} "${serverName}": ${describeIssues(parsed.error)}.`,
+      );
+      return;
+    }
+    const key = toolCacheKey(this.#namespace, id);
+    // Measured before signing: signing serialises the entry, which a too-deep one cannot survive.
+    const tooBig = this.#tooBig(parsed.data);
+    if (tooBig) {
+      this.#logger.warn(`Tool cache: not caching ${write.what} "${serverName}": ${tooBig}.`);
+      // What is stored under the key is an older list: it must not stand in for this one.
+      await this.#deleteKey(key);
+      return;
+    }
+    // Signed as stored: after the schema dropped what it does not keep.
+    const { mac: _unsigned, ...fields } = parsed.data;
+    const entry: StoredEntry = { ...fields, mac: cacheKey.sign(fields) };
+    const ttlMs = write.ttlMs ?? this.#ttlMs;
+    this.#afterWrite(
+      await this.#inOrder(key, () =>
+        settleWithin(() => this.#keyv.set(key, entry, ttlMs), this.#writeTimeoutMs),
+      ),
+      "write",
+    );
+  }
+
+  /** Removes a server's plain entry (with `authContext`, its private lists under that context). A logged no-op when the store fails. */
+  async delete(server: ToolCacheServer, options: MCPToolCacheDeleteOptions = {}): Promise<void> {
     if (this.#closed) return;
     const { serverName } = server;
     try {
@@ -464,7 +539,7 @@ export class MCPToolCache {
     }
   }
 
-  #readTooSlow(serverName: string, read: SettleTimeout<unknown>): void {
+  #readTooSlow(serverName: string, read: SettleTimeout<MCPToolCacheRead>): void {
     const { elapsedMs, lateMs, stretchMs } = read;
     const timing = { server: serverName, elapsedMs, lateMs, stretchMs };
     this.#logger.debug(
@@ -498,4 +573,41 @@ export class MCPToolCache {
     this.#storeDown = false;
     this.#logger.info("Tool cache: the store works again.");
   }
+}
+
+/** A store's answer as a settled result. */
+function settled<T>(operation: Promise<T>): Promise<Settled<T>> {
+  return operation.then(
+    (value): Settled<T> => ({ status: "ok", value }),
+    (error: unknown): Settled<T> => ({ status: "error", error }),
+  );
+}
+
+/** The `cacheScope` of an era's `server/discover` result: absent (or legacy) is none, anything but `"public"` private. */
+function discoverScope(era: MCPToolCacheEra): "public" | "private" | undefined {
+  if (era.discover === undefined) return undefined;
+  return era.discover.cacheScope === "public" ? "public" : "private";
+}
+
+/** The facts a plain entry keeps: the era without a discover result that is not public. */
+function publicFacts(facts: MCPToolCacheFacts): MCPToolCacheFacts {
+  const { era, startMs } = facts;
+  const shared = era && discoverScope(era) === "private" ? { ...era, discover: undefined } : era;
+  return {
+    ...(shared ? { era: withoutUndefined(shared) } : {}),
+    ...(startMs === undefined ? {} : { startMs }),
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
+
+/** The facts of a stored plain entry, or undefined when it has none. */
+function factsOf(entry: StoredEntry): MCPToolCacheFacts | undefined {
+  if (entry.era === undefined && entry.startMs === undefined) return undefined;
+  return {
+    ...(entry.era ? { era: entry.era } : {}),
+    ...(entry.startMs === undefined ? {} : { startMs: entry.startMs }),
+  };
 }

@@ -195,16 +195,31 @@ describe("MCPToolCache", () => {
     ).toBeNull();
   });
 
-  it("keeps the era a server speaks, and its discover result", async () => {
+  it("keeps the era a server speaks, and its discover result where its scope says", async () => {
     const cache = new MCPToolCache();
+    const discover = { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, cacheScope: "public" };
     const era = {
       era: "modern" as const,
       protocolVersion: "2026-07-28",
-      discover: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} } },
+      discover,
       decidedAt: 1_700_000_000_000,
     };
     await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1), era });
     expect((await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" }))?.era).toEqual(era);
+    // A discover result without a scope is private (SEP-2549): kept with the lists, under the reader's context.
+    const { cacheScope: _public, ...unscoped } = discover;
+    const mine = { ...era, discover: unscoped };
+    await cache.set(
+      { serverName: "s", config: stdio, cwd: "/p" },
+      { tools: sampleTools(1), era: mine, authContext: "ann" },
+    );
+    const read = await cache.read({ serverName: "s", config: stdio, cwd: "/p" }, { authContext: "ann" });
+    expect(read.entry?.era).toEqual(mine);
+    expect(read.facts?.era).toEqual({
+      era: "modern",
+      protocolVersion: "2026-07-28",
+      decidedAt: era.decidedAt,
+    });
     const legacy = { era: "legacy" as const, protocolVersion: "2025-11-25", decidedAt: 1 };
     await cache.set({ serverName: "s", config: stdio, cwd: "/p" }, { tools: sampleTools(1), era: legacy });
     expect((await cache.getEntry({ serverName: "s", config: stdio, cwd: "/p" }))?.era).toEqual(legacy);

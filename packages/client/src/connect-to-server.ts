@@ -53,6 +53,13 @@ export interface ConnectOptions {
   cwd?: string;
   /** The environment servers inherit from, before secret-looking names are removed. @default process.env */
   env?: Record<string, string | undefined>;
+  /**
+   * Who the agent acts for: part of `connection.authContext`, so that a
+   * server's private lists are never cached for another user (a host that
+   * serves several users from one process names each). @default the OS
+   * user, host and home folder (`localUser()`)
+   */
+  user?: string | undefined;
   /** The config file the server came from; error messages say what to change in it. */
   sourcePath?: string;
   /** The config the connection reports as `config`, when `config` was resolved (secrets filled in) for connecting. @default config */
@@ -350,6 +357,8 @@ function createConnection(
     client,
     transport,
     sourcePath: options.sourcePath,
+    user: options.user,
+    parentEnv: options.env,
   });
   watchProgress(client);
   const onElicitation = options.onElicitation;

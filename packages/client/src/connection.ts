@@ -50,14 +50,22 @@ export interface MCPServerConnection {
   /** What to keep for the next connect (`ConnectOptions.prior`): the era, the version, the discover result, when. */
   readonly eraVerdict: MCPEraVerdict;
   /**
-   * Who the connection authenticates as: a SHA-256 (hex) of its credentials
-   * (headers, environment, OAuth sign-in), never a secret; `undefined` when
-   * it sends none. A list marked `cacheScope: "private"` is cached per value
-   * of this (`authContextOf`).
+   * Who the connection authenticates as, as a SHA-256 (hex) of who asks (the
+   * user and host, `ConnectOptions.user`) and of every value the server gets
+   * that its unresolved config does not fix (`!command` outputs, API keys,
+   * inherited credentials, the OAuth principal; `authContextOf`), never a
+   * secret. A list marked `cacheScope: "private"` is cached per value of this.
    */
-  readonly authContext: string | undefined;
+  readonly authContext: string;
   /** The caching hints (SEP-2549) of the last complete `listTools` on this 2026-07-28 connection; `undefined` before one, and on a legacy connection. */
   readonly toolsCacheHint: MCPListCacheHint | undefined;
+  /**
+   * The strictest `cacheScope` (SEP-2549) of the lists made on this
+   * 2026-07-28 connection (tools, resources, resource templates, prompts):
+   * `"private"` when any page was; `undefined` before any list, and on a
+   * legacy connection.
+   */
+  readonly cacheScope: "public" | "private" | undefined;
   /** The server's process id, which is also its process group id (stdio). */
   readonly pid?: number | undefined;
   /** True once the connection has closed, for whatever reason. */
@@ -90,6 +98,8 @@ export interface ConnectionInternals {
   paramHeaders: Map<string, readonly ParamHeaderDeclaration[]>;
   /** The caching hints of the last complete `listTools` (set by it). */
   toolsHint: MCPListCacheHint | undefined;
+  /** The strictest `cacheScope` of the resource, template and prompt pages listed (2026-07-28), once one was. */
+  contentScope: "public" | "private" | undefined;
   /** Closes (idempotent); resolves once the server (and its process group) is gone. */
   close(): Promise<void>;
   /** The `subscriptions/listen` stream of a 2026-07-28 connection, once opened. */

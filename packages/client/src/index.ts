@@ -1,4 +1,6 @@
 export type { CallToolResult } from "@modelcontextprotocol/client";
+export type { AuthContextInput } from "./auth-context.js";
+export { authContextOf, localUser } from "./auth-context.js";
 export type { CallToolOptions, MCPProgress } from "./call-tool.js";
 export { callTool, checkStructuredContent, DEFAULT_TOOL_TIMEOUT_MS } from "./call-tool.js";
 export type {
@@ -37,6 +39,8 @@ export type { OAuthOptions } from "./oauth/oauth-options.js";
 export { DEFAULT_SIGN_IN_TIMEOUT_MS } from "./oauth/oauth-options.js";
 export type { OpenInBrowserOptions } from "./oauth/open-in-browser.js";
 export { openInBrowser } from "./oauth/open-in-browser.js";
+export type { StoredPrincipal } from "./oauth/principal.js";
+export { readStoredPrincipal } from "./oauth/principal.js";
 export type { SignInNeed, SignInReason } from "./oauth/sign-in-error.js";
 export { isSignInRequired } from "./oauth/sign-in-error.js";
 export type { SignInStatus } from "./oauth/sign-in-status.js";

@@ -1,5 +1,7 @@
 // What a start path needs before it connects anything, without loading the MCP SDK (README "Light entry").
 
+export type { AuthContextInput } from "./auth-context.js";
+export { authContextOf, localUser } from "./auth-context.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 export type {
   ElicitationHandler,
@@ -12,6 +14,8 @@ export { applyElicitationDefaults, checkElicitationContent } from "./elicitation
 export { describeEra } from "./era.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "./max-message-bytes.js";
 export { openInBrowser } from "./oauth/open-in-browser.js";
+export type { StoredPrincipal } from "./oauth/principal.js";
+export { readStoredPrincipal } from "./oauth/principal.js";
 export { isSignInRequired } from "./oauth/sign-in-error.js";
 export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./server-process.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";

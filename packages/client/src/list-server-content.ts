@@ -10,7 +10,9 @@ import {
 import { z } from "@mcp-rt/config/util";
 import { ProtocolErrorCode } from "@modelcontextprotocol/client";
 import type { MCPServerConnection } from "./connection.js";
+import { pageHint } from "./list-cache-hint.js";
 import { MAX_TOOL_PAGES } from "./list-tools.js";
+import { getConnectionInternals } from "./server-connection.js";
 import { type ServerRequestOptions, sendRequest } from "./server-request.js";
 import { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";
 
@@ -134,6 +136,10 @@ async function listAll<T extends { description?: string | undefined; title?: str
       if (page === 1 && rpcCodeOf(error) === ProtocolErrorCode.MethodNotFound) return [];
       throw error;
     }
+    // A private page makes everything cached beside it private (SEP-2549): the scope is the strictest seen.
+    if (connection.era === "modern" && pageHint(result, 0).cacheScope === "private")
+      getConnectionInternals(connection).contentScope = "private";
+    else if (connection.era === "modern") getConnectionInternals(connection).contentScope ??= "public";
     const list = Array.isArray(result?.[kind.key]) ? (result[kind.key] as unknown[]) : [];
     for (const [index, raw] of list.entries()) {
       if (items.size >= maxItems) {

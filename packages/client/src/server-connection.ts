@@ -1,6 +1,6 @@
 import { type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
 import type { Client } from "@modelcontextprotocol/client";
-import { authContextOf } from "./auth-context.js";
+import { authContextOf, localUser } from "./auth-context.js";
 import { type ClientTransport, stderrOf } from "./client-transport.js";
 import type {
   ConnectionInternals,
@@ -23,6 +23,10 @@ export interface ServerConnectionInit {
   client: Client;
   transport: ClientTransport;
   sourcePath: string | undefined;
+  /** Who the agent acts for (`ConnectOptions.user`). @default localUser() */
+  user?: string | undefined;
+  /** The environment a stdio server inherits from (`ConnectOptions.env`). @default process.env */
+  parentEnv?: Record<string, string | undefined> | undefined;
 }
 
 /**
@@ -48,7 +52,9 @@ export class ServerConnection implements MCPServerConnection {
   #eraDecision: MCPEraDecision = { how: "setting", text: "the legacy era (initialize)" };
   #decidedAt = Date.now();
   #principal: () => string | undefined = () => undefined;
-  #authContext: { value: string | undefined } | undefined;
+  #authContext: string | undefined;
+  readonly #user: string;
+  readonly #parentEnv: Record<string, string | undefined> | undefined;
   readonly #internals: ConnectionInternals;
 
   constructor(init: ServerConnectionInit) {
@@ -57,6 +63,8 @@ export class ServerConnection implements MCPServerConnection {
     this.#client = init.client;
     this.#transport = init.transport;
     this.#resolvedConfig = init.resolvedConfig ?? init.config;
+    this.#user = init.user ?? localUser();
+    this.#parentEnv = init.parentEnv;
     this.#internals = {
       resolvedConfig: this.#resolvedConfig,
       client: init.client,
@@ -64,6 +72,7 @@ export class ServerConnection implements MCPServerConnection {
       sourcePath: init.sourcePath,
       paramHeaders: new Map(),
       toolsHint: undefined,
+      contentScope: undefined,
       close: () => this.#close(),
       listen: () => this.#listen,
       closeEvent: () => this.#closeEvent,
@@ -90,13 +99,25 @@ export class ServerConnection implements MCPServerConnection {
     return connection.#internals;
   }
 
-  get authContext(): string | undefined {
-    this.#authContext ??= { value: authContextOf(this.#resolvedConfig, this.#principal()) };
-    return this.#authContext.value;
+  get authContext(): string {
+    this.#authContext ??= authContextOf({
+      user: this.#user,
+      written: this.config,
+      resolved: this.#resolvedConfig,
+      parentEnv: this.#parentEnv,
+      principal: this.#principal(),
+    });
+    return this.#authContext;
   }
 
   get toolsCacheHint(): MCPListCacheHint | undefined {
     return this.#internals.toolsHint;
+  }
+
+  get cacheScope(): "public" | "private" | undefined {
+    const scopes = [this.#internals.toolsHint?.cacheScope, this.#internals.contentScope];
+    if (scopes.includes("private")) return "private";
+    return scopes.includes("public") ? "public" : undefined;
   }
 
   /** Where the OAuth sign-in the connection authenticates with is read from, for {@link authContext}. */

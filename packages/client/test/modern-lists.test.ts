@@ -132,26 +132,40 @@ describe("caching hints of tools/list (SEP-2549)", () => {
 });
 
 describe("the auth context of a connection", () => {
-  it("is a digest of its credentials: equal for equal headers, another for another key, none without", async () => {
+  it("digests who asks and the values resolving filled in, never the literal ones the config fixes", async () => {
     fixture = await startHttpFixture({ era: "modern" });
     const url = fixture.url;
-    const a = await connect({
-      name: "a",
-      config: { type: "http", url, headers: { "X-Api-Key": "key-of-ann" } },
-    });
-    const b = await connect({
-      name: "b",
-      config: { type: "http", url, headers: { "X-Api-Key": "key-of-ann" } },
-    });
-    const c = await connect({
-      name: "c",
-      config: { type: "http", url, headers: { "X-Api-Key": "key-of-bob" } },
-    });
+    const written = { type: "http" as const, url, headers: { "X-Api-Key": "!print-key" } };
+    const as = (name: string, key: string, user?: string) =>
+      connect({
+        name,
+        config: { ...written, headers: { "X-Api-Key": key } },
+        unresolvedConfig: written,
+        ...(user ? { user } : {}),
+      });
+    const a = await as("a", "key-of-ann");
+    const b = await as("b", "key-of-ann");
+    const c = await as("c", "key-of-bob");
     expect(a.authContext).toMatch(/^[0-9a-f]{64}$/);
     expect(b.authContext).toBe(a.authContext);
     expect(c.authContext).not.toBe(a.authContext);
     expect(a.authContext).not.toContain("key-of-ann");
-    expect((await connect({ name: "none", config: { type: "http", url } })).authContext).toBeUndefined();
+    expect((await as("d", "key-of-ann", "another-user@host")).authContext).not.toBe(a.authContext);
+    // Literal headers are the config's own (its cache entry's id covers them): the user alone is the context.
+    const plain = await connect({ name: "e", config: { type: "http", url } });
+    const literal = await connect({
+      name: "f",
+      config: { type: "http", url, headers: { "X-Team": "core" } },
+    });
+    expect(literal.authContext).toBe(plain.authContext);
+  });
+
+  it("carries the strictest cache scope of the lists made on it", async () => {
+    fixture = await startHttpFixture({ era: "modern", listTtlMs: 30_000, listScope: "public" });
+    const connection = await connect({ name: "s", config: { type: "http", url: fixture.url } });
+    expect(connection.cacheScope).toBeUndefined();
+    await listTools(connection);
+    expect(connection.cacheScope).toBe("public");
   });
 });
 

@@ -8,14 +8,7 @@ import {
   type MCPToolCacheSetOptions,
 } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
-import {
-  type AuthStorage,
-  type Logger,
-  type MCPServerConfig,
-  type MCPToolDefinition,
-  McpRtError,
-  redactUrl,
-} from "@mcp-rt/config";
+import { type AuthStorage, type Logger, type MCPToolDefinition, McpRtError, redactUrl } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
 import type { MCPLoadProblem } from "./load-problem.js";
 import { client } from "./server/attempt.js";
@@ -119,14 +112,10 @@ export function openAuthStorage(given: AuthStorage | string | undefined): AuthSt
 export interface FreshCachedListOptions {
   /** The server's new connection (its era and auth context decide). */
   connection: Pick<MCPServerConnection, "era" | "authContext">;
-  /** The plain entry the attempt read (`Attempt.cachedEntry`). */
+  /** The entry the attempt read (`Attempt.cachedEntry`): public lists, or private ones kept under `readAs`. */
   entry: MCPToolCacheEntry | null;
-  /** Where a private list kept under the connection's auth context is read. */
-  cache: Pick<ManagerCache, "get">;
-  name: string;
-  /** The unresolved config, as the cache keys it. */
-  config: MCPServerConfig;
-  cwd: string;
+  /** The auth context the attempt read the cache as. */
+  readAs: string;
   /** @default Date.now() */
   now?: number;
 }
@@ -137,57 +126,36 @@ const served = new WeakMap<object, MCPToolCacheListHint>();
 /**
  * The cached tools a new 2026-07-28 connection may use as its live list
  * instead of listing again (SEP-2549: within `ttlMs` the result is fresh), or
- * `undefined` to list. The attempt's plain entry serves when its list is
- * public, or private and the connection sends no credentials; otherwise the
- * private list kept under the connection's `authContext` is read, which no
- * other auth context can find. `ttlMs: 0`, what SDK servers send unless told
- * otherwise, is never fresh: the list is revalidated as before. Never
- * rejects (the cache never throws). Called with a connection, so the client
- * is loaded.
+ * `undefined` to list. The attempt's entry serves when its list is public,
+ * or private and read as the auth context the connection turned out to use
+ * (a sign-in during the connect may have changed it). `ttlMs: 0`, what SDK
+ * servers send unless told otherwise, is never fresh: the list is
+ * revalidated as before. Called with a connection, so the client is loaded.
  */
-export async function freshCachedList(
-  options: FreshCachedListOptions,
-): Promise<MCPToolDefinition[] | undefined> {
+export function freshCachedList(options: FreshCachedListOptions): MCPToolDefinition[] | undefined {
   const { connection, entry } = options;
-  if (connection.era !== "modern") return undefined;
-  const now = options.now ?? Date.now();
-  const { authContext } = connection;
   const hint = entry?.toolsHint;
-  if (
-    entry &&
-    hint &&
-    client().isFreshHint(hint, now) &&
-    (hint.cacheScope === "public" || authContext === undefined)
-  ) {
-    served.set(connection, hint);
-    return entry.tools;
-  }
-  if (authContext === undefined) return undefined;
-  const open = await options.cache.get();
-  const read = await open?.read(
-    { serverName: options.name, config: options.config, cwd: options.cwd },
-    { authContext },
-  );
-  const own = read?.entry;
-  const ownHint = own?.toolsHint;
-  if (!own || ownHint?.cacheScope !== "private" || !client().isFreshHint(ownHint, now)) return undefined;
-  served.set(connection, ownHint);
-  return own.tools;
+  if (connection.era !== "modern" || !entry || !hint) return undefined;
+  if (!client().isFreshHint(hint, options.now ?? Date.now())) return undefined;
+  if (hint.cacheScope === "private" && connection.authContext !== options.readAs) return undefined;
+  served.set(connection, hint);
+  return entry.tools;
 }
 
 /**
- * What the cache write of a connection's list adds (`MCPToolCache.set`): the
- * list's caching hint (of its last `tools/list`, else of the cached list it
- * took as live, which keeps its first freshness) and the auth context a
- * private list is kept under.
+ * What the cache write of a connection's lists adds (`MCPToolCache.set`):
+ * the tools' caching hint (of its last `tools/list`, else of the cached list
+ * it took as live, which keeps its first freshness), the scope of the lists
+ * beside them, and the auth context private lists are kept under.
  */
 export function listCacheOptions(
   connection: MCPServerConnection,
-): Pick<MCPToolCacheSetOptions, "toolsHint" | "authContext"> {
+): Pick<MCPToolCacheSetOptions, "toolsHint" | "cacheScope" | "authContext"> {
   const toolsHint = connection.toolsCacheHint ?? served.get(connection);
-  const { authContext } = connection;
+  const { cacheScope } = connection;
   return {
     ...(toolsHint ? { toolsHint } : {}),
-    ...(authContext === undefined ? {} : { authContext }),
+    ...(cacheScope ? { cacheScope } : {}),
+    authContext: connection.authContext,
   };
 }

@@ -287,6 +287,16 @@ export interface MCPManagerOptions {
    */
   authStorage?: AuthStorage | string;
   /**
+   * Who the agent acts for. It is part of every server's auth context (with
+   * the values its config resolves to and its OAuth sign-in), under which
+   * the lists a 2026-07-28 server marks `cacheScope: "private"` are cached:
+   * a store shared by several users (a file on a shared disk, a Redis) never
+   * hands one's private lists to another. A host that serves several users
+   * from one process names each.
+   * @default the OS user, host and home folder (`localUser()`)
+   */
+  user?: string;
+  /**
    * Opens the authorization page during `login`.
    * @default the `open` package's browser launch; prints the URL when none can be opened (e.g. over SSH)
    */

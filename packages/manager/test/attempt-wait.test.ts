@@ -12,6 +12,7 @@ function attemptOf(timeout: number) {
     config: { command: "node", timeout },
     cache: null,
     cwd: process.cwd(),
+    identity: new Promise(() => {}),
   });
   attempt.follow(new Promise((resolve) => (connect = resolve)));
   return { attempt, connect };

@@ -7,7 +7,7 @@ import { type FixtureOptions, legacyServer, modernServer, readPidFileEntries } f
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MCPManagerEvents } from "../src/index.js";
 import { LEGACY_VERDICT_TTL_MS } from "../src/server/attempt.js";
-import { useManagers } from "./helpers.js";
+import { contextAsManager, entryAsManager, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
 const managers = useManagers();
@@ -57,7 +57,7 @@ describe("the era verdict in the tool cache", () => {
     expect(cold.state?.protocol).toMatchObject({ era, protocolVersion: version, decision: { how: "probe" } });
     expect(cold.connected[0]?.protocol).toMatchObject({ era, protocolVersion: version });
     await expect
-      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.era)
+      .poll(async () => (await entryAsManager(cache, { serverName: "s", config, cwd }))?.era?.era)
       .toBe(era);
     expect(counts()).toMatchObject({ processes: 1, probes: 1 });
 
@@ -83,7 +83,7 @@ describe("the era verdict in the tool cache", () => {
     expect(state?.protocol?.decision.how).toBe("probe");
     expect(counts()).toEqual({ processes: 1, probes: 1, initializes: 1 });
     await expect
-      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.decidedAt)
+      .poll(async () => (await entryAsManager(cache, { serverName: "s", config, cwd }))?.era?.decidedAt)
       .toBeGreaterThan(old.decidedAt);
   });
 
@@ -99,7 +99,7 @@ describe("the era verdict in the tool cache", () => {
     expect(state?.protocol?.decision.text).toMatch(/^the stored verdict .* no longer fits/);
     expect(counts()).toMatchObject({ processes: 2, probes: 1 });
     await expect
-      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.era)
+      .poll(async () => (await entryAsManager(cache, { serverName: "s", config, cwd }))?.era?.era)
       .toBe("modern");
   });
 
@@ -108,16 +108,19 @@ describe("the era verdict in the tool cache", () => {
     const modern = counted(modernServer);
     // The modern server's own discover result, as a stale verdict of a server now on the legacy era.
     await startOnce(cache, "m", modern.config);
-    const discover = (await cache.getEntry({ serverName: "m", config: modern.config, cwd }))?.era;
+    const discover = (await entryAsManager(cache, { serverName: "m", config: modern.config, cwd }))?.era;
     expect(discover?.era).toBe("modern");
 
     const { config, counts } = counted(legacy);
-    await cache.set({ serverName: "s", config, cwd }, { tools: [], era: discover as MCPToolCacheEra });
+    await cache.set(
+      { serverName: "s", config, cwd },
+      { tools: [], era: discover as MCPToolCacheEra, authContext: contextAsManager(config) },
+    );
     const { state } = await startOnce(cache, "s", config);
     expect(state?.protocol).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
     expect(counts()).toMatchObject({ processes: 2, probes: 1, initializes: 1 });
     await expect
-      .poll(async () => (await cache.getEntry({ serverName: "s", config, cwd }))?.era?.era)
+      .poll(async () => (await entryAsManager(cache, { serverName: "s", config, cwd }))?.era?.era)
       .toBe("legacy");
   });
 });

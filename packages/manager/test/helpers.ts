@@ -1,4 +1,6 @@
-import type { Logger } from "@mcp-rt/config";
+import type { MCPToolCache, MCPToolCacheEntry } from "@mcp-rt/cache";
+import { authContextOf, localUser } from "@mcp-rt/client/light";
+import type { Logger, MCPServerConfig } from "@mcp-rt/config";
 import { childProcessesOf } from "@mcp-rt/testing";
 import { afterEach, describe, expect } from "vitest";
 import {
@@ -97,3 +99,20 @@ export const echoDefinition = {
   description: "Returns `message` unchanged.",
   inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
 };
+
+/**
+ * The cache entry a manager of this process (default `user`) reads for a
+ * server whose config has no values to resolve: its private lists are kept
+ * under that context.
+ */
+export async function entryAsManager(
+  cache: MCPToolCache,
+  server: { serverName: string; config: MCPServerConfig; cwd?: string },
+): Promise<MCPToolCacheEntry | null> {
+  return (await cache.read(server, { authContext: contextAsManager(server.config) })).entry;
+}
+
+/** The auth context a manager of this process (default `user`) starts `config` as, when it has no values to resolve. */
+export function contextAsManager(config: MCPServerConfig): string {
+  return authContextOf({ user: localUser(), written: config, resolved: config });
+}

@@ -12,7 +12,7 @@ import {
 } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { DeferredMCPTool } from "../src/index.js";
-import { recordingLogger, textOf, useManagers } from "./helpers.js";
+import { entryAsManager, recordingLogger, textOf, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
 const manager = useManagers();
@@ -106,7 +106,9 @@ describe("cacheable lists (SEP-2549) at a warm start", () => {
       expect.stringMatching(/^MCP server "x" lists tool "bad_header" with an invalid x-mcp-header \(count: /),
     ]);
     await m.disconnectAll();
-    expect((await cache.getEntry({ serverName: "x", config: server.config, cwd }))?.toolsHint).toMatchObject({
+    expect(
+      (await entryAsManager(cache, { serverName: "x", config: server.config, cwd }))?.toolsHint,
+    ).toMatchObject({
       ttlMs: 0,
       cacheScope: "private",
     });

@@ -31,6 +31,13 @@ export interface OAuthFixtureOptions {
   clients?: ClientMetadata[];
   /** Port of the MCP (resource) server, e.g. to start it again on the same address. @default a free port */
   port?: number;
+  /**
+   * The MCP era the endpoints speak: `legacy` (stateful 2025 sessions) or
+   * `modern` (2026-07-28 only, the SDK's `createMcpHandler`; its lists are
+   * private, and each signed-in subject has a tool of its own,
+   * `notes_<subject>`). @default "legacy"
+   */
+  era?: "legacy" | "modern";
 }
 
 /** What both servers of the fixture have seen. */
@@ -50,6 +57,8 @@ export interface OAuthFixture {
   readonly counts: OAuthFixtureCounts;
   /** When true, sign-ins are declined (`access_denied`), as a user pressing "Cancel". */
   denyConsent: boolean;
+  /** Who signs in at the next login page (the authorization server's user). @default "alice" */
+  account: string;
   /** Revokes every access token issued so far: the next request with one is answered 401. */
   revokeAccessTokens(): number;
   /** Revokes every refresh token: the next refresh fails with `invalid_grant`. */
@@ -92,6 +101,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       resource: options.resource ?? "endpoint",
       scope,
       stepUpScope,
+      era: options.era ?? "legacy",
     },
     options.port,
   );
@@ -133,6 +143,12 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     },
     set denyConsent(value: boolean) {
       as.denyConsent = value;
+    },
+    get account() {
+      return as.account;
+    },
+    set account(value: string) {
+      as.account = value;
     },
     revokeAccessTokens: () => as.store.removeAll("AccessToken"),
     revokeRefreshTokens: () => as.store.removeAll("RefreshToken"),

@@ -6,7 +6,9 @@ import {
   type AuthInfo,
   bearerAuthChallengeResponse,
   type CallToolResult,
+  createMcpHandler,
   isInitializeRequest,
+  type McpHttpHandler,
   McpServer,
   OAuthError,
   OAuthErrorCode,
@@ -25,6 +27,10 @@ export interface ResourceServerCounts {
   insufficientScope: number;
   /** Requests that got through with a valid token. */
   authorized: number;
+  /** `server/discover` requests that got through (2026-07-28: each connect without a stored discover result). */
+  discovers: number;
+  /** `tools/list` requests that got through. */
+  toolLists: number;
 }
 
 /** Options of {@link startResourceServer}. */
@@ -43,6 +49,8 @@ export interface ResourceServerOptions {
   scope: string;
   /** Scope the `admin_action` tool needs besides `scope`. */
   stepUpScope: string;
+  /** The era the endpoints speak: stateful 2025 sessions, or 2026-07-28 only (`createMcpHandler`). @default "legacy" */
+  era?: "legacy" | "modern";
 }
 
 /** A running resource server. */
@@ -67,7 +75,14 @@ const text = (value: string): CallToolResult => ({ content: [{ type: "text", tex
  * Listens on 127.0.0.1 at the given `port` (0: a free one).
  */
 export async function startResourceServer(options: ResourceServerOptions, port = 0): Promise<ResourceServer> {
-  const counts: ResourceServerCounts = { unauthorized: 0, insufficientScope: 0, authorized: 0 };
+  const counts: ResourceServerCounts = {
+    unauthorized: 0,
+    insufficientScope: 0,
+    authorized: 0,
+    discovers: 0,
+    toolLists: 0,
+  };
+  const handlers: McpHttpHandler[] = [];
   const app = express();
   const http: Server = createServer(app);
   http.listen(port, "127.0.0.1");
@@ -99,6 +114,14 @@ export async function startResourceServer(options: ResourceServerOptions, port =
       });
     });
     const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+    // 2026-07-28: each request meets a server made for who signed in.
+    const modern =
+      options.era === "modern"
+        ? createMcpHandler((ctx) => createMcpServer(path, String(ctx.authInfo?.extra?.subject)), {
+            legacy: "reject",
+          })
+        : undefined;
+    if (modern) handlers.push(modern);
     const bearer = {
       verifier: {
         verifyAccessToken: (token: string) => verify(options.authorizationServer().provider, token),
@@ -152,9 +175,18 @@ export async function startResourceServer(options: ResourceServerOptions, port =
           return;
         }
         counts.authorized++;
+        if (body?.method === "server/discover") counts.discovers++;
+        if (body?.method === "tools/list") counts.toolLists++;
         next();
       },
       async (req: Request, res: Response) => {
+        if (modern) {
+          const response = await modern.fetch(toWebRequest(req, new URL(req.originalUrl, origin)), {
+            parsedBody: req.body,
+            authInfo: res.locals.auth as AuthInfo,
+          });
+          return sendWebResponse(res, response);
+        }
         const sessionId = req.headers["mcp-session-id"];
         const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
         if (existing) return serve(existing, req, res);
@@ -175,7 +207,7 @@ export async function startResourceServer(options: ResourceServerOptions, port =
           transports.delete(transport);
           if (transport.sessionId) sessions.delete(transport.sessionId);
         };
-        await createMcpServer(path).connect(transport);
+        await createMcpServer(path, undefined).connect(transport);
         await serve(transport, req, res);
       },
     );
@@ -188,6 +220,7 @@ export async function startResourceServer(options: ResourceServerOptions, port =
     counts,
     close: async () => {
       await Promise.all([...transports].map((transport) => transport.close().catch(() => undefined)));
+      await Promise.all(handlers.map((handler) => handler.close().catch(() => undefined)));
       http.closeAllConnections();
       http.close();
       await once(http, "close");
@@ -211,8 +244,14 @@ async function verify(provider: Provider, token: string): Promise<AuthInfo> {
   };
 }
 
-function createMcpServer(path: string): McpServer {
+/** The endpoint's server; a 2026-07-28 one has a tool of the signed-in `subject`'s own besides. */
+function createMcpServer(path: string, subject: string | undefined): McpServer {
   const mcp = new McpServer({ name: `mcp-rt-oauth-fixture${path}`, version: "1.0.0" });
+  if (subject !== undefined) {
+    mcp.registerTool(`notes_${subject}`, { description: `The notes of ${subject} alone.` }, () =>
+      text(`notes of ${subject}`),
+    );
+  }
   mcp.registerTool("whoami", { description: "Who signed in, with which scopes." }, (ctx) => {
     const authInfo = ctx.http?.authInfo;
     return text(`subject=${String(authInfo?.extra?.subject)} scopes=${authInfo?.scopes.join(" ") ?? ""}`);

@@ -45,6 +45,8 @@ export interface AuthorizationServer {
   readonly counts: AuthorizationServerCounts;
   /** When true, the next sign-ins are declined (`access_denied`), as a user pressing "Cancel". */
   denyConsent: boolean;
+  /** Who signs in at the next login page. @default "alice" */
+  account: string;
   close(): Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export async function startAuthorizationServer(
     store,
     counts,
     denyConsent: false,
+    account: "alice",
     close: async () => {
       http.closeAllConnections();
       http.close();
@@ -180,7 +183,7 @@ export async function startAuthorizationServer(
   return server;
 }
 
-/** The login and consent pages: the user "alice" signs in and approves everything asked (or declines). */
+/** The login and consent pages: the user `server.account` signs in and approves everything asked (or declines). */
 async function interact(
   provider: Provider,
   server: AuthorizationServer,
@@ -199,12 +202,12 @@ async function interact(
     await provider.interactionFinished(
       req,
       res,
-      { login: { accountId: "alice" } },
+      { login: { accountId: server.account } },
       { mergeWithLastSubmission: false },
     );
     return;
   }
-  const accountId = details.session?.accountId ?? "alice";
+  const accountId = details.session?.accountId ?? server.account;
   const clientId = String(details.params.client_id);
   const grant = details.grantId
     ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId, clientId }))

@@ -2,11 +2,13 @@ import { type MCPAuthConfig, type MCPHttpServerConfig, McpRtError } from "@mcp-r
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import { errorText } from "../error-text.js";
 import { isSameOrigin } from "../remote-fetch.js";
+import { mayUseOAuth } from "./may-use-oauth.js";
 import type { OAuthOptions } from "./oauth-options.js";
+import { principalOf } from "./principal.js";
 import { markSignInNeed, type SignInNeed, SignInNeededSignal } from "./sign-in-error.js";
 import { runSignIn } from "./sign-in-flow.js";
-import { type SignInKey, type SignInRecord, SignInRecords } from "./sign-in-records.js";
-import { idTokenClaims } from "./sign-in-status.js";
+import { type SignInKey, signInKey } from "./sign-in-keys.js";
+import { type SignInRecord, SignInRecords } from "./sign-in-records.js";
 import { type ClientIdentity, StoredOAuthProvider } from "./stored-oauth-provider.js";
 
 /** The OAuth block of a config. */
@@ -73,19 +75,20 @@ export class OAuthSession {
   }: Pick<OAuthSessionInit, "name" | "options" | "sourcePath"> & {
     config: MCPHttpServerConfig;
   }): OAuthSession | undefined {
-    const auth = config.auth;
-    if (auth?.type === "apikey") return undefined;
-    const hasAuthorization = Object.keys(config.headers ?? {}).some(
-      (header) => header.toLowerCase() === "authorization",
-    );
-    if (auth === undefined && hasAuthorization) return undefined;
+    if (!mayUseOAuth(config)) return undefined;
     let serverUrl: URL;
     try {
       serverUrl = new URL(config.url);
     } catch {
       return undefined; // the transport reports the bad URL
     }
-    return new OAuthSession({ name, serverUrl, auth, options, sourcePath });
+    return new OAuthSession({
+      name,
+      serverUrl,
+      auth: config.auth as OAuthAuthConfig | undefined,
+      options,
+      sourcePath,
+    });
   }
 
   constructor(init: OAuthSessionInit) {
@@ -231,7 +234,7 @@ export class OAuthSession {
 
   /** Refreshes the tokens of `key` through `auth()`, once at a time per sign-in in this process. */
   #refresh(key: SignInKey, how: { fresh: boolean; resourceMetadataUrl?: URL | undefined }) {
-    const id = SignInRecords.signInKey(key);
+    const id = signInKey(key);
     let running = refreshes.get(id);
     if (!running) {
       running = this.#runRefresh(how).finally(() => refreshes.delete(id));
@@ -273,16 +276,15 @@ export class OAuthSession {
   }
 
   /**
-   * Who this session signs in as, as last read from the storage: its issuer and
-   * resource with the ID token's `sub`, else its refresh or access token. Only
-   * ever hashed (`authContextOf`); `undefined` before a sign-in.
+   * Who this session signs in as, as last read from the storage
+   * (`principalOf`): its issuer and resource with the ID token's `sub`, else
+   * its refresh or access token. Only ever digested (`authContextOf`);
+   * `undefined` before a sign-in.
    */
   principal(): string | undefined {
     const cached = this.#cached;
     const tokens = cached?.record.tokens;
-    if (!cached || !tokens) return undefined;
-    const who = subjectOf(tokens.id_token) ?? tokens.refresh_token ?? tokens.access_token;
-    return JSON.stringify([cached.key.issuer, cached.key.resource, who]);
+    return cached && tokens ? principalOf(cached.key, tokens) : undefined;
   }
 
   /** This server's sign-in record, from memory or (`force`) from the storage. */
@@ -307,10 +309,4 @@ export class OAuthSession {
       );
     }
   }
-}
-
-/** The `sub` claim of an ID token (read, not verified: it only partitions a cache). */
-function subjectOf(idToken: string | undefined): string | undefined {
-  const sub = idTokenClaims(idToken)?.sub;
-  return typeof sub === "string" && sub.length > 0 ? `sub:${sub}` : undefined;
 }

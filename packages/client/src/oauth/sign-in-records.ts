@@ -11,6 +11,7 @@ import {
   OAuthTokensSchema,
 } from "@modelcontextprotocol/core";
 import { z } from "zod";
+import { bindingKey, type SignInKey, signInKey } from "./sign-in-keys.js";
 
 /** A server URL's OAuth binding: which issuer and resource its sign-in is with, found by discovery, kept so a restart finds its tokens without it. */
 export interface OAuthServerBinding {
@@ -42,9 +43,6 @@ export interface SignInRecord {
   verifier?: string | undefined;
 }
 
-// Every OAuth key starts with this, so API keys (`credentialId`s) never collide with one.
-const PREFIX = "oauth:";
-
 const OAuthServerBindingSchema = z.object({
   issuer: z.string().min(1),
   resource: z.string().min(1),
@@ -61,17 +59,6 @@ const SignInRecordSchema = z.object({
   verifier: z.string().optional(),
 });
 
-/** A URL as a key: parsed and without its fragment, so spellings of one URL meet. */
-export function normalizeUrl(url: string | URL): string {
-  try {
-    const parsed = new URL(url);
-    parsed.hash = "";
-    return parsed.href;
-  } catch {
-    return String(url);
-  }
-}
-
 function parseJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
@@ -79,12 +66,6 @@ function parseJson(text: string | undefined): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** Where one sign-in lives: what a logout deletes. */
-export interface SignInKey {
-  issuer: string;
-  resource: string;
 }
 
 const updates = new Map<string, Promise<unknown>>();
@@ -103,17 +84,9 @@ export class SignInRecords {
     this.#storage = storage;
   }
 
-  static serverKey(serverUrl: string | URL): string {
-    return `${PREFIX}server:${normalizeUrl(serverUrl)}`;
-  }
-
-  static signInKey(key: SignInKey): string {
-    return `${PREFIX}signin:${normalizeUrl(key.issuer)} ${normalizeUrl(key.resource)}`;
-  }
-
   async readBinding(serverUrl: string | URL): Promise<OAuthServerBinding | undefined> {
     const parsed = OAuthServerBindingSchema.safeParse(
-      parseJson(await this.#storage.get(SignInRecords.serverKey(serverUrl))),
+      parseJson(await this.#storage.get(bindingKey(serverUrl))),
     );
     if (!parsed.success) return undefined;
     const metadata = OAuthProtectedResourceMetadataSchema.safeParse(parsed.data.resourceMetadata);
@@ -126,19 +99,17 @@ export class SignInRecords {
   }
 
   async writeBinding(serverUrl: string | URL, record: OAuthServerBinding): Promise<void> {
-    const key = SignInRecords.serverKey(serverUrl);
+    const key = bindingKey(serverUrl);
     const text = JSON.stringify(record);
     if ((await this.#storage.get(key)) !== text) await this.#storage.set(key, text);
   }
 
   async deleteServer(serverUrl: string | URL): Promise<void> {
-    await this.#storage.delete(SignInRecords.serverKey(serverUrl));
+    await this.#storage.delete(bindingKey(serverUrl));
   }
 
   async readSignIn(key: SignInKey): Promise<SignInRecord | undefined> {
-    const parsed = SignInRecordSchema.safeParse(
-      parseJson(await this.#storage.get(SignInRecords.signInKey(key))),
-    );
+    const parsed = SignInRecordSchema.safeParse(parseJson(await this.#storage.get(signInKey(key))));
     if (!parsed.success) return undefined;
     const { client, tokens, ...rest } = parsed.data;
     const info = client
@@ -161,7 +132,7 @@ export class SignInRecords {
    * run one after another per record.
    */
   updateSignIn(key: SignInKey, change: (record: SignInRecord) => SignInRecord | undefined): Promise<void> {
-    const storageKey = SignInRecords.signInKey(key);
+    const storageKey = signInKey(key);
     const previous = updates.get(storageKey) ?? Promise.resolve();
     const next = previous.then(async () => {
       const updated = change((await this.readSignIn(key)) ?? {});

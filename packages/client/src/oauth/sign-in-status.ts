@@ -1,4 +1,5 @@
 import { type AuthStorage, isStdioConfig, type MCPServerConfig } from "@mcp-rt/config";
+import { idTokenClaims } from "./principal.js";
 import { SignInRecords } from "./sign-in-records.js";
 
 /** What is stored about a remote server's OAuth sign-in (never a token). */
@@ -17,18 +18,6 @@ export interface SignInStatus {
   refreshable: boolean;
   /** Who signed in, from an OpenID Connect ID token's `email`, `preferred_username`, `name` or `sub`, when there is one. */
   account?: string;
-}
-
-/** The claims of an ID token, read for display and partitioning only (never verified, never trusted). */
-export function idTokenClaims(idToken: string | undefined): Record<string, unknown> | undefined {
-  const payload = idToken?.split(".")[1];
-  if (!payload) return undefined;
-  try {
-    const claims: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-    return claims !== null && typeof claims === "object" ? (claims as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The `email` / `preferred_username` / `name` / `sub` claim of an ID token, for display. */

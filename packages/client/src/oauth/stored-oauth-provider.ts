@@ -8,7 +8,8 @@ import type {
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { SignInNeededSignal } from "./sign-in-error.js";
-import { normalizeUrl, type SignInKey, type SignInRecords } from "./sign-in-records.js";
+import { normalizeUrl, type SignInKey } from "./sign-in-keys.js";
+import type { SignInRecords } from "./sign-in-records.js";
 
 /** How a server's config identifies the client (from `auth: { type: "oauth" }`). */
 export interface ClientIdentity {

@@ -1,5 +1,5 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
-import { DEFAULT_CONNECT_TIMEOUT_MS } from "@mcp-rt/client/light";
+import { DEFAULT_CONNECT_TIMEOUT_MS, localUser } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
   type LoadConfigsResult,
@@ -104,6 +104,7 @@ export class Fleet {
     const settings: ConnectSettings = {
       cwd,
       authStorage,
+      user: options.user ?? localUser(),
       maxMessageBytes: limits.maxMessageBytes,
       onElicitation: options.onElicitation,
       openUrl: options.openUrl,
@@ -337,6 +338,7 @@ export class Fleet {
       signal: options.signal ?? new AbortController().signal,
       timeoutMs,
       authStorage: this.#authStorage,
+      user: this.#context.settings.user,
       sourcePath: options.sourcePath,
       maxMessageBytes: this.#limits.maxMessageBytes,
       toolLimits: this.#limits.toolLimits,

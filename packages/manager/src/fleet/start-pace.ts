@@ -88,12 +88,12 @@ export class StartPace implements StartPacing {
       attempt.began(0);
       return NO_SLOT;
     }
-    const { name, cachedEntry: entry } = attempt;
+    const { name, cachedEntry: entry, storedStartMs } = attempt;
     try {
       const slot = this.#spawns.acquire({
         name,
         urgent: !attempt.reconnect && entry === null,
-        ...(entry?.startMs === undefined ? {} : { expectedMs: entry.startMs }),
+        ...(storedStartMs === undefined ? {} : { expectedMs: storedStartMs }),
         signal: attempt.controller.signal,
       });
       // A call that waited for it before it queued moves it forward now.

@@ -1,10 +1,17 @@
-import type { MCPToolCache, MCPToolCacheEntry, MCPToolCacheEra, MCPToolCacheRead } from "@mcp-rt/cache";
+import type {
+  MCPToolCache,
+  MCPToolCacheEntry,
+  MCPToolCacheEra,
+  MCPToolCacheFacts,
+  MCPToolCacheRead,
+} from "@mcp-rt/cache";
 import type * as Client from "@mcp-rt/client";
 import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "@mcp-rt/client/light";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { abortError, monotonicMs } from "@mcp-rt/config/util";
 import { abortable, delay } from "../abortable.js";
+import type { AttemptIdentity } from "./attempt-identity.js";
 
 /** Options of {@link Attempt}. */
 export interface AttemptOptions {
@@ -16,11 +23,23 @@ export interface AttemptOptions {
   cache: Promise<MCPToolCache | null> | null;
   /** The project folder, part of the cache key. */
   cwd: string;
+  /**
+   * What the server is started with and as (`resolveIdentity`), started
+   * with the attempt: its private lists are read under its auth context.
+   */
+  identity: Promise<AttemptIdentity>;
   /** True for an automatic reconnect: no `connectServers` call waits on it. @default false */
   reconnect?: boolean;
   /** True for `login`: a remote server that needs a sign-in runs the browser step. @default false */
   interactive?: boolean;
 }
+
+/**
+ * How long an attempt whose cache read is still out once its identity is
+ * known (it waited for a `!command`) waits for that read before it
+ * connects: long enough for one store read, too short to be felt.
+ */
+export const LATE_READ_WAIT_MS = 100;
 
 /** One connect + list of one server, and what the startup gate needs to know of it. */
 export class Attempt {
@@ -46,7 +65,10 @@ export class Attempt {
   readonly late: Promise<MCPToolDefinition[] | null>;
   /** Resolves with the connection once connected and listed; rejects with an `McpRtError`. */
   readonly done: Promise<MCPServerConnection>;
+  /** What the server is started with and as; rejects as resolving its config does (`SHELL_FAILED`, `AUTH_REQUIRED`). */
+  readonly identity: Promise<AttemptIdentity>;
   #cachedEntry: MCPToolCacheEntry | null = null;
+  #facts: MCPToolCacheFacts | undefined;
   #missedStartup: { waitMs: number; at: number } | undefined;
   #readAnswered = false;
   #outcome: { ok: true } | { ok: false; error: McpRtError } | undefined;
@@ -71,11 +93,16 @@ export class Attempt {
     this.interactive = options.interactive ?? false;
     // Nobody's `errors` will report a reconnect's failure.
     this.#returned = this.reconnect;
-    // The cache never throws by contract; a miss is the only safe reading of anything else.
     const { cache, name, config, cwd } = options;
+    this.identity = options.identity;
+    // Its failure is the attempt's, reported when it connects; a read without it finds only public lists.
+    this.identity.catch(() => {});
+    const authContext = this.identity.then((identity) => identity.authContext);
+    authContext.catch(() => {});
+    // The cache never throws by contract; a miss is the only safe reading of anything else.
     const found: Promise<MCPToolCacheRead | null> = cache
       ? cache
-          .then((open) => open?.read({ serverName: name, config, cwd }) ?? null)
+          .then((open) => open?.read({ serverName: name, config, cwd }, { authContext }) ?? null)
           .catch(() => null)
           .then((read) => this.#found(read))
       : Promise.resolve(null);
@@ -96,6 +123,23 @@ export class Attempt {
     );
   }
 
+  /**
+   * The attempt's identity, once its cache read answered too (in time, or
+   * late: a read that waited for the identity is one store read away from
+   * it then), or {@link LATE_READ_WAIT_MS} after the identity, whichever is
+   * first: the read holds the server's stored era, which spares a probe.
+   * Rejects as `identity` does.
+   */
+  async identityAndRead(): Promise<AttemptIdentity> {
+    const identity = await this.identity;
+    if (!this.#readAnswered) {
+      const stop = new AbortController();
+      await Promise.race([this.late, delay(LATE_READ_WAIT_MS, stop.signal)]);
+      stop.abort();
+    }
+    return identity;
+  }
+
   /** `done` settles as `run` does: the work the attempt stands for, started by its owner. */
   follow(run: Promise<MCPServerConnection>): void {
     run.then(this.#settle.resolve, this.#settle.reject);
@@ -104,6 +148,18 @@ export class Attempt {
   /** The whole cache entry once `cached` (or `late`) found it (resources, prompts, instructions beside the tools); `null` on a miss. */
   get cachedEntry(): MCPToolCacheEntry | null {
     return this.#cachedEntry;
+  }
+  /** What the server's plain entry says of it for every caller (its era, its start time), read with `cached`. */
+  get facts(): MCPToolCacheFacts | undefined {
+    return this.#facts;
+  }
+  /** The era verdict the cache holds for the server: its entry's (with the discover result), else its facts'. */
+  get storedEra(): MCPToolCacheEra | undefined {
+    return this.#cachedEntry?.era ?? this.#facts?.era;
+  }
+  /** How long the server took to come up at the start that wrote its cache entry, in ms. */
+  get storedStartMs(): number | undefined {
+    return this.#cachedEntry?.startMs ?? this.#facts?.startMs;
   }
   /** The cache's note that the server did not come up within the startup wait at an earlier start, read with `cached`. */
   get missedStartup(): { waitMs: number; at: number } | undefined {
@@ -152,6 +208,7 @@ export class Attempt {
   /** Keeps what a read (in time or late) found. */
   #found(read: MCPToolCacheRead | null): MCPToolCacheRead | null {
     if (read?.entry) this.#cachedEntry = read.entry;
+    if (read?.facts) this.#facts = read.facts;
     if (read?.missedStartup) this.#missedStartup = read.missedStartup;
     if (read && !read.late) this.#readAnswered = true;
     return read;

@@ -1,18 +1,17 @@
-import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { ElicitationHandler, MCPEraVerdict, MCPServerConnection, OAuthOptions } from "@mcp-rt/client";
-import { DEFAULT_CONNECT_TIMEOUT_MS, isSignInRequired } from "@mcp-rt/client/light";
+import { DEFAULT_CONNECT_TIMEOUT_MS, isSignInRequired, localUser } from "@mcp-rt/client/light";
 import {
   type AuthStorage,
   type Logger,
   type MCPServerConfig,
   type MCPToolDefinition,
   McpRtError,
-  resolveServerConfig,
 } from "@mcp-rt/config";
 import { errorMessage, monotonicMs, settleWithin } from "@mcp-rt/config/util";
 import { abortable } from "../abortable.js";
-import { freshCachedList, type ManagerCache } from "../manager-cache.js";
+import { freshCachedList } from "../manager-cache.js";
 import { type Attempt, calledOffError, client, loadClient } from "./attempt.js";
+import { type AttemptIdentity, resolveIdentity } from "./attempt-identity.js";
 import { listServerContent, type ServerContent } from "./server-content.js";
 import type { contentListOptions, toolListOptions } from "./server-limits.js";
 
@@ -28,6 +27,8 @@ export interface ConnectSettings {
   cwd: string;
   /** Where API keys and sign-ins live, when the manager has a store. */
   authStorage: AuthStorage | undefined;
+  /** Who the agent acts for: part of every server's auth context (`MCPManagerOptions.user`). */
+  user: string;
   /** See `MCPManagerOptions.maxMessageBytes`. */
   maxMessageBytes: number;
   onElicitation: ElicitationHandler | undefined;
@@ -56,18 +57,16 @@ export interface ConnectAndListOptions {
   settings: ConnectSettings;
   /** The config file the server came from, for error messages. */
   sourcePath: string | undefined;
-  /** The era to connect in without a probe (a stored verdict); a stale modern one is asked again, once. */
-  prior: MCPEraVerdict | undefined;
+  /**
+   * The era to connect in without a probe (a stored verdict), asked once the
+   * attempt's identity is known and its cache read answered; a stale modern
+   * one is asked again, once.
+   */
+  prior: () => MCPEraVerdict | undefined;
   /** The limits of the tool list and where a breach is logged. */
   toolList: ReturnType<typeof toolListOptions>;
   /** The limits of the resource and prompt lists. */
   contentList: ReturnType<typeof contentListOptions>;
-  /**
-   * Where a private list kept under the connection's auth context is read: a
-   * cached list still fresh is taken as live instead of listing (see
-   * {@link freshCachedList}).
-   */
-  cache: Pick<ManagerCache, "get">;
 }
 
 /**
@@ -110,14 +109,15 @@ export async function* connectAndList(
   const { settings } = options;
   const timeoutMs = attempt.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   let connection: MCPServerConnection | undefined;
-  const once = async function* (prior: MCPEraVerdict | undefined) {
+  const once = async function* (identity: AttemptIdentity, prior: MCPEraVerdict | undefined) {
     const opened = await openConnection(name, attempt.config, {
       cwd: settings.cwd,
       signal,
-      authStorage: settings.authStorage,
+      identity,
+      user: settings.user,
       sourcePath: options.sourcePath,
       maxMessageBytes: settings.maxMessageBytes,
-      oauth: oauthFor(attempt, settings),
+      oauth: oauthFor(attempt, settings, identity),
       onElicitation: settings.onElicitation,
       prior,
     });
@@ -135,14 +135,7 @@ export async function* connectAndList(
       signal,
       timeout: remaining,
     });
-    const fresh = await freshCachedList({
-      connection,
-      entry: attempt.cachedEntry,
-      cache: options.cache,
-      name,
-      config: attempt.config,
-      cwd: settings.cwd,
-    });
+    const fresh = freshCachedList({ connection, entry: attempt.cachedEntry, readAs: identity.authContext });
     const tools =
       fresh ??
       (await client().listTools(connection, {
@@ -159,8 +152,9 @@ export async function* connectAndList(
       tools: MCPToolDefinition[];
       contentListing: Promise<Partial<ServerContent>>;
     };
+    const identity = await abortable(attempt.identityAndRead(), signal);
     try {
-      listed = yield* once(options.prior);
+      listed = yield* once(identity, options.prior());
     } catch (error) {
       const stale = connection;
       if (!stale || signal.aborted || !isStaleModernVerdict(stale, error)) throw error;
@@ -171,7 +165,7 @@ export async function* connectAndList(
       await client()
         .closeConnection(stale)
         .catch(() => {});
-      listed = yield* once(undefined);
+      listed = yield* once(identity, undefined);
     }
     const content = await settleWithin(() => listed.contentListing, CONTENT_GRACE_MS);
     signal.throwIfAborted();
@@ -199,8 +193,16 @@ export interface OpenConnectionOptions {
   cwd: string;
   /** Stops the attempt: the promise rejects with `signal.reason`, and a connection made meanwhile is closed. */
   signal: AbortSignal;
-  /** Secrets for `auth: { type: "apikey" }`. */
+  /**
+   * What the server is started with and as, when the caller resolved it
+   * already (an attempt does, before the spawn); else it is resolved here
+   * from `authStorage` (API keys) and `user`.
+   */
+  identity?: AttemptIdentity | undefined;
+  /** Secrets for `auth: { type: "apikey" }`, when `identity` is not given. */
   authStorage?: AuthStorage | undefined;
+  /** Who the agent acts for (`MCPManagerOptions.user`). @default the OS user, host and home folder */
+  user?: string | undefined;
   /** The config file, for error messages. */
   sourcePath?: string | undefined;
   /** See `MCPManagerOptions.maxMessageBytes`. @default 10485760 */
@@ -225,9 +227,9 @@ export interface OpenedConnection {
 }
 
 /**
- * Resolves a server's `!cmd` values and API keys, then connects with the
- * resolved config; the connection keeps the unresolved one (stable cache
- * keys, no secret kept beyond the handshake).
+ * Connects with the resolved config (`options.identity`, else its `!cmd`
+ * values and API keys are resolved here); the connection keeps the
+ * unresolved one (stable cache keys, no secret kept beyond the handshake).
  */
 export async function openConnection(
   name: string,
@@ -235,16 +237,18 @@ export async function openConnection(
   options: OpenConnectionOptions,
 ): Promise<OpenedConnection> {
   const { signal, cwd } = options;
-  const resolved = await abortable(
-    resolveServerConfig({
-      name,
-      config,
-      cwd,
-      ...(options.authStorage ? { authStorage: options.authStorage } : {}),
-    }),
-    signal,
-  );
-  const resolvedFingerprint = toolCacheFingerprint({ serverName: name, config: resolved, cwd });
+  const { resolved, resolvedFingerprint } =
+    options.identity ??
+    (await abortable(
+      resolveIdentity({
+        name,
+        config,
+        cwd,
+        authStorage: options.authStorage,
+        user: options.user ?? localUser(),
+      }),
+      signal,
+    ));
   const { connectToServer } = await abortable(loadClient(), signal);
   const connection = await connectToServer({
     name,
@@ -252,6 +256,7 @@ export async function openConnection(
     signal,
     cwd,
     unresolvedConfig: config,
+    ...(options.user === undefined ? {} : { user: options.user }),
     ...(options.sourcePath ? { sourcePath: options.sourcePath } : {}),
     ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
     ...(options.oauth ? { oauth: options.oauth } : {}),
@@ -283,8 +288,14 @@ export function startError(
 }
 
 /** OAuth for an attempt's connection: only with an auth store; a browser sign-in only for `login`. */
-function oauthFor(attempt: Attempt, settings: ConnectSettings): OAuthOptions | undefined {
-  const { authStorage, openUrl, signInTimeoutMs } = settings;
+function oauthFor(
+  attempt: Attempt,
+  settings: ConnectSettings,
+  identity: AttemptIdentity,
+): OAuthOptions | undefined {
+  const { openUrl, signInTimeoutMs } = settings;
+  // The identity's storage answers the sign-in it already read from memory.
+  const authStorage = identity.authStorage;
   if (!authStorage) return undefined;
   return {
     storage: authStorage,

@@ -13,6 +13,7 @@ import type { TypedEmitter } from "../event-emitter.js";
 import { listCacheOptions } from "../manager-cache.js";
 import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { Attempt, calledOffError, client, loadClient, verdictToPass } from "./attempt.js";
+import { resolveIdentity } from "./attempt-identity.js";
 import { type AttemptResult, type ConnectSettings, connectAndList } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
@@ -147,11 +148,19 @@ export class ServerSupervisor {
       this.#record.endOutage();
       emitter.emit("server:connecting", { name: this.name });
     }
+    const { config } = this.#record;
     const attempt = new Attempt({
       name: this.name,
-      config: this.#record.config,
+      config,
       cache: reconnect ? null : cache.get(),
       cwd: settings.cwd,
+      identity: resolveIdentity({
+        name: this.name,
+        config,
+        cwd: settings.cwd,
+        authStorage: settings.authStorage,
+        user: settings.user,
+      }),
       reconnect,
       interactive: how.interactive ?? false,
     });
@@ -193,11 +202,13 @@ export class ServerSupervisor {
     const missed = reason === "missed-before" ? attempt.missedStartup?.waitMs : waitMs;
     this.#record.notWaited({ reason, waitMs: missed ?? waitMs });
     if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) return;
-    const { name, config } = attempt;
+    const { name, config, facts } = attempt;
     tasks.add(
       cache
         .get()
-        .then((open) => open?.noteMissedStartup({ serverName: name, config, cwd: settings.cwd }, { waitMs })),
+        .then((open) =>
+          open?.noteMissedStartup({ serverName: name, config, cwd: settings.cwd }, { waitMs, facts }),
+        ),
     );
   }
 
@@ -328,16 +339,14 @@ export class ServerSupervisor {
     const { settings, limits, pace } = this.#context;
     const record = this.#record;
     const slot = await pace.beforeConnect(attempt);
-    // Connect with the era a connection already found (no probe), or the cache's.
-    const stored =
-      record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.cachedEntry?.era;
     const steps = connectAndList(attempt, {
       settings,
       sourcePath: record.source?.path,
-      prior: verdictToPass(stored),
+      // Connect with the era a connection already found (no probe), or the cache's.
+      prior: () =>
+        verdictToPass(record.lastEra?.config === attempt.config ? record.lastEra.verdict : attempt.storedEra),
       toolList: toolListOptions(record, limits, settings.logger),
       contentList: contentListOptions(record, limits, settings.logger),
-      cache: this.#context.cache,
     });
     let watch: ConnectionWatch | undefined;
     let step = await steps.next();
