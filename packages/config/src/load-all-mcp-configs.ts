@@ -1,6 +1,5 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { describeValue, setOwn } from "./describe-value.js";
 import { memoizeResolveInput } from "./interpolate.js";
 import { askProjectTrust, projectEnvFiles } from "./project-trust.js";
 import type { ConfigIssue } from "./server-config.js";
@@ -23,6 +22,7 @@ import type {
   LoadConfigsResult,
   ProjectSetting,
 } from "./types.js";
+import { describeValue, setOwn } from "./util/describe-value.js";
 import { errorMessage } from "./util/error-message.js";
 
 /**

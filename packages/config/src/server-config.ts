@@ -1,5 +1,5 @@
-import { isPlainObject } from "./describe-value.js";
 import type { McpRtErrorCode } from "./errors.js";
+import { isPlainObject } from "./util/describe-value.js";
 import { z } from "./util/zod.js";
 
 /** How a server authenticates: OAuth 2.1, or an API key kept in the auth storage. */

@@ -1,4 +1,3 @@
-import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
 import { envFileOutside, expandEnvFilePath, readEnvFile } from "./env-file.js";
 import type { McpRtErrorCode } from "./errors.js";
 import {
@@ -16,6 +15,7 @@ import type {
   LoadConfigsOptions,
   LoadConfigsResult,
 } from "./types.js";
+import { fieldKey, isPlainObject, setOwn } from "./util/describe-value.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
 
 /** A server that passed every step so far: its usable config and the entry it came from. */

@@ -1,4 +1,3 @@
-import { describeKind, describeValue, fieldKey, isPlainObject } from "./describe-value.js";
 import { redactUrl } from "./redact-text.js";
 import {
   ENV_NAME,
@@ -7,6 +6,7 @@ import {
   MCPStdioServerConfigSchema,
   PROTOCOL_SETTINGS,
 } from "./server-config.js";
+import { describeKind, describeValue, fieldKey, isPlainObject } from "./util/describe-value.js";
 
 /** One thing wrong with a server config: the field (`""` for the entry itself) and what to change. */
 export interface ServerConfigProblem {

@@ -2,9 +2,9 @@ import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { type Node as JsonNode, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
-import { describeValue, isPlainObject, setOwn } from "../describe-value.js";
 import type { ConfigIssue, SourceMeta } from "../server-config.js";
 import type { DiscoveredServer, DiscoveryContext } from "../types.js";
+import { describeValue, isPlainObject, setOwn } from "../util/describe-value.js";
 import { errorMessage } from "../util/error-message.js";
 
 /** One config file a source reads. */
