@@ -3,7 +3,7 @@ import { realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseEnv } from "node:util";
 import { type InterpolationOptions, interpolateString, type MissingVariable } from "./interpolate.js";
-import type { SourceMeta } from "./server-config.js";
+import type { SourceMeta } from "./model/source-meta.js";
 import { readTextFile } from "./sources/file-source.js";
 import type { DiscoveryContext } from "./types.js";
 import { setOwn } from "./util/describe-value.js";

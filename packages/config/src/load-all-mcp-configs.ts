@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { memoizeResolveInput } from "./interpolate.js";
+import type { ConfigIssue } from "./model/config-issue.js";
 import { askProjectTrust, projectEnvFiles } from "./project-trust.js";
-import type { ConfigIssue } from "./server-config.js";
 import { type SettledServers, settleServers } from "./settle-servers.js";
 import { createAntigravitySource } from "./sources/antigravity.js";
 import { createClaudeCodeSource } from "./sources/claude-code.js";

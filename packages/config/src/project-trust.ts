@@ -6,7 +6,8 @@ import { readFile, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { envFileDigest, envFileInProject, expandEnvFilePath } from "./env-file.js";
 import { mcpRtPath } from "./mcp-rt-path.js";
-import type { ConfigIssue, SourceMeta } from "./server-config.js";
+import type { ConfigIssue } from "./model/config-issue.js";
+import type { SourceMeta } from "./model/source-meta.js";
 import { interpolationOf, type SettledServers } from "./settle-servers.js";
 import type {
   DiscoveryContext,

@@ -1,13 +1,14 @@
 import { envFileOutside, expandEnvFilePath, readEnvFile } from "./env-file.js";
-import type { McpRtErrorCode } from "./errors.js";
 import {
   type InterpolationOptions,
   interpolateServerConfig,
   type MissingInput,
   type MissingVariable,
 } from "./interpolate.js";
+import type { ConfigIssue } from "./model/config-issue.js";
+import type { McpRtErrorCode } from "./model/errors.js";
+import type { MCPServerConfig } from "./model/server-config.js";
 import { expansionReferences, scrubSecrets } from "./redact.js";
-import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
 import type {
   DiscoveredServer,
   DiscoveryContext,

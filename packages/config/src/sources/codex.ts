@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ENV_NAME } from "../server-config.js";
+import { ENV_NAME } from "../model/server-config.js";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
 import { isPlainObject, setOwn } from "../util/describe-value.js";
 import { pickFields } from "./entry-fields.js";
