@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseEnv } from "node:util";
 import { type InterpolationOptions, interpolateString, type MissingVariable } from "./interpolate.js";
 import type { SourceMeta } from "./model/source-meta.js";
-import { readTextFile } from "./sources/file-source.js";
+import { readTextFile } from "./read-config-file.js";
 import type { DiscoveryContext } from "./types.js";
 import { setOwn } from "./util/describe-value.js";
 import { errorMessage } from "./util/error-message.js";
