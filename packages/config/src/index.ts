@@ -30,7 +30,7 @@ export { isStdioConfig, MCPServerConfigSchema } from "./model/server-config.js";
 export type { SourceMeta } from "./model/source-meta.js";
 export type { MCPToolDefinition, ToolAnnotations } from "./model/tool-definition.js";
 export { MCPToolDefinitionSchema, toolMetaOf } from "./model/tool-definition.js";
-export { createTrustStore, hashProjectServers } from "./project-trust.js";
+export { hashProjectServers } from "./project-trust.js";
 export type { ConfigFormat } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
 export type { RedactConfigTextOptions, RedactOptions } from "./redact.js";
@@ -48,6 +48,7 @@ export { createGeminiSource } from "./sources/gemini.js";
 export { createNativeSource } from "./sources/native.js";
 export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
+export { createTrustStore } from "./trust-store.js";
 export type {
   CapabilitySource,
   DiscoveredServer,
