@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { discoverEntries } from "./cli/discover-entries.js";
 import { runCli } from "./cli/run-cli.js";
 import { loadAllMCPConfigs } from "./load-all-mcp-configs.js";
-import { createTrustStore } from "./project-trust.js";
+import { createTrustStore } from "./trust-store.js";
 import { readSecret } from "./util/read-secret.js";
 
 // `mcp-rt-config`: what a default agent session would start in a folder, and why.

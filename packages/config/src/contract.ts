@@ -4,7 +4,9 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import type { AuthStorage, CapabilitySource, DiscoveryContext, Logger } from "./types.js";
+import type { AuthStorage } from "./model/auth-storage.js";
+import type { Logger } from "./model/logger.js";
+import type { CapabilitySource, DiscoveryContext } from "./types.js";
 
 /** The `it` (or `test`) function of any test runner: vitest, jest, `node:test`. */
 export type ContractIt = (name: string, fn: () => void | Promise<void>) => unknown;

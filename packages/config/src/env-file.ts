@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseEnv } from "node:util";
-import { setOwn } from "./describe-value.js";
 import { type InterpolationOptions, interpolateString, type MissingVariable } from "./interpolate.js";
-import type { SourceMeta } from "./server-config.js";
-import { readTextFile } from "./sources/file-source.js";
+import type { SourceMeta } from "./model/source-meta.js";
+import { readTextFile } from "./read-config-file.js";
 import type { DiscoveryContext } from "./types.js";
+import { setOwn } from "./util/describe-value.js";
 import { errorMessage } from "./util/error-message.js";
 
 /** An entry's `envFile` after `${…}` expansion: an absolute path, and the variables it lacked. */

@@ -2,7 +2,7 @@ import { readFile, rename } from "node:fs/promises";
 import { resolve } from "node:path";
 import { withFileLock } from "./file-lock.js";
 import { mcpRtPath } from "./mcp-rt-path.js";
-import type { AuthStorage } from "./types.js";
+import type { AuthStorage } from "./model/auth-storage.js";
 import { lazy } from "./util/lazy.js";
 import { writeJsonAtomic } from "./util/write-json-atomic.js";
 import { z } from "./util/zod.js";

@@ -1,6 +1,4 @@
 export { appConfigDir } from "./app-config-dir.js";
-export type { McpRtErrorCode } from "./errors.js";
-export { McpRtError } from "./errors.js";
 export { createFileAuthStorage } from "./file-auth-storage.js";
 export type { InterpolationSyntax } from "./interpolate.js";
 export { interpolateServerConfig, interpolateString } from "./interpolate.js";
@@ -8,61 +6,55 @@ export { builtinSources, loadAllMCPConfigs } from "./load-all-mcp-configs.js";
 export type { McpRtFile } from "./mcp-rt-path.js";
 export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
-export { createTrustStore, hashProjectServers } from "./project-trust.js";
-export type { RedactConfigTextOptions, RedactOptions } from "./redact.js";
-export { redactConfigText, redactServerConfig } from "./redact.js";
-export { redactText, redactUrl } from "./redact-text.js";
-export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
-export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";
-export { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./secret-env-name.js";
+export type { AuthStorage } from "./model/auth-storage.js";
+export type { ConfigIssue } from "./model/config-issue.js";
+export type { McpRtErrorCode } from "./model/errors.js";
+export { McpRtError } from "./model/errors.js";
+export type { Logger } from "./model/logger.js";
+export type { MCPPromptArgument, MCPPromptDefinition } from "./model/prompt-definition.js";
+export { MCPPromptDefinitionSchema } from "./model/prompt-definition.js";
+export type { MCPResourceDefinition, MCPResourceTemplateDefinition } from "./model/resource-definition.js";
+export {
+  MCPResourceDefinitionSchema,
+  MCPResourceTemplateDefinitionSchema,
+} from "./model/resource-definition.js";
 export type {
-  ConfigIssue,
   MCPAuthConfig,
   MCPHttpServerConfig,
   MCPProtocolSetting,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
-  MCPToolDefinition,
-  SourceMeta,
-  ToolAnnotations,
-} from "./server-config.js";
-export {
-  isStdioConfig,
-  MCPServerConfigSchema,
-  MCPToolDefinitionSchema,
-  toolMetaOf,
-} from "./server-config.js";
-export type {
-  MCPPromptArgument,
-  MCPPromptDefinition,
-  MCPResourceDefinition,
-  MCPResourceTemplateDefinition,
-} from "./server-content.js";
-export {
-  MCPPromptDefinitionSchema,
-  MCPResourceDefinitionSchema,
-  MCPResourceTemplateDefinitionSchema,
-} from "./server-content.js";
+} from "./model/server-config.js";
+export { isStdioConfig, MCPServerConfigSchema } from "./model/server-config.js";
+export type { SourceMeta } from "./model/source-meta.js";
+export type { MCPToolDefinition, ToolAnnotations } from "./model/tool-definition.js";
+export { MCPToolDefinitionSchema, toolMetaOf } from "./model/tool-definition.js";
+export { hashProjectServers } from "./project-trust.js";
+export type { ConfigFormat } from "./read-config-file.js";
+export { readConfigFile } from "./read-config-file.js";
+export type { RedactConfigTextOptions, RedactOptions } from "./redact.js";
+export { redactConfigText, redactServerConfig } from "./redact.js";
+export { redactText, redactUrl } from "./redact-text.js";
+export type { ResolveServerConfigOptions } from "./resolve-server-config.js";
+export { hasRuntimeValues, resolveServerConfig } from "./resolve-server-config.js";
+export { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./secret-env-name.js";
 export { createAntigravitySource } from "./sources/antigravity.js";
 export { createClaudeCodeSource } from "./sources/claude-code.js";
 export { createClaudeDesktopSource } from "./sources/claude-desktop.js";
 export { createCodexSource } from "./sources/codex.js";
 export { createCursorSource } from "./sources/cursor.js";
-export type { ConfigFormat } from "./sources/file-source.js";
-export { readConfigFile } from "./sources/file-source.js";
 export { createGeminiSource } from "./sources/gemini.js";
 export { createNativeSource } from "./sources/native.js";
 export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
+export { createTrustStore } from "./trust-store.js";
 export type {
-  AuthStorage,
   CapabilitySource,
   DiscoveredServer,
   DiscoveryContext,
   LoadConfigsOptions,
   LoadConfigsResult,
-  Logger,
   ProjectTrust,
   ReserveServer,
 } from "./types.js";

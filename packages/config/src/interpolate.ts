@@ -1,4 +1,4 @@
-import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
+import { fieldKey, isPlainObject, setOwn } from "./util/describe-value.js";
 
 /**
  * The placeholder forms a provider's files use, as each client documents

@@ -1,9 +1,8 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { describeValue, setOwn } from "./describe-value.js";
 import { memoizeResolveInput } from "./interpolate.js";
+import type { ConfigIssue } from "./model/config-issue.js";
 import { askProjectTrust, projectEnvFiles } from "./project-trust.js";
-import type { ConfigIssue } from "./server-config.js";
 import { type SettledServers, settleServers } from "./settle-servers.js";
 import { createAntigravitySource } from "./sources/antigravity.js";
 import { createClaudeCodeSource } from "./sources/claude-code.js";
@@ -23,6 +22,7 @@ import type {
   LoadConfigsResult,
   ProjectSetting,
 } from "./types.js";
+import { describeValue, setOwn } from "./util/describe-value.js";
 import { errorMessage } from "./util/error-message.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { AuthStorage } from "./types.js";
+import type { AuthStorage } from "./model/auth-storage.js";
 
 /**
  * An {@link AuthStorage} that lives in this process only: for tests, and for

@@ -1,8 +1,8 @@
-import { McpRtError } from "./errors.js";
-import type { MCPServerConfig } from "./server-config.js";
-import { isStdioConfig } from "./server-config.js";
+import type { AuthStorage } from "./model/auth-storage.js";
+import { McpRtError } from "./model/errors.js";
+import type { MCPServerConfig } from "./model/server-config.js";
+import { isStdioConfig } from "./model/server-config.js";
 import { runShellValue } from "./shell-value.js";
-import type { AuthStorage } from "./types.js";
 
 /** Options of {@link resolveServerConfig}. */
 export interface ResolveServerConfigOptions {

@@ -1,14 +1,14 @@
-import { fieldKey, isPlainObject, setOwn } from "./describe-value.js";
 import { envFileOutside, expandEnvFilePath, readEnvFile } from "./env-file.js";
-import type { McpRtErrorCode } from "./errors.js";
 import {
   type InterpolationOptions,
   interpolateServerConfig,
   type MissingInput,
   type MissingVariable,
 } from "./interpolate.js";
+import type { ConfigIssue } from "./model/config-issue.js";
+import type { McpRtErrorCode } from "./model/errors.js";
+import type { MCPServerConfig } from "./model/server-config.js";
 import { expansionReferences, scrubSecrets } from "./redact.js";
-import type { ConfigIssue, MCPServerConfig } from "./server-config.js";
 import type {
   DiscoveredServer,
   DiscoveryContext,
@@ -16,6 +16,7 @@ import type {
   LoadConfigsOptions,
   LoadConfigsResult,
 } from "./types.js";
+import { fieldKey, isPlainObject, setOwn } from "./util/describe-value.js";
 import { findServerConfigProblems, formatProblem, normalizeServerConfig } from "./validate-server-config.js";
 
 /** A server that passed every step so far: its usable config and the entry it came from. */

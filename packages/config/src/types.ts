@@ -1,5 +1,7 @@
 import type { InterpolationSyntax } from "./interpolate.js";
-import type { ConfigIssue, MCPServerConfig, SourceMeta } from "./server-config.js";
+import type { ConfigIssue } from "./model/config-issue.js";
+import type { MCPServerConfig } from "./model/server-config.js";
+import type { SourceMeta } from "./model/source-meta.js";
 
 /** Where discovery looks: injected so tests can point it at a fixture home. */
 export interface DiscoveryContext {
@@ -131,31 +133,6 @@ export interface ProjectTrust {
   approve(projectDir: string, hash: string): Promise<void>;
   /** Forget every approval of this project. */
   revoke(projectDir: string): Promise<void>;
-}
-
-/**
- * Where secrets live (API keys, OAuth sign-ins): a small key-value seam.
- * Implementations: `createFileAuthStorage` and `createMemoryAuthStorage` here,
- * `createAuthStorage(url)` (file, memory, Redis, OS keychain) in
- * `@mcp-rt/cache`; check others with `@mcp-rt/config/contract`.
- */
-export interface AuthStorage {
-  /** The value stored under `key`, or `undefined`. */
-  get(key: string): Promise<string | undefined>;
-  /** Stores `value` under `key`, replacing what was there. */
-  set(key: string, value: string): Promise<void>;
-  /** Removes `key`; removing a missing key is not an error. */
-  delete(key: string): Promise<void>;
-  /** Releases what the storage holds open (a Redis connection); optional. */
-  close?(): Promise<void>;
-}
-
-/** The logging seam every package accepts. `console` fits. */
-export interface Logger {
-  debug(message: string, data?: unknown): void;
-  info(message: string, data?: unknown): void;
-  warn(message: string, data?: unknown): void;
-  error(message: string, data?: unknown): void;
 }
 
 /**

@@ -1,12 +1,12 @@
-import { describeKind, describeValue, fieldKey, isPlainObject } from "./describe-value.js";
-import { redactUrl } from "./redact-text.js";
 import {
   ENV_NAME,
   MCPHttpServerConfigSchema,
   type MCPServerConfig,
   MCPStdioServerConfigSchema,
   PROTOCOL_SETTINGS,
-} from "./server-config.js";
+} from "./model/server-config.js";
+import { redactUrl } from "./redact-text.js";
+import { describeKind, describeValue, fieldKey, isPlainObject } from "./util/describe-value.js";
 
 /** One thing wrong with a server config: the field (`""` for the entry itself) and what to change. */
 export interface ServerConfigProblem {

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { ExplainJson } from "../src/cli/explain-command.js";
 import type { ListJson } from "../src/cli/list-command.js";
 import { type CliIo, runCli } from "../src/cli/run-cli.js";
-import { createTrustStore } from "../src/project-trust.js";
-import type { SourceMeta } from "../src/server-config.js";
+import type { SourceMeta } from "../src/model/source-meta.js";
+import { createTrustStore } from "../src/trust-store.js";
 import type { LoadConfigsOptions, LoadConfigsResult } from "../src/types.js";
 import { useTempDir } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type CliIo, runCli } from "../src/cli/run-cli.js";
 import { createFileAuthStorage } from "../src/file-auth-storage.js";
 import { mcpRtPath } from "../src/mcp-rt-path.js";
-import { createTrustStore } from "../src/project-trust.js";
+import { createTrustStore } from "../src/trust-store.js";
 import { readSecret, type SecretInput } from "../src/util/read-secret.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,10 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders are part of what is tested
 import { describe, expect, it } from "vitest";
-import { McpRtError } from "../src/errors.js";
 import { interpolateServerConfig } from "../src/interpolate.js";
+import { McpRtError } from "../src/model/errors.js";
+import { type MCPHttpServerConfig, MCPHttpServerConfigSchema } from "../src/model/server-config.js";
 import { redactServerConfig, secretValues } from "../src/redact.js";
 import { resolveServerConfig } from "../src/resolve-server-config.js";
-import { type MCPHttpServerConfig, MCPHttpServerConfigSchema } from "../src/server-config.js";
 import { mapCursorEntry } from "../src/sources/cursor.js";
 import { mapGeminiEntry } from "../src/sources/gemini.js";
 import { validateServerConfig } from "../src/validate-server-config.js";

@@ -1,10 +1,10 @@
 import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { McpRtError } from "../src/errors.js";
+import type { AuthStorage } from "../src/model/auth-storage.js";
+import { McpRtError } from "../src/model/errors.js";
+import type { MCPHttpServerConfig, MCPStdioServerConfig } from "../src/model/server-config.js";
 import { resolveServerConfig } from "../src/resolve-server-config.js";
-import type { MCPHttpServerConfig, MCPStdioServerConfig } from "../src/server-config.js";
-import type { AuthStorage } from "../src/types.js";
 import { memoryAuth, useTempDir } from "./helpers.js";
 
 const tempDir = useTempDir("mcp-rt-resolve-");

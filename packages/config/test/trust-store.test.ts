@@ -1,7 +1,8 @@
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createTrustStore, hashProjectServers } from "../src/project-trust.js";
+import { hashProjectServers } from "../src/project-trust.js";
+import { createTrustStore } from "../src/trust-store.js";
 import { useTempDir } from "./helpers.js";
 
 const tempDir = useTempDir("mcp-rt-trust-");

@@ -3,8 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type CapabilitySource, createNativeSource, hasRuntimeValues } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
+import type { MCPStdioServerConfig } from "../src/model/server-config.js";
 import { resolveServerConfig } from "../src/resolve-server-config.js";
-import type { MCPStdioServerConfig } from "../src/server-config.js";
 import { useFixtureTrees, useTempDir } from "./helpers.js";
 
 const fixture = useFixtureTrees();

@@ -1,5 +1,5 @@
+import type { SourceMeta } from "../model/source-meta.js";
 import { redactServerConfig } from "../redact.js";
-import type { SourceMeta } from "../server-config.js";
 import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
 import { displayPath, type PathContext } from "../util/display-path.js";
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createFileAuthStorage } from "../file-auth-storage.js";
 import { mcpRtPath } from "../mcp-rt-path.js";
 import { createMemoryAuthStorage } from "../memory-auth-storage.js";
-import type { AuthStorage } from "../types.js";
+import type { AuthStorage } from "../model/auth-storage.js";
 import { displayPath } from "../util/display-path.js";
 import type { CommandOutcome } from "./trust-command.js";
 

@@ -1,4 +1,4 @@
-import type { ConfigIssue } from "../server-config.js";
+import type { ConfigIssue } from "../model/config-issue.js";
 import { displayPath } from "../util/display-path.js";
 import { plural } from "../util/plural.js";
 import { type EntryJson, entryJson } from "./entry-json.js";

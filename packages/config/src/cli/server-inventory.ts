@@ -1,6 +1,7 @@
+import type { ConfigIssue } from "../model/config-issue.js";
+import type { SourceMeta } from "../model/source-meta.js";
 import { expansionReferences, scrubSecrets, secretValues } from "../redact.js";
 import { redactText } from "../redact-text.js";
-import type { ConfigIssue, SourceMeta } from "../server-config.js";
 import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
 import { containsToken } from "../whole-token.js";
 

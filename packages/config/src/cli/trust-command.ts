@@ -1,4 +1,4 @@
-import { resolveProjectDir } from "../project-trust.js";
+import { resolveProjectDir } from "../trust-store.js";
 import type { DiscoveredServer, LoadConfigsOptions, LoadConfigsResult, ProjectTrust } from "../types.js";
 import { displayPath } from "../util/display-path.js";
 import { plural } from "../util/plural.js";

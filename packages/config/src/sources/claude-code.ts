@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { isAbsolute, join, posix } from "node:path";
-import { isPlainObject } from "../describe-value.js";
 import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
+import { isPlainObject } from "../util/describe-value.js";
 import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
 import {
   allowed,

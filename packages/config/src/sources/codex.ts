@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { isPlainObject, setOwn } from "../describe-value.js";
-import { ENV_NAME } from "../server-config.js";
+import { ENV_NAME } from "../model/server-config.js";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
+import { isPlainObject, setOwn } from "../util/describe-value.js";
 import { pickFields } from "./entry-fields.js";
 import {
   allowedPaths,

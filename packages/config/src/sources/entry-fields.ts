@@ -1,4 +1,4 @@
-import { isPlainObject } from "../describe-value.js";
+import { isPlainObject } from "../util/describe-value.js";
 
 /** The fields of `entry` named in `fields` that are present, unchanged. */
 export function pickFields(

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { isPlainObject } from "../describe-value.js";
 import type { CapabilitySource, DiscoveryContext, ProjectSetting } from "../types.js";
+import { isPlainObject } from "../util/describe-value.js";
 import { oauthAuth, objectOrUndefined, pickFields } from "./entry-fields.js";
 import {
   allowedPaths,

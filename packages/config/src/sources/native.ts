@@ -1,6 +1,6 @@
-import { describeValue } from "../describe-value.js";
 import { mcpRtPath } from "../mcp-rt-path.js";
 import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
+import { describeValue } from "../util/describe-value.js";
 import { allowedPaths, type FileSourceFile, readFileSource } from "./file-source.js";
 
 const NATIVE = { id: "mcp-rt", name: "mcp-rt" };

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { appConfigDir } from "../app-config-dir.js";
-import { isPlainObject, setOwn } from "../describe-value.js";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
+import { isPlainObject, setOwn } from "../util/describe-value.js";
 import { pickFields, transportType } from "./entry-fields.js";
 import {
   allowedPaths,

@@ -1,4 +1,4 @@
-import { z } from "./util/zod.js";
+import { z } from "../util/zod.js";
 
 /** A resource as a server lists it (`resources/list`), and as the cache keeps it. */
 export interface MCPResourceDefinition {
@@ -24,22 +24,6 @@ export interface MCPResourceTemplateDefinition {
   mimeType?: string | undefined;
 }
 
-/** One argument of a prompt. */
-export interface MCPPromptArgument {
-  name: string;
-  description?: string | undefined;
-  /** True when `prompts/get` needs it. */
-  required?: boolean | undefined;
-}
-
-/** A prompt as a server lists it (`prompts/list`), and as the cache keeps it. */
-export interface MCPPromptDefinition {
-  name: string;
-  title?: string | undefined;
-  description?: string | undefined;
-  arguments?: MCPPromptArgument[] | undefined;
-}
-
 /** zod schema of {@link MCPResourceDefinition}; unknown fields are dropped. */
 export const MCPResourceDefinitionSchema: z.ZodMiniType<MCPResourceDefinition> = z.object({
   uri: z.string().check(z.minLength(1)),
@@ -57,20 +41,4 @@ export const MCPResourceTemplateDefinitionSchema: z.ZodMiniType<MCPResourceTempl
   title: z.optional(z.string()),
   description: z.optional(z.string()),
   mimeType: z.optional(z.string()),
-});
-
-/** zod schema of {@link MCPPromptDefinition}; unknown fields are dropped. */
-export const MCPPromptDefinitionSchema: z.ZodMiniType<MCPPromptDefinition> = z.object({
-  name: z.string().check(z.minLength(1)),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  arguments: z.optional(
-    z.array(
-      z.object({
-        name: z.string().check(z.minLength(1)),
-        description: z.optional(z.string()),
-        required: z.optional(z.boolean()),
-      }),
-    ),
-  ),
 });

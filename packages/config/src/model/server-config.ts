@@ -1,6 +1,4 @@
-import { isPlainObject } from "./describe-value.js";
-import type { McpRtErrorCode } from "./errors.js";
-import { z } from "./util/zod.js";
+import { z } from "../util/zod.js";
 
 /** How a server authenticates: OAuth 2.1, or an API key kept in the auth storage. */
 export type MCPAuthConfig =
@@ -98,73 +96,7 @@ export function isStdioConfig(config: MCPServerConfig): config is MCPStdioServer
   return "command" in config && typeof config.command === "string";
 }
 
-/** MCP tool annotations (hints; never trusted for security decisions). */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-  [key: string]: unknown;
-}
-
-/** A tool as a server lists it, and as the cache keeps it. */
-export interface MCPToolDefinition {
-  name: string;
-  title?: string | undefined;
-  description?: string | undefined;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown> | undefined;
-  annotations?: ToolAnnotations | undefined;
-  /**
-   * What mcp-rt keeps of the tool's `_meta`: the MCP Apps `ui.visibility`
-   * (`["model", "app"]` when absent). A tool whose visibility lacks `"model"`
-   * is for an app's UI only and never given to the model.
-   */
-  _meta?: { ui: { visibility: string[] } } | undefined;
-}
-
-/**
- * The part of a listed tool's `_meta` that {@link MCPToolDefinition} keeps:
- * `{ ui: { visibility } }` when `ui.visibility` is a list of strings, else
- * `undefined` (any other `_meta`, however shaped, is dropped, never refused).
- */
-export function toolMetaOf(meta: unknown): MCPToolDefinition["_meta"] {
-  const ui = isPlainObject(meta) ? meta.ui : undefined;
-  const visibility = isPlainObject(ui) ? ui.visibility : undefined;
-  if (!Array.isArray(visibility) || !visibility.every((entry) => typeof entry === "string")) return undefined;
-  return { ui: { visibility: [...visibility] } };
-}
-
-/** Where a server's config came from. */
-export interface SourceMeta {
-  /** Provider id, e.g. `claude-code`. */
-  provider: string;
-  /** Display name, e.g. `Claude Code`. */
-  providerName: string;
-  /** The file the entry was read from. */
-  path: string;
-  /** `project` for files that come with the repository. */
-  level: "user" | "project";
-}
-
-/** A problem with a file or one of its entries. */
-export interface ConfigIssue {
-  /** The file. */
-  path: string;
-  /** The server entry, when the problem is in one entry. */
-  server?: string;
-  /** What is wrong and what to change. */
-  message: string;
-  /** What kind of problem: `CONFIG_UNREADABLE`, `CONFIG_INVALID`, `VAR_UNSET`, `INPUT_UNRESOLVED`… */
-  code?: McpRtErrorCode;
-  /** 1-based line of a syntax error, when the parser reports one. */
-  line?: number;
-  /** 1-based column of a syntax error, when the parser reports one. */
-  column?: number;
-}
-
-// zod/mini (./util/zod.ts): a start builds these schemas and parses every config with them.
+// zod/mini (../util/zod.ts): a start builds these schemas and parses every config with them.
 const positiveInt = z.int().check(z.positive());
 const stringRecord = z.record(z.string(), z.string());
 const nonEmpty = () => z.string().check(z.minLength(1));
@@ -232,22 +164,3 @@ export const MCPServerConfigSchema: z.ZodMiniType<MCPServerConfig> = z.union([
   MCPStdioServerConfigSchema,
   MCPHttpServerConfigSchema,
 ]);
-
-/** zod schema of {@link MCPToolDefinition}; unknown fields are dropped. */
-export const MCPToolDefinitionSchema: z.ZodMiniType<MCPToolDefinition> = z.object({
-  name: nonEmpty(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  inputSchema: z.record(z.string(), z.unknown()),
-  outputSchema: z.optional(z.record(z.string(), z.unknown())),
-  annotations: z.optional(z.looseObject({})) as z.ZodMiniType<ToolAnnotations | undefined>,
-  _meta: z.optional(z.pipe(z.unknown(), z.transform(toolMetaOf))),
-});
-
-/** zod schema of {@link SourceMeta}. */
-export const SourceMetaSchema: z.ZodMiniType<SourceMeta> = z.object({
-  provider: z.string(),
-  providerName: z.string(),
-  path: z.string(),
-  level: z.enum(["user", "project"]),
-});
