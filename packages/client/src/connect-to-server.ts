@@ -9,7 +9,7 @@ import {
   type PriorDiscovery,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
-import { watchProgress } from "./call-tool.js";
+import { watchProgress } from "./call-progress.js";
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
