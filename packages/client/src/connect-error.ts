@@ -16,7 +16,7 @@ import {
 import { httpFailureError, networkErrorOf } from "./http-error.js";
 import { tooLargeReasonOf } from "./message-limit.js";
 import { displayUrl } from "./remote-fetch.js";
-import { resolveServerCwd } from "./server-process.js";
+import { resolveServerCwd } from "./stdio/server-process.js";
 
 /** The facts a failed `connectToServer` is explained from. */
 export interface ConnectFailure {

@@ -26,8 +26,8 @@ import { isSignInRequired } from "./oauth/sign-in-error.js";
 import { connectRemote } from "./remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
-import { planStdioEra } from "./stdio-era.js";
-import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio-transport.js";
+import { planStdioEra } from "./stdio/stdio-era.js";
+import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio/stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
 /** How long a failed handshake waits for a server whose pipe broke to report its exit. */
