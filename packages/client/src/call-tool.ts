@@ -10,7 +10,7 @@ import {
   type ParamHeaderDeclaration,
   paramHeaders,
   scanParamHeaders,
-} from "./mcp-param-headers.js";
+} from "./remote/mcp-param-headers.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import { getConnectionInternals } from "./server-connection.js";

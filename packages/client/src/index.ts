@@ -47,9 +47,9 @@ export type { SignInStatus } from "./oauth/sign-in-status.js";
 export { readSignInStatus, signOut } from "./oauth/sign-in-status.js";
 export type { PingOptions } from "./ping.js";
 export { ping } from "./ping.js";
-export type { HttpFailure } from "./remote-fetch.js";
-export type { RemoteTransportOptions } from "./remote-transport.js";
-export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";
+export type { HttpFailure } from "./remote/remote-fetch.js";
+export type { RemoteTransportOptions } from "./remote/remote-transport.js";
+export { createRemoteTransport, RemoteTransport } from "./remote/remote-transport.js";
 export type {
   GetPromptOptions,
   MCPPromptResult,

@@ -3,7 +3,11 @@ import { z } from "@mcp-rt/config/util";
 import type { MCPServerConnection } from "./connection.js";
 import { rpcCode } from "./error-text.js";
 import { joinHints, type MCPListCacheHint, pageHint } from "./list-cache-hint.js";
-import { invalidHeaderText, type ParamHeaderDeclaration, scanParamHeaders } from "./mcp-param-headers.js";
+import {
+  invalidHeaderText,
+  type ParamHeaderDeclaration,
+  scanParamHeaders,
+} from "./remote/mcp-param-headers.js";
 import { openRequest } from "./server-request.js";
 import { toToolDefinition } from "./tool-definition.js";
 import { resolveToolLimits, ToolLimiter } from "./tool-limiter.js";

@@ -1,7 +1,7 @@
 import { type MCPAuthConfig, type MCPHttpServerConfig, McpRtError } from "@mcp-rt/config";
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
 import { errorText } from "../error-text.js";
-import { isSameOrigin } from "../remote-fetch.js";
+import { isSameOrigin } from "../remote/remote-fetch.js";
 import { mayUseOAuth } from "./may-use-oauth.js";
 import type { OAuthOptions } from "./oauth-options.js";
 import { principalOf } from "./principal.js";

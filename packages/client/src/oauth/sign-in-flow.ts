@@ -8,7 +8,7 @@ import {
   OAuthError,
 } from "@modelcontextprotocol/client";
 import { errorText, inConfig } from "../error-text.js";
-import { networkErrorOf } from "../http-error.js";
+import { networkErrorOf } from "../remote/http-error.js";
 import { timerMs } from "../time-limit.js";
 import { withIssuerLock } from "./issuer-lock.js";
 import { CallbackError, type CallbackFailure, startLoopbackCallback } from "./loopback-callback.js";

@@ -11,8 +11,9 @@ import {
   SseError,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import type { RemoteClientTransport } from "./client-transport.js";
-import { errorText } from "./error-text.js";
+import type { RemoteClientTransport } from "../client-transport.js";
+import { errorText } from "../error-text.js";
+import { completeByDefault } from "../result-type.js";
 import {
   describeHttpFailure,
   httpStatusOf,
@@ -23,7 +24,6 @@ import {
   UNREACHABLE_ERRNOS,
 } from "./http-error.js";
 import { createRemoteFetch, type HttpFailure } from "./remote-fetch.js";
-import { completeByDefault } from "./result-type.js";
 
 /** Options of {@link createRemoteTransport}. */
 export interface RemoteTransportOptions {

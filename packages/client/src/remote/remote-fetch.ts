@@ -1,8 +1,8 @@
 import { redactUrl } from "@mcp-rt/config";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../message-limit.js";
+import { type SignInNeed, signInNeedOf } from "../oauth/sign-in-error.js";
 import { boundResponse, requestIdsOf } from "./bounded-body.js";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
-import { type SignInNeed, signInNeedOf } from "./oauth/sign-in-error.js";
 
 /** One HTTP response with an error status, as a remote transport saw it. */
 export interface HttpFailure {

@@ -5,8 +5,8 @@ import {
   SseError,
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
-import { errorText, inConfig } from "./error-text.js";
-import { signInRequiredError } from "./oauth/sign-in-error.js";
+import { errorText, inConfig } from "../error-text.js";
+import { signInRequiredError } from "../oauth/sign-in-error.js";
 import type { HttpFailure } from "./remote-fetch.js";
 
 /**
