@@ -14,7 +14,8 @@ import {
   withStderr,
 } from "./error-text.js";
 import { tooLargeReasonOf } from "./message-limit.js";
-import { httpFailureError, networkErrorOf } from "./remote/http-error.js";
+import { networkErrorOf } from "./oauth/network-error.js";
+import { httpFailureError } from "./remote/http-error.js";
 import { displayUrl } from "./remote/remote-fetch.js";
 import { resolveServerCwd } from "./stdio/server-process.js";
 

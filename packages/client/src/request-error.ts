@@ -15,7 +15,8 @@ import {
   withStderr,
 } from "./error-text.js";
 import { tooLargeReasonOf } from "./message-limit.js";
-import { httpFailureError, networkErrorOf, UNREACHABLE_ERRNOS } from "./remote/http-error.js";
+import { networkErrorOf } from "./oauth/network-error.js";
+import { httpFailureError, UNREACHABLE_ERRNOS } from "./remote/http-error.js";
 
 /** The facts a failed request is explained from. */
 export interface RequestFailure {

@@ -33,19 +33,6 @@ export const UNREACHABLE_ERRNOS: ReadonlySet<string> = new Set([
   "ENETUNREACH",
 ]);
 
-/** The system error behind a failed `fetch` (`ECONNREFUSED`, `ENOTFOUND`…), if there is one. */
-export function networkErrorOf(error: unknown): { code: string; message: string } | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string" && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
-      return { code, message: current.message };
-    }
-    current = current.cause;
-  }
-  return undefined;
-}
-
 /** "POST http://host/mcp answered HTTP 500 Internal Server Error: <body head>". */
 export function describeHttpFailure(failure: HttpFailure): string {
   const status = `HTTP ${failure.status}${failure.statusText ? ` ${failure.statusText}` : ""}`;

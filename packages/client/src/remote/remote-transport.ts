@@ -13,13 +13,13 @@ import {
 } from "@modelcontextprotocol/client";
 import type { RemoteClientTransport } from "../client-transport.js";
 import { errorText } from "../error-text.js";
+import { networkErrorOf } from "../oauth/network-error.js";
 import { completeByDefault } from "../result-type.js";
 import {
   describeHttpFailure,
   httpStatusOf,
   isLostSession,
   lostSessionReason,
-  networkErrorOf,
   outOfBandError,
   UNREACHABLE_ERRNOS,
 } from "./http-error.js";
