@@ -344,7 +344,7 @@ function createConnection(
   const client = new Client(clientInfoOf(options), {
     capabilities: capabilitiesOf(options),
     jsonSchemaValidator: new LazySchemaValidator(),
-    // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote-era.ts).
+    // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote/remote-era.ts).
     versionNegotiation: { mode },
     // 2026-07-28: the SDK answers `input_required` with the handlers below and retries (new id,
     // `requestState` echoed as sent), also for `client.request`, which mcp-rt sends.
