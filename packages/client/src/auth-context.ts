@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { homedir, hostname, userInfo } from "node:os";
 import { isSecretEnvName, isStdioConfig, type MCPServerConfig, redactText } from "@mcp-rt/config";
-import { createServerEnv } from "./server-process.js";
+import { createServerEnv } from "./stdio/server-process.js";
 
 /** What {@link authContextOf} digests. */
 export interface AuthContextInput {

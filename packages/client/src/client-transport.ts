@@ -1,5 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/client";
-import type { HttpFailure } from "./remote-fetch.js";
+import type { HttpFailure } from "./remote/remote-fetch.js";
 
 /** How a server process ended. */
 export interface ProcessExit {

@@ -13,10 +13,11 @@ import {
   withoutSecrets,
   withStderr,
 } from "./error-text.js";
-import { httpFailureError, networkErrorOf } from "./http-error.js";
 import { tooLargeReasonOf } from "./message-limit.js";
-import { displayUrl } from "./remote-fetch.js";
-import { resolveServerCwd } from "./server-process.js";
+import { networkErrorOf } from "./oauth/network-error.js";
+import { httpFailureError } from "./remote/http-error.js";
+import { displayUrl } from "./remote/remote-fetch.js";
+import { resolveServerCwd } from "./stdio/server-process.js";
 
 /** The facts a failed `connectToServer` is explained from. */
 export interface ConnectFailure {

@@ -9,12 +9,11 @@ import {
   type PriorDiscovery,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
-import { watchProgress } from "./call-tool.js";
+import { watchProgress } from "./call-progress.js";
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import type { MCPServerConnection } from "./connection.js";
-import { createTransport } from "./create-transport.js";
 import { answerElicitation, answerEmbeddedElicitation, MAX_INPUT_ROUNDS } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
 import { type MCPEraDecision, type MCPEraVerdict, staleVerdictText } from "./era.js";
@@ -23,11 +22,12 @@ import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { OAuthSession } from "./oauth/oauth-session.js";
 import { isSignInRequired } from "./oauth/sign-in-error.js";
-import { connectRemote } from "./remote-era.js";
+import { createTransport } from "./remote/create-transport.js";
+import { connectRemote } from "./remote/remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
-import { planStdioEra } from "./stdio-era.js";
-import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio-transport.js";
+import { planStdioEra } from "./stdio/stdio-era.js";
+import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio/stdio-transport.js";
 import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
 
 /** How long a failed handshake waits for a server whose pipe broke to report its exit. */
@@ -344,7 +344,7 @@ function createConnection(
   const client = new Client(clientInfoOf(options), {
     capabilities: capabilitiesOf(options),
     jsonSchemaValidator: new LazySchemaValidator(),
-    // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote-era.ts).
+    // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote/remote-era.ts).
     versionNegotiation: { mode },
     // 2026-07-28: the SDK answers `input_required` with the handlers below and retries (new id,
     // `requestState` echoed as sent), also for `client.request`, which mcp-rt sends.

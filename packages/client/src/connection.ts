@@ -4,7 +4,7 @@ import type { ClientTransport, ProcessExit } from "./client-transport.js";
 import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import type { MCPListCacheHint } from "./list-cache-hint.js";
 import type { ListenStream } from "./listen-stream.js";
-import type { ParamHeaderDeclaration } from "./mcp-param-headers.js";
+import type { ParamHeaderDeclaration } from "./remote/mcp-param-headers.js";
 
 /** The server's name and version, as it reported them at `initialize`. */
 export type MCPServerInfo = Implementation;

@@ -47,9 +47,9 @@ export type { SignInStatus } from "./oauth/sign-in-status.js";
 export { readSignInStatus, signOut } from "./oauth/sign-in-status.js";
 export type { PingOptions } from "./ping.js";
 export { ping } from "./ping.js";
-export type { HttpFailure } from "./remote-fetch.js";
-export type { RemoteTransportOptions } from "./remote-transport.js";
-export { createRemoteTransport, RemoteTransport } from "./remote-transport.js";
+export type { HttpFailure } from "./remote/remote-fetch.js";
+export type { RemoteTransportOptions } from "./remote/remote-transport.js";
+export { createRemoteTransport, RemoteTransport } from "./remote/remote-transport.js";
 export type {
   GetPromptOptions,
   MCPPromptResult,
@@ -58,10 +58,15 @@ export type {
 } from "./resource-requests.js";
 export { getPrompt, readResource, subscribeResource, unsubscribeResource } from "./resource-requests.js";
 export { closeConnection } from "./server-connection.js";
-export type { ServerEnvOptions } from "./server-process.js";
-export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./server-process.js";
 export type { ServerRequestOptions } from "./server-request.js";
-export type { StdioTransportOptions } from "./stdio-transport.js";
-export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio-transport.js";
+export type { ServerEnvOptions } from "./stdio/server-process.js";
+export {
+  createServerEnv,
+  holdLaunches,
+  isSecretEnvName,
+  SECRET_ENV_NAME_PATTERN,
+} from "./stdio/server-process.js";
+export type { StdioTransportOptions } from "./stdio/stdio-transport.js";
+export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio/stdio-transport.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

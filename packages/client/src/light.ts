@@ -17,6 +17,11 @@ export { openInBrowser } from "./oauth/open-in-browser.js";
 export type { StoredPrincipal } from "./oauth/principal.js";
 export { readStoredPrincipal } from "./oauth/principal.js";
 export { isSignInRequired } from "./oauth/sign-in-error.js";
-export { createServerEnv, holdLaunches, isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "./server-process.js";
+export {
+  createServerEnv,
+  holdLaunches,
+  isSecretEnvName,
+  SECRET_ENV_NAME_PATTERN,
+} from "./stdio/server-process.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";

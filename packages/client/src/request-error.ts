@@ -14,8 +14,9 @@ import {
   withoutSecrets,
   withStderr,
 } from "./error-text.js";
-import { httpFailureError, networkErrorOf, UNREACHABLE_ERRNOS } from "./http-error.js";
 import { tooLargeReasonOf } from "./message-limit.js";
+import { networkErrorOf } from "./oauth/network-error.js";
+import { httpFailureError, UNREACHABLE_ERRNOS } from "./remote/http-error.js";
 
 /** The facts a failed request is explained from. */
 export interface RequestFailure {

@@ -1,4 +1,4 @@
-// The shape and defaults of the limits `listTools` applies (list-tools.ts); `/light` exports them.
+// The shape and defaults of the limits `listTools` applies (`ToolLimiter`, tool-limiter.ts); `/light` exports them.
 
 /**
  * Limits on what one server's tool list may hold, applied by `listTools`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paramHeaders, scanParamHeaders } from "../src/mcp-param-headers.js";
+import { paramHeaders, scanParamHeaders } from "../src/remote/mcp-param-headers.js";
 
 const schema = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: "object",

@@ -7,7 +7,7 @@ import {
 import { McpRtError } from "@mcp-rt/config";
 import { type HttpFixture, hugeOutputServer, startHttpFixture } from "@mcp-rt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRemoteFetch } from "../src/remote-fetch.js";
+import { createRemoteFetch } from "../src/remote/remote-fetch.js";
 import { textOf, useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isProcessGroupAlive } from "../src/server-process.js";
+import { isProcessGroupAlive } from "../src/stdio/server-process.js";
 
 /** The state letter of a process (`R`, `S`, `Z`…), or undefined once it is gone. */
 function stateOf(pid: number): string | undefined {

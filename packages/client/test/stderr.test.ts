@@ -3,7 +3,7 @@ import { callTool, closeConnection, connectToServer } from "@mcp-rt/client";
 import { noisyStderrServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { withStderr } from "../src/error-text.js";
-import { createStderrBuffer } from "../src/stderr-buffer.js";
+import { createStderrBuffer } from "../src/stdio/stderr-buffer.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 checkNoProcessesLeftAfterFile();

@@ -1,7 +1,7 @@
 import type { MCPToolDefinition } from "@mcp-rt/config";
 import { monotonicMs } from "@mcp-rt/config/util";
 import { describe, expect, it } from "vitest";
-import { launchTurn } from "../../client/src/server-process.js";
+import { launchTurn } from "../../client/src/stdio/server-process.js";
 import { LAUNCH_HOLD_MS, passStartupGate } from "../src/fleet/start-pace.js";
 import type { Attempt } from "../src/server/attempt.js";
 import { echoDefinition } from "./helpers.js";

@@ -1,10 +1,10 @@
 import { type MCPAuthConfig, type MCPHttpServerConfig, McpRtError } from "@mcp-rt/config";
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
-import { errorText } from "../error-text.js";
-import { isSameOrigin } from "../remote-fetch.js";
+import { errorText } from "./error-text.js";
 import { mayUseOAuth } from "./may-use-oauth.js";
 import type { OAuthOptions } from "./oauth-options.js";
 import { principalOf } from "./principal.js";
+import { isSameOrigin } from "./same-origin.js";
 import { markSignInNeed, type SignInNeed, SignInNeededSignal } from "./sign-in-error.js";
 import { runSignIn } from "./sign-in-flow.js";
 import { type SignInKey, signInKey } from "./sign-in-keys.js";

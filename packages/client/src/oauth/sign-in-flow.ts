@@ -7,11 +7,10 @@ import {
   type OAuthDiscoveryState,
   OAuthError,
 } from "@modelcontextprotocol/client";
-import { errorText, inConfig } from "../error-text.js";
-import { networkErrorOf } from "../http-error.js";
-import { timerMs } from "../time-limit.js";
+import { errorText, inConfig } from "./error-text.js";
 import { withIssuerLock } from "./issuer-lock.js";
 import { CallbackError, type CallbackFailure, startLoopbackCallback } from "./loopback-callback.js";
+import { networkErrorOf } from "./network-error.js";
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, type OAuthOptions } from "./oauth-options.js";
 import { openInBrowser } from "./open-in-browser.js";
 import type { SignInNeed } from "./sign-in-error.js";
@@ -33,6 +32,9 @@ export interface SignInContext {
   /** The plain fetch (no bearer token) for discovery and the authorization server. */
   fetch: FetchLike;
 }
+
+// A Node timer given a longer delay fires at once: a longer limit means none in practice.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** The authorization server has no way for this client to register (no registration endpoint, no metadata document). */
 class NoRegistration extends Error {}
@@ -191,7 +193,7 @@ async function browserStep(
     if ((await auth(provider, options)) === "AUTHORIZED") return;
     const query = await Promise.race([
       callback.waitForCode({
-        timeoutMs: timerMs(context.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS),
+        timeoutMs: Math.min(context.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS, LONGEST_TIMER_MS),
         signal: step.abort,
       }),
       opening,

@@ -1,8 +1,9 @@
 import { redactUrl } from "@mcp-rt/config";
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../message-limit.js";
+import { isSameOrigin } from "../oauth/same-origin.js";
+import { type SignInNeed, signInNeedOf } from "../oauth/sign-in-error.js";
 import { boundResponse, requestIdsOf } from "./bounded-body.js";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "./message-limit.js";
-import { type SignInNeed, signInNeedOf } from "./oauth/sign-in-error.js";
 
 /** One HTTP response with an error status, as a remote transport saw it. */
 export interface HttpFailure {
@@ -58,11 +59,6 @@ const RESERVED_HEADERS = new Set([
   "host",
   "content-length",
 ]);
-
-/** True when `to` has exactly the scheme, host and port of `from`. */
-export function isSameOrigin(from: URL, to: URL): boolean {
-  return from.protocol === to.protocol && from.host === to.host;
-}
 
 /** A URL as messages show it: no credentials, query or fragment. */
 export function displayUrl(url: URL | string): string {

@@ -11,19 +11,19 @@ import {
   SseError,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import type { RemoteClientTransport } from "./client-transport.js";
-import { errorText } from "./error-text.js";
+import type { RemoteClientTransport } from "../client-transport.js";
+import { errorText } from "../error-text.js";
+import { networkErrorOf } from "../oauth/network-error.js";
+import { completeByDefault } from "../result-type.js";
 import {
   describeHttpFailure,
   httpStatusOf,
   isLostSession,
   lostSessionReason,
-  networkErrorOf,
   outOfBandError,
   UNREACHABLE_ERRNOS,
 } from "./http-error.js";
 import { createRemoteFetch, type HttpFailure } from "./remote-fetch.js";
-import { completeByDefault } from "./result-type.js";
 
 /** Options of {@link createRemoteTransport}. */
 export interface RemoteTransportOptions {

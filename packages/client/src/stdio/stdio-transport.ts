@@ -3,10 +3,10 @@ import { once } from "node:events";
 import { firstSettled } from "@mcp-rt/config/util";
 import { type JSONRPCMessage, SdkError, SdkErrorCode, serializeMessage } from "@modelcontextprotocol/client";
 import spawn from "cross-spawn";
-import type { ProcessExit, StdioClientTransport } from "./client-transport.js";
-import { errnoOf } from "./error-text.js";
-import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "./message-limit.js";
-import { completeByDefault } from "./result-type.js";
+import type { ProcessExit, StdioClientTransport } from "../client-transport.js";
+import { errnoOf } from "../error-text.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeText } from "../message-limit.js";
+import { completeByDefault } from "../result-type.js";
 import {
   createServerEnv,
   launchTurn,

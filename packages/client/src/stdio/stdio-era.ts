@@ -15,7 +15,7 @@ import {
   MODERN_PROTOCOL_VERSION,
   priorFor,
   storedDecision,
-} from "./era.js";
+} from "../era.js";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
 /**

@@ -5,8 +5,8 @@ import {
   SseError,
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
-import { errorText, inConfig } from "./error-text.js";
-import { signInRequiredError } from "./oauth/sign-in-error.js";
+import { errorText, inConfig } from "../error-text.js";
+import { signInRequiredError } from "../oauth/sign-in-error.js";
 import type { HttpFailure } from "./remote-fetch.js";
 
 /**
@@ -32,19 +32,6 @@ export const UNREACHABLE_ERRNOS: ReadonlySet<string> = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
 ]);
-
-/** The system error behind a failed `fetch` (`ECONNREFUSED`, `ENOTFOUND`…), if there is one. */
-export function networkErrorOf(error: unknown): { code: string; message: string } | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string" && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
-      return { code, message: current.message };
-    }
-    current = current.cause;
-  }
-  return undefined;
-}
 
 /** "POST http://host/mcp answered HTTP 500 Internal Server Error: <body head>". */
 export function describeHttpFailure(failure: HttpFailure): string {

@@ -7,8 +7,8 @@ import {
   SdkHttpError,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
-import type { RemoteClientTransport } from "./client-transport.js";
-import { type ConnectFailure, toConnectError } from "./connect-error.js";
+import type { RemoteClientTransport } from "../client-transport.js";
+import { type ConnectFailure, toConnectError } from "../connect-error.js";
 import {
   type MCPEraDecision,
   type MCPEraVerdict,
@@ -16,12 +16,12 @@ import {
   priorFor,
   staleVerdictText,
   storedDecision,
-} from "./era.js";
-import { inConfig } from "./error-text.js";
+} from "../era.js";
+import { inConfig } from "../error-text.js";
+import { getConnectionInternals, type ServerConnection } from "../server-connection.js";
+import { timerMs } from "../time-limit.js";
 import { httpStatusOf } from "./http-error.js";
 import { RemoteTransport } from "./remote-transport.js";
-import { getConnectionInternals, type ServerConnection } from "./server-connection.js";
-import { timerMs } from "./time-limit.js";
 
 /** The revision a `protocol: "2026-07-28"` config pins. */
 const PINNED = MODERN_PROTOCOL_VERSION;

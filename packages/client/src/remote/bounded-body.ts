@@ -1,4 +1,4 @@
-import { tooLargeResponse, tooLargeText } from "./message-limit.js";
+import { tooLargeResponse, tooLargeText } from "../message-limit.js";
 
 /** Options of {@link boundResponse}. */
 export interface BoundResponseOptions {

@@ -1,6 +1,6 @@
 import type { Progress } from "@modelcontextprotocol/client";
 import { describe, expect, it, vi } from "vitest";
-import { ProgressCalls, type WatchedCall } from "../src/call-tool.js";
+import { ProgressCalls, type WatchedCall } from "../src/call-progress.js";
 
 /** A watched call that records what reaches it. */
 function watched(quietMs = 60_000): WatchedCall & { seen: Progress[]; quiet: number } {
