@@ -117,6 +117,19 @@ function parseAnswer(text: string, field: MCPElicitationField): { value: unknown
   }
 }
 
+/**
+ * The boolean field of a confirmation, when the form is one: a form without
+ * fields, or whose only field is a boolean, is how a server asks "are you
+ * sure?" (a DROP, a deletion, a cost). `null` for a form without fields.
+ */
+function confirmation(schema: MCPElicitationSchema | undefined): { field: string | null } | undefined {
+  const fields = Object.entries(schema?.properties ?? {});
+  if (fields.length === 0) return { field: null };
+  const [only] = fields;
+  if (fields.length === 1 && only && only[1].type === "boolean") return { field: only[0] };
+  return undefined;
+}
+
 /** Asks each field in turn until its answer fits; Enter on an empty line takes the default (or skips an optional field). */
 async function fillForm(
   schema: MCPElicitationSchema,
@@ -159,10 +172,12 @@ async function fillForm(
 /**
  * The agent's answer to `elicitation/create`. On a terminal (`ask`): the
  * server's message, then each field asked in turn (choices numbered,
- * defaults shown, Enter takes the default), Ctrl-C declines; a URL is shown
- * with the server that asks, and opened when the user agrees. Without a
- * terminal (`--exec`, a pipe) it declines, unless `--elicitation
- * accept-defaults`, which accepts a form with its defaults when they fill it.
+ * defaults shown, Enter takes the default), Ctrl-C declines; a confirmation
+ * (a form without fields, or with one boolean field) is asked as `Accept?
+ * [y/N]`, declined on Enter; a URL is shown with the server that asks, and
+ * opened when the user agrees. Without a terminal (`--exec`, a pipe) it
+ * declines, unless `--elicitation accept-defaults`, which accepts a form
+ * with its defaults when they fill it, never a confirmation.
  */
 export function createElicitationHandler(options: ElicitationHandlerOptions): ElicitationHandler {
   const { output, mode } = options;
@@ -186,16 +201,24 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
     const who = `MCP server "${request.server}"`;
     const data = { event: "elicitation", server: request.server, mode: request.mode };
     const asker = mode === "ask" ? options.asker() : undefined;
+    const schema = request.requestedSchema;
+    const confirm = request.mode === "form" ? confirmation(schema) : undefined;
     if (!asker) {
-      const schema = request.requestedSchema;
       const fillable =
         request.mode === "form" &&
         (schema?.required ?? []).every((name) => schema?.properties[name]?.default !== undefined);
-      const accept = mode === "accept-defaults" && fillable;
-      const why = mode === "decline" ? "--elicitation decline" : "no terminal to ask on";
+      // A confirmation is a question for a person: no default answers it, whatever it says.
+      const accept = mode === "accept-defaults" && fillable && !confirm;
+      const why =
+        mode === "decline"
+          ? "--elicitation decline"
+          : confirm
+            ? "a confirmation needs a person: no terminal to ask on"
+            : "no terminal to ask on";
+      const hint = confirm ? "" : "; --elicitation accept-defaults accepts a form's defaults";
       output.write(
         "notice",
-        `${who} asked: ${request.message}\n  ${accept ? "accepted with the form's defaults (--elicitation accept-defaults)" : `declined (${why}; --elicitation accept-defaults accepts a form's defaults)`}`,
+        `${who} asked: ${request.message}\n  ${accept ? "accepted with the form's defaults (--elicitation accept-defaults)" : `declined (${why}${hint})`}`,
         { ...data, action: accept ? "accept" : "decline" },
       );
       return accept ? { action: "accept", content: {} } : { action: "decline" };
@@ -211,6 +234,19 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
         if (!/^(y|yes)$/i.test(answer)) return { action: "decline" };
         await openUrl(request.url ?? "");
         return { action: "accept" };
+      }
+      if (confirm) {
+        output.write("notice", `${who} asks you to confirm:\n  ${request.message}`, data);
+        const answer = (await asker.ask("  Accept? [y/N] ")).trim();
+        if (!/^(y|yes)$/i.test(answer)) {
+          output.write("notice", `  declined; nothing was sent to ${request.server}`, {
+            ...data,
+            action: "decline",
+          });
+          return { action: "decline" };
+        }
+        output.write("notice", `  accepted; sent to ${request.server}`, { ...data, action: "accept" });
+        return { action: "accept", content: confirm.field === null ? {} : { [confirm.field]: true } };
       }
       output.write(
         "notice",

@@ -34,6 +34,46 @@ const form = (properties: Record<string, unknown>, required: string[] = []): MCP
   >,
 });
 
+describe("a confirmation (a form without fields, or with one boolean)", () => {
+  const signal = new AbortController().signal;
+  const empty = { ...form({}), message: "Run DROP TABLE users on project p?" };
+  const yesNo = form({ confirm: { type: "boolean", default: true } }, ["confirm"]);
+
+  it("is a question on a terminal: Accept? [y/N], declined on Enter", async () => {
+    for (const request of [empty, yesNo]) {
+      const asker = scriptedAsker([""]);
+      const output = recordingOutput();
+      const handler = createElicitationHandler({ mode: "ask", output, asker: () => asker });
+      expect(await handler(request, signal)).toEqual({ action: "decline" });
+      expect(asker.asked).toEqual(["  Accept? [y/N] "]);
+      expect(output.lines[0]).toContain('MCP server "s" asks you to confirm');
+    }
+    const emptyYes = createElicitationHandler({
+      mode: "ask",
+      output: recordingOutput(),
+      asker: () => scriptedAsker(["y"]),
+    });
+    expect(await emptyYes(empty, signal)).toEqual({ action: "accept", content: {} });
+    const boolYes = createElicitationHandler({
+      mode: "ask",
+      output: recordingOutput(),
+      asker: () => scriptedAsker(["yes"]),
+    });
+    expect(await boolYes(yesNo, signal)).toEqual({ action: "accept", content: { confirm: true } });
+  });
+
+  it("is never accepted without a person: accept-defaults declines it, even with default true", async () => {
+    const output = recordingOutput();
+    const handler = createElicitationHandler({ mode: "accept-defaults", output, asker: () => undefined });
+    expect(await handler(empty, signal)).toEqual({ action: "decline" });
+    expect(await handler(yesNo, signal)).toEqual({ action: "decline" });
+    expect(output.lines[0]).toContain("a confirmation needs a person");
+    // A form with fields and their defaults is still accepted with them.
+    const filled = form({ region: { type: "string", default: "eu" } }, ["region"]);
+    expect(await handler(filled, signal)).toEqual({ action: "accept", content: {} });
+  });
+});
+
 describe("the agent's elicitation answers", () => {
   it("takes choices by number or name, lists for multi-select, numbers for numbers, and asks again on a bad answer", async () => {
     const asker = scriptedAsker(["2", "Piano, 1", "x", "7", "yes", "nope@", "a@b.co"]);

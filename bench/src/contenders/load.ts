@@ -1,12 +1,5 @@
-import type { ContenderId, Task, TaskResults } from "../tasks.js";
-
-/** What a contender's module offers: a start-up, and the other tasks it can run. */
-export interface ContenderModule {
-  startup(task: Extract<Task, { kind: "startup" }>): Promise<TaskResults["startup"]>;
-  calls?(task: Extract<Task, { kind: "calls" }>): Promise<TaskResults["calls"]>;
-  reload?(task: Extract<Task, { kind: "reload" }>): Promise<TaskResults["reload"]>;
-  toolCalls?(task: Extract<Task, { kind: "tool-calls" }>): Promise<TaskResults["tool-calls"]>;
-}
+import type { ContenderId } from "../tasks.js";
+import type { ContenderModule } from "./contender.js";
 
 /** Loads only the contender asked for, so no other library is in the process. */
 export async function loadContender(id: ContenderId): Promise<ContenderModule> {

@@ -12,7 +12,7 @@ import type {
   ToolCallsResult,
   ToolCallsTask,
 } from "../tasks.js";
-import type { ContenderModule } from "./load.js";
+import type { ContenderModule } from "./contender.js";
 import {
   cpuTime,
   expectToolCount,

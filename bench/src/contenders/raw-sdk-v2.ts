@@ -4,7 +4,7 @@ import {
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { ContenderModule } from "./load.js";
+import type { ContenderModule } from "./contender.js";
 import { rawSdkContender } from "./raw-sdk-runs.js";
 
 /** The SDK's v2 line, `@modelcontextprotocol/client`, connecting in `mode` (its default is `"legacy"`). */

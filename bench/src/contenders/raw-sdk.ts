@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ContenderModule } from "./load.js";
+import type { ContenderModule } from "./contender.js";
 import { rawSdkContender } from "./raw-sdk-runs.js";
 
 /** The floor the targets are measured against: the SDK's v1 line, `@modelcontextprotocol/sdk`. */

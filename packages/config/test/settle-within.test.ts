@@ -29,8 +29,11 @@ describe("settleWithin", () => {
   it("times out an operation that is slow while the event loop is free", async () => {
     const began = performance.now();
     const result = await settleWithin(() => after(2_000, "late"), 50);
-    expect(result).toMatchObject({ status: "timeout", stretchMs: 0 });
+    if (result.status !== "timeout") throw new Error(`expected a timeout, got ${result.status}`);
     expect(performance.now() - began).toBeLessThan(1_000);
+    // No extra time while its timer fired on time; a loaded machine that held this process
+    // (its timer late by more than a stall) is granted the time it was held, as by any caller.
+    if (result.lateMs <= 5) expect(result.stretchMs).toBe(0);
   });
 
   it("hands over the operation it stopped waiting for, and says how long and how late it waited", async () => {

@@ -8,7 +8,7 @@ import {
   type ToolResult,
   type ToolResultDetails,
 } from "@mcp-rt/manager";
-import { createSpillFolder, defaultSpillDir, sweepSpillFolders } from "./spill-folder.js";
+import { createSpillFolder, defaultSpillDir, type SpillSweep, sweepSpillFolders } from "./spill-folder.js";
 import { previewText, READ_RESULT_NAME, readChars, type SpilledResult } from "./spilled-text.js";
 
 export { READ_RESULT_NAME, type SpilledResult };
@@ -129,9 +129,18 @@ export class ResultSpill {
     return [...this.#entries.values()];
   }
 
-  /** Removes what sessions of ended processes left under the folder (see `sweepSpillFolders`). */
-  sweep(): Promise<string[]> {
-    return sweepSpillFolders(this.#parent);
+  /**
+   * Removes what sessions of ended processes left under the folder (see
+   * `sweepSpillFolders`); what it must leave alone (a planted or open
+   * folder) is warned about once, in one line.
+   */
+  async sweep(): Promise<SpillSweep> {
+    const sweep = await sweepSpillFolders(this.#parent);
+    if (sweep.skipped.length > 0)
+      this.#logger.warn(
+        `Spilled results: left alone, not removed at this start: ${sweep.skipped.join("; ")}. Remove or fix it by hand if it is yours.`,
+      );
+    return sweep;
   }
 
   /**

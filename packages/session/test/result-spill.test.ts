@@ -143,8 +143,10 @@ describe("resultSpill: long text results as files the model can read", () => {
       const crashed = join(results, `session-${dead}-abcDEF`);
       const live = join(results, `session-${alive.pid}-abcDEF`);
       const other = join(results, "not-a-session");
+      // As sessions make them: the parent and each session's folder private to this user (0700).
+      await mkdir(results, { mode: 0o700 });
       for (const folder of [crashed, live, other]) {
-        await mkdir(folder, { recursive: true });
+        await mkdir(folder, { mode: 0o700 });
         await writeFile(join(folder, "result-1.txt"), "left over");
       }
       const { session } = await start();
