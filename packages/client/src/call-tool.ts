@@ -1,4 +1,5 @@
 import { type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
+import { timerMs } from "@mcp-rt/config/util";
 import { type CallToolResult, type Progress, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { progressCallsOf, type WatchedCall } from "./call-progress.js";
 import type { MCPServerConnection } from "./connection.js";
@@ -14,7 +15,7 @@ import {
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { checkAgainstSchema } from "./schema-check.js";
 import { getConnectionInternals } from "./server-connection.js";
-import { checkTimeOption, timerMs } from "./time-limit.js";
+import { checkTimeOption } from "./time-limit.js";
 
 /** Per-call limit used when neither the call nor the config sets one, in ms. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

@@ -1,18 +1,10 @@
 import { existsSync } from "node:fs";
 import { isStdioConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { errorText, inConfig } from "@mcp-rt/config/util";
 import { SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ProcessExit } from "./client-transport.js";
 import { type ClientTransport, type RemoteClientTransport, stderrOf } from "./client-transport.js";
-import {
-  describeExit,
-  errnoOf,
-  errorText,
-  inConfig,
-  rpcCode,
-  sdkCode,
-  withoutSecrets,
-  withStderr,
-} from "./error-text.js";
+import { describeExit, errnoOf, rpcCode, sdkCode, withoutSecrets, withStderr } from "./error-text.js";
 import { tooLargeReasonOf } from "./message-limit.js";
 import { networkErrorOf } from "./oauth/network-error.js";
 import { httpFailureError } from "./remote/http-error.js";

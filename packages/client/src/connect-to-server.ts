@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isStdioConfig, type MCPServerConfig, type MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
+import { timerMs } from "@mcp-rt/config/util";
 import {
   Client,
   type ClientCapabilities,
@@ -28,7 +29,7 @@ import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
 import { planStdioEra } from "./stdio/stdio-era.js";
 import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio/stdio-transport.js";
-import { checkConfigTimeLimits, timerMs } from "./time-limit.js";
+import { checkConfigTimeLimits } from "./time-limit.js";
 
 /** How long a failed handshake waits for a server whose pipe broke to report its exit. */
 const EXIT_WAIT_MS = 1000;

@@ -1,12 +1,6 @@
 import { McpRtError, redactConfigText } from "@mcp-rt/config";
-import { errorMessage } from "@mcp-rt/config/util";
 import { ProtocolError, SdkError, type SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ProcessExit } from "./client-transport.js";
-
-/** Where a user fixes a setting: the config file when known. */
-export function inConfig(sourcePath: string | undefined): string {
-  return sourcePath ? `in ${sourcePath}` : "in the server's config";
-}
 
 /** "process exited with code 3" / "process was killed by SIGKILL". */
 export function describeExit(exit: ProcessExit): string {
@@ -48,13 +42,6 @@ export function rpcCode(error: unknown): number | undefined {
 export function sdkCode(error: unknown): SdkErrorCode | undefined {
   if (error instanceof SdkError) return error.code;
   return undefined;
-}
-
-/** First line of an error's message, without "MCP error -32603: " prefixes. */
-export function errorText(error: unknown): string {
-  const message = errorMessage(error);
-  // Servers on the v1 SDK relay their own errors with the prefix, sometimes twice.
-  return message.replace(/^(MCP error -?\d+: )+/, "").split("\n")[0] ?? message;
 }
 
 /** The configs a message is scrubbed with: the one connected with, and the one written. */

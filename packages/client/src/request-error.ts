@@ -1,19 +1,10 @@
 import { McpRtError } from "@mcp-rt/config";
-import { abortError } from "@mcp-rt/config/util";
+import { abortError, errorText, inConfig } from "@mcp-rt/config/util";
 import { ProtocolErrorCode, SdkErrorCode } from "@modelcontextprotocol/client";
 import { stderrOf } from "./client-transport.js";
 import type { ConnectionInternals, MCPServerConnection } from "./connection.js";
 import { InputRequestError, MAX_INPUT_ROUNDS } from "./elicitation.js";
-import {
-  describeExit,
-  errnoOf,
-  errorText,
-  inConfig,
-  rpcCode,
-  sdkCode,
-  withoutSecrets,
-  withStderr,
-} from "./error-text.js";
+import { describeExit, errnoOf, rpcCode, sdkCode, withoutSecrets, withStderr } from "./error-text.js";
 import { tooLargeReasonOf } from "./message-limit.js";
 import { networkErrorOf } from "./oauth/network-error.js";
 import { httpFailureError, UNREACHABLE_ERRNOS } from "./remote/http-error.js";

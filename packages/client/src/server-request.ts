@@ -1,8 +1,9 @@
+import { timerMs } from "@mcp-rt/config/util";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import type { MCPServerConnection } from "./connection.js";
 import { notConnectedError, toRequestError } from "./request-error.js";
 import { getConnectionInternals } from "./server-connection.js";
-import { checkTimeOption, timerMs } from "./time-limit.js";
+import { checkTimeOption } from "./time-limit.js";
 
 /** Options of one request to a server (`readResource`, `getPrompt`, the list calls, …). */
 export interface ServerRequestOptions {

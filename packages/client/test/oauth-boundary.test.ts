@@ -1,8 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { importGraph } from "../../../test-support/import-graph.js";
-import * as clientText from "../src/error-text.js";
-import * as oauthText from "../src/oauth/error-text.js";
 
 const src = fileURLToPath(new URL("../src/", import.meta.url));
 
@@ -46,19 +44,5 @@ describe("oauth/ imports nothing from the rest of the client", () => {
     expect(oauthFiles.length).toBeGreaterThan(10);
     expect(graph.get("oauth/oauth-session.ts")).toContain("oauth/sign-in-flow.ts");
     expect(importsLeaving(graph, "oauth")).toEqual([]);
-  });
-
-  it("oauth/'s own inConfig and errorText say what the rest of the client's say", () => {
-    const errors: unknown[] = [
-      new Error("MCP error -32603: MCP error -32603: storage down\nat line two"),
-      new Error(""),
-      new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:1") }),
-      "a thrown string",
-      undefined,
-    ];
-    for (const error of errors) expect(oauthText.errorText(error)).toBe(clientText.errorText(error));
-    for (const path of [undefined, "", "/home/u/.cursor/mcp.json"]) {
-      expect(oauthText.inConfig(path)).toBe(clientText.inConfig(path));
-    }
   });
 });

@@ -7,6 +7,7 @@ import {
 } from "./model/server-config.js";
 import { redactUrl } from "./redact-text.js";
 import { describeKind, describeValue, fieldKey, isPlainObject } from "./util/describe-value.js";
+import { MAX_TIMER_MS } from "./util/timer-ms.js";
 
 /** One thing wrong with a server config: the field (`""` for the entry itself) and what to change. */
 export interface ServerConfigProblem {
@@ -16,7 +17,6 @@ export interface ServerConfigProblem {
 }
 
 // Node clamps a timer longer than this to 1 ms, which would fail every connection at once.
-const MAX_TIMER_MS = 2_147_483_647;
 const TYPES = ["stdio", "http", "sse"] as const;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

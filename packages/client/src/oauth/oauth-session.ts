@@ -1,6 +1,6 @@
 import { type MCPAuthConfig, type MCPHttpServerConfig, McpRtError } from "@mcp-rt/config";
+import { errorText } from "@mcp-rt/config/util";
 import { auth, extractWWWAuthenticateParams, type FetchLike } from "@modelcontextprotocol/client";
-import { errorText } from "./error-text.js";
 import { mayUseOAuth } from "./may-use-oauth.js";
 import type { OAuthOptions } from "./oauth-options.js";
 import { principalOf } from "./principal.js";

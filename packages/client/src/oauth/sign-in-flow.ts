@@ -1,4 +1,5 @@
 import { McpRtError } from "@mcp-rt/config";
+import { errorText, inConfig, timerMs } from "@mcp-rt/config/util";
 import {
   auth,
   discoverOAuthServerInfo,
@@ -7,7 +8,6 @@ import {
   type OAuthDiscoveryState,
   OAuthError,
 } from "@modelcontextprotocol/client";
-import { errorText, inConfig } from "./error-text.js";
 import { withIssuerLock } from "./issuer-lock.js";
 import { CallbackError, type CallbackFailure, startLoopbackCallback } from "./loopback-callback.js";
 import { networkErrorOf } from "./network-error.js";
@@ -32,9 +32,6 @@ export interface SignInContext {
   /** The plain fetch (no bearer token) for discovery and the authorization server. */
   fetch: FetchLike;
 }
-
-// A Node timer given a longer delay fires at once: a longer limit means none in practice.
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** The authorization server has no way for this client to register (no registration endpoint, no metadata document). */
 class NoRegistration extends Error {}
@@ -193,7 +190,7 @@ async function browserStep(
     if ((await auth(provider, options)) === "AUTHORIZED") return;
     const query = await Promise.race([
       callback.waitForCode({
-        timeoutMs: Math.min(context.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS, LONGEST_TIMER_MS),
+        timeoutMs: timerMs(context.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS),
         signal: step.abort,
       }),
       opening,

@@ -1,7 +1,7 @@
 import { type MCPHttpServerConfig, McpRtError, redactUrl } from "@mcp-rt/config";
+import { inConfig } from "@mcp-rt/config/util";
 import type { FetchLike, OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { RemoteClientTransport } from "../client-transport.js";
-import { inConfig } from "../error-text.js";
 import { createRemoteTransport } from "./remote-transport.js";
 
 /** What a remote transport needs besides the config. */

@@ -1,11 +1,11 @@
 import { McpRtError } from "@mcp-rt/config";
+import { errorText, inConfig } from "@mcp-rt/config/util";
 import {
   InsufficientScopeError,
   SdkHttpError,
   SseError,
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
-import { errorText, inConfig } from "../error-text.js";
 import { signInRequiredError } from "../oauth/sign-in-error.js";
 import type { HttpFailure } from "./remote-fetch.js";
 

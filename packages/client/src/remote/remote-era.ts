@@ -1,4 +1,5 @@
 import { type MCPHttpServerConfig, type MCPServerConfig, McpRtError } from "@mcp-rt/config";
+import { inConfig, timerMs } from "@mcp-rt/config/util";
 import {
   type PriorDiscovery,
   ProtocolError,
@@ -17,9 +18,7 @@ import {
   staleVerdictText,
   storedDecision,
 } from "../era.js";
-import { inConfig } from "../error-text.js";
 import { getConnectionInternals, type ServerConnection } from "../server-connection.js";
-import { timerMs } from "../time-limit.js";
 import { httpStatusOf } from "./http-error.js";
 import { RemoteTransport } from "./remote-transport.js";
 

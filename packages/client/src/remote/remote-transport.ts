@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { firstSettled } from "@mcp-rt/config/util";
+import { errorText, firstSettled } from "@mcp-rt/config/util";
 import {
   type FetchLike,
   type JSONRPCMessage,
@@ -12,7 +12,6 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import type { RemoteClientTransport } from "../client-transport.js";
-import { errorText } from "../error-text.js";
 import { networkErrorOf } from "../oauth/network-error.js";
 import { completeByDefault } from "../result-type.js";
 import {

@@ -7,3 +7,10 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
+
+/** First line of an error's message, without "MCP error -32603: " prefixes. */
+export function errorText(error: unknown): string {
+  const message = errorMessage(error);
+  // Servers on the v1 SDK relay their own errors with the prefix, sometimes twice.
+  return message.replace(/^(MCP error -?\d+: )+/, "").split("\n")[0] ?? message;
+}
