@@ -10,8 +10,8 @@ import {
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { type AuthStorage, type Logger, type MCPToolDefinition, McpRtError, redactUrl } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
+import { client } from "./client-module.js";
 import type { MCPLoadProblem } from "./load-problem.js";
-import { client } from "./server/attempt.js";
 
 /** What a manager's `cache` option may be: a cache, a store URL, `null` (off), or unset (the default file store). */
 export type ManagerCacheOption = MCPToolCache | string | null | undefined;

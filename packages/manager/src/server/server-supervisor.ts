@@ -9,10 +9,11 @@ import {
   type SourceMeta,
 } from "@mcp-rt/config";
 import { abortError, errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
+import { client, loadClient } from "../client-module.js";
 import type { TypedEmitter } from "../event-emitter.js";
 import { listCacheOptions } from "../manager-cache.js";
 import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
-import { Attempt, calledOffError, client, loadClient, verdictToPass } from "./attempt.js";
+import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
 import { resolveIdentity } from "./attempt-identity.js";
 import { type AttemptResult, type ConnectSettings, connectAndList } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
