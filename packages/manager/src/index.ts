@@ -61,7 +61,7 @@ export {
 } from "@mcp-rt/config";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
 export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
-export { STARTUP_TIMEOUT_MS } from "./fleet/start-pace.js";
+export { STARTUP_TIMEOUT_MS } from "./fleet/startup-gate.js";
 export type { MCPLoadError, MCPLoadProblem } from "./load-problem.js";
 export { toLoadErrors } from "./load-problem.js";
 export type {

@@ -36,13 +36,8 @@ import { ToolCatalog } from "../tools/tool-catalog.js";
 import { keepBrokenFiles, planReload, runsOtherConfig, switchedOff } from "./reload-plan.js";
 import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
-import {
-  type DeferOffer,
-  passStartupGate,
-  resolveStartupMode,
-  STARTUP_TIMEOUT_MS,
-  StartPace,
-} from "./start-pace.js";
+import { StartPace } from "./start-pace.js";
+import { type DeferOffer, passStartupGate, resolveStartupMode, STARTUP_TIMEOUT_MS } from "./startup-gate.js";
 
 /** What a {@link Fleet} is made with: the manager's folder and options, and the stores it opened. */
 export interface FleetOptions {
