@@ -83,10 +83,10 @@ export type {
   MCPServerState,
   MCPStartupMode,
   MCPTestServerOptions,
+  ReconnectOptions,
 } from "./manager-types.js";
 export { MCPManager } from "./mcp-manager.js";
 export type { ServerProbe } from "./server/probe-server.js";
-export type { ReconnectOptions } from "./server/reconnect-policy.js";
 export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
 export type {
   CustomTool,
