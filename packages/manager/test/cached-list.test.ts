@@ -3,7 +3,7 @@ import type { MCPServerConnection } from "@mcp-rt/client";
 import type { MCPToolDefinition } from "@mcp-rt/config";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadClient } from "../src/client-module.js";
-import { freshCachedList, listCacheOptions } from "../src/manager-cache.js";
+import { freshCachedList, listCacheOptions } from "../src/server/cached-list.js";
 
 const tools: MCPToolDefinition[] = [{ name: "cached", inputSchema: { type: "object" } }];
 const now = 1_000_000;

@@ -10,9 +10,9 @@ import {
 import { errorMessage, monotonicMs, settleWithin } from "@mcp-rt/config/util";
 import { abortable } from "../abortable.js";
 import { client, loadClient } from "../client-module.js";
-import { freshCachedList } from "../manager-cache.js";
 import { type Attempt, calledOffError } from "./attempt.js";
 import { type AttemptIdentity, resolveIdentity } from "./attempt-identity.js";
+import { freshCachedList } from "./cached-list.js";
 import { listServerContent, type ServerContent } from "./server-content.js";
 import type { contentListOptions, toolListOptions } from "./server-limits.js";
 

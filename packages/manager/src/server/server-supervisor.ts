@@ -11,10 +11,10 @@ import {
 import { abortError, errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
 import { client, loadClient } from "../client-module.js";
 import type { TypedEmitter } from "../event-emitter.js";
-import { listCacheOptions } from "../manager-cache.js";
 import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
 import { resolveIdentity } from "./attempt-identity.js";
+import { listCacheOptions } from "./cached-list.js";
 import { type AttemptResult, type ConnectSettings, connectAndList } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
