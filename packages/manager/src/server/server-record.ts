@@ -2,7 +2,6 @@ import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
 import type { MCPServerConfig, MCPToolDefinition, McpRtError, SourceMeta } from "@mcp-rt/config";
 import type { MCPConnectionStatus, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
-import { appOnlyToolNames, filterServerTools } from "../tools/tool-catalog.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
@@ -16,6 +15,7 @@ import {
   type ServerContent,
 } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
+import { appOnlyToolNames, filterServerTools } from "./tool-exposure.js";
 
 /** A server's state as the rest of the manager reads it: nothing here changes it. */
 export type ServerView = Pick<
