@@ -61,6 +61,7 @@ export {
 } from "@mcp-rt/config";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
 export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
+export type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";
 export { STARTUP_TIMEOUT_MS } from "./fleet/startup-gate.js";
 export type { MCPLoadError, MCPLoadProblem } from "./load-problem.js";
 export { toLoadErrors } from "./load-problem.js";
@@ -71,13 +72,11 @@ export type {
   MCPConfigChange,
   MCPConnectionStatus,
   MCPGetPromptOptions,
-  MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPNotWaitedFor,
   MCPReadResourceOptions,
   MCPReloadOptions,
-  MCPReloadResult,
   MCPRequestOptions,
   MCPServerProtocol,
   MCPServerState,

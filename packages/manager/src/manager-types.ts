@@ -9,8 +9,6 @@ import type {
   McpRtError,
   SourceMeta,
 } from "@mcp-rt/config";
-import type { MCPLoadProblem } from "./load-problem.js";
-import type { MCPTool } from "./tools/mcp-tool.js";
 
 /** The design document's three statuses of a server, derived from its phase. */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
@@ -150,9 +148,6 @@ export interface MCPConfigChange {
   unchanged: string[];
 }
 
-/** What `reload` / `discoverAndReload` return: what changed, and the servers' load result. */
-export interface MCPReloadResult extends MCPLoadResult, MCPConfigChange {}
-
 /** What `reload` takes: the configs to run, where they came from, and what to restart besides the changed. */
 export interface MCPReloadOptions {
   /** Every server that should run, by name; one not in it is stopped. */
@@ -207,24 +202,6 @@ export interface MCPTestServerOptions extends MCPRequestOptions {
   timeoutMs?: number;
   /** The config file, named in errors. */
   sourcePath?: string;
-}
-
-/** What `connectServers` / `discoverAndConnect` return. */
-export interface MCPLoadResult {
-  /** The tools of the servers of this call: live, or deferred from the cache. */
-  tools: MCPTool[];
-  /** Server name → what went wrong, for servers of this call that failed (or connected and dropped before it returned). */
-  errors: Map<string, McpRtError>;
-  /** Servers of this call that are connected. */
-  connectedServers: string[];
-  /**
-   * Everything that did not load, in one list: file problems and a discovery
-   * failure (`discoverAndConnect`), a tool cache that could not be opened,
-   * and the servers of `errors`.
-   */
-  problems: MCPLoadProblem[];
-  /** The full discovery result (`discoverAndConnect` only): disabled, shadowed, filtered, waiting for approval… */
-  discovery?: LoadConfigsResult;
 }
 
 /** When `connectServers` returns: see `MCPManagerOptions.startupMode`. */

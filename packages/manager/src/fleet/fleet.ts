@@ -15,11 +15,9 @@ import { discoveryProblem, fileProblem, type MCPLoadProblem } from "../load-prob
 import type {
   DiscoverAndConnectOptions,
   DiscoverAndReloadOptions,
-  MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPReloadOptions,
-  MCPReloadResult,
   MCPStartupMode,
   MCPTestServerOptions,
 } from "../manager-types.js";
@@ -33,6 +31,7 @@ import { resolveServerLimits, type ServerLimits } from "../server/server-limits.
 import { dropError } from "../server/server-state.js";
 import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
+import type { MCPLoadResult, MCPReloadResult } from "./load-result.js";
 import { keepBrokenFiles, planReload, runsOtherConfig, switchedOff } from "./reload-plan.js";
 import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
