@@ -28,7 +28,6 @@ import { probeServer, type ServerProbe } from "../server/probe-server.js";
 import { resolveReconnectOptions } from "../server/reconnect-policy.js";
 import { collectContent, type ServerContent } from "../server/server-content.js";
 import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";
-import { dropError } from "../server/server-state.js";
 import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
 import type { MCPLoadResult, MCPReloadResult } from "./load-result.js";
@@ -227,16 +226,8 @@ export class Fleet {
     for (const [name, attempt] of attempts) {
       attempt.markReturned();
       if (attempt.outcome?.ok === false) errors.set(name, attempt.outcome.error);
-      // Dropped after it connected: since then no other attempt started, or only automatic reconnects.
-      const record = this.table.get(name)?.record;
-      const latest = record?.attempt;
-      const dropped =
-        record &&
-        attempt.outcome?.ok &&
-        !record.connection &&
-        !attempt.controller.signal.aborted &&
-        (latest === attempt || latest?.reconnect === true);
-      if (dropped) errors.set(name, dropError(record));
+      const dropped = this.table.get(name)?.droppedSince(attempt);
+      if (dropped) errors.set(name, dropped);
     }
     const cacheProblem = this.#cache.takeProblem();
     const serverProblems = [...errors].map(

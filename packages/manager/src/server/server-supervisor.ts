@@ -320,6 +320,19 @@ export class ServerSupervisor {
   }
 
   /**
+   * Why `attempt`, which connected, is no longer live when its
+   * `connectServers` returns: the server dropped, and since then no other
+   * attempt started, or only automatic reconnects. `undefined` while it is
+   * up, and when it was called off or started again on purpose.
+   */
+  droppedSince(attempt: Attempt): McpRtError | undefined {
+    const record = this.#record;
+    if (!attempt.outcome?.ok || record.connection || attempt.controller.signal.aborted) return undefined;
+    const latest = record.attempt;
+    return latest === attempt || latest?.reconnect === true ? dropError(record) : undefined;
+  }
+
+  /**
    * Tells listeners what the last {@link defer} or {@link retire} changed
    * (once): the fleet calls it when every server of the change is done, so
    * that a listener reads the tools of all of them.
