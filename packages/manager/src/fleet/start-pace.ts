@@ -2,7 +2,7 @@ import { holdLaunches } from "@mcp-rt/client/light";
 import { isStdioConfig } from "@mcp-rt/config";
 import { delay } from "../abortable.js";
 import type { Attempt } from "../server/attempt.js";
-import type { StartPacing, StartSlot } from "../server/server-supervisor.js";
+import type { StartPacing, StartSlot } from "../server/supervisor-context.js";
 import { SpawnScheduler, type SpawnSchedulerOptions } from "./spawn-scheduler.js";
 
 /**

@@ -1,4 +1,3 @@
-import type { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import {
@@ -8,59 +7,23 @@ import {
   McpRtError,
   type SourceMeta,
 } from "@mcp-rt/config";
-import { abortError, errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
+import { abortError, errorMessage, monotonicMs } from "@mcp-rt/config/util";
 import { client, loadClient } from "../client-module.js";
-import type { TypedEmitter } from "../event-emitter.js";
-import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
+import type { MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
 import { resolveIdentity } from "./attempt-identity.js";
 import { listCacheOptions } from "./cached-list.js";
-import { type AttemptResult, type ConnectSettings, connectAndList } from "./connect-and-list.js";
+import { type AttemptResult, connectAndList } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
-import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
+import { ReconnectPolicy, type ReconnectStep } from "./reconnect-policy.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
-import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
+import { contentListOptions, toolListOptions } from "./server-limits.js";
 import { ServerRecord, type ServerView } from "./server-record.js";
 import { dropError } from "./server-state.js";
+import type { SupervisorContext } from "./supervisor-context.js";
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
-
-/** A start's place among the servers starting at once: given back once the server answered or the attempt ended. */
-export interface StartSlot {
-  /** Gives the slot back (idempotent). */
-  release(): void;
-}
-
-/** When the steps of a start may run: the start path's pace, shared by every server of a fleet. */
-export interface StartPacing {
-  /** Follows a new attempt (its cache read, its settling). */
-  track(attempt: Attempt): void;
-  /** Resolves when `attempt` may load the client and connect, with its start slot (never rejects). */
-  beforeConnect(attempt: Attempt): Promise<StartSlot>;
-  /** Resolves when a cache write may start. */
-  beforeCacheWrite(): Promise<void>;
-  /** A call waits for `name`, still queued for its start: it goes first. */
-  hurry(name: string): void;
-}
-
-/** What a {@link ServerSupervisor} is given: the few services of its fleet it uses, never the fleet. */
-export interface SupervisorContext {
-  /** How connections are made (the project folder and logger among them). */
-  settings: ConnectSettings;
-  /** What each server may send. */
-  limits: ServerLimits;
-  /** How dropped servers are reconnected; `null` when reconnecting is off. */
-  reconnect: ResolvedReconnectOptions | null;
-  /** The tool cache, once open (`null` without one). */
-  cache: { get(): Promise<MCPToolCache | null> };
-  emitter: TypedEmitter<MCPManagerEvents>;
-  /** Background work `disconnectAll` waits for. */
-  tasks: Pick<TaskGroup, "add">;
-  pace: StartPacing;
-  /** The exposed tools: told when a server's slice changed, to name the set again when it is next read. */
-  catalog: { invalidate(): void };
-}
 
 /** How an attempt starts. */
 export interface StartOptions {
