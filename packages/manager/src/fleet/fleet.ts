@@ -22,7 +22,7 @@ import type {
   MCPTestServerOptions,
 } from "../manager-types.js";
 import type { Attempt } from "../server/attempt.js";
-import type { ConnectSettings } from "../server/connect-and-list.js";
+import { type ConnectSettings, connectAndList } from "../server/connect-and-list.js";
 import { HealthMonitor, resolveHealthCheck } from "../server/health-monitor.js";
 import { probeServer, type ServerProbe } from "../server/probe-server.js";
 import { resolveReconnectOptions } from "../server/reconnect-policy.js";
@@ -119,6 +119,7 @@ export class Fleet {
         options.maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts: options.maxConcurrentStarts },
       ),
       catalog: this.catalog,
+      connectAndList,
     };
     this.#health = health
       ? new HealthMonitor({

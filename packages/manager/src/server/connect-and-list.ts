@@ -93,6 +93,12 @@ export type AttemptResult =
   | { kind: "failed"; error: McpRtError }
   | { kind: "needs-sign-in"; error: McpRtError };
 
+/** What runs one attempt: {@link connectAndList}, or, in a test, scripted results. */
+export type ConnectAndList = (
+  attempt: Attempt,
+  options: ConnectAndListOptions,
+) => AsyncGenerator<Handshake, AttemptResult, void>;
+
 /**
  * One attempt: resolve the config, connect (with the stored era, or a
  * probe), list the tools, and the resources and prompts beside them. It

@@ -13,7 +13,7 @@ import type { MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
 import { resolveIdentity } from "./attempt-identity.js";
 import { listCacheOptions } from "./cached-list.js";
-import { type AttemptResult, connectAndList } from "./connect-and-list.js";
+import type { AttemptResult } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import { ReconnectPolicy, type ReconnectStep } from "./reconnect-policy.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
@@ -43,12 +43,13 @@ export interface Retired {
  * One server's owner (docs/architecture.md, "The life of one server"): it
  * holds the server's state ({@link ServerRecord}, whose phase changes only
  * through the transition table) and is the only one that changes it. It
- * starts attempts ({@link connectAndList}, which returns what it came to and
- * writes nothing), commits a listed one, fails a failed one; once the
- * server is live it watches the connection (re-lists on `list_changed`,
- * the cache write, subscriptions made again) and reconnects it with backoff
- * when it drops, until its circuit breaker gives up; it signs in and out,
- * restarts, and stops. Others read it through {@link ServerView}.
+ * starts attempts (its context's `connectAndList`, which returns what it
+ * came to and writes nothing), commits a listed one, fails a failed one;
+ * once the server is live it watches the connection (re-lists on
+ * `list_changed`, the cache write, subscriptions made again) and
+ * reconnects it with backoff when it drops, until its circuit breaker gives
+ * up; it signs in and out, restarts, and stops. Others read it through
+ * {@link ServerView}.
  */
 export class ServerSupervisor {
   readonly name: string;
@@ -316,7 +317,7 @@ export class ServerSupervisor {
     const { settings, limits, pace } = this.#context;
     const record = this.#record;
     const slot = await pace.beforeConnect(attempt);
-    const steps = connectAndList(attempt, {
+    const steps = this.#context.connectAndList(attempt, {
       settings,
       sourcePath: record.source?.path,
       // Connect with the era a connection already found (no probe), or the cache's.

@@ -3,7 +3,7 @@ import type { TaskGroup } from "@mcp-rt/config/util";
 import type { TypedEmitter } from "../event-emitter.js";
 import type { MCPManagerEvents } from "../manager-types.js";
 import type { Attempt } from "./attempt.js";
-import type { ConnectSettings } from "./connect-and-list.js";
+import type { ConnectAndList, ConnectSettings } from "./connect-and-list.js";
 import type { ResolvedReconnectOptions } from "./reconnect-policy.js";
 import type { ServerLimits } from "./server-limits.js";
 
@@ -41,4 +41,6 @@ export interface SupervisorContext {
   pace: StartPacing;
   /** The exposed tools: told when a server's slice changed, to name the set again when it is next read. */
   catalog: { invalidate(): void };
+  /** Runs one attempt: `connectAndList` (a test hands the supervisor scripted results instead). */
+  connectAndList: ConnectAndList;
 }
