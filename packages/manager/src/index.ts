@@ -61,7 +61,8 @@ export {
 } from "@mcp-rt/config";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
 export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
-export { STARTUP_TIMEOUT_MS } from "./fleet/start-pace.js";
+export type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";
+export { STARTUP_TIMEOUT_MS } from "./fleet/startup-gate.js";
 export type { MCPLoadError, MCPLoadProblem } from "./load-problem.js";
 export { toLoadErrors } from "./load-problem.js";
 export type {
@@ -71,22 +72,20 @@ export type {
   MCPConfigChange,
   MCPConnectionStatus,
   MCPGetPromptOptions,
-  MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPNotWaitedFor,
   MCPReadResourceOptions,
   MCPReloadOptions,
-  MCPReloadResult,
   MCPRequestOptions,
   MCPServerProtocol,
   MCPServerState,
   MCPStartupMode,
   MCPTestServerOptions,
+  ReconnectOptions,
 } from "./manager-types.js";
 export { MCPManager } from "./mcp-manager.js";
 export type { ServerProbe } from "./server/probe-server.js";
-export type { ReconnectOptions } from "./server/reconnect-policy.js";
 export type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
 export type {
   CustomTool,

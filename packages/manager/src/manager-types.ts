@@ -9,9 +9,6 @@ import type {
   McpRtError,
   SourceMeta,
 } from "@mcp-rt/config";
-import type { MCPLoadProblem } from "./load-problem.js";
-import type { ReconnectOptions } from "./server/reconnect-policy.js";
-import type { MCPTool } from "./tools/mcp-tool.js";
 
 /** The design document's three statuses of a server, derived from its phase. */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
@@ -151,9 +148,6 @@ export interface MCPConfigChange {
   unchanged: string[];
 }
 
-/** What `reload` / `discoverAndReload` return: what changed, and the servers' load result. */
-export interface MCPReloadResult extends MCPLoadResult, MCPConfigChange {}
-
 /** What `reload` takes: the configs to run, where they came from, and what to restart besides the changed. */
 export interface MCPReloadOptions {
   /** Every server that should run, by name; one not in it is stopped. */
@@ -210,26 +204,39 @@ export interface MCPTestServerOptions extends MCPRequestOptions {
   sourcePath?: string;
 }
 
-/** What `connectServers` / `discoverAndConnect` return. */
-export interface MCPLoadResult {
-  /** The tools of the servers of this call: live, or deferred from the cache. */
-  tools: MCPTool[];
-  /** Server name → what went wrong, for servers of this call that failed (or connected and dropped before it returned). */
-  errors: Map<string, McpRtError>;
-  /** Servers of this call that are connected. */
-  connectedServers: string[];
-  /**
-   * Everything that did not load, in one list: file problems and a discovery
-   * failure (`discoverAndConnect`), a tool cache that could not be opened,
-   * and the servers of `errors`.
-   */
-  problems: MCPLoadProblem[];
-  /** The full discovery result (`discoverAndConnect` only): disabled, shadowed, filtered, waiting for approval… */
-  discovery?: LoadConfigsResult;
-}
-
 /** When `connectServers` returns: see `MCPManagerOptions.startupMode`. */
 export type MCPStartupMode = "gate" | "cache-first";
+
+/**
+ * How the manager reconnects a server whose connection dropped.
+ * Attempts come in bursts; within a burst, attempt k waits a random time
+ * between 0 and `min(maxDelayMs, initialDelayMs × 2^(k-1))` ("full jitter").
+ * When a whole burst fails, the next one starts after a pause of
+ * `maxDelayMs / 2` to `maxDelayMs`. When `maxFailedBursts` bursts in a row
+ * have failed within `failedBurstWindowMs`, the circuit breaker opens: the
+ * server is marked `failed` and left alone until it is connected again on
+ * purpose (`connectServers`, `/mcp reload`). A reconnected server counts as
+ * recovered (the counts start over) once it stayed up for `maxDelayMs`, so a
+ * server that keeps dying right after it starts also ends up `failed`.
+ */
+export interface ReconnectOptions {
+  /** The cap of the first attempt's random delay, in ms; it doubles with each attempt of a burst. @default 500 */
+  initialDelayMs?: number;
+  /**
+   * The largest delay before an attempt, in ms; also the longest pause between
+   * bursts, and how long a reconnected server must stay up to count as recovered.
+   * @default 30000
+   */
+  maxDelayMs?: number;
+  /** Attempts per burst. @default 5 */
+  maxAttempts?: number;
+  /** Failed bursts in a row after which the server is marked `failed` (the circuit breaker). @default 3 */
+  maxFailedBursts?: number;
+  /** Failed bursts older than this, in ms, do not count towards `maxFailedBursts`. @default 600000 */
+  failedBurstWindowMs?: number;
+  /** The source of the jitter: returns a number in [0, 1). Tests pass their own. @default Math.random */
+  random?: () => number;
+}
 
 /** Options of `MCPManager`. */
 export interface MCPManagerOptions {

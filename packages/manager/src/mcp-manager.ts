@@ -1,18 +1,17 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import type { AuthStorage, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
 import { Fleet } from "./fleet/fleet.js";
+import type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
 import type {
   DiscoverAndConnectOptions,
   DiscoverAndReloadOptions,
   MCPConnectionStatus,
   MCPGetPromptOptions,
-  MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPReadResourceOptions,
   MCPReloadOptions,
-  MCPReloadResult,
   MCPRequestOptions,
   MCPServerState,
   MCPTestServerOptions,

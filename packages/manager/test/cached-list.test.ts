@@ -2,8 +2,8 @@ import type { MCPToolCacheEntry } from "@mcp-rt/cache";
 import type { MCPServerConnection } from "@mcp-rt/client";
 import type { MCPToolDefinition } from "@mcp-rt/config";
 import { beforeAll, describe, expect, it } from "vitest";
-import { freshCachedList, listCacheOptions } from "../src/manager-cache.js";
-import { loadClient } from "../src/server/attempt.js";
+import { loadClient } from "../src/client-module.js";
+import { freshCachedList, listCacheOptions } from "../src/server/cached-list.js";
 
 const tools: MCPToolDefinition[] = [{ name: "cached", inputSchema: { type: "object" } }];
 const now = 1_000_000;

@@ -2,7 +2,7 @@ import { MCPToolCache } from "@mcp-rt/cache";
 import { fixtureServer, hugeOutputServer } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
 import { type MCPManager, McpRtError } from "../src/index.js";
-import { DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "../src/tools/tool-result.js";
+import { DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "../src/result-limits.js";
 import { recordingLogger, textOf, useManagers } from "./helpers.js";
 
 const manager = useManagers();

@@ -2,7 +2,8 @@ import type { MCPToolDefinition } from "@mcp-rt/config";
 import { monotonicMs } from "@mcp-rt/config/util";
 import { describe, expect, it } from "vitest";
 import { launchTurn } from "../../client/src/stdio/server-process.js";
-import { LAUNCH_HOLD_MS, passStartupGate } from "../src/fleet/start-pace.js";
+import { LAUNCH_HOLD_MS } from "../src/fleet/start-pace.js";
+import { passStartupGate } from "../src/fleet/startup-gate.js";
 import type { Attempt } from "../src/server/attempt.js";
 import { echoDefinition } from "./helpers.js";
 

@@ -1,11 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  createMCPToolName,
-  createMCPToolNames,
-  filterServerTools,
-  TOOL_NAME_PATTERN,
-} from "../src/tools/tool-catalog.js";
+import { filterServerTools } from "../src/server/tool-exposure.js";
+import { createMCPToolName, createMCPToolNames, TOOL_NAME_PATTERN } from "../src/tools/tool-catalog.js";
 
 const def = (name: string) => ({ name, inputSchema: { type: "object" } });
 

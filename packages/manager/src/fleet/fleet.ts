@@ -15,34 +15,28 @@ import { discoveryProblem, fileProblem, type MCPLoadProblem } from "../load-prob
 import type {
   DiscoverAndConnectOptions,
   DiscoverAndReloadOptions,
-  MCPLoadResult,
   MCPManagerEvents,
   MCPManagerOptions,
   MCPReloadOptions,
-  MCPReloadResult,
   MCPStartupMode,
   MCPTestServerOptions,
 } from "../manager-types.js";
 import type { Attempt } from "../server/attempt.js";
-import type { ConnectSettings } from "../server/connect-and-list.js";
+import { type ConnectSettings, connectAndList } from "../server/connect-and-list.js";
 import { HealthMonitor, resolveHealthCheck } from "../server/health-monitor.js";
 import { probeServer, type ServerProbe } from "../server/probe-server.js";
 import { resolveReconnectOptions } from "../server/reconnect-policy.js";
 import { collectContent, type ServerContent } from "../server/server-content.js";
 import { resolveServerLimits, type ServerLimits } from "../server/server-limits.js";
-import { dropError } from "../server/server-state.js";
-import { ServerSupervisor, type SupervisorContext } from "../server/server-supervisor.js";
+import { ServerSupervisor } from "../server/server-supervisor.js";
+import type { SupervisorContext } from "../server/supervisor-context.js";
 import { ToolCatalog } from "../tools/tool-catalog.js";
+import type { MCPLoadResult, MCPReloadResult } from "./load-result.js";
 import { keepBrokenFiles, planReload, runsOtherConfig, switchedOff } from "./reload-plan.js";
 import { ServerSignIn } from "./server-sign-in.js";
 import { ServerTable } from "./server-table.js";
-import {
-  type DeferOffer,
-  passStartupGate,
-  resolveStartupMode,
-  STARTUP_TIMEOUT_MS,
-  StartPace,
-} from "./start-pace.js";
+import { StartPace } from "./start-pace.js";
+import { type DeferOffer, passStartupGate, resolveStartupMode, STARTUP_TIMEOUT_MS } from "./startup-gate.js";
 
 /** What a {@link Fleet} is made with: the manager's folder and options, and the stores it opened. */
 export interface FleetOptions {
@@ -125,6 +119,7 @@ export class Fleet {
         options.maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts: options.maxConcurrentStarts },
       ),
       catalog: this.catalog,
+      connectAndList,
     };
     this.#health = health
       ? new HealthMonitor({
@@ -233,16 +228,8 @@ export class Fleet {
     for (const [name, attempt] of attempts) {
       attempt.markReturned();
       if (attempt.outcome?.ok === false) errors.set(name, attempt.outcome.error);
-      // Dropped after it connected: since then no other attempt started, or only automatic reconnects.
-      const record = this.table.get(name)?.record;
-      const latest = record?.attempt;
-      const dropped =
-        record &&
-        attempt.outcome?.ok &&
-        !record.connection &&
-        !attempt.controller.signal.aborted &&
-        (latest === attempt || latest?.reconnect === true);
-      if (dropped) errors.set(name, dropError(record));
+      const dropped = this.table.get(name)?.droppedSince(attempt);
+      if (dropped) errors.set(name, dropped);
     }
     const cacheProblem = this.#cache.takeProblem();
     const serverProblems = [...errors].map(

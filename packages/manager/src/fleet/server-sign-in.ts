@@ -1,6 +1,6 @@
 import type { SignInStatus } from "@mcp-rt/client";
 import { type AuthStorage, isStdioConfig, McpRtError } from "@mcp-rt/config";
-import { loadClient } from "../server/attempt.js";
+import { loadClient } from "../client-module.js";
 import type { ServerSupervisor } from "../server/server-supervisor.js";
 import type { ServerTable } from "./server-table.js";
 

@@ -1,6 +1,7 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
+import { client } from "../client-module.js";
 import type {
   MCPConnectionStatus,
   MCPGetPromptOptions,
@@ -8,7 +9,6 @@ import type {
   MCPRequestOptions,
   MCPServerState,
 } from "../manager-types.js";
-import { client } from "../server/attempt.js";
 import type { ServerLimits } from "../server/server-limits.js";
 import type { ServerView } from "../server/server-record.js";
 import { notConnected, serverState, unavailable } from "../server/server-state.js";

@@ -9,9 +9,10 @@ import {
 } from "@mcp-rt/config";
 import { errorMessage, monotonicMs, settleWithin } from "@mcp-rt/config/util";
 import { abortable } from "../abortable.js";
-import { freshCachedList } from "../manager-cache.js";
-import { type Attempt, calledOffError, client, loadClient } from "./attempt.js";
+import { client, loadClient } from "../client-module.js";
+import { type Attempt, calledOffError } from "./attempt.js";
 import { type AttemptIdentity, resolveIdentity } from "./attempt-identity.js";
+import { freshCachedList } from "./cached-list.js";
 import { listServerContent, type ServerContent } from "./server-content.js";
 import type { contentListOptions, toolListOptions } from "./server-limits.js";
 
@@ -91,6 +92,12 @@ export type AttemptResult =
     }
   | { kind: "failed"; error: McpRtError }
   | { kind: "needs-sign-in"; error: McpRtError };
+
+/** What runs one attempt: {@link connectAndList}, or, in a test, scripted results. */
+export type ConnectAndList = (
+  attempt: Attempt,
+  options: ConnectAndListOptions,
+) => AsyncGenerator<Handshake, AttemptResult, void>;
 
 /**
  * One attempt: resolve the config, connect (with the stored era, or a

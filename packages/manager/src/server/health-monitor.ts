@@ -1,7 +1,7 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
-import { client } from "./attempt.js";
+import { client } from "../client-module.js";
 
 /** Health checks when a manager has them on: how often, and how long a ping may take. */
 export interface HealthCheckSettings {

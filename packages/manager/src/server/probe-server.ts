@@ -1,8 +1,8 @@
 import type { MCPServerConnection, ToolLimits } from "@mcp-rt/client";
 import { type MCPServerConfig, type MCPToolDefinition, McpRtError } from "@mcp-rt/config";
 import { monotonicMs } from "@mcp-rt/config/util";
+import { client } from "../client-module.js";
 import type { MCPServerProtocol } from "../manager-types.js";
-import { client } from "./attempt.js";
 import { type OpenConnectionOptions, openConnection, startError } from "./connect-and-list.js";
 
 /** What {@link probeServer} found: the server as it introduced itself, and its tools. */

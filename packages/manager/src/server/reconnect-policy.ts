@@ -1,35 +1,5 @@
 import { McpRtError } from "@mcp-rt/config";
-
-/**
- * How the manager reconnects a server whose connection dropped.
- * Attempts come in bursts; within a burst, attempt k waits a random time
- * between 0 and `min(maxDelayMs, initialDelayMs × 2^(k-1))` ("full jitter").
- * When a whole burst fails, the next one starts after a pause of
- * `maxDelayMs / 2` to `maxDelayMs`. When `maxFailedBursts` bursts in a row
- * have failed within `failedBurstWindowMs`, the circuit breaker opens: the
- * server is marked `failed` and left alone until it is connected again on
- * purpose (`connectServers`, `/mcp reload`). A reconnected server counts as
- * recovered (the counts start over) once it stayed up for `maxDelayMs`, so a
- * server that keeps dying right after it starts also ends up `failed`.
- */
-export interface ReconnectOptions {
-  /** The cap of the first attempt's random delay, in ms; it doubles with each attempt of a burst. @default 500 */
-  initialDelayMs?: number;
-  /**
-   * The largest delay before an attempt, in ms; also the longest pause between
-   * bursts, and how long a reconnected server must stay up to count as recovered.
-   * @default 30000
-   */
-  maxDelayMs?: number;
-  /** Attempts per burst. @default 5 */
-  maxAttempts?: number;
-  /** Failed bursts in a row after which the server is marked `failed` (the circuit breaker). @default 3 */
-  maxFailedBursts?: number;
-  /** Failed bursts older than this, in ms, do not count towards `maxFailedBursts`. @default 600000 */
-  failedBurstWindowMs?: number;
-  /** The source of the jitter: returns a number in [0, 1). Tests pass their own. @default Math.random */
-  random?: () => number;
-}
+import type { ReconnectOptions } from "../manager-types.js";
 
 /** {@link ReconnectOptions} with every default filled in. */
 export type ResolvedReconnectOptions = Required<ReconnectOptions>;

@@ -6,7 +6,7 @@ import type {
   MCPResourceTemplateDefinition,
 } from "@mcp-rt/config";
 import { errorMessage } from "@mcp-rt/config/util";
-import { client } from "./attempt.js";
+import { client } from "../client-module.js";
 
 /** A server's resource, as `getResources()` returns it: the server's definition and its config name. */
 export interface MCPResource extends MCPResourceDefinition {

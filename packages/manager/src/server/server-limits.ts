@@ -2,7 +2,7 @@ import type { ListToolsOptions } from "@mcp-rt/client";
 import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TOOL_LIMITS, type ToolLimits } from "@mcp-rt/client/light";
 import { type Logger, McpRtError } from "@mcp-rt/config";
 import type { MCPManagerOptions } from "../manager-types.js";
-import { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "../tools/tool-result.js";
+import { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "../result-limits.js";
 import type { listServerContent } from "./server-content.js";
 import type { ServerRecord } from "./server-record.js";
 

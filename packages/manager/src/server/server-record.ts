@@ -2,7 +2,6 @@ import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
 import type { MCPServerConfig, MCPToolDefinition, McpRtError, SourceMeta } from "@mcp-rt/config";
 import type { MCPConnectionStatus, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
-import { appOnlyToolNames, filterServerTools } from "../tools/tool-catalog.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
@@ -16,75 +15,104 @@ import {
   type ServerContent,
 } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
+import { appOnlyToolNames, filterServerTools } from "./tool-exposure.js";
 
-/** A server's state as the rest of the manager reads it: nothing here changes it. */
-export type ServerView = Pick<
-  ServerRecord,
-  | "name"
-  | "phase"
-  | "config"
-  | "source"
-  | "attempt"
-  | "connection"
-  | "definitions"
-  | "appOnlyTools"
-  | "listedTools"
-  | "deferred"
-  | "content"
-  | "instructions"
-  | "subscriptions"
-  | "protocol"
-  | "notWaitedFor"
-  | "lastError"
-  | "disconnectReason"
-  | "connectedMs"
-  | "queuedMs"
-  | "startMs"
-  | "resolvedFingerprint"
-  | "status"
-  | "active"
-  | "reconnecting"
-  | "reconnectAttempt"
-  | "toolNames"
-  | "started"
-  | "runsConfig"
->;
+/**
+ * Everything the manager knows of one server besides its phase, in one
+ * object: the fields of its {@link ServerRecord}, which everyone else reads
+ * through {@link ServerView}.
+ */
+export interface ServerRecordState {
+  /** The config name. */
+  readonly name: string;
+  /** The latest unresolved config. */
+  config: MCPServerConfig;
+  /** Where the config came from, when known. */
+  source: SourceMeta | undefined;
+  /** The latest attempt to connect (first, on purpose, or automatic). */
+  attempt: Attempt | undefined;
+  /** The live connection, while `connected`. */
+  connection: MCPServerConnection | undefined;
+  /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
+  definitions: readonly MCPToolDefinition[];
+  /** Tools it offers for an app's UI only (MCP Apps visibility without `"model"`): never exposed. */
+  appOnlyTools: readonly string[];
+  /** The server's full, unfiltered tool list as last listed live: what the cache keeps. */
+  listedTools: readonly MCPToolDefinition[];
+  /** True while the definitions come from the cache. */
+  deferred: boolean;
+  /** Its resources, resource templates and prompts: live, or from the cache while `deferred`. */
+  content: ServerContent;
+  /** Its `instructions` from `initialize` (capped at 2048 characters, with a note when cut): live or cached. */
+  instructions: string | undefined;
+  /** The URIs subscribed to with `subscribeResource`: subscribed again after a reconnect. */
+  subscriptions: ReadonlySet<string>;
+  /** How long its last start took, queueing included, once connected. */
+  connectedMs: number | undefined;
+  /** How long its last start waited for a start slot, once connected. */
+  queuedMs: number | undefined;
+  /** The era its last connection found, and the config it was found with: a reconnect with that config sends no probe. */
+  lastEra: { config: MCPServerConfig; verdict: MCPEraVerdict } | undefined;
+  /** The era and revision its last connection speaks, and how they were decided. */
+  protocol: MCPServerProtocol | undefined;
+  /** Why the startup gate did not wait for the current attempt, which has no cached tools. */
+  notWaitedFor: MCPNotWaitedFor | undefined;
+  /** The last failure or drop. */
+  lastError: McpRtError | undefined;
+  /** Why its live connection went away, until it is connected again. */
+  disconnectReason: string | undefined;
+  /**
+   * The fingerprint of what the current attempt resolved and handed to the
+   * server (env, args, headers after `!cmd` values and API keys), once it did:
+   * a reload compares it to see whether those values changed.
+   */
+  resolvedFingerprint: string | undefined;
+}
+
+/** A server as the rest of the manager reads it: the record's state, read-only, its phase and what follows from them. */
+export type ServerView = Readonly<ServerRecordState> &
+  Pick<
+    ServerRecord,
+    | "phase"
+    | "status"
+    | "active"
+    | "reconnecting"
+    | "reconnectAttempt"
+    | "toolNames"
+    | "started"
+    | "startMs"
+    | "runsConfig"
+  >;
+
+/**
+ * What gives a record its fields: one {@link ServerRecordState}, each field
+ * declared once (above) and read-only to everyone. The record writes them
+ * only through its `#set`, so a field needs no getter of its own.
+ */
+const StateFields = class {
+  constructor(state: ServerRecordState) {
+    Object.assign(this, state);
+  }
+} as new (
+  state: ServerRecordState,
+) => Readonly<ServerRecordState>;
 
 /**
  * Everything the manager knows of one server, in one place and written
  * only here, on behalf of its `ServerSupervisor` (the one holder of a
- * writable record): its config and source, its phase, the attempt under
- * way, the live connection and what watches it, its tool slice, its last
- * error and its reconnect bookkeeping. Every status the manager reports is
- * derived from it (`server-state.ts`). Its phase changes only through the
- * transition table (`server-phase.ts`): a method whose event the table does
- * not allow in the current phase changes nothing and returns `false`.
+ * writable record): its state (one {@link ServerRecordState}: its config and
+ * source, the attempt under way, the live connection, its tool slice, its
+ * last error…), its phase, and what it holds to follow the server (the
+ * watch of the connection, the reconnect bookkeeping). Every status the
+ * manager reports is derived from it (`server-state.ts`). Its phase changes
+ * only through the transition table (`server-phase.ts`, `#enter`): a method
+ * whose event the table does not allow in the current phase changes nothing
+ * and returns `false`. The rest of its state changes only through `#set`.
  */
-export class ServerRecord {
-  /** The config name. */
-  readonly name: string;
-  #config: MCPServerConfig;
-  #source: SourceMeta | undefined;
+export class ServerRecord extends StateFields {
   #phase: ServerPhase = "idle";
-  #attempt: Attempt | undefined;
-  #connection: MCPServerConnection | undefined;
   #watch: ConnectionWatch | undefined;
-  #definitions: MCPToolDefinition[] = [];
-  #appOnlyTools: string[] = [];
-  #listedTools: readonly MCPToolDefinition[] = [];
-  #deferred = false;
-  #content: ServerContent = NO_CONTENT;
-  #instructions: string | undefined;
-  readonly #subscriptions = new Set<string>();
-  #connectedMs: number | undefined;
-  #queuedMs: number | undefined;
-  #lastEra: { config: MCPServerConfig; verdict: MCPEraVerdict } | undefined;
-  #protocol: MCPServerProtocol | undefined;
-  #notWaitedFor: MCPNotWaitedFor | undefined;
-  #lastError: McpRtError | undefined;
-  #disconnectReason: string | undefined;
   #outage: Outage | undefined;
-  #resolvedFingerprint: string | undefined;
   /** The names of `definitions`, for the list they were built from. */
   #toolNames?: { of: readonly MCPToolDefinition[]; names: ReadonlySet<string> };
   /** The fingerprint of `config`, for the config it was made of. */
@@ -93,106 +121,48 @@ export class ServerRecord {
   readonly #warned = new Set<string>();
 
   constructor(name: string, config: MCPServerConfig) {
-    this.name = name;
-    this.#config = config;
+    super({
+      name,
+      config,
+      source: undefined,
+      attempt: undefined,
+      connection: undefined,
+      definitions: [],
+      appOnlyTools: [],
+      listedTools: [],
+      deferred: false,
+      content: NO_CONTENT,
+      instructions: undefined,
+      subscriptions: new Set(),
+      connectedMs: undefined,
+      queuedMs: undefined,
+      lastEra: undefined,
+      protocol: undefined,
+      notWaitedFor: undefined,
+      lastError: undefined,
+      disconnectReason: undefined,
+      resolvedFingerprint: undefined,
+    });
   }
 
   /** Where the server is in its life. */
   get phase(): ServerPhase {
     return this.#phase;
   }
-  /** The latest unresolved config. */
-  get config(): MCPServerConfig {
-    return this.#config;
+
+  /** Reconnect bookkeeping, from a drop until the server is stopped or connected on purpose. */
+  get outage(): Outage | undefined {
+    return this.#outage;
   }
-  /** Where the config came from, when known. */
-  get source(): SourceMeta | undefined {
-    return this.#source;
-  }
-  /** Tools it offers for an app's UI only (MCP Apps visibility without `"model"`): never exposed. */
-  get appOnlyTools(): readonly string[] {
-    return this.#appOnlyTools;
-  }
-  /** Why the startup gate did not wait for the current attempt, which has no cached tools. */
-  get notWaitedFor(): MCPNotWaitedFor | undefined {
-    return this.#notWaitedFor;
-  }
-  /** Why its live connection went away, until it is connected again. */
-  get disconnectReason(): string | undefined {
-    return this.#disconnectReason;
-  }
-  /** How long its last start took, queueing included, once connected. */
-  get connectedMs(): number | undefined {
-    return this.#connectedMs;
-  }
-  /** How long its last start waited for a start slot, once connected. */
-  get queuedMs(): number | undefined {
-    return this.#queuedMs;
-  }
-  /** The latest attempt to connect (first, on purpose, or automatic). */
-  get attempt(): Attempt | undefined {
-    return this.#attempt;
-  }
-  /** The live connection, while `connected`. */
-  get connection(): MCPServerConnection | undefined {
-    return this.#connection;
-  }
-  /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
-  get definitions(): readonly MCPToolDefinition[] {
-    return this.#definitions;
-  }
-  /** The server's full, unfiltered tool list as last listed live: what the cache keeps. */
-  get listedTools(): readonly MCPToolDefinition[] {
-    return this.#listedTools;
-  }
-  /** True while the definitions come from the cache. */
-  get deferred(): boolean {
-    return this.#deferred;
-  }
-  /** Its resources, resource templates and prompts: live, or from the cache while `deferred`. */
-  get content(): ServerContent {
-    return this.#content;
-  }
-  /** Its `instructions` from `initialize` (capped at 2048 characters, with a note when cut): live or cached. */
-  get instructions(): string | undefined {
-    return this.#instructions;
-  }
-  /** The URIs subscribed to with `subscribeResource`: subscribed again after a reconnect. */
-  get subscriptions(): ReadonlySet<string> {
-    return this.#subscriptions;
-  }
-  /** The era its last connection found, and the config it was found with: a reconnect with that config sends no probe. */
-  get lastEra(): { config: MCPServerConfig; verdict: MCPEraVerdict } | undefined {
-    return this.#lastEra;
-  }
-  /** The era and revision its last connection speaks, and how they were decided. */
-  get protocol(): MCPServerProtocol | undefined {
-    return this.#protocol;
-  }
+
   /**
    * How long its last start took from its launch until its tools were
    * listed (not the time it queued), once connected: the next start
    * launches servers that came up fast first.
    */
   get startMs(): number | undefined {
-    if (this.#connectedMs === undefined) return undefined;
-    return Math.max(0, this.#connectedMs - (this.#queuedMs ?? 0));
-  }
-  /** The last failure or drop. */
-  get lastError(): McpRtError | undefined {
-    return this.#lastError;
-  }
-  /** Reconnect bookkeeping, from a drop until the server is stopped or connected on purpose. */
-  get outage(): Outage | undefined {
-    return this.#outage;
-  }
-  /**
-   * The fingerprint of what the current attempt resolved and handed to the
-   * server (env, args, headers after `!cmd` values and API keys), once it did:
-   * a reload compares it to see whether those values changed.
-   */
-  get resolvedFingerprint(): string | undefined {
-    return this.#resolvedFingerprint;
+    if (this.connectedMs === undefined) return undefined;
+    return Math.max(0, this.connectedMs - (this.queuedMs ?? 0));
   }
 
   /** The design document's three statuses: `connected`, `connecting` (an attempt under way), else `disconnected`. */
@@ -211,7 +181,7 @@ export class ServerRecord {
   get reconnecting(): boolean {
     return (
       this.#phase === "reconnecting" ||
-      (this.active && this.#phase !== "connected" && !!this.#attempt?.reconnect)
+      (this.active && this.#phase !== "connected" && !!this.attempt?.reconnect)
     );
   }
 
@@ -225,15 +195,15 @@ export class ServerRecord {
    * call checks its tool in O(1) even on a server with thousands of tools.
    */
   get toolNames(): ReadonlySet<string> {
-    if (this.#toolNames?.of !== this.#definitions) {
-      this.#toolNames = { of: this.#definitions, names: new Set(this.#definitions.map((tool) => tool.name)) };
+    if (this.#toolNames?.of !== this.definitions) {
+      this.#toolNames = { of: this.definitions, names: new Set(this.definitions.map((tool) => tool.name)) };
     }
     return this.#toolNames.names;
   }
 
   /** True once it was started (even if it failed at once): not merely remembered with `enabled: false`. */
   get started(): boolean {
-    return this.#attempt !== undefined || this.#phase !== "idle";
+    return this.attempt !== undefined || this.#phase !== "idle";
   }
 
   /**
@@ -241,10 +211,10 @@ export class ServerRecord {
    * fingerprint of the unresolved config (and, for stdio, its folder).
    */
   runsConfig(config: MCPServerConfig, cwd: string): boolean {
-    if (this.#fingerprint?.of !== this.#config) {
+    if (this.#fingerprint?.of !== this.config) {
       this.#fingerprint = {
-        of: this.#config,
-        value: toolCacheFingerprint({ serverName: this.name, config: this.#config, cwd }),
+        of: this.config,
+        value: toolCacheFingerprint({ serverName: this.name, config: this.config, cwd }),
       };
     }
     return this.#fingerprint.value === toolCacheFingerprint({ serverName: this.name, config, cwd });
@@ -265,29 +235,31 @@ export class ServerRecord {
     return true;
   }
 
+  /** The one place the rest of the state changes. */
+  #set(change: Partial<Omit<ServerRecordState, "name">>): void {
+    Object.assign(this, change);
+  }
+
   /** Its latest config (a new one from discovery, or an equal one a reload keeps). */
   configure(config: MCPServerConfig): void {
-    this.#config = config;
+    this.#set({ config });
   }
 
   /** Where its config came from. */
   from(source: SourceMeta): void {
-    this.#source = source;
+    this.#set({ source });
   }
 
   /** A new attempt starts: it is `connecting`. */
   start(attempt: Attempt): boolean {
     if (!this.#enter("start")) return false;
-    this.#attempt = attempt;
-    this.#config = attempt.config;
-    this.#resolvedFingerprint = undefined;
-    this.#notWaitedFor = undefined;
+    this.#set({ attempt, config: attempt.config, resolvedFingerprint: undefined, notWaitedFor: undefined });
     return true;
   }
 
   /** What the current attempt resolved and handed to the server, as a fingerprint. */
   resolved(fingerprint: string): void {
-    this.#resolvedFingerprint = fingerprint;
+    this.#set({ resolvedFingerprint: fingerprint });
   }
 
   /** The attempt's handshake succeeded: it is `listing`, and `watch` follows its connection from now on. */
@@ -310,21 +282,23 @@ export class ServerRecord {
 
   /** The startup gate did not wait for the current attempt, which has no cached tools: why. */
   notWaited(why: MCPNotWaitedFor): void {
-    this.#notWaitedFor = why;
+    this.#set({ notWaitedFor: why });
   }
 
   /** Cached definitions stand in while the server connects; returns whether there are any. */
   defer(cached: readonly MCPToolDefinition[]): boolean {
-    this.#definitions = filterServerTools(cached, this.#config);
-    this.#appOnlyTools = appOnlyToolNames(cached, this.#config);
-    this.#deferred = true;
-    this.#notWaitedFor = undefined;
-    return this.#definitions.length > 0;
+    this.#set({
+      definitions: filterServerTools(cached, this.config),
+      appOnlyTools: appOnlyToolNames(cached, this.config),
+      deferred: true,
+      notWaitedFor: undefined,
+    });
+    return this.definitions.length > 0;
   }
 
   /** Cached resources, prompts and instructions stand in too; returns the lists that changed. */
   deferContent(cached: GivenContent & { instructions?: string | undefined }): ContentList[] {
-    this.#setInstructions(cached.instructions);
+    this.#set({ instructions: capInstructions(cached.instructions) });
     return this.setContent(cached);
   }
 
@@ -341,20 +315,22 @@ export class ServerRecord {
   }): boolean {
     if (!this.#enter("listed")) return false;
     const { connection, tools: serverTools, connectedMs, queuedMs } = committed;
-    this.#connection = connection;
-    this.#connectedMs = connectedMs;
-    this.#queuedMs = queuedMs;
     const verdict = connection.eraVerdict;
-    this.#lastEra = { config: connection.config, verdict };
-    this.#protocol = {
-      era: verdict.era,
-      protocolVersion: verdict.protocolVersion,
-      decision: connection.eraDecision,
-    };
+    this.#set({
+      connection,
+      connectedMs,
+      queuedMs,
+      lastEra: { config: connection.config, verdict },
+      protocol: {
+        era: verdict.era,
+        protocolVersion: verdict.protocolVersion,
+        decision: connection.eraDecision,
+      },
+      instructions: capInstructions(connection.instructions),
+      disconnectReason: undefined,
+      notWaitedFor: undefined,
+    });
     this.relisted(serverTools);
-    this.#setInstructions(connection.instructions);
-    this.#disconnectReason = undefined;
-    this.#notWaitedFor = undefined;
     return true;
   }
 
@@ -363,31 +339,31 @@ export class ServerRecord {
    * by list (a list not given stays); returns the lists that changed.
    */
   setContent(next: GivenContent): ContentList[] {
-    const { content, changed } = mergeContent(this.#content, next);
-    this.#content = content;
+    const { content, changed } = mergeContent(this.content, next);
+    this.#set({ content });
     return changed;
-  }
-
-  #setInstructions(text: string | undefined): void {
-    this.#instructions = capInstructions(text);
   }
 
   /** The server's tools were listed again: they replace the exposed ones. */
   relisted(serverTools: readonly MCPToolDefinition[]): void {
-    this.#listedTools = serverTools;
-    this.#definitions = filterServerTools(serverTools, this.#config);
-    this.#appOnlyTools = appOnlyToolNames(serverTools, this.#config);
-    this.#deferred = false;
+    this.#set({
+      listedTools: serverTools,
+      definitions: filterServerTools(serverTools, this.config),
+      appOnlyTools: appOnlyToolNames(serverTools, this.config),
+      deferred: false,
+    });
   }
 
   /** Remembers a resource subscription (made again after a reconnect). */
   subscribe(uri: string): void {
-    this.#subscriptions.add(uri);
+    this.#set({ subscriptions: new Set(this.subscriptions).add(uri) });
   }
 
   /** Forgets a resource subscription. */
   unsubscribe(uri: string): void {
-    this.#subscriptions.delete(uri);
+    const subscriptions = new Set(this.subscriptions);
+    subscriptions.delete(uri);
+    this.#set({ subscriptions });
   }
 
   /**
@@ -396,20 +372,22 @@ export class ServerRecord {
    */
   fail(error: McpRtError, as: "failed" | "needs-auth" = "failed"): boolean {
     if (!this.#enter(as === "failed" ? "fail" : "sign-in-needed")) return false;
-    const hadTools = this.#definitions.length > 0;
-    this.#lastError = error;
-    this.#definitions = [];
-    this.#appOnlyTools = [];
-    this.#deferred = false;
-    this.#instructions = undefined;
-    this.#notWaitedFor = undefined;
+    const hadTools = this.definitions.length > 0;
+    this.#set({
+      lastError: error,
+      definitions: [],
+      appOnlyTools: [],
+      deferred: false,
+      instructions: undefined,
+      notWaitedFor: undefined,
+    });
     return hadTools;
   }
 
   /** An automatic attempt failed: its error is the last one; the tools stay while reconnecting goes on. */
   retrying(error: McpRtError): boolean {
     if (!this.#enter("retry")) return false;
-    this.#lastError = error;
+    this.#set({ lastError: error });
     return true;
   }
 
@@ -422,9 +400,7 @@ export class ServerRecord {
     if (!this.#enter(reconnect ? "drop" : "close")) return false;
     this.#watch?.stop();
     this.#watch = undefined;
-    this.#connection = undefined;
-    this.#disconnectReason = reason;
-    this.#lastError = error;
+    this.#set({ connection: undefined, disconnectReason: reason, lastError: error });
     return true;
   }
 
@@ -446,11 +422,11 @@ export class ServerRecord {
    * again); returns the connection, for the caller to close.
    */
   release(): MCPServerConnection | undefined {
-    const connection = this.#connection;
+    const { connection } = this;
     this.#watch?.stop();
     this.#watch = undefined;
     this.endOutage();
-    this.#connection = undefined;
+    this.#set({ connection: undefined });
     return connection;
   }
 }

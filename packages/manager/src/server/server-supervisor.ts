@@ -1,4 +1,3 @@
-import type { MCPToolCache } from "@mcp-rt/cache";
 import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/client";
 import { isSignInRequired } from "@mcp-rt/client/light";
 import {
@@ -8,58 +7,23 @@ import {
   McpRtError,
   type SourceMeta,
 } from "@mcp-rt/config";
-import { abortError, errorMessage, monotonicMs, type TaskGroup } from "@mcp-rt/config/util";
-import type { TypedEmitter } from "../event-emitter.js";
-import { listCacheOptions } from "../manager-cache.js";
-import type { MCPManagerEvents, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
-import { Attempt, calledOffError, client, loadClient, verdictToPass } from "./attempt.js";
+import { abortError, errorMessage, monotonicMs } from "@mcp-rt/config/util";
+import { client, loadClient } from "../client-module.js";
+import type { MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
+import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
 import { resolveIdentity } from "./attempt-identity.js";
-import { type AttemptResult, type ConnectSettings, connectAndList } from "./connect-and-list.js";
+import { listCacheOptions } from "./cached-list.js";
+import type { AttemptResult } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
-import { ReconnectPolicy, type ReconnectStep, type ResolvedReconnectOptions } from "./reconnect-policy.js";
+import { ReconnectPolicy, type ReconnectStep } from "./reconnect-policy.js";
 import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
-import { contentListOptions, type ServerLimits, toolListOptions } from "./server-limits.js";
+import { contentListOptions, toolListOptions } from "./server-limits.js";
 import { ServerRecord, type ServerView } from "./server-record.js";
 import { dropError } from "./server-state.js";
+import type { SupervisorContext } from "./supervisor-context.js";
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
-
-/** A start's place among the servers starting at once: given back once the server answered or the attempt ended. */
-export interface StartSlot {
-  /** Gives the slot back (idempotent). */
-  release(): void;
-}
-
-/** When the steps of a start may run: the start path's pace, shared by every server of a fleet. */
-export interface StartPacing {
-  /** Follows a new attempt (its cache read, its settling). */
-  track(attempt: Attempt): void;
-  /** Resolves when `attempt` may load the client and connect, with its start slot (never rejects). */
-  beforeConnect(attempt: Attempt): Promise<StartSlot>;
-  /** Resolves when a cache write may start. */
-  beforeCacheWrite(): Promise<void>;
-  /** A call waits for `name`, still queued for its start: it goes first. */
-  hurry(name: string): void;
-}
-
-/** What a {@link ServerSupervisor} is given: the few services of its fleet it uses, never the fleet. */
-export interface SupervisorContext {
-  /** How connections are made (the project folder and logger among them). */
-  settings: ConnectSettings;
-  /** What each server may send. */
-  limits: ServerLimits;
-  /** How dropped servers are reconnected; `null` when reconnecting is off. */
-  reconnect: ResolvedReconnectOptions | null;
-  /** The tool cache, once open (`null` without one). */
-  cache: { get(): Promise<MCPToolCache | null> };
-  emitter: TypedEmitter<MCPManagerEvents>;
-  /** Background work `disconnectAll` waits for. */
-  tasks: Pick<TaskGroup, "add">;
-  pace: StartPacing;
-  /** The exposed tools: told when a server's slice changed, to name the set again when it is next read. */
-  catalog: { invalidate(): void };
-}
 
 /** How an attempt starts. */
 export interface StartOptions {
@@ -79,12 +43,13 @@ export interface Retired {
  * One server's owner (docs/architecture.md, "The life of one server"): it
  * holds the server's state ({@link ServerRecord}, whose phase changes only
  * through the transition table) and is the only one that changes it. It
- * starts attempts ({@link connectAndList}, which returns what it came to and
- * writes nothing), commits a listed one, fails a failed one; once the
- * server is live it watches the connection (re-lists on `list_changed`,
- * the cache write, subscriptions made again) and reconnects it with backoff
- * when it drops, until its circuit breaker gives up; it signs in and out,
- * restarts, and stops. Others read it through {@link ServerView}.
+ * starts attempts (its context's `connectAndList`, which returns what it
+ * came to and writes nothing), commits a listed one, fails a failed one;
+ * once the server is live it watches the connection (re-lists on
+ * `list_changed`, the cache write, subscriptions made again) and
+ * reconnects it with backoff when it drops, until its circuit breaker gives
+ * up; it signs in and out, restarts, and stops. Others read it through
+ * {@link ServerView}.
  */
 export class ServerSupervisor {
   readonly name: string;
@@ -319,6 +284,19 @@ export class ServerSupervisor {
   }
 
   /**
+   * Why `attempt`, which connected, is no longer live when its
+   * `connectServers` returns: the server dropped, and since then no other
+   * attempt started, or only automatic reconnects. `undefined` while it is
+   * up, and when it was called off or started again on purpose.
+   */
+  droppedSince(attempt: Attempt): McpRtError | undefined {
+    const record = this.#record;
+    if (!attempt.outcome?.ok || record.connection || attempt.controller.signal.aborted) return undefined;
+    const latest = record.attempt;
+    return latest === attempt || latest?.reconnect === true ? dropError(record) : undefined;
+  }
+
+  /**
    * Tells listeners what the last {@link defer} or {@link retire} changed
    * (once): the fleet calls it when every server of the change is done, so
    * that a listener reads the tools of all of them.
@@ -339,7 +317,7 @@ export class ServerSupervisor {
     const { settings, limits, pace } = this.#context;
     const record = this.#record;
     const slot = await pace.beforeConnect(attempt);
-    const steps = connectAndList(attempt, {
+    const steps = this.#context.connectAndList(attempt, {
       settings,
       sourcePath: record.source?.path,
       // Connect with the era a connection already found (no probe), or the cache's.

@@ -2,7 +2,7 @@ import type { CallToolOptions, MCPProgress, MCPServerConnection } from "@mcp-rt/
 import { isSignInRequired } from "@mcp-rt/client/light";
 import type { MCPToolDefinition, SourceMeta, ToolAnnotations } from "@mcp-rt/config";
 import { abortError, errorMessage } from "@mcp-rt/config/util";
-import { client } from "../server/attempt.js";
+import { client } from "../client-module.js";
 import type { CustomTool, ToolResult } from "./custom-tool.js";
 import { resultDetails, type ToolResultContext, toolErrorResult, toToolResult } from "./tool-result.js";
 

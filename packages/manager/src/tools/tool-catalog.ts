@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { MCPServerCommon, MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
+import type { MCPToolDefinition, SourceMeta } from "@mcp-rt/config";
 import { DeferredMCPTool } from "./deferred-mcp-tool.js";
 import { MCPTool, type MCPToolHost } from "./mcp-tool.js";
 
@@ -20,52 +20,6 @@ export interface ToolOwner {
 }
 
 const keyOf = (server: string, tool: string): string => `${server}\u0000${tool}`;
-
-type ToolConfig = Pick<MCPServerCommon, "includeTools" | "excludeTools">;
-
-/**
- * Whether the model may be given `tool`: MCP Apps' `_meta.ui.visibility`
- * (`["model", "app"]` when absent) names `"model"`. A tool without it is for
- * an app's UI only, and mcp-rt hosts no UI.
- */
-export function isModelVisible(tool: MCPToolDefinition): boolean {
-  const visibility = tool._meta?.ui.visibility;
-  return visibility === undefined || visibility.includes("model");
-}
-
-/** The tools the config lets through: `includeTools`, minus `excludeTools`, each name once (the first). */
-function configured(tools: readonly MCPToolDefinition[], config: ToolConfig): MCPToolDefinition[] {
-  const include = config.includeTools ? new Set(config.includeTools) : undefined;
-  const exclude = new Set(config.excludeTools ?? []);
-  const seen = new Set<string>();
-  return tools.filter((tool) => {
-    if (seen.has(tool.name)) return false;
-    seen.add(tool.name);
-    if (exclude.has(tool.name)) return false;
-    return include === undefined || include.has(tool.name);
-  });
-}
-
-/**
- * The tools of one server that are exposed: only those named in `includeTools`
- * when it is set, minus those named in `excludeTools` (exclude wins), minus
- * the app-only ones (see {@link isModelVisible}). Names are the original tool
- * names. A tool listed twice by the server is kept once (the first), since one
- * server cannot offer two tools of one name.
- */
-export function filterServerTools(
-  tools: readonly MCPToolDefinition[],
-  config: ToolConfig,
-): MCPToolDefinition[] {
-  return configured(tools, config).filter(isModelVisible);
-}
-
-/** The names of the tools the config lets through that are for an app's UI only: never exposed. */
-export function appOnlyToolNames(tools: readonly MCPToolDefinition[], config: ToolConfig): string[] {
-  return configured(tools, config)
-    .filter((tool) => !isModelVisible(tool))
-    .map((tool) => tool.name);
-}
 
 /** The longest exposed tool name most model APIs accept. */
 export const MAX_TOOL_NAME_LENGTH = 64;

@@ -1,10 +1,5 @@
+import { DEFAULT_RESULT_CHAR_LIMIT, DEFAULT_RESULT_MEDIA_BYTE_LIMIT } from "../result-limits.js";
 import type { ToolResult, ToolResultContent, ToolResultDetails } from "./custom-tool.js";
-
-/** Default of `resultCharLimit`: characters of text a result may hold. */
-export const DEFAULT_RESULT_CHAR_LIMIT = 100_000;
-
-/** Default of `resultMediaByteLimit`: bytes of image data a result may hold (5 MiB, what model APIs take per image). */
-export const DEFAULT_RESULT_MEDIA_BYTE_LIMIT: number = 5 * 1024 * 1024;
 
 /** A `tools/call` result as a server sends it; every field is treated as untrusted. */
 export interface CallToolResultLike {
