@@ -1,6 +1,6 @@
 import type { MCPServerConnection } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
-import { errorMessage } from "@mcp-rt/config/util";
+import { errorMessage, MAX_TIMER_MS } from "@mcp-rt/config/util";
 import { client } from "../client-module.js";
 
 /** Health checks when a manager has them on: how often, and how long a ping may take. */
@@ -10,7 +10,6 @@ export interface HealthCheckSettings {
 }
 
 /** The longest delay `setInterval` takes. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The manager's `healthCheckIntervalMs` / `healthCheckTimeoutMs` options:
