@@ -32,6 +32,10 @@ export default defineConfig({
         extends: true as const,
         test: { name: "bench", root: here("bench"), include: ["test/**/*.test.ts"] },
       },
+      {
+        extends: true as const,
+        test: { name: "docs", root: here("docs"), include: ["test/**/*.test.ts"] },
+      },
     ],
   },
 });

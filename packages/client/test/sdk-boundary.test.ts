@@ -17,7 +17,7 @@ import { checkNoPortsLeftAfterFile, useTestServers } from "./http-test-servers.j
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
 // What mcp-rt relies on in the SDK's client, each a place where v2 differs from v1
-// (docs/architecture.md, "On the SDK"). A new SDK version is read against this file first.
+// (docs/sdk.md, the client's SDK ledger). A new SDK version is read against this file first.
 
 checkNoProcessesLeftAfterFile();
 checkNoPortsLeftAfterFile();
