@@ -6,7 +6,7 @@ import type { MCPStdioServerConfig } from "@mcp-rt/config";
 import { type FixtureOptions, legacyServer, modernServer, readPidFileEntries } from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MCPManagerEvents } from "../src/index.js";
-import { LEGACY_VERDICT_TTL_MS } from "../src/server/attempt.js";
+import { VERDICT_TTL_MS } from "../src/server/attempt.js";
 import { contextAsManager, entryAsManager, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
@@ -76,7 +76,7 @@ describe("the era verdict in the tool cache", () => {
     const old: MCPToolCacheEra = {
       era: "legacy",
       protocolVersion: "2025-11-25",
-      decidedAt: Date.now() - LEGACY_VERDICT_TTL_MS - 60_000,
+      decidedAt: Date.now() - VERDICT_TTL_MS - 60_000,
     };
     await cache.set({ serverName: "s", config, cwd }, { tools: [], era: old });
     const { state } = await startOnce(cache, "s", config);
