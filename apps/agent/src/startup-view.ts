@@ -1,5 +1,5 @@
 import { monotonicMs, plural } from "@mcp-rt/config/util";
-import type { MCPManager, MCPServerState, McpRtError } from "@mcp-rt/session";
+import { type MCPManager, type MCPServerState, type McpRtError, notWaitedNote } from "@mcp-rt/session";
 import type { Output } from "./output.js";
 import { readline } from "./readline.js";
 import { terminalSafe } from "./terminal-text.js";
@@ -162,10 +162,8 @@ export function createStartupView(options: StartupViewOptions): StartupView {
           update(state.name, text, { status: "deferred", toolCount: state.toolCount });
         } else if (state.status === "connecting") {
           const missed = state.notWaitedFor;
-          const why = !missed
-            ? "still connecting"
-            : `not waited for: did not come up within ${missed.waitMs} ms${missed.reason === "missed-before" ? " at the last start" : ""}`;
-          const text = `◌ ${state.name}  ${why}; its tools follow when it is up`;
+          const why = missed ? notWaitedNote(missed) : "still connecting; its tools follow when it is up";
+          const text = `◌ ${state.name}  ${why}`;
           update(state.name, text, { status: "connecting", ...(missed ? { notWaitedFor: missed } : {}) });
         }
       }

@@ -30,6 +30,14 @@ export interface MCPToolCacheMissedStartup {
   waitMs: number;
 }
 
+/** A note, kept where a server's tools would be, that its last start failed by itself (an exit, a refusal, a timeout). */
+export interface MCPToolCacheFailedStartup {
+  /** The failure's code (`INIT_FAILED`, `CONNECT_TIMEOUT`…). */
+  code: string;
+  /** The failure's first line, as the manager said it (no secrets), at most 300 characters. */
+  message: string;
+}
+
 /**
  * The MCP era a server was found to speak (`@mcp-rt/client`'s
  * `MCPEraVerdict`), kept so that the next start connects without a probe.
@@ -99,6 +107,8 @@ export interface MCPToolCacheEntry {
    * that predate it read a note as a server without tools.
    */
   missedStartup?: MCPToolCacheMissedStartup | undefined;
+  /** Set on a note that the server's last start failed by itself (see `MCPToolCache.noteFailedStartup`). */
+  failedStartup?: MCPToolCacheFailedStartup | undefined;
   /** The era the server spoke when its tools were listed, when the writer passed it. */
   era?: MCPToolCacheEra | undefined;
   /** The caching hints the server sent with the tools, when the writer passed them. */
@@ -155,6 +165,7 @@ const ENTRY_FIELDS = {
   prompts: z.optional(z.array(MCPPromptDefinitionSchema)),
   instructions: z.optional(z.string()),
   missedStartup: z.optional(z.object({ waitMs: z.number().check(z.nonnegative()) })),
+  failedStartup: z.optional(z.object({ code: z.string(), message: z.string().check(z.maxLength(300)) })),
   era: z.optional(MCPToolCacheEraSchema),
   toolsHint: z.optional(MCPToolCacheListHintSchema),
   startMs: z.optional(z.number().check(z.nonnegative())),

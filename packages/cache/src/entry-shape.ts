@@ -66,6 +66,12 @@ export function entryShapeProblem(entry: Fields): string | undefined {
   const missed = entry.missedStartup;
   if (missed !== undefined && !(isObject(missed) && typeof missed.waitMs === "number"))
     return "missedStartup: expected { waitMs }";
+  const failed = entry.failedStartup;
+  if (
+    failed !== undefined &&
+    !(isObject(failed) && typeof failed.code === "string" && typeof failed.message === "string")
+  )
+    return "failedStartup: expected { code, message }";
   const era = entry.era;
   if (
     era !== undefined &&

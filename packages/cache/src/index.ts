@@ -3,6 +3,7 @@ export type {
   MCPToolCacheEntry,
   MCPToolCacheEra,
   MCPToolCacheFacts,
+  MCPToolCacheFailedStartup,
   MCPToolCacheListHint,
   MCPToolCacheMissedStartup,
 } from "./cache-entry.js";
@@ -25,6 +26,7 @@ export { createKeychainAuthStorage } from "./keychain-auth-storage.js";
 export { MCPToolCache } from "./mcp-tool-cache.js";
 export type {
   MCPToolCacheDeleteOptions,
+  MCPToolCacheFailureOptions,
   MCPToolCacheNoteOptions,
   MCPToolCacheOptions,
   MCPToolCacheRead,

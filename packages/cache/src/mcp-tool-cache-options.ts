@@ -11,6 +11,7 @@ import type {
   MCPToolCacheEntry,
   MCPToolCacheEra,
   MCPToolCacheFacts,
+  MCPToolCacheFailedStartup,
   MCPToolCacheListHint,
   MCPToolCacheMissedStartup,
 } from "./cache-entry.js";
@@ -36,8 +37,9 @@ export interface MCPToolCacheOptions {
   readTimeoutMs?: number;
   /**
    * How long a note that a server missed the startup wait
-   * (`MCPToolCache.noteMissedStartup`) is kept: after it, the server is
-   * waited for once more. @default 3600000 (1 hour)
+   * (`MCPToolCache.noteMissedStartup`), or that its start failed
+   * (`noteFailedStartup`), is kept: after it, the server is waited for once
+   * more. @default 3600000 (1 hour)
    */
   missedStartupTtlMs?: number;
   /** A write or delete slower than this (ms) is given up (it may still land). @default 5000 */
@@ -137,11 +139,21 @@ export interface MCPToolCacheRead {
   facts?: MCPToolCacheFacts;
   /** A note that the server missed the startup wait (and when it was written, ms since the epoch). */
   missedStartup?: MCPToolCacheMissedStartup & { at: number };
+  /** A note that the server's last start failed by itself (and when it was written, ms since the epoch). */
+  failedStartup?: MCPToolCacheFailedStartup & { at: number };
   /**
    * Set when the store did not answer within `readTimeoutMs`: the read goes on,
    * and this settles (never rejects) with what it found once the store answers.
    */
   late?: Promise<MCPToolCacheRead>;
+}
+
+/** Options of `MCPToolCache.noteFailedStartup`. */
+export interface MCPToolCacheFailureOptions {
+  /** What the start failed with. */
+  failure: { code: string; message: string };
+  /** The server's facts as read (`MCPToolCacheRead.facts`), kept beside the note. */
+  facts?: MCPToolCacheFacts | undefined;
 }
 
 /** Options of `MCPToolCache.noteMissedStartup`. */

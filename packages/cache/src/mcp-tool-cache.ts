@@ -31,6 +31,7 @@ import {
   DAY_MS,
   HOUR_MS,
   type MCPToolCacheDeleteOptions,
+  type MCPToolCacheFailureOptions,
   type MCPToolCacheNoteOptions,
   type MCPToolCacheOptions,
   type MCPToolCacheRead,
@@ -225,13 +226,18 @@ export class MCPToolCache {
       entry: lists as MCPToolCacheEntry | null,
       ...(facts ? { facts } : {}),
     };
-    const note = plain.missedStartup;
-    if (note === undefined) return read;
+    const { missedStartup: missed, failedStartup: failed } = plain;
+    if (missed === undefined && failed === undefined) return read;
     if (Date.now() - plain.savedAt > this.#missedStartupTtlMs) {
-      this.#logger.debug(`tool cache: the note that "${serverName}" missed the startup wait expired`);
+      this.#logger.debug(`tool cache: the note on "${serverName}"'s last start expired`);
       return read;
     }
-    return { ...read, missedStartup: { waitMs: note.waitMs, at: plain.savedAt } };
+    const at = plain.savedAt;
+    return {
+      ...read,
+      ...(missed ? { missedStartup: { waitMs: missed.waitMs, at } } : {}),
+      ...(failed ? { failedStartup: { code: failed.code, message: failed.message, at } } : {}),
+    };
   }
 
   /** What a value read under `fingerprint`'s id is checked against. */
@@ -306,6 +312,31 @@ export class MCPToolCache {
         facts?.era !== undefined || facts?.startMs !== undefined ? this.#ttlMs : this.#missedStartupTtlMs,
     }).catch((error: unknown) =>
       this.#logger.warn(`Tool cache: could not write "${serverName}" (${errorMessage(error)}).`, { error }),
+    );
+  }
+
+  /**
+   * Notes, in the server's plain entry, that its last start failed by itself
+   * (an exit, a refusal, a timeout; not a sign-in or a config the user must
+   * fix): `read` returns the note (`failedStartup`) until the server's tools
+   * are `set` (which replaces it), another note replaces it, or
+   * `missedStartupTtlMs` passed. The message is cut to its first line (300
+   * characters at most). The facts given are kept beside it. A logged no-op
+   * when the store fails.
+   */
+  async noteFailedStartup(server: ToolCacheServer, options: MCPToolCacheFailureOptions): Promise<void> {
+    if (this.#closed) return;
+    const facts = options.facts ? publicFacts(options.facts) : undefined;
+    const message = (options.failure.message.split("\n")[0] ?? "").slice(0, 300);
+    await this.#write(server, {
+      what: "the note on",
+      fields: { ...facts, failedStartup: { code: options.failure.code, message } },
+      ttlMs:
+        facts?.era !== undefined || facts?.startMs !== undefined ? this.#ttlMs : this.#missedStartupTtlMs,
+    }).catch((error: unknown) =>
+      this.#logger.warn(`Tool cache: could not write "${server.serverName}" (${errorMessage(error)}).`, {
+        error,
+      }),
     );
   }
 

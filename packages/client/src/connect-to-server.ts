@@ -17,7 +17,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 import type { MCPServerConnection } from "./connection.js";
 import { answerElicitation, answerEmbeddedElicitation, MAX_INPUT_ROUNDS } from "./elicitation.js";
 import type { ElicitationHandler } from "./elicitation-form.js";
-import { type MCPEraDecision, type MCPEraVerdict, staleVerdictText } from "./era.js";
+import { type MCPEraDecision, type MCPEraVerdict, MODERN_PROTOCOL_VERSION, staleVerdictText } from "./era.js";
 import { errnoOf, rpcCode } from "./error-text.js";
 import { checkMaxMessageBytes } from "./message-limit.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
@@ -225,19 +225,54 @@ async function connectOnce(
       },
     });
   }
+  const started = Date.now();
+  const remaining = (): number => Math.max(1, timeoutMs - (Date.now() - started));
   try {
     return await connectStdio(name, config, options, { cwd, timeoutMs });
   } catch (error) {
+    if (options.signal?.aborted) throw error;
     // A stored verdict the server no longer fits (a modern-only server rejecting `initialize`): ask it again, once.
-    if (!options.prior || !isRejection(error) || options.signal?.aborted) throw error;
-    const connection = await connectStdio(name, config, { ...options, prior: undefined }, { cwd, timeoutMs });
-    connection.settleEra({
-      how: connection.eraDecision.how,
-      text: `${staleVerdictText(options.prior)}; ${connection.eraDecision.text}`,
-    });
-    return connection;
+    if (options.prior && isRejection(error)) {
+      const connection = await connectStdio(
+        name,
+        config,
+        { ...options, prior: undefined },
+        { cwd, timeoutMs: remaining() },
+      );
+      connection.settleEra({
+        how: connection.eraDecision.how,
+        text: `${staleVerdictText(options.prior)}; ${connection.eraDecision.text}`,
+      });
+      return connection;
+    }
+    // A fallback `initialize` refused with -32022 naming 2026-07-28: a modern-only server that was
+    // slow to answer the probe. Asked again, waiting for its answer this time.
+    const modernOnly = config.protocol === "legacy" ? undefined : modernOnlyRefusal(error);
+    if (!modernOnly) throw error;
+    return connectStdio(
+      name,
+      config,
+      { ...options, prior: undefined },
+      { cwd, timeoutMs: remaining(), modernOnly },
+    );
   }
 }
+
+/**
+ * What happened, when `error` is an `initialize` refused with -32022 whose
+ * `supported` list names 2026-07-28: the server speaks only the modern era.
+ */
+function modernOnlyRefusal(error: unknown): string | undefined {
+  if (!McpRtError.isInstance(error) || error.code !== "INIT_FAILED") return undefined;
+  const cause = error.cause;
+  if (rpcCode(cause) !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const supported = (cause as { data?: { supported?: unknown } }).data?.supported;
+  if (!Array.isArray(supported) || !supported.includes(MODERN_PROTOCOL_VERSION)) return undefined;
+  return `initialize was refused with -32022 (it supports only ${supported.join(", ")})`;
+}
+
+/** The `-32022` (UnsupportedProtocolVersion) error of MCP 2026-07-28. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32_022;
 
 /**
  * Starts a stdio server and connects within `config.timeout`: its era is
@@ -248,7 +283,7 @@ async function connectStdio(
   name: string,
   config: MCPStdioServerConfig,
   options: ConnectOptions,
-  { cwd, timeoutMs }: { cwd: string; timeoutMs: number },
+  { cwd, timeoutMs, modernOnly }: { cwd: string; timeoutMs: number; modernOnly?: string | undefined },
 ): Promise<ServerConnection> {
   const deadline = AbortSignal.timeout(timerMs(timeoutMs));
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
@@ -278,6 +313,7 @@ async function connectStdio(
       signal,
       probeWaitMs: options.probeWaitMs,
       timeoutMs,
+      modernOnly,
     });
     const era: { prior: PriorDiscovery; decision: MCPEraDecision; decidedAt: number } =
       plan.kind === "restart"

@@ -173,7 +173,7 @@ describe("the era of a Streamable HTTP server", () => {
     expect(error.code).toBe("INIT_FAILED");
     expect(error.server).toBe("old");
     expect(error.message).toBe(
-      `Connection to MCP server "old" failed: it does not speak MCP 2026-07-28 (its answer to server/discover offered no 2026-07-28); set "protocol" to "auto" or "legacy" in ${SOURCE}`,
+      `Connection to MCP server "old" failed: it does not speak MCP 2026-07-28 (it answered server/discover with HTTP 400 (-32000 "Bad Request: no session; send initialize first")); set "protocol" to "auto" or "legacy" in ${SOURCE}`,
     );
     expect(legacy.methods).toEqual(["server/discover"]);
   });

@@ -107,7 +107,7 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
   );
 
   it.each([
-    ["never answers", "never", /did not answer server\/discover within 800 ms of its first output/],
+    ["never answers", "never", /did not answer server\/discover within 800 ms of its last output/],
     ["exits on", "exit", /exited on server\/discover/],
   ] as const)(
     "a legacy server that %s the probe is started again straight into initialize",
@@ -149,6 +149,50 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
       'the config says protocol "2026-07-28", but it answered server/discover with -32601 (Method not found); set "protocol" to "auto" or "legacy"',
     );
     expect(legacy.counts()).toEqual({ processes: 1, probes: 1, initializes: 0 });
+  });
+});
+
+describe("slow starts and exits, under auto", () => {
+  it("a legacy server that ignores the probe after a banner falls back about the wait after its last line", async () => {
+    const { config, counts } = counted((options) =>
+      legacyServer("never", { ...options, quiet: true, stderrBanner: "Starting the server…" }),
+    );
+    const started = Date.now();
+    const connection = await connect({
+      name: "old",
+      config: { ...config, timeout: 20_000 },
+      probeWaitMs: 1500,
+    });
+    const tookMs = Date.now() - started;
+    expect(connection.era).toBe("legacy");
+    expect(connection.eraDecision.text).toMatch(/within 1500 ms of its last output/);
+    // Not half the 20 s timeout: the wait counts from the banner.
+    expect(tookMs).toBeLessThan(6000);
+    expect(counts()).toEqual({ processes: 2, probes: 1, initializes: 1 });
+  });
+
+  it("a modern-only server that writes a line and is ready 6 s later connects in the modern era", async () => {
+    const { config, counts } = counted((options) =>
+      modernServer({ ...options, quiet: true, stderrBanner: "npm warn deprecated a@1", stdinDelayMs: 6000 }),
+    );
+    const connection = await connect({ name: "slow", config: { ...config, timeout: 30_000 } });
+    expect(connection.era).toBe("modern");
+    expect(connection.eraDecision.text).toMatch(
+      /^initialize was refused with -32022 \(it supports only 2026-07-28\); asked again, the server answered server\/discover/,
+    );
+    expect((await listTools(connection)).map((tool) => tool.name)).toContain("echo");
+    // The probe, the fallback initialize on a second process, and the probe again on a third.
+    expect(counts()).toMatchObject({ processes: 3, initializes: 1 });
+  }, 40_000);
+
+  it("a server that exits by itself, after the probe's window, fails with one process and its exit", async () => {
+    const { config, counts } = counted((options) =>
+      legacyServer("method-not-found", { ...options, exitCode: 3, exitDelayMs: 1500 }),
+    );
+    const error = await connectError({ name: "broken", config });
+    expect(error.code).toBe("INIT_FAILED");
+    expect(error.message).toMatch(/process exited with code 3/);
+    expect(counts()).toEqual({ processes: 1, probes: 0, initializes: 0 });
   });
 });
 

@@ -17,17 +17,29 @@ export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
  * Why `connectServers` returned without waiting for a server that had no
  * cached tools (its tools arrive live, with `tools:changed`).
  */
-export interface MCPNotWaitedFor {
-  /**
-   * `"ran-out"`: it was still starting when `maxStartupWaitMs` ran out at this
-   * start. `"missed-before"`: it was still starting when the wait ran out at
-   * its last start (a note the tool cache keeps), so this start did not wait
-   * for it.
-   */
-  reason: "ran-out" | "missed-before";
-  /** The wait it did not come up within, in ms. */
-  waitMs: number;
-}
+export type MCPNotWaitedFor =
+  | {
+      /**
+       * `"ran-out"`: it was still starting when `maxStartupWaitMs` ran out at
+       * this start. `"missed-before"`: it was still starting when the wait ran
+       * out at its last start (a note the tool cache keeps), so this start did
+       * not wait for it.
+       */
+      reason: "ran-out" | "missed-before";
+      /** The wait it did not come up within, in ms. */
+      waitMs: number;
+    }
+  | {
+      /**
+       * `"failed-before"`: its last start failed by itself (an exit, a
+       * refusal, a timeout: a note the tool cache keeps for an hour), so this
+       * start did not wait for it; it is started behind the others, and its
+       * result replaces the note.
+       */
+      reason: "failed-before";
+      /** What that start failed with: the code and the first line of the message. */
+      failure: { code: string; message: string };
+    };
 
 /** The MCP era a server speaks, the revision agreed, and how that was decided. */
 export interface MCPServerProtocol {

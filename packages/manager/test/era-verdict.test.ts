@@ -2,12 +2,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MCPToolCache, type MCPToolCacheEra } from "@mcp-rt/cache";
-import type { MCPStdioServerConfig } from "@mcp-rt/config";
-import { type FixtureOptions, legacyServer, modernServer, readPidFileEntries } from "@mcp-rt/testing";
+import type { MCPServerConfig, MCPStdioServerConfig } from "@mcp-rt/config";
+import {
+  type FixtureOptions,
+  legacyServer,
+  modernServer,
+  readPidFileEntries,
+  startHttpFixture,
+} from "@mcp-rt/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MCPManagerEvents } from "../src/index.js";
-import { LEGACY_VERDICT_TTL_MS } from "../src/server/attempt.js";
-import { contextAsManager, entryAsManager, useManagers } from "./helpers.js";
+import { VERDICT_TTL_MS } from "../src/server/attempt.js";
+import { contextAsManager, entryAsManager, recordingLogger, useManagers } from "./helpers.js";
 
 const cwd = process.cwd();
 const managers = useManagers();
@@ -33,7 +39,7 @@ function counted(make: (options: FixtureOptions) => MCPStdioServerConfig) {
 const legacy = (options: FixtureOptions) => legacyServer("method-not-found", options);
 
 /** Starts `config` as `name` in a manager on `cache`, waits until it is connected, and stops it again. */
-async function startOnce(cache: MCPToolCache, name: string, config: MCPStdioServerConfig) {
+async function startOnce(cache: MCPToolCache, name: string, config: MCPServerConfig) {
   const m = managers({ cache, startupMode: "gate" });
   const connected: MCPManagerEvents["server:connected"][] = [];
   m.on("server:connected", (event) => connected.push(event));
@@ -76,7 +82,7 @@ describe("the era verdict in the tool cache", () => {
     const old: MCPToolCacheEra = {
       era: "legacy",
       protocolVersion: "2025-11-25",
-      decidedAt: Date.now() - LEGACY_VERDICT_TTL_MS - 60_000,
+      decidedAt: Date.now() - VERDICT_TTL_MS - 60_000,
     };
     await cache.set({ serverName: "s", config, cwd }, { tools: [], era: old });
     const { state } = await startOnce(cache, "s", config);
@@ -122,5 +128,76 @@ describe("the era verdict in the tool cache", () => {
     await expect
       .poll(async () => (await entryAsManager(cache, { serverName: "s", config, cwd }))?.era?.era)
       .toBe("legacy");
+  });
+
+  it.each([400, 404, 405])(
+    "a stored modern verdict of an HTTP server that is stateful legacy now (HTTP %i without a session) heals",
+    async (status) => {
+      const cache = new MCPToolCache(new Map());
+      const modern = counted(modernServer);
+      await startOnce(cache, "m", modern.config);
+      const verdict = (await entryAsManager(cache, { serverName: "m", config: modern.config, cwd }))?.era;
+      expect(verdict?.era).toBe("modern");
+      const pidFile = join(dir, `http-${status}`);
+      const http = await startHttpFixture({ noSessionStatus: status, pidFile });
+      try {
+        const config = http.config;
+        await cache.set(
+          { serverName: "h", config, cwd },
+          { tools: [], era: verdict as MCPToolCacheEra, authContext: contextAsManager(config) },
+        );
+        const { state } = await startOnce(cache, "h", config);
+        expect(state?.protocol).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
+        expect(state?.protocol?.decision.how).toBe("probe");
+        await expect
+          .poll(async () => (await entryAsManager(cache, { serverName: "h", config, cwd }))?.era?.era)
+          .toBe("legacy");
+        // The next start connects with the healed verdict: no probe.
+        const probes = () => readPidFileEntries(pidFile).filter((line) => line.role === "probe").length;
+        const before = probes();
+        const again = await startOnce(cache, "h", config);
+        expect(again.state?.protocol?.decision.how).toBe("stored");
+        expect(probes()).toBe(before);
+      } finally {
+        await http.close();
+      }
+    },
+  );
+
+  it("a modern verdict older than a day is asked again, on the one process", async () => {
+    const cache = new MCPToolCache(new Map());
+    const { config, counts } = counted(modernServer);
+    await startOnce(cache, "s", config);
+    const fresh = await entryAsManager(cache, { serverName: "s", config, cwd });
+    const old = { ...(fresh?.era as MCPToolCacheEra), decidedAt: Date.now() - VERDICT_TTL_MS - 60_000 };
+    await cache.set(
+      { serverName: "s", config, cwd },
+      { tools: [], era: old, authContext: contextAsManager(config) },
+    );
+    const { state } = await startOnce(cache, "s", config);
+    expect(state?.protocol?.decision.how).toBe("probe");
+    expect(counts()).toEqual({ processes: 2, probes: 2, initializes: 0 });
+    await expect
+      .poll(async () => (await entryAsManager(cache, { serverName: "s", config, cwd }))?.era?.decidedAt)
+      .toBeGreaterThan(old.decidedAt);
+  });
+
+  it("a stale verdict's given-up connection says nothing of the lists it could not make", async () => {
+    const cache = new MCPToolCache(new Map());
+    // A verdict whose discover result declares resources and prompts: the stale connection lists them.
+    const modern = counted((options) => modernServer({ ...options, content: true }));
+    await startOnce(cache, "m", modern.config);
+    const verdict = (await entryAsManager(cache, { serverName: "m", config: modern.config, cwd }))?.era;
+    const { config } = counted((options) => legacyServer("method-not-found", { ...options, content: true }));
+    await cache.set(
+      { serverName: "s", config, cwd },
+      { tools: [], era: verdict as MCPToolCacheEra, authContext: contextAsManager(config) },
+    );
+    const logger = recordingLogger();
+    const m = managers({ cache, startupMode: "gate", logger });
+    await m.connectServers({ s: config });
+    await expect.poll(() => m.getConnectionStatus("s"), { timeout: 10_000 }).toBe("connected");
+    await expect.poll(() => m.getResources().length).toBeGreaterThan(0);
+    expect(logger.lines.filter((line) => line.level === "warn")).toEqual([]);
   });
 });

@@ -117,7 +117,13 @@ describe("ServerSupervisor, driven by scripted attempts", () => {
     const connection = scriptedConnection();
     const refused = (n: number) => new McpRtError("INIT_FAILED", `MCP server "s" failed to start (${n})`);
     const attempts = scripted([
-      { kind: "listed", connection, tools: [{ name: "t", inputSchema: { type: "object" } }], content: {} },
+      {
+        kind: "listed",
+        connection,
+        tools: [{ name: "t", inputSchema: { type: "object" } }],
+        content: {},
+        contentFailures: [],
+      },
       { kind: "failed", error: refused(1) },
       { kind: "failed", error: refused(2) },
     ]);

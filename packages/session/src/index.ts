@@ -42,6 +42,7 @@ export type { MCPCommandControllerOptions } from "./mcp-command-controller.js";
 export { MCPCommandController } from "./mcp-command-controller.js";
 export type { MCPCommandResult } from "./mcp-command-result.js";
 export type { MCPServerList } from "./mcp-server-list.js";
+export { notWaitedNote } from "./mcp-server-list.js";
 export { DEFAULT_MAX_LOADED_TOOLS, ModelTools, TOOL_SEARCH_NAME } from "./model-tools.js";
 export type { ConfigScope, NativeConfigWriter, NativeConfigWriterOptions } from "./native-config-writer.js";
 export { createNativeConfigWriter } from "./native-config-writer.js";

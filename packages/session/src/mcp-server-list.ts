@@ -136,13 +136,19 @@ const RUNTIME: Record<MCPServerState["status"], MCPListStatus> = {
   "needs-auth": "needs-auth",
 };
 
-/** Why startup went on without a server that had no cached tools, as `/mcp list` says it. */
-function notWaitedNote({ reason, waitMs }: MCPNotWaitedFor): string {
-  const why =
-    reason === "missed-before"
-      ? `did not come up within ${waitMs} ms at the last start`
-      : `did not come up within ${waitMs} ms`;
-  return `not waited for: ${why}; its tools follow when it is up`;
+/**
+ * Why startup went on without a server that had no cached tools, as `/mcp
+ * list` and the example agent's start say it: `not waited for: …; its tools
+ * follow when it is up`.
+ */
+export function notWaitedNote(why: MCPNotWaitedFor): string {
+  const reason =
+    why.reason === "failed-before"
+      ? `its last start failed (${why.failure.code}: ${why.failure.message}); started behind the others`
+      : why.reason === "missed-before"
+        ? `did not come up within ${why.waitMs} ms at the last start`
+        : `did not come up within ${why.waitMs} ms`;
+  return `not waited for: ${reason}; its tools follow when it is up`;
 }
 
 function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEntry, "name" | "source"> {

@@ -21,6 +21,20 @@ export interface FixtureOptions {
   crashOnCall?: boolean | undefined;
   /** Write one line to stderr and exit with this code at start, before any MCP traffic (`--exit-code`). */
   exitCode?: number | undefined;
+  /**
+   * With `exitCode`: wait this long first, reading nothing, as a server that fails while it
+   * starts (a DNS lookup that fails offline, `getaddrinfo ENOTFOUND`) does (`--exit-delay-ms`). @default 0
+   */
+  exitDelayMs?: number | undefined;
+  /** With `exitCode`: exit only while this file exists (a server that fails until its world is fixed, `--exit-while-file`). */
+  exitWhileFile?: string | undefined;
+  /** Write this line to stderr at start, even with `quiet` (a banner, an `npx` notice) (`--stderr-banner`). */
+  stderrBanner?: string | undefined;
+  /**
+   * Legacy era, HTTP: the status a request without a session (other than `initialize`) gets:
+   * 400 (the default, as the SDK's stateful servers answer), 404 or 405 (`--no-session-status`).
+   */
+  noSessionStatus?: number | undefined;
   /** Speak no MCP at all: write non-JSON lines to stdout, one at start and one per input line; over HTTP, answer every request with HTML (`--garbage-stdout`). @default false */
   garbageStdout?: boolean | undefined;
   /** Speak MCP, but also write non-JSON log lines to stdout between messages (`--stdout-noise`). @default false */
@@ -186,6 +200,10 @@ const commandLineSchema = lazy(() => {
       "crash-after-init": flag,
       "crash-on-call": flag,
       "exit-code": whole(0, 255),
+      "exit-delay-ms": whole(0),
+      "exit-while-file": nonEmpty,
+      "stderr-banner": nonEmpty,
+      "no-session-status": whole(400, 499),
       "garbage-stdout": flag,
       "stdout-noise": flag,
       tools: whole(0, 100_000),
@@ -230,6 +248,10 @@ const stringFlags = [
   "tool-prefix",
   "init-delay-ms",
   "exit-code",
+  "exit-delay-ms",
+  "exit-while-file",
+  "stderr-banner",
+  "no-session-status",
   "tools",
   "page-size",
   "pid-file",
@@ -294,6 +316,10 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   flag("crash-after-init", options.crashAfterInit);
   flag("crash-on-call", options.crashOnCall);
   value("exit-code", options.exitCode);
+  value("exit-delay-ms", options.exitDelayMs);
+  value("exit-while-file", options.exitWhileFile);
+  value("stderr-banner", options.stderrBanner);
+  value("no-session-status", options.noSessionStatus);
   flag("garbage-stdout", options.garbageStdout);
   flag("stdout-noise", options.stdoutNoise);
   value("tools", options.tools);
@@ -369,6 +395,10 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       crashAfterInit: v["crash-after-init"],
       crashOnCall: v["crash-on-call"],
       exitCode: v["exit-code"],
+      exitDelayMs: v["exit-delay-ms"],
+      exitWhileFile: v["exit-while-file"],
+      stderrBanner: v["stderr-banner"],
+      noSessionStatus: v["no-session-status"],
       garbageStdout: v["garbage-stdout"],
       stdoutNoise: v["stdout-noise"],
       tools: v.tools,

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { errorStack } from "@mcp-rt/config/util";
 import { writeDeepSchemasByHand } from "./deep-schema.js";
 import type { FixtureHooks } from "./fixture-mcp-server.js";
@@ -70,7 +72,9 @@ async function main(): Promise<void> {
   if (options.pidFile) appendPidFileEntry(options.pidFile, "server");
   // First, so that a server that exits at start has written them too.
   if (options.escapes) hooks.log(`starting (--escapes)${TERMINAL_ESCAPES}`);
-  if (options.exitCode !== undefined) {
+  if (options.stderrBanner) process.stderr.write(`${options.stderrBanner}\n`);
+  if (options.exitCode !== undefined && (!options.exitWhileFile || existsSync(options.exitWhileFile))) {
+    if (options.exitDelayMs) await sleep(options.exitDelayMs);
     hooks.exit(options.exitCode, `exiting at start with code ${options.exitCode} (--exit-code)`);
   }
   if (options.startCpuMs) spendCpu(options.startCpuMs, hooks);

@@ -114,7 +114,8 @@ export async function runHttpFixture(options: FixtureCommandLine, hooks: Fixture
     if (body && !body.ok) return notJson();
     if (existing) return serve(existing, req, res, url, parsedBody);
     if (!isInitializeRequest(parsedBody)) {
-      return sendJsonRpcError(res, 400, -32000, "Bad Request: no session; send initialize first");
+      const status = options.noSessionStatus ?? 400;
+      return sendJsonRpcError(res, status, -32000, "Bad Request: no session; send initialize first");
     }
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

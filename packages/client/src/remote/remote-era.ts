@@ -166,7 +166,7 @@ export async function connectRemote(init: RemoteConnectInit): Promise<ServerConn
         fallbackFrom = { kind: step.kind, status: status as number };
         continue;
       }
-      if (typeof step.mode === "object" && isPinRefused(error)) throw pinRefusedError(init, error);
+      if (typeof step.mode === "object" && isPinRefused(error)) throw pinRefusedError(init, error, transport);
       const failure = toConnectError({
         name,
         config,
@@ -216,10 +216,18 @@ function shouldFallBackToSse(status: number | undefined): boolean {
   return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
 
-function pinRefusedError(init: RemoteConnectInit, cause: unknown): McpRtError {
+function pinRefusedError(
+  init: RemoteConnectInit,
+  cause: unknown,
+  transport: RemoteClientTransport,
+): McpRtError {
+  const answered = httpAnswer(transport);
+  const what = answered
+    ? `it answered server/discover with ${answered}`
+    : `its answer to server/discover offered no ${PINNED}`;
   return new McpRtError(
     "INIT_FAILED",
-    `Connection to MCP server "${init.name}" failed: it does not speak MCP ${PINNED} (its answer to server/discover offered no ${PINNED}); set "protocol" to "auto" or "legacy" ${inConfig(init.sourcePath)}`,
+    `Connection to MCP server "${init.name}" failed: it does not speak MCP ${PINNED} (${what}); set "protocol" to "auto" or "legacy" ${inConfig(init.sourcePath)}`,
     { server: init.name, cause, details: { protocol: PINNED } },
   );
 }
@@ -284,8 +292,30 @@ function probeText(connection: ServerConnection, transport: RemoteClientTranspor
 
 /** What the probe got, for a legacy verdict: the HTTP error of the first POST, or a JSON-RPC error. */
 function probeAnswer(transport: RemoteClientTransport): string {
+  const answered = httpAnswer(transport);
+  return answered ? `${answered}, not a modern error` : "an error that is not a modern one";
+}
+
+/**
+ * What the first POST was answered with, when it failed: its HTTP status and
+ * the JSON-RPC error of its body (`HTTP 400 (-32000 "Server not initialized")`),
+ * else the start of the body; undefined when no POST failed.
+ */
+function httpAnswer(transport: RemoteClientTransport): string | undefined {
   const failure = transport instanceof RemoteTransport ? transport.httpFailures[0] : undefined;
-  if (failure?.method !== "POST") return "an error that is not a modern one";
-  const body = failure.bodyHead ? ` (${failure.bodyHead.slice(0, 120)})` : "";
-  return `HTTP ${failure.status}${body}, not a modern error`;
+  if (failure?.method !== "POST") return undefined;
+  const body = rpcErrorOf(failure.bodyHead) ?? failure.bodyHead.slice(0, 120);
+  return `HTTP ${failure.status}${body ? ` (${body})` : ""}`;
+}
+
+/** `-32000 "Server not initialized"` for a body that holds a JSON-RPC error, else undefined. */
+function rpcErrorOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+    const { code, message } = parsed.error ?? {};
+    if (typeof code !== "number") return undefined;
+    return typeof message === "string" ? `${code} ${JSON.stringify(message.slice(0, 120))}` : String(code);
+  } catch {
+    return undefined;
+  }
 }

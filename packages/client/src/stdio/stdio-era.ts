@@ -19,17 +19,25 @@ import {
 import type { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
 /**
- * How long a stdio server has to answer `server/discover` after its first
- * sign of life (its first output on stdout or stderr). Until it writes
- * anything it gets half its `timeout` instead, at least this much: `npx -y`
- * on a cold cache downloads the package in silence, and a dual-era server
- * behind it must not look legacy for that. A server that does not answer
- * in time is started again straight into `initialize`.
+ * How long a stdio server has to answer `server/discover` after its last
+ * output on stdout or stderr (each line it writes, a banner, `npm warn`
+ * lines of a cold `npx -y`, starts the wait again). Until it writes anything
+ * it gets half its `timeout` instead, at least this much: `npx -y` on a cold
+ * cache downloads the package in silence, and a dual-era server behind it
+ * must not look legacy for that; a server that keeps writing is waited for
+ * no longer than that either. A server that does not answer in time is
+ * started again straight into `initialize`.
  */
 export const PROBE_WAIT_MS = 5000;
 
-/** The `-32022` (UnsupportedProtocolVersion) error of MCP 2026-07-28. */
-const UNSUPPORTED_PROTOCOL_VERSION = -32_022;
+/**
+ * How soon after the probe was written an exit counts as the server's answer
+ * to it: servers on some SDKs exit on any request before `initialize`, and
+ * get one more process, straight into `initialize`. A server that exits later,
+ * or after writing on stdout, failed on its own: that is its error, and no
+ * second process is started.
+ */
+export const PROBE_EXIT_WINDOW_MS = 1000;
 
 /** What to do after the era is known. */
 export type StdioEraPlan =
@@ -51,16 +59,25 @@ export interface StdioEraOptions {
   probeWaitMs?: number | undefined;
   /** The server's connect `timeout`: a server that has written nothing yet gets half of it. */
   timeoutMs: number;
+  /**
+   * Set when the server refused a fallback `initialize` with -32022 naming
+   * 2026-07-28 (what happened, in words): it speaks only the modern era, so
+   * the probe waits for its answer and never falls back.
+   */
+  modernOnly?: string | undefined;
 }
 
 /**
  * Decides a stdio server's era on the process that will keep serving it:
  * `legacy` and a stored verdict send nothing; otherwise `server/discover`
  * goes out with the `_meta` envelope. A result offering 2026-07-28 → modern;
- * `-32022` → one more probe at a version from its `supported` list; any
- * other error → legacy, `initialize` on the same process; silence or an
- * exit → a new process straight into `initialize` (`"auto"` only: with
- * `"2026-07-28"` each of these fails the connect). Starts the transport.
+ * a JSON-RPC error → legacy, `initialize` on the same process; silence, or
+ * an exit right after the probe (within {@link PROBE_EXIT_WINDOW_MS}, before
+ * any stdout) → a new process straight into `initialize` (`"auto"` only:
+ * with `"2026-07-28"` each of these fails the connect); any other exit
+ * rejects (the server failed by itself). `modernOnly` (the server refused a
+ * fallback `initialize` with -32022) waits for the answer without falling
+ * back. Starts the transport.
  */
 export async function planStdioEra(
   transport: ProcessGroupStdioTransport,
@@ -78,54 +95,49 @@ export async function planStdioEra(
     const { how, text } = storedDecision(prior);
     return connectAs(adopted, how, text, prior.decidedAt);
   }
-  const pinned = setting === "2026-07-28";
+  const pinned = setting === "2026-07-28" || options.modernOnly !== undefined;
   await transport.start();
   const probe = new DiscoverProbe(transport, options);
-  let version = MODERN_PROTOCOL_VERSION;
-  for (let attempt = 0; ; attempt++) {
-    const reply = await probe.send(version);
-    if (reply.kind === "result") {
-      const offered = supportedVersions(reply.result);
-      if (offered?.includes(MODERN_PROTOCOL_VERSION)) {
-        return connectAs(
-          { kind: "modern", discover: reply.result as never },
-          pinned ? "setting" : "probe",
-          `the server answered server/discover offering ${offered.join(", ")}`,
-        );
-      }
-      const what = offered
-        ? `offering only ${offered.join(", ") || "no version"}`
-        : "with a result that is not a discover result";
-      if (pinned) throw notModern(`it answered server/discover ${what}`);
+  const reply = await probe.send(MODERN_PROTOCOL_VERSION);
+  const how = setting === "2026-07-28" ? "setting" : "probe";
+  const before = options.modernOnly ? `${options.modernOnly}; asked again, ` : "";
+  if (reply.kind === "result") {
+    const offered = supportedVersions(reply.result);
+    if (offered?.includes(MODERN_PROTOCOL_VERSION)) {
       return connectAs(
-        { kind: "legacy" },
-        "probe",
-        `the server answered server/discover ${what}, so it is spoken to in the legacy era`,
+        { kind: "modern", discover: reply.result as never },
+        how,
+        `${before}the server answered server/discover offering ${offered.join(", ")}`,
       );
     }
-    if (reply.kind === "error") {
-      const supported = reply.code === UNSUPPORTED_PROTOCOL_VERSION ? supportedList(reply.data) : undefined;
-      if (supported?.includes(MODERN_PROTOCOL_VERSION) && attempt === 0) {
-        version = MODERN_PROTOCOL_VERSION;
-        continue;
-      }
-      const what = `the server answered server/discover with ${reply.code} (${reply.message})`;
-      if (pinned) throw notModern(what.replace("the server answered", "it answered"));
-      return connectAs({ kind: "legacy" }, "probe", `${what}, so it speaks the legacy era`);
-    }
-    const what =
-      reply.kind === "closed"
-        ? "the server exited on server/discover"
-        : `the server did not answer server/discover ${probe.describeWait()}`;
-    if (pinned) throw notModern(what.replace("the server ", "it "));
-    return {
-      kind: "restart",
-      decision: {
-        how: "fallback",
-        text: `${what}, so it was started again straight into initialize (legacy era)`,
-      },
-    };
+    const what = offered
+      ? `offering only ${offered.join(", ") || "no version"}`
+      : "with a result that is not a discover result";
+    if (pinned) throw notModern(`it answered server/discover ${what}`, options);
+    return connectAs(
+      { kind: "legacy" },
+      "probe",
+      `the server answered server/discover ${what}, so it is spoken to in the legacy era`,
+    );
   }
+  if (reply.kind === "error") {
+    const what = `the server answered server/discover with ${reply.code} (${reply.message})`;
+    if (pinned) throw notModern(what.replace("the server answered", "it answered"), options);
+    return connectAs({ kind: "legacy" }, "probe", `${what}, so it speaks the legacy era`);
+  }
+  if (reply.kind === "exited") throw new Error("the server exited before it answered server/discover");
+  const what =
+    reply.kind === "closed"
+      ? "the server exited on server/discover, before writing on stdout"
+      : `the server did not answer server/discover ${probe.describeWait()}`;
+  if (pinned) throw notModern(what.replace("the server ", "it "), options);
+  return {
+    kind: "restart",
+    decision: {
+      how: "fallback",
+      text: `${what}, so it was started again straight into initialize (legacy era)`,
+    },
+  };
 }
 
 function connectAs(
@@ -137,11 +149,11 @@ function connectAs(
   return { kind: "connect", prior, decision: { how, text }, decidedAt };
 }
 
-function notModern(what: string): SdkError {
-  return new SdkError(
-    SdkErrorCode.EraNegotiationFailed,
-    `the config says protocol "${MODERN_PROTOCOL_VERSION}", but ${what}; set "protocol" to "auto" or "legacy"`,
-  );
+function notModern(what: string, options: StdioEraOptions): SdkError {
+  const why = options.modernOnly
+    ? `${options.modernOnly}, but asked again ${what.replace(/^it /, "")}`
+    : `the config says protocol "${MODERN_PROTOCOL_VERSION}", but ${what}; set "protocol" to "auto" or "legacy"`;
+  return new SdkError(SdkErrorCode.EraNegotiationFailed, why);
 }
 
 function supportedVersions(result: unknown): string[] | undefined {
@@ -150,16 +162,13 @@ function supportedVersions(result: unknown): string[] | undefined {
   return Array.isArray(versions) && versions.every((v) => typeof v === "string") ? versions : undefined;
 }
 
-function supportedList(data: unknown): string[] | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const supported = (data as { supported?: unknown }).supported;
-  return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
-}
-
 type ProbeReply =
   | { kind: "result"; result: unknown }
   | { kind: "error"; code: number; message: string; data?: unknown }
+  /** It exited right after the probe, before writing on stdout: its answer to the probe. */
   | { kind: "closed" }
+  /** It exited later, or after writing on stdout: it failed by itself. */
+  | { kind: "exited" }
   | { kind: "silent" };
 
 /**
@@ -172,6 +181,7 @@ class DiscoverProbe {
   readonly #transport: ProcessGroupStdioTransport;
   readonly #options: StdioEraOptions;
   readonly #spawnedAt = Date.now();
+  #sentAt: number | undefined;
   #count = 0;
 
   constructor(transport: ProcessGroupStdioTransport, options: StdioEraOptions) {
@@ -188,9 +198,11 @@ class DiscoverProbe {
     return new Promise<ProbeReply>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
+      let stopWatching = (): void => {};
       const done = (): void => {
         settled = true;
         clearTimeout(timer);
+        stopWatching();
         signal.removeEventListener("abort", onAbort);
       };
       const settle = (reply: ProbeReply): void => {
@@ -201,21 +213,24 @@ class DiscoverProbe {
         done();
         reject(signal.reason);
       };
-      // The wait counts from the first sign of life: a server still being downloaded has not started yet.
+      // The wait counts from the last sign of life: a server still being downloaded, or still
+      // printing its start, has not started serving yet.
       const arm = (): void => {
         if (settled) return;
         clearTimeout(timer);
         const at = this.#waitUntil();
-        timer = setTimeout(() => settle({ kind: "silent" }), Math.max(0, at - Date.now()));
+        if (Number.isFinite(at))
+          timer = setTimeout(() => settle({ kind: "silent" }), Math.max(0, at - Date.now()));
       };
       signal.addEventListener("abort", onAbort, { once: true });
       arm();
-      this.#transport.firstOutput().then(arm, () => {});
+      stopWatching = this.#transport.onOutput(arm);
       this.#transport.answerTo(id).then((answer) => {
-        if (!answer) settle({ kind: "closed" });
+        if (!answer) settle({ kind: this.#answeredByExit() ? "closed" : "exited" });
         else if ("result" in answer) settle({ kind: "result", result: answer.result });
         else if ("error" in answer) settle({ kind: "error", ...answer.error });
       });
+      this.#sentAt = Date.now();
       this.#transport
         .send({
           jsonrpc: "2.0",
@@ -233,18 +248,35 @@ class DiscoverProbe {
     });
   }
 
-  /** When the wait for an answer ends: {@link PROBE_WAIT_MS} after the first output, or half the timeout after the spawn while there is none. */
-  #waitUntil(): number {
-    const spoke = this.#transport.firstOutputAt;
-    if (spoke !== undefined) return spoke + this.waitMs;
-    return this.#spawnedAt + Math.max(this.waitMs, this.#options.timeoutMs / 2);
+  /** True when the exit came right after the probe, before any stdout: the server's way of refusing it. */
+  #answeredByExit(): boolean {
+    const sentAt = this.#sentAt ?? this.#spawnedAt;
+    const stdoutAt = this.#transport.firstStdoutAt;
+    return stdoutAt === undefined && Date.now() - sentAt <= PROBE_EXIT_WINDOW_MS;
   }
 
-  /** `within 5000 ms of its first output`, or `within 15000 ms of its start, writing nothing`. */
+  /** How long a server that writes nothing is waited for: half its timeout, at least {@link PROBE_WAIT_MS}. */
+  get #silentMs(): number {
+    return Math.max(this.waitMs, this.#options.timeoutMs / 2);
+  }
+
+  /**
+   * When the wait for an answer ends: {@link PROBE_WAIT_MS} after the last
+   * output, or half the timeout after the spawn while there is none; a server
+   * that keeps writing, no later than the later of those two.
+   */
+  #waitUntil(): number {
+    // A modern-only server is waited for until the connect's own deadline: there is nothing to fall back to.
+    if (this.#options.modernOnly) return Number.POSITIVE_INFINITY;
+    const silentUntil = this.#spawnedAt + this.#silentMs;
+    const { firstOutputAt, lastOutputAt } = this.#transport;
+    if (lastOutputAt === undefined || firstOutputAt === undefined) return silentUntil;
+    return Math.min(lastOutputAt + this.waitMs, Math.max(silentUntil, firstOutputAt + this.waitMs));
+  }
+
+  /** `within 5000 ms of its last output`, or `within 15000 ms of its start, writing nothing`. */
   describeWait(): string {
-    const spoke = this.#transport.firstOutputAt;
-    if (spoke !== undefined) return `within ${this.waitMs} ms of its first output`;
-    const silentMs = Math.round(Math.max(this.waitMs, this.#options.timeoutMs / 2));
-    return `within ${silentMs} ms of its start, writing nothing`;
+    if (this.#transport.lastOutputAt !== undefined) return `within ${this.waitMs} ms of its last output`;
+    return `within ${Math.round(this.#silentMs)} ms of its start, writing nothing`;
   }
 }

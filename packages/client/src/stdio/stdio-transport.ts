@@ -98,10 +98,9 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
   #started: Promise<void> | undefined;
   #awaited: { id: string; settle: (answer: JSONRPCMessage | undefined) => void } | undefined;
   #spokeAt: number | undefined;
-  #spoke: (() => void) | undefined;
-  readonly #spoken = new Promise<void>((resolve) => {
-    this.#spoke = resolve;
-  });
+  #lastOutputAt: number | undefined;
+  #stdoutAt: number | undefined;
+  readonly #outputListeners = new Set<() => void>();
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
@@ -166,9 +165,20 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
     return this.#spokeAt;
   }
 
-  /** Resolves when the server first writes anything, on stdout or stderr. */
-  firstOutput(): Promise<void> {
-    return this.#spoken;
+  /** When the server last wrote anything, on stdout or stderr, in ms since the epoch. */
+  get lastOutputAt(): number | undefined {
+    return this.#lastOutputAt;
+  }
+
+  /** When the server first wrote on stdout, in ms since the epoch (its protocol channel). */
+  get firstStdoutAt(): number | undefined {
+    return this.#stdoutAt;
+  }
+
+  /** Calls `listener` each time the server writes anything, on stdout or stderr. Returns an unsubscribe function. */
+  onOutput(listener: () => void): () => void {
+    this.#outputListeners.add(listener);
+    return () => this.#outputListeners.delete(listener);
   }
 
   /** Resolves with the answer to request `id`, sent before a client takes over (the era probe), never passed to `onmessage`; undefined once closed. */
@@ -324,12 +334,14 @@ export class ProcessGroupStdioTransport implements StdioClientTransport {
   }
 
   #noteOutput(): void {
-    if (this.#spokeAt !== undefined) return;
-    this.#spokeAt = Date.now();
-    this.#spoke?.();
+    const now = Date.now();
+    this.#spokeAt ??= now;
+    this.#lastOutputAt = now;
+    for (const listener of [...this.#outputListeners]) listener();
   }
 
   #onStdout(chunk: Buffer): void {
+    this.#stdoutAt ??= Date.now();
     this.#noteOutput();
     // The rest of a message past the limit is dropped, not read as new lines.
     if (this.#limitBreach) return;

@@ -90,7 +90,8 @@ export class StartPace implements StartPacing {
     try {
       const slot = this.#spawns.acquire({
         name,
-        urgent: !attempt.reconnect && entry === null,
+        // The start waits for a server without a cache entry, unless its note says it missed the wait or failed last time.
+        urgent: !attempt.reconnect && entry === null && !attempt.missedStartup && !attempt.failedStartup,
         ...(storedStartMs === undefined ? {} : { expectedMs: storedStartMs }),
         signal: attempt.controller.signal,
       });
@@ -112,8 +113,8 @@ export class StartPace implements StartPacing {
 
   async #afterCacheReads(attempt: Attempt): Promise<void> {
     // The attempts of one `connectServers` call are all started before this first await ends.
-    // One the gate will not wait for (its note says it missed the wait before) launches after the handoff too.
-    if ((await attempt.cached) === null && !attempt.missedStartup) return;
+    // One the gate will not wait for (its note says it missed the wait or failed before) launches after the handoff too.
+    if ((await attempt.cached) === null && !attempt.missedStartup && !attempt.failedStartup) return;
     while (this.#reads.size > 0) await Promise.all(this.#reads);
     // One more turn: a `connectServers` that passed on these reads returns, and its caller takes the tools, first.
     await new Promise<void>((resolve) => setImmediate(resolve));

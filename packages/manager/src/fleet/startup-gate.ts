@@ -26,7 +26,7 @@ export interface StartupGateOptions {
   defer(offers: readonly DeferOffer[]): ReadonlySet<Attempt>;
   /**
    * Told of the attempts without cached tools that the gate did not wait for
-   * (`missed-before`), or stopped waiting for (`ran-out`), still pending.
+   * (`failed-before`, `missed-before`), or stopped waiting for (`ran-out`), still pending.
    */
   notWaitedFor(attempts: readonly Attempt[], reason: MCPNotWaitedFor["reason"]): void;
 }
@@ -48,12 +48,13 @@ function settledOrLate(attempt: Attempt): Promise<unknown> {
 }
 
 /**
- * Whether a pending attempt without cached tools is not waited for: at its
- * server's last start the wait ran out with it still starting (the cache's
- * note), and this wait is no longer than that one. A longer bound than the
- * one it missed, or none, waits for it again.
+ * Whether a pending attempt without cached tools is not waited for: its
+ * server's last start failed by itself (the cache's note), or the wait ran
+ * out on it at its last start and this wait is no longer than that one (a
+ * longer bound than the one it missed, or none, waits for it again).
  */
-function missedBefore(attempt: Attempt, maxStartupWaitMs: number | undefined): boolean {
+function passedOver(attempt: Attempt, maxStartupWaitMs: number | undefined): boolean {
+  if (attempt.failedStartup !== undefined) return true;
   const missed = attempt.missedStartup;
   return missed !== undefined && maxStartupWaitMs !== undefined && maxStartupWaitMs <= missed.waitMs;
 }
@@ -90,7 +91,7 @@ export async function passStartupGate(
   for (const attempt of attempts) {
     void attempt.cached.then((cached) => {
       unread -= 1;
-      if (cached !== null || missedBefore(attempt, maxWait)) hits += 1;
+      if (cached !== null || passedOver(attempt, maxWait)) hits += 1;
     });
   }
   // In cache-first mode an attempt is ready once it settled, its cache read found an entry
@@ -98,7 +99,7 @@ export async function passStartupGate(
   const settledOrCached = (attempt: Attempt): Promise<unknown> =>
     Promise.race([
       settled(attempt),
-      attempt.cached.then((cached) => cached ?? (missedBefore(attempt, maxWait) || settledOrLate(attempt))),
+      attempt.cached.then((cached) => cached ?? (passedOver(attempt, maxWait) || settledOrLate(attempt))),
     ]);
   const elapsed = options.startedAt === undefined ? 0 : monotonicMs() - options.startedAt;
   const gateMs = Math.max(0, options.startupTimeoutMs - elapsed);
@@ -109,21 +110,24 @@ export async function passStartupGate(
     await readyWithin(attempts, gateMs, options.mode === "cache-first" ? settledOrCached : settled);
     // Still held while a late cache read is awaited: a launch now would delay the return.
     const offers: DeferOffer[] = [];
-    const passedOver: Attempt[] = [];
+    const notToWaitFor: Attempt[] = [];
     for (const attempt of attempts) {
       if (attempt.outcome) continue;
       // A late read that already landed counts as found.
       const cached = (await attempt.cached) ?? attempt.cachedEntry?.tools ?? null;
       if (cached !== null) offers.push({ attempt, cached });
-      else if (missedBefore(attempt, maxWait)) passedOver.push(attempt);
+      else if (passedOver(attempt, maxWait)) notToWaitFor.push(attempt);
       else waitFor.push(attempt);
     }
     // An attempt that settled while later reads were awaited keeps its outcome (live tools or its error).
     const pending = offers.filter(({ attempt }) => !attempt.outcome);
     const used = pending.length > 0 ? options.defer(pending) : new Set<Attempt>();
     for (const { attempt } of pending) if (!used.has(attempt)) waitFor.push(attempt);
-    const notWaited = passedOver.filter((attempt) => !attempt.outcome);
-    if (notWaited.length > 0) options.notWaitedFor(notWaited, "missed-before");
+    const notWaited = notToWaitFor.filter((attempt) => !attempt.outcome);
+    const failedBefore = notWaited.filter((attempt) => attempt.failedStartup !== undefined);
+    const missed = notWaited.filter((attempt) => attempt.failedStartup === undefined);
+    if (failedBefore.length > 0) options.notWaitedFor(failedBefore, "failed-before");
+    if (missed.length > 0) options.notWaitedFor(missed, "missed-before");
   } finally {
     endHold();
   }

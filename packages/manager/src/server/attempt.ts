@@ -69,6 +69,7 @@ export class Attempt {
   #cachedEntry: MCPToolCacheEntry | null = null;
   #facts: MCPToolCacheFacts | undefined;
   #missedStartup: { waitMs: number; at: number } | undefined;
+  #failedStartup: { code: string; message: string; at: number } | undefined;
   #readAnswered = false;
   #outcome: { ok: true } | { ok: false; error: McpRtError } | undefined;
   #returned: boolean;
@@ -164,6 +165,10 @@ export class Attempt {
   get missedStartup(): { waitMs: number; at: number } | undefined {
     return this.#missedStartup;
   }
+  /** The cache's note that the server's last start failed by itself, read with `cached`. */
+  get failedStartup(): { code: string; message: string; at: number } | undefined {
+    return this.#failedStartup;
+  }
   /** True once the store answered the read, in time or late: only then is a miss known to be one. */
   get readAnswered(): boolean {
     return this.#readAnswered;
@@ -209,6 +214,7 @@ export class Attempt {
     if (read?.entry) this.#cachedEntry = read.entry;
     if (read?.facts) this.#facts = read.facts;
     if (read?.missedStartup) this.#missedStartup = read.missedStartup;
+    if (read?.failedStartup) this.#failedStartup = read.failedStartup;
     if (read && !read.late) this.#readAnswered = true;
     return read;
   }
@@ -249,12 +255,13 @@ export class Attempt {
 }
 
 /**
- * How long a stored legacy verdict is passed on: past a day the server is
- * asked again (it may have been upgraded to 2026-07-28), on the process
- * that serves it. A stale modern verdict fails loudly instead, and is
- * replaced then.
+ * How long a stored era verdict is passed on: past a day the server is asked
+ * again, on the process that serves it (no extra process). A legacy server
+ * may have been upgraded to 2026-07-28, which it would never say while it
+ * still answers `initialize`; a modern one may have gone back. A stale modern
+ * verdict also fails its first request before that, and is replaced then.
  */
-export const LEGACY_VERDICT_TTL_MS: number = 24 * 60 * 60 * 1000;
+export const VERDICT_TTL_MS: number = 24 * 60 * 60 * 1000;
 
 /** The stored verdict to connect with (no probe), or undefined to ask the server. */
 export function verdictToPass(
@@ -262,7 +269,7 @@ export function verdictToPass(
   now: number = Date.now(),
 ): MCPEraVerdict | undefined {
   if (!stored) return undefined;
-  if (stored.era === "legacy" && now - stored.decidedAt > LEGACY_VERDICT_TTL_MS) return undefined;
+  if (now - stored.decidedAt > VERDICT_TTL_MS) return undefined;
   return stored;
 }
 

@@ -38,19 +38,29 @@ export interface ConnectSettings {
   logger: Logger | undefined;
 }
 
+/** Failures that say nothing of the server's era: a sign-in, a time limit, a stop, a message too large. */
+const NOT_ABOUT_THE_ERA = new Set([
+  "AUTH_REQUIRED",
+  "REQUEST_TIMEOUT",
+  "CONNECT_TIMEOUT",
+  "ABORTED",
+  "NOT_CONNECTED",
+  "LIMIT_EXCEEDED",
+]);
+
 /**
  * True when the first list on a connection that adopted a stored modern
  * verdict failed the way a server that no longer speaks 2026-07-28 fails:
- * it answered with a JSON-RPC error or closed the connection.
+ * any failure but a sign-in, a time limit or a stop (a JSON-RPC error, a
+ * close, an HTTP 400/404/405 of a stateful legacy server that wants
+ * `initialize` first).
  */
 export function isStaleModernVerdict(
   connection: { era: string; eraDecision: { how: string } },
   error: unknown,
 ): boolean {
   if (connection.era !== "modern" || connection.eraDecision.how !== "stored") return false;
-  return (
-    McpRtError.isInstance(error) && (error.code === "PROTOCOL_ERROR" || error.code === "TRANSPORT_CLOSED")
-  );
+  return McpRtError.isInstance(error) && !NOT_ABOUT_THE_ERA.has(error.code);
 }
 
 /** What one attempt works with beside its {@link Attempt}. */
@@ -89,6 +99,12 @@ export type AttemptResult =
       tools: MCPToolDefinition[];
       /** Its resources and prompts, or, past a short grace, the promise of them. */
       content: Partial<ServerContent> | Promise<Partial<ServerContent>>;
+      /**
+       * What failed of those lists (so far: late ones add to it), for the
+       * caller to report once it keeps the connection; an attempt given up
+       * says nothing.
+       */
+      contentFailures: readonly string[];
     }
   | { kind: "failed"; error: McpRtError }
   | { kind: "needs-sign-in"; error: McpRtError };
@@ -116,7 +132,11 @@ export async function* connectAndList(
   const { settings } = options;
   const timeoutMs = attempt.config.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
   let connection: MCPServerConnection | undefined;
+  let contentFailures: string[] = [];
   const once = async function* (identity: AttemptIdentity, prior: MCPEraVerdict | undefined) {
+    // This connection's own: a connection given up for a stale verdict takes its failures with it.
+    const failures: string[] = [];
+    contentFailures = failures;
     const opened = await openConnection(name, attempt.config, {
       cwd: settings.cwd,
       signal,
@@ -141,6 +161,7 @@ export async function* connectAndList(
       ...options.contentList,
       signal,
       timeout: remaining,
+      onFailure: (message) => failures.push(message),
     });
     const fresh = freshCachedList({ connection, entry: attempt.cachedEntry, readAs: identity.authContext });
     const tools =
@@ -181,6 +202,7 @@ export async function* connectAndList(
       connection: listed.connection,
       tools: listed.tools,
       content: content.status === "ok" ? content.value : listed.contentListing,
+      contentFailures,
     };
   } catch (error) {
     // Nothing started for an attempt that failed or was called off may outlive it.

@@ -80,6 +80,11 @@ export function capInstructions(text: string | undefined): string | undefined {
 export interface ListServerContentOptions extends ListContentOptions {
   /** Where a list that failed is reported (the others are kept). */
   logger?: Logger | undefined;
+  /**
+   * Told of each list that failed instead of `logger`: an attempt keeps them
+   * until it is committed, so that one that is given up says nothing.
+   */
+  onFailure?: ((message: string) => void) | undefined;
   /** Only these lists. @default both */
   only?: ContentList;
 }
@@ -94,13 +99,14 @@ export async function listServerContent(
   connection: MCPServerConnection,
   options: ListServerContentOptions,
 ): Promise<Partial<ServerContent>> {
-  const { logger, only, ...listOptions } = options;
+  const { logger, only, onFailure, ...listOptions } = options;
+  const failed = onFailure ?? ((message: string) => logger?.warn(message));
   const safely = async <T>(what: string, list: Promise<T[]>): Promise<T[]> => {
     try {
       return await list;
     } catch (error) {
       if (!options.signal?.aborted && !connection.closed) {
-        logger?.warn(
+        failed(
           `MCP server "${connection.name}": listing its ${what} failed; it shows none: ${errorMessage(error)}`,
         );
       }

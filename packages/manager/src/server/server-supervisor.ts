@@ -22,6 +22,16 @@ import { ServerRecord, type ServerView } from "./server-record.js";
 import { dropError } from "./server-state.js";
 import type { SupervisorContext } from "./supervisor-context.js";
 
+/** Failures of a start that are the server's own (not a sign-in, a config or a stop): noted, so the next start does not wait. */
+const FAILED_START_CODES: ReadonlySet<string> = new Set([
+  "INIT_FAILED",
+  "CONNECT_TIMEOUT",
+  "TRANSPORT_CLOSED",
+  "PROTOCOL_ERROR",
+  "HTTP_ERROR",
+  "LIMIT_EXCEEDED",
+]);
+
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
 
@@ -164,6 +174,12 @@ export class ServerSupervisor {
   notWaitedFor(attempt: Attempt, reason: MCPNotWaitedFor["reason"], waitMs: number): void {
     const { cache, settings, tasks } = this.#context;
     if (!this.#isCurrent(attempt) || this.#record.connection) return;
+    const failed = attempt.failedStartup;
+    if (reason === "failed-before" && failed) {
+      this.#record.notWaited({ reason, failure: { code: failed.code, message: failed.message } });
+      return;
+    }
+    if (reason === "failed-before") return;
     const missed = reason === "missed-before" ? attempt.missedStartup?.waitMs : waitMs;
     this.#record.notWaited({ reason, waitMs: missed ?? waitMs });
     if (reason !== "ran-out" || !attempt.readAnswered || attempt.cachedEntry) return;
@@ -193,12 +209,35 @@ export class ServerSupervisor {
     else emitter.emit("server:failed", { name: this.name, error });
     if (hadTools) emitter.emit("tools:changed", { name: this.name });
     this.#announceContent(hadContent);
+    if (attempt) this.#noteFailedStart(attempt, error);
     // A failure the caller already received in `errors` is not logged again.
     if (attempt?.returned) {
       settings.logger?.warn(
         signIn ? error.message : `MCP server "${this.name}" failed after startup: ${error.message}`,
       );
     }
+  }
+
+  /**
+   * Notes in the cache that a start failed by itself (an exit, a refusal, a
+   * timeout), so that the next start does not wait for the server: not for a
+   * reconnect, a server whose cached tools stood in (the next start defers
+   * them anyway), a store that did not answer the read, or a failure the user
+   * must fix (a sign-in, a config, a `!command`), which shows at once.
+   */
+  #noteFailedStart(attempt: Attempt, error: McpRtError): void {
+    if (attempt.reconnect || !attempt.readAnswered || attempt.cachedEntry) return;
+    if (!FAILED_START_CODES.has(error.code)) return;
+    const { cache, settings, tasks } = this.#context;
+    const { name, config, facts } = attempt;
+    const failure = { code: error.code, message: error.message };
+    tasks.add(
+      cache
+        .get()
+        .then((open) =>
+          open?.noteFailedStartup({ serverName: name, config, cwd: settings.cwd }, { failure, facts }),
+        ),
+    );
   }
 
   /**
@@ -370,7 +409,7 @@ export class ServerSupervisor {
   #commit(attempt: Attempt, listed: Extract<AttemptResult, { kind: "listed" }>): void {
     const { emitter } = this.#context;
     const record = this.#record;
-    const { connection, content } = listed;
+    const { connection, content, contentFailures } = listed;
     const ms = Math.round(monotonicMs() - attempt.startedAt);
     const { queuedMs } = attempt;
     record.connect({ connection, tools: listed.tools, connectedMs: ms, queuedMs });
@@ -389,7 +428,13 @@ export class ServerSupervisor {
     });
     emitter.emit("tools:changed", { name: this.name });
     this.#announceContent(contentChanged);
-    this.#adoptConnection(connection, late ? content : null);
+    if (!late) this.#reportContentFailures(contentFailures);
+    this.#adoptConnection(connection, late ? { content, failures: contentFailures } : null);
+  }
+
+  /** Says what failed of the lists beside the tools of a connection it kept, once each. */
+  #reportContentFailures(failures: readonly string[]): void {
+    for (const message of failures) this.#context.settings.logger?.warn(message);
   }
 
   /**
@@ -399,13 +444,14 @@ export class ServerSupervisor {
    */
   #adoptConnection(
     connection: MCPServerConnection,
-    lateContent: Promise<Partial<ServerContent>> | null,
+    lateContent: { content: Promise<Partial<ServerContent>>; failures: readonly string[] } | null,
   ): void {
     const record = this.#record;
     if (lateContent) {
       this.#context.tasks.add(
-        lateContent.then((listed) => {
+        lateContent.content.then((listed) => {
           if (!this.#isLive(connection)) return;
+          this.#reportContentFailures(lateContent.failures);
           this.#announceContent(record.setContent({ ...NO_CONTENT, ...listed }));
           this.#writeCache(connection);
         }),
