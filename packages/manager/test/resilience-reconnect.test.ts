@@ -222,7 +222,9 @@ describe("automatic reconnect", () => {
 
   it("disconnectAll cancels every pending reconnect at once", async () => {
     const pidFile = join(dir, "pids");
-    const m = manager({ reconnect: { initialDelayMs: 400, maxDelayMs: 1000 } });
+    // 900 ms each, not a random delay that may be shorter than the time between the two drops
+    // being seen on a busy machine: then one reconnect would start before disconnectAll.
+    const m = manager({ reconnect: { initialDelayMs: 1000, maxDelayMs: 2000, random: () => 0.9 } });
     await m.connectServers({ a: echoServer({ pidFile }), b: echoServer({ pidFile }) }, {});
     const reconnecting = Promise.all([
       nextEvent(m, "server:reconnecting", "a"),
