@@ -1,4 +1,19 @@
 export type {
+  ApprovedDefinitions,
+  ToolApprovalIdentity,
+  ToolApprovalRecord,
+} from "./approvals/approval-record.js";
+export type { ToolApprovalsFromUrlOptions } from "./approvals/create-tool-approvals.js";
+export { createToolApprovals } from "./approvals/create-tool-approvals.js";
+export type {
+  MCPToolApprovalsOptions,
+  ToolApprovalChange,
+  ToolApprovalRead,
+  ToolApprovalsStore,
+} from "./approvals/mcp-tool-approvals.js";
+export { MCPToolApprovals } from "./approvals/mcp-tool-approvals.js";
+export { toolDefinitionDigest } from "./approvals/tool-digest.js";
+export type {
   CachedServerInfo,
   MCPToolCacheEntry,
   MCPToolCacheEra,

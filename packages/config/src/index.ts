@@ -21,10 +21,12 @@ export {
 export type {
   MCPAuthConfig,
   MCPHttpServerConfig,
+  MCPPoisoningPolicy,
   MCPProtocolSetting,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
+  MCPToolChangesPolicy,
 } from "./model/server-config.js";
 export { isStdioConfig, MCPServerConfigSchema } from "./model/server-config.js";
 export type { SourceMeta } from "./model/source-meta.js";
