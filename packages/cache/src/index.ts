@@ -1,13 +1,14 @@
 export type {
   ApprovedDefinitions,
+  ToolApprovalChange,
   ToolApprovalIdentity,
   ToolApprovalRecord,
 } from "./approvals/approval-record.js";
+export { withApproved, withDeclined } from "./approvals/approval-record.js";
 export type { ToolApprovalsFromUrlOptions } from "./approvals/create-tool-approvals.js";
 export { createToolApprovals } from "./approvals/create-tool-approvals.js";
 export type {
   MCPToolApprovalsOptions,
-  ToolApprovalChange,
   ToolApprovalRead,
   ToolApprovalsStore,
 } from "./approvals/mcp-tool-approvals.js";

@@ -1,5 +1,6 @@
 import { type MCPToolDefinition, MCPToolDefinitionSchema } from "@mcp-rt/config";
 import { lazy, z } from "@mcp-rt/config/util";
+import { toolDefinitionDigest } from "./tool-digest.js";
 
 /**
  * Which server an approval is for, as the user controls it: the config's
@@ -58,4 +59,50 @@ export function parseApprovalRecord(value: unknown): ToolApprovalRecord | undefi
 export function parseApprovedDefinitions(value: unknown): ApprovedDefinitions | undefined {
   const parsed = definitionsSchema().safeParse(value);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** What an approval records: see `MCPToolApprovals.approve`. */
+export interface ToolApprovalChange {
+  /** What the server runs now (see {@link ToolApprovalRecord.target}). */
+  target: string;
+  /** Its `serverInfo.name` now, when known. */
+  serverInfoName?: string | undefined;
+  /** The definitions approved: their digests replace those of the same names; the others stay. */
+  tools: readonly MCPToolDefinition[];
+}
+
+/**
+ * `record` with `change` approved: the digests of its tools replace those of
+ * the same names (and leave the held-on-purpose list), the others stay (a
+ * removed tool keeps its approval); target and name become the current ones.
+ */
+export function withApproved(
+  record: ToolApprovalRecord | undefined,
+  change: ToolApprovalChange,
+  now: Date = new Date(),
+): ToolApprovalRecord {
+  const tools = { ...record?.tools };
+  const declined = { ...record?.declined };
+  for (const tool of change.tools) {
+    tools[tool.name] = toolDefinitionDigest(tool);
+    delete declined[tool.name];
+  }
+  const serverInfoName = change.serverInfoName ?? record?.serverInfoName;
+  return {
+    target: change.target,
+    ...(serverInfoName === undefined ? {} : { serverInfoName }),
+    tools,
+    ...(Object.keys(declined).length > 0 ? { declined } : {}),
+    approvedAt: now.toISOString(),
+  };
+}
+
+/** `record` with `tools`, as they are now, held on purpose: held again without asking, until they change. */
+export function withDeclined(
+  record: ToolApprovalRecord,
+  tools: readonly MCPToolDefinition[],
+): ToolApprovalRecord {
+  const declined = { ...record.declined };
+  for (const tool of tools) declined[tool.name] = toolDefinitionDigest(tool);
+  return { ...record, declined };
 }

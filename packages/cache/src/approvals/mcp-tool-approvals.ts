@@ -10,11 +10,13 @@ import {
   type ApprovedDefinitions,
   parseApprovalRecord,
   parseApprovedDefinitions,
+  type ToolApprovalChange,
   type ToolApprovalIdentity,
   type ToolApprovalRecord,
+  withApproved,
+  withDeclined,
 } from "./approval-record.js";
 import type { ApprovalStore } from "./approval-store.js";
-import { toolDefinitionDigest } from "./tool-digest.js";
 
 /** Options of {@link MCPToolApprovals}. */
 export interface MCPToolApprovalsOptions {
@@ -48,16 +50,6 @@ export type ToolApprovalRead =
   | { status: "refused"; reason: string }
   /** The store could not be read (down, too slow, a damaged file). */
   | { status: "failed"; reason: string };
-
-/** What {@link MCPToolApprovals.approve} records. */
-export interface ToolApprovalChange {
-  /** What the server runs now (see `ToolApprovalRecord.target`). */
-  target: string;
-  /** Its `serverInfo.name` now, when known. */
-  serverInfoName?: string | undefined;
-  /** The definitions approved: their digests replace those of the same names; the others stay. */
-  tools: readonly MCPToolDefinition[];
-}
 
 const DEFAULT_READ_TIMEOUT_MS = 2000;
 
@@ -140,44 +132,31 @@ export class MCPToolApprovals implements AsyncDisposable {
    * Records `change` for the server `identity`: merged into its record (the
    * digests of the tools given replace theirs, the others stay: a removed
    * tool keeps its approval), its approved definitions kept beside it.
-   * Rejects when the store cannot be written.
+   * Resolves with the record written; rejects when the store cannot be written.
    */
-  approve(identity: ToolApprovalIdentity, change: ToolApprovalChange): Promise<void> {
+  approve(identity: ToolApprovalIdentity, change: ToolApprovalChange): Promise<ToolApprovalRecord> {
     return this.#update(identity, async (id, record) => {
-      const tools = { ...record?.tools };
-      const declined = { ...record?.declined };
-      for (const tool of change.tools) {
-        tools[tool.name] = toolDefinitionDigest(tool);
-        delete declined[tool.name];
-      }
-      const next: ToolApprovalRecord = {
-        target: change.target,
-        ...(change.serverInfoName === undefined ? {} : { serverInfoName: change.serverInfoName }),
-        tools,
-        ...(Object.keys(declined).length > 0 ? { declined } : {}),
-        approvedAt: new Date().toISOString(),
-      };
       if (change.tools.length > 0) {
         const definitions = { ...(await this.#definitionsOf(id)) };
         for (const tool of change.tools) definitions[tool.name] = tool;
         await this.#store.setDefinitions(id, await this.#sealed(id, definitions));
       }
-      return next;
+      return withApproved(record, change);
     });
   }
 
   /**
    * Records that the user keeps holding `tools` as they are now (the server
    * `identity` had them held): the same definitions are held again without
-   * asking, another change of them asks. Rejects when the store cannot be written.
+   * asking, another change of them asks. Resolves with the record written
+   * (`undefined` when the server has none to add to). Rejects when the store
+   * cannot be written.
    */
-  decline(identity: ToolApprovalIdentity, tools: readonly MCPToolDefinition[]): Promise<void> {
-    return this.#update(identity, async (_id, record) => {
-      if (!record) return undefined;
-      const declined = { ...record.declined };
-      for (const tool of tools) declined[tool.name] = toolDefinitionDigest(tool);
-      return { ...record, declined };
-    });
+  decline(
+    identity: ToolApprovalIdentity,
+    tools: readonly MCPToolDefinition[],
+  ): Promise<ToolApprovalRecord | undefined> {
+    return this.#update(identity, async (_id, record) => (record ? withDeclined(record, tools) : undefined));
   }
 
   /** The approved definitions of the server `identity`, by tool name (`{}` when none can be read). */
@@ -200,16 +179,17 @@ export class MCPToolApprovals implements AsyncDisposable {
   }
 
   /** Read, change, write, one write of a server at a time; `change` returning `undefined` writes nothing. */
-  #update(
+  #update<R extends ToolApprovalRecord | undefined>(
     identity: ToolApprovalIdentity,
-    change: (id: string, record: ToolApprovalRecord | undefined) => Promise<ToolApprovalRecord | undefined>,
-  ): Promise<void> {
-    const run = async (): Promise<void> => {
+    change: (id: string, record: ToolApprovalRecord | undefined) => Promise<R>,
+  ): Promise<R> {
+    const run = async (): Promise<R> => {
       const id = await this.#id(identity);
       const read = await this.read(identity);
       // A refused or unreadable record is replaced: it was never the user's.
       const next = await change(id, read.status === "found" ? read.record : undefined);
       if (next) await this.#store.set(id, await this.#sealed(id, next));
+      return next;
     };
     const key = canonicalJson(identity);
     const write = (this.#writes.get(key) ?? Promise.resolve()).then(run, run);
