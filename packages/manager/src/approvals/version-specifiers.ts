@@ -8,7 +8,8 @@ const NPM_SPEC = /^(@[^@\s/]+\/[^@\s/]+|[^@\s/:]+)@[^@\s/]+$/;
 const PYTHON_SPEC = /^([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)\s*(?:===|==|>=|<=|~=|!=|>|<).+$/;
 
 /** A container image with a tag or digest: `ghcr.io/org/image:1.2`, `image@sha256:…`; not `host:8080`. */
-const IMAGE = /^([a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*)(?::([\w][\w.-]{0,127}))?(@sha256:[a-f0-9]{64})?$/;
+const IMAGE =
+  /^([a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*)(?::([\w][\w.-]{0,127}))?(@sha256:[a-f0-9]{64})?$/;
 
 /** A path segment ending in a version: `pkg-1.2.3`, `node-v20.1.0`, `python3.12`. */
 const VERSIONED_NAME = /^(.+?)[-_]v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?$|^(.*[A-Za-z])\d+(?:\.\d+)+$/;
@@ -63,6 +64,8 @@ export function withoutVersion(word: string): string {
   if (!word.includes("/")) return segmentWithoutVersion(word);
   return word
     .split("/")
-    .map((segment) => (segment === "" || segment === "." || segment === ".." ? segment : segmentWithoutVersion(segment)))
+    .map((segment) =>
+      segment === "" || segment === "." || segment === ".." ? segment : segmentWithoutVersion(segment),
+    )
     .join("/");
 }
