@@ -70,7 +70,6 @@ export {
   validateServerConfig,
 } from "@mcp-rt/config";
 export type { MCPHeldTool, MCPHoldReason, MCPServerChange } from "./approvals/approval-check.js";
-export type { MCPHeldToolReview, MCPToolReview } from "./approvals/approval-keeper.js";
 export type { MCPToolDiffEntry, MCPWordChange } from "./approvals/definition-diff.js";
 export type { MCPPoisoningStrength, PoisoningRule } from "./approvals/poisoning-rules.js";
 export { POISONING_RULES } from "./approvals/poisoning-rules.js";
@@ -80,6 +79,7 @@ export type {
   PoisoningScanInput,
 } from "./approvals/poisoning-scan.js";
 export { scanServerText } from "./approvals/poisoning-scan.js";
+export type { MCPHeldToolReview, MCPToolReview, MCPToolsHeld } from "./approvals/tool-review.js";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
 export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
 export type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";

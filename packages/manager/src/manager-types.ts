@@ -11,8 +11,7 @@ import type {
   McpRtError,
   SourceMeta,
 } from "@mcp-rt/config";
-import type { MCPServerChange } from "./approvals/approval-check.js";
-import type { MCPHeldToolReview } from "./approvals/approval-keeper.js";
+import type { MCPToolsHeld } from "./approvals/tool-review.js";
 
 /** The design document's three statuses of a server, derived from its phase. */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
@@ -155,12 +154,7 @@ export interface MCPManagerEvents {
    * policy says whether to ask (`"ask"`) or only to note it (`"hold"`).
    * Approve with `approveTools`, keep holding with `holdTools`.
    */
-  "tools:held": {
-    name: string;
-    toolChanges: MCPToolChangesPolicy;
-    held: MCPHeldToolReview[];
-    serverChange?: MCPServerChange;
-  };
+  "tools:held": MCPToolsHeld;
   /** The resources or resource templates of `name` changed (listed, relisted after `list_changed`, cached, or gone): call `getResources()` again. */
   "resources:changed": { name: string };
   /** The prompts of `name` changed: call `getPrompts()` again. */

@@ -1,6 +1,6 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import type { AuthStorage, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
-import type { MCPToolReview } from "./approvals/approval-keeper.js";
+import type { MCPToolReview } from "./approvals/tool-review.js";
 import { Fleet } from "./fleet/fleet.js";
 import type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";

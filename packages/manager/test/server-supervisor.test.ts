@@ -112,7 +112,7 @@ function contextOf(connectAndList: ConnectAndList, events: string[]) {
     approvals: new ToolApprovalKeeper({
       store: null,
       policies: DEFAULT_APPROVAL_POLICIES,
-      emitter,
+      onHeld: (event) => emitter.emit("tools:held", event),
       tasks,
       logger,
     }),

@@ -15,44 +15,16 @@ import type {
   SourceMeta,
 } from "@mcp-rt/config";
 import type { TaskGroup } from "@mcp-rt/config/util";
-import type { TypedEmitter } from "../event-emitter.js";
-import type { MCPManagerEvents } from "../manager-types.js";
 import {
   type ApprovalBasis,
   type ApprovalVerdict,
   checkToolApprovals,
   type MCPHeldTool,
-  type MCPServerChange,
 } from "./approval-check.js";
 import { approvalIdentity, approvalTarget } from "./approval-identity.js";
 import { type ApprovalPolicies, serverPolicies } from "./approval-policy.js";
-import { diffToolDefinitions, type MCPToolDiffEntry } from "./definition-diff.js";
-import type { MCPPoisoningFinding } from "./poisoning-scan.js";
-
-/** A held tool as the user reviews it: what it was when approved, and how it differs now. */
-export interface MCPHeldToolReview extends MCPHeldTool {
-  /** The definition approved before, when there was one (and it could be read). */
-  approved?: MCPToolDefinition;
-  /** How it differs from `approved` (every field it has, when there is none). */
-  diff: MCPToolDiffEntry[];
-}
-
-/** What `reviewTools` shows of one server. */
-export interface MCPToolReview {
-  /** The server's config name. */
-  server: string;
-  /** Its policies (the host's, tightened or set by its config). */
-  toolChanges: ApprovalPolicies["toolChanges"];
-  poisoning: ApprovalPolicies["poisoning"];
-  /** Where its approvals are kept; absent without an approvals store (tool changes are not checked then). */
-  store?: string;
-  /** What changed of the server itself since its tools were approved, if anything. */
-  serverChange?: MCPServerChange;
-  /** Its held tools, each with its diff. */
-  held: MCPHeldToolReview[];
-  /** Everything the poisoning check found in what it offers now, held or not. */
-  findings: MCPPoisoningFinding[];
-}
+import { diffToolDefinitions } from "./definition-diff.js";
+import type { MCPHeldToolReview, MCPToolsHeld } from "./tool-review.js";
 
 /** One server as the keeper judges it: its config and source, and what it offers now. */
 export interface JudgedServer {
@@ -77,7 +49,8 @@ export interface ApprovalKeeperOptions {
   store: MCPToolApprovals | null;
   /** The host's policies. */
   policies: ApprovalPolicies;
-  emitter: TypedEmitter<MCPManagerEvents>;
+  /** Told once of each held definition (the manager's `tools:held`). */
+  onHeld: (event: MCPToolsHeld) => void;
   tasks: Pick<TaskGroup, "add">;
   logger: Logger | undefined;
 }
@@ -98,7 +71,7 @@ const keyOf = (identity: ToolApprovalIdentity): string =>
 export class ToolApprovalKeeper {
   readonly #store: MCPToolApprovals | null;
   readonly #policies: ApprovalPolicies;
-  readonly #emitter: TypedEmitter<MCPManagerEvents>;
+  readonly #onHeld: (event: MCPToolsHeld) => void;
   readonly #tasks: Pick<TaskGroup, "add">;
   readonly #logger: Logger | undefined;
   /** What each server's approvals are, as last read or decided here. */
@@ -112,7 +85,7 @@ export class ToolApprovalKeeper {
   constructor(options: ApprovalKeeperOptions) {
     this.#store = options.store;
     this.#policies = options.policies;
-    this.#emitter = options.emitter;
+    this.#onHeld = options.onHeld;
     this.#tasks = options.tasks;
     this.#logger = options.logger;
   }
@@ -274,7 +247,7 @@ export class ToolApprovalKeeper {
           fresh.map((tool) => ({ ...tool, diff: diffToolDefinitions(undefined, tool.definition) })),
         )
         .then((held) =>
-          this.#emitter.emit("tools:held", {
+          this.#onHeld({
             name: server.name,
             toolChanges,
             held,

@@ -112,7 +112,7 @@ export class Fleet {
     const approvals = new ToolApprovalKeeper({
       store: options.approvals ?? null,
       policies: resolveApprovalPolicies(options),
-      emitter: this.emitter,
+      onHeld: (event) => this.emitter.emit("tools:held", event),
       tasks: this.#tasks,
       logger: options.logger,
     });

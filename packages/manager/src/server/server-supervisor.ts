@@ -8,7 +8,8 @@ import {
   type SourceMeta,
 } from "@mcp-rt/config";
 import { abortError, errorMessage, monotonicMs } from "@mcp-rt/config/util";
-import type { JudgedServer, MCPToolReview } from "../approvals/approval-keeper.js";
+import type { JudgedServer } from "../approvals/approval-keeper.js";
+import type { MCPToolReview } from "../approvals/tool-review.js";
 import { client, loadClient } from "../client-module.js";
 import type { MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
