@@ -102,7 +102,7 @@ const EXFILTRATION = new RegExp(
     String.raw`\b(?:send|post|upload|forward|transmit|exfiltrate|leak|copy|email)(?:\s+\w+){0,4}?\s+(?:to|at|into)\s+(?:https?:\/\/|(?:this|that|the\s+following|an?\s+(?:external|remote|outside))\s+(?:url|endpoint|server|address|webhook|email)|[\w.+-]+@[\w-]+\.[\w.]+)`,
     String.raw`\bexfiltrat\w*`,
     String.raw`https?:\/\/[^\s"'<>]*(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.\w+)`,
-    String.raw`\b(?:pass|put|include|embed|add|append|attach)\s+(?:it|them|its\s+contents?|the\s+(?:contents?|file|key|keys|data|conversation(?:\s+history)?|chat\s+history|previous\s+messages|system\s+prompt))(?:\s+\w+){0,3}?\s+(?:as|in|into)\s+(?:the\s+)?['"\x60]?[\w-]+['"\x60]?\s+(?:argument|parameter|param|field)\b`,
+    String.raw`\b(?:pass|put|include|embed|add|append|attach|send)\s+(?:it|them|its\s+contents?|the\s+(?:contents?|file|key|keys|data|conversation(?:\s+history)?|chat\s+history|previous\s+messages|system\s+prompt))(?:\s+\w+){0,3}?\s+(?:as|in|into|via)\s+(?:an?\s+|the\s+)?(?:['"\x60]?[\w-]+['"\x60]?\s+)?(?:argument|parameter|param|field|input)\b`,
     String.raw`\b(?:conversation|chat)\s+history\b`,
   ].join("|"),
   "gi",
