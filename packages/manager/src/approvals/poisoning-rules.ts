@@ -95,14 +95,14 @@ const MODEL_TAGS =
   /<\s*\/?\s*(?:important|system|system[-_ ]?(?:prompt|message|reminder|instructions?)|instructions?|critical|admin|override|priority|secret|hidden|mandatory|must|assistant|ai[-_ ]?(?:instructions?|only))\b[^<>]{0,80}>|<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?(?:INST|SYS|SYSTEM)\]|<<\/?SYS>>/gi;
 
 const SECRET_FILES =
-  /(?<![\w/-])(?:~\/)?(?:\.ssh\b(?:\/[\w.-]+)?|id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b|\.env(?:\.[\w-]+)?\b(?![\w-])|\.aws\/credentials|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.kube\/config\b|\.docker\/config\.json|\.gnupg\b|\.config\/gh\b|\/etc\/(?:passwd|shadow)\b|(?:mcp|claude_desktop_config|credentials)\.json\b|\.cursor\/mcp\.json|wallet\.dat\b)/gi;
+  /(?<![A-Za-z0-9/-])(?:~\/)?(?:\.ssh\b(?:\/[\w.-]+)?|id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b|\.env(?:\.[\w-]+)?\b(?![\w-])|\.aws\/credentials|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.kube\/config\b|\.docker\/config\.json|\.gnupg\b|\.config\/gh\b|\/etc\/(?:passwd|shadow)\b|(?:mcp|claude_desktop_config|credentials)\.json\b|\.cursor\/mcp\.json|wallet\.dat\b)/gi;
 
 const EXFILTRATION = new RegExp(
   [
-    String.raw`\b(?:send|post|upload|forward|transmit|exfiltrate|leak|copy|email)(?:\s+\w+){0,4}?\s+(?:to|at|into)\s+(?:https?:\/\/|(?:this|that|the\s+following|an?\s+(?:external|remote|outside))\s+(?:url|endpoint|server|address|webhook|email)|[\w.+-]+@[\w-]+\.[\w.]+)`,
+    String.raw`\b(?:send|post|upload|forward|transmit|exfiltrate|leak|copy|email)(?:\s+\w+){0,6}?\s+(?:to|at|into)\s+(?:https?:\/\/|(?:this|that|the\s+following|an?\s+(?:external|remote|outside))\s+(?:url|endpoint|server|address|webhook|email)|[\w.+-]+@[\w-]+\.[\w.]+)`,
     String.raw`\bexfiltrat\w*`,
     String.raw`https?:\/\/[^\s"'<>]*(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.\w+)`,
-    String.raw`\b(?:pass|put|include|embed|add|append|attach|send)\s+(?:it|them|its\s+contents?|the\s+(?:contents?|file|key|keys|data|conversation(?:\s+history)?|chat\s+history|previous\s+messages|system\s+prompt))(?:\s+\w+){0,3}?\s+(?:as|in|into|via)\s+(?:an?\s+|the\s+)?(?:['"\x60]?[\w-]+['"\x60]?\s+)?(?:argument|parameter|param|field|input)\b`,
+    String.raw`\b(?:pass|put|include|embed|add|append|attach|send)\s+(?:it|them|its\s+contents?|the\s+(?:contents?|file|key|keys|data|conversation(?:\s+history)?|chat\s+history|previous\s+messages|system\s+prompt))(?:\s+\w+){0,4}?\s+(?:as|in|into|via)\s+(?:an?\s+|the\s+)?(?:['"\x60]?[\w-]+['"\x60]?\s+)?(?:argument|parameter|param|field|input)\b`,
     String.raw`\b(?:conversation|chat)\s+history\b`,
   ].join("|"),
   "gi",
