@@ -72,7 +72,7 @@ export {
 export type { MCPHeldTool, MCPHoldReason, MCPServerChange } from "./approvals/approval-check.js";
 export type { MCPToolDiffEntry, MCPWordChange } from "./approvals/definition-diff.js";
 export type { MCPPoisoningStrength, PoisoningRule } from "./approvals/poisoning-rules.js";
-export { POISONING_RULES } from "./approvals/poisoning-rules.js";
+export { POISONING_RULES, visibleText } from "./approvals/poisoning-rules.js";
 export type {
   MCPPoisoningFinding,
   MCPPoisoningSubject,

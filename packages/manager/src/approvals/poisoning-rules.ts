@@ -34,8 +34,14 @@ export interface RuleContext {
 
 const hex = (code: number): string => `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
 
-/** `text` with every invisible or control character spelled out (`<U+200B>`), so that a person sees what the model reads. */
-export function visible(text: string): string {
+/**
+ * `text` with every invisible or control character spelled out (`<U+200B>`),
+ * so that a person sees what the model reads: how server text is shown in a
+ * review.
+ *
+ * @example visibleText("a\u202Eb") // "a<U+202E>b"
+ */
+export function visibleText(text: string): string {
   return text.replace(INVISIBLE, (char) => `<${hex(char.codePointAt(0) ?? 0)}>`);
 }
 
@@ -56,7 +62,7 @@ function around(text: string, index: number, length: number): string {
   const start = Math.max(0, index - 40);
   const end = Math.min(text.length, index + length + 60);
   const cut = text.slice(start, end).replace(/\s+/g, " ").trim();
-  return `${start > 0 ? "…" : ""}${visible(cut)}${end < text.length ? "…" : ""}`;
+  return `${start > 0 ? "…" : ""}${visibleText(cut)}${end < text.length ? "…" : ""}`;
 }
 
 /** Every match of `pattern` (global) in `text`, as rule matches with `reason`. */
