@@ -27,6 +27,7 @@ import { createTransport } from "./remote/create-transport.js";
 import { connectRemote } from "./remote/remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
+import { withPassedThrough } from "./stdio/server-process.js";
 import { planStdioEra } from "./stdio/stdio-era.js";
 import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio/stdio-transport.js";
 import { checkConfigTimeLimits } from "./time-limit.js";
@@ -340,7 +341,7 @@ async function connectStdio(
     await transport.terminate();
     throw toConnectError({
       name,
-      config,
+      config: withPassedThrough(config, options.env),
       written: options.unresolvedConfig,
       error,
       transport,
