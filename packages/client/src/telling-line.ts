@@ -36,9 +36,7 @@ export function mostTellingLine(stderr: string): string | undefined {
     .map((line) => line.trim())
     .filter((line) => line !== "" && !NOISE.test(line));
   const line =
-    lines.findLast((entry) => SAYS_ERROR.test(entry)) ??
-    lines.findLast(namesFailure) ??
-    lines.at(-1);
+    lines.findLast((entry) => SAYS_ERROR.test(entry)) ?? lines.findLast(namesFailure) ?? lines.at(-1);
   if (line === undefined) return undefined;
   return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line;
 }
