@@ -19,6 +19,7 @@ export {
 export type {
   ElicitationHandler,
   MCPConnectionCloseEvent,
+  MCPElicitationCall,
   MCPElicitationField,
   MCPElicitationRequest,
   MCPElicitationResult,
