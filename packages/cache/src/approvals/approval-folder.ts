@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { withFileLock, writeJsonAtomic } from "@mcp-rt/config/util";
+import { monotonicMs, withFileLock, writeJsonAtomic } from "@mcp-rt/config/util";
 import type { ApprovalStore } from "./approval-store.js";
 
 /**
@@ -63,7 +63,7 @@ export function createApprovalFolder(dir: string): ApprovalStore {
   return {
     where: dir,
     async get(id) {
-      const now = performance.now();
+      const now = monotonicMs();
       if (!snapshot || now - snapshot.at > INDEX_SNAPSHOT_MS) {
         snapshot = { at: now, file: readIndex() };
         // A failed read is not kept: the next read tries again.
@@ -82,7 +82,7 @@ export function createApprovalFolder(dir: string): ApprovalStore {
           const file = await readIndex().catch((): IndexFile => ({ version: 1, servers: {} }));
           file.servers[id] = value;
           await writeJsonAtomic(index, file, { mode: 0o600, dirMode: 0o700 });
-          snapshot = { at: performance.now(), file: Promise.resolve(file) };
+          snapshot = { at: monotonicMs(), file: Promise.resolve(file) };
         }),
       );
       writes = write.catch(() => undefined);
