@@ -1,4 +1,8 @@
-import type { ServerSlice } from "../tools/tool-catalog.js";
+/** What the rule reads of a server: its name and the names of its exposed tools. */
+interface ToolNames {
+  readonly name: string;
+  readonly definitions: ReadonlyArray<{ readonly name: string }>;
+}
 
 /** A tool name unusual enough that another server's text naming it is telling: six characters or more, with `_`, `-` or a capital inside. */
 const DISTINCTIVE = /^(?=.{6,}$)[A-Za-z][\w-]*(?:[_-]|[a-z][A-Z])[\w-]*$/;
@@ -8,7 +12,7 @@ const DISTINCTIVE = /^(?=.{6,}$)[A-Za-z][\w-]*(?:[_-]|[a-z][A-Z])[\w-]*$/;
  * every server but `name`: a tool whose text names one of them steers how
  * another server's tools are used (the poisoning check's `other-tools` rule).
  */
-export function distinctiveToolNames(servers: Iterable<ServerSlice>, name: string): ReadonlySet<string> {
+export function distinctiveToolNames(servers: Iterable<ToolNames>, name: string): ReadonlySet<string> {
   const names = new Set<string>();
   for (const server of servers) {
     if (server.name === name) continue;
