@@ -31,7 +31,11 @@ describe("servers that need a sign-in", () => {
     expect(events).toContain("server:needs-auth linear");
     expect(events).not.toContain("server:failed linear");
     const state = m.getServerStates().find((s) => s.name === "linear");
-    expect(state).toMatchObject({ status: "needs-auth", toolCount: 0, lastError: { code: "SIGN_IN_REQUIRED" } });
+    expect(state).toMatchObject({
+      status: "needs-auth",
+      toolCount: 0,
+      lastError: { code: "SIGN_IN_REQUIRED" },
+    });
     expect(m.getConnectionStatus("linear")).toBe("disconnected");
     // Never a reconnect timer: waiting for it gives the sign-in error at once.
     await expect(m.waitForConnection("linear")).rejects.toMatchObject({ code: "SIGN_IN_REQUIRED" });
