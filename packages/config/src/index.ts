@@ -8,7 +8,18 @@ export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
 export type { AuthStorage } from "./model/auth-storage.js";
 export type { ConfigIssue } from "./model/config-issue.js";
-export type { McpRtErrorCode } from "./model/errors.js";
+export type {
+  ConnectTryFacts,
+  HttpAnswerFacts,
+  McpRtErrorDetails,
+  NetworkFacts,
+  ProcessExitFacts,
+  RpcFacts,
+  SignInFacts,
+  SignInFailureKind,
+  SignInReason,
+} from "./model/error-details.js";
+export type { McpRtErrorCode, McpRtErrorOptions } from "./model/errors.js";
 export { McpRtError } from "./model/errors.js";
 export type { Logger } from "./model/logger.js";
 export type { MCPPromptArgument, MCPPromptDefinition } from "./model/prompt-definition.js";
