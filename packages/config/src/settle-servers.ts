@@ -97,7 +97,6 @@ export async function settleServers(
       name: server.name,
       config: outcome.config,
       source: server.source,
-      written: server.config,
     });
     if (block) {
       settled.blocked.push({ name: server.name, source: server.source, ...block });

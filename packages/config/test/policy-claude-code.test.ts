@@ -218,25 +218,25 @@ describe("Claude Code's managed-mcp.json: exclusive control", () => {
     expect((await load()).configs).toEqual({});
   });
 
-  it("is filtered by the denylist; the allowlist applies only to its servers that use ${VAR}", async () => {
+  it("is filtered by both managed lists, as its own servers are not exempt from them", async () => {
     const { load } = await managed({
       mcp: {
         mcpServers: {
           plain: { command: "plain-mcp" },
           fromEnv: { command: "${TOOLS}/env-mcp" },
+          other: { command: "other-mcp" },
           denied: { url: "https://denied.example/mcp" },
         },
       },
       settings: {
-        allowedMcpServers: [{ serverName: "nothing-here" }],
+        allowedMcpServers: [{ serverCommand: ["plain-mcp"] }, { serverCommand: ["/opt/env-mcp"] }],
         deniedMcpServers: [{ serverName: "denied" }],
       },
     });
     const result = await load({ env: { TOOLS: "/opt" } });
-    expect(Object.keys(result.configs)).toEqual(["plain"]);
+    expect(Object.keys(result.configs).sort()).toEqual(["fromEnv", "plain"]);
     expect(blocked(result)).toEqual({
-      "claude-code:fromEnv":
-        'allowedMcpServers: no serverName entry is "fromEnv" (and none gives a serverCommand)',
+      "claude-code:other": "allowedMcpServers: no serverCommand entry is its exact command and arguments",
       "claude-code:denied": 'deniedMcpServers: { "serverName": "denied" }',
     });
   });

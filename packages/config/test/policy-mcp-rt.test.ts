@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { createTrustStore, type LoadConfigsOptions, type LoadConfigsResult } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
+import { policyPaths } from "../src/policy/policy-paths.js";
 import { type FixtureTree, useFixtureTrees, writeAt } from "./helpers.js";
 
 const fixture = useFixtureTrees();
@@ -169,6 +170,35 @@ describe("mcp-rt's own policy ($MCP_RT_POLICY in these tests, /etc/mcp-rt/policy
     const result = await load();
     expect(result.configs).toEqual({});
     expect(Object.keys(blockedRules(result)).sort()).toEqual(["mine", "theirs"]);
+  });
+});
+
+describe("where policies are read", () => {
+  it("reads this machine's system paths whatever platform an option names: another platform only adds", () => {
+    const own = policyPaths({ env: {}, platform: process.platform });
+    for (const platform of ["linux", "darwin", "win32"] as const) {
+      const paths = policyPaths({ env: {}, platform });
+      for (const key of ["mcpRt", "claudeCode", "codex"] as const) {
+        expect(paths[key]).toEqual(expect.arrayContaining(own[key]));
+      }
+    }
+    expect(policyPaths({ env: {}, platform: "darwin" }).mcpRt).toContain(
+      "/Library/Application Support/mcp-rt/policy.json",
+    );
+    // A ProgramData the environment moves adds a place; C:\ProgramData is still read.
+    expect(policyPaths({ env: { ProgramData: "D:\\Data" }, platform: "win32" }).mcpRt).toEqual(
+      expect.arrayContaining(["D:\\Data\\mcp-rt\\policy.json", "C:\\ProgramData\\mcp-rt\\policy.json"]),
+    );
+  });
+
+  it("reads a systemRoot in addition to the real paths, never instead of them", () => {
+    const paths = policyPaths({ env: {}, platform: "linux", systemRoot: "/fixture" });
+    expect(paths.mcpRt).toEqual(
+      expect.arrayContaining(["/etc/mcp-rt/policy.json", "/fixture/etc/mcp-rt/policy.json"]),
+    );
+    expect(paths.codex).toEqual(
+      expect.arrayContaining(["/etc/codex/requirements.toml", "/fixture/etc/codex/requirements.toml"]),
+    );
   });
 });
 

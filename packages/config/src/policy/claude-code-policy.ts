@@ -22,8 +22,8 @@ const governs = (source: SourceMeta): boolean => source.provider === "claude-cod
  *   `serverCommand` and `serverUrl` values expand `${VAR}` from the
  *   environment and the managed `env` before matching;
  * - a `managed-mcp.json` takes exclusive control: no other Claude Code
- *   server starts; the denylist still applies to its own servers, the
- *   allowlist only to those that use `${VAR}`.
+ *   server starts, and both lists filter its own servers too ("managed
+ *   servers that don't pass them won't load").
  *
  * Read more strictly than Claude Code reads them, on purpose: lists in user
  * and project settings are not read, so nothing but the managed lists can
@@ -99,9 +99,7 @@ export async function readClaudeCodePolicy(
           "managed-mcp.json takes exclusive control of Claude Code's servers: only the servers it defines start";
         return { policy: "claude-code", rule, policyFile: first };
       }
-      // The allowlist skips the organisation's own servers, unless their values come from the user's environment.
-      const skipAllowed = fromManaged && !usesPlaceholders(server.written);
-      const lists = { denied, ...(allowed && !skipAllowed ? { allowed } : {}) };
+      const lists = { denied, ...(allowed ? { allowed } : {}) };
       const broke = breaksLists(lists, server, allowedFile);
       return broke && { policy: "claude-code", rule: broke.rule, policyFile: broke.file };
     },
@@ -136,11 +134,4 @@ async function settingsFiles(dir: string): Promise<SettingsFile[]> {
     } else files.push({ path, document: file.document });
   }
   return files;
-}
-
-// The fields Claude Code names: a `${VAR}` in command, args, env, url or headers.
-function usesPlaceholders(written: unknown): boolean {
-  if (!isPlainObject(written)) return false;
-  const { command, args, env, url, headers } = written;
-  return JSON.stringify([command, args, env, url, headers]).includes("${");
 }

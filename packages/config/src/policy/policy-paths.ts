@@ -22,41 +22,51 @@ export interface PolicyPaths {
  * - Codex: `/etc/codex/requirements.toml` on Unix, macOS included,
  *   `%ProgramData%\OpenAI\Codex\requirements.toml` on Windows.
  *
- * On Windows both `%ProgramData%` and `C:\ProgramData` are read when the
- * variable names another folder, so the environment can add a place, never
- * hide one. With `ctx.systemRoot`, the same paths under it are read too, in
- * addition (tests and containers): a policy is only ever added to.
+ * The paths of this machine's own platform are read whatever `ctx.platform`
+ * says, and on Windows both `%ProgramData%` and `C:\ProgramData` when the
+ * variable names another folder, so options and the environment can add a
+ * place, never hide one. With `ctx.systemRoot`, the same paths under it are
+ * read too, in addition (tests and containers): a policy is only ever added to.
  */
 export function policyPaths(ctx: Pick<DiscoveryContext, "env" | "platform" | "systemRoot">): PolicyPaths {
-  const programData = [...new Set([ctx.env.ProgramData || "C:\\ProgramData", "C:\\ProgramData"])];
-  let paths: PolicyPaths;
-  switch (ctx.platform) {
-    case "win32":
-      paths = {
+  const platforms = [...new Set([ctx.platform, process.platform])];
+  const paths: PolicyPaths = { mcpRt: [], claudeCode: [], codex: [] };
+  for (const platform of platforms) {
+    const found = platformPaths(platform, ctx.env);
+    paths.mcpRt.push(...found.mcpRt);
+    paths.claudeCode.push(...found.claudeCode);
+    paths.codex.push(...found.codex);
+  }
+  const root = ctx.systemRoot;
+  const under = (path: string): string[] =>
+    root === undefined || root === "" ? [] : [join(root, ...posix.normalize(toPosix(path)).split("/"))];
+  const all = (list: string[]): string[] => [...new Set([...list, ...list.flatMap(under)])];
+  return { mcpRt: all(paths.mcpRt), claudeCode: all(paths.claudeCode), codex: all(paths.codex) };
+}
+
+function platformPaths(platform: NodeJS.Platform, env: DiscoveryContext["env"]): PolicyPaths {
+  switch (platform) {
+    case "win32": {
+      const programData = [...new Set([env.ProgramData || "C:\\ProgramData", "C:\\ProgramData"])];
+      return {
         mcpRt: programData.map((dir) => win32.join(dir, "mcp-rt", "policy.json")),
         claudeCode: ["C:\\Program Files\\ClaudeCode"],
         codex: programData.map((dir) => win32.join(dir, "OpenAI", "Codex", "requirements.toml")),
       };
-      break;
+    }
     case "darwin":
-      paths = {
+      return {
         mcpRt: ["/Library/Application Support/mcp-rt/policy.json"],
         claudeCode: ["/Library/Application Support/ClaudeCode"],
         codex: ["/etc/codex/requirements.toml"],
       };
-      break;
     default:
-      paths = {
+      return {
         mcpRt: ["/etc/mcp-rt/policy.json"],
         claudeCode: ["/etc/claude-code"],
         codex: ["/etc/codex/requirements.toml"],
       };
   }
-  const root = ctx.systemRoot;
-  if (root === undefined || root === "") return paths;
-  const under = (path: string): string => join(root, ...posix.normalize(toPosix(path)).split("/"));
-  const both = (list: string[]): string[] => [...new Set([...list, ...list.map(under)])];
-  return { mcpRt: both(paths.mcpRt), claudeCode: both(paths.claudeCode), codex: both(paths.codex) };
 }
 
 // `C:\ProgramData\mcp-rt` → `C/ProgramData/mcp-rt`: a Windows path as a folder under a root.

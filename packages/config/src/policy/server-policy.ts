@@ -15,8 +15,6 @@ export interface PolicyServer {
   /** The config that would start, placeholders expanded. */
   config: MCPServerConfig;
   source: SourceMeta;
-  /** The entry as its file writes it (placeholders not expanded). */
-  written: unknown;
 }
 
 /** Why a policy forbids a server: the rule, in the words of its file, and the file. */
