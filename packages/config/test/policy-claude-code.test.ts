@@ -165,6 +165,23 @@ describe("Claude Code's managed settings (allowedMcpServers / deniedMcpServers),
     expect(Object.keys((await load({ env: { HOME: "/home/ann" } })).configs)).toEqual(["mine"]);
   });
 
+  it("is not loosened by the lists of the user's or the project's own Claude Code settings", async () => {
+    const { tree, load } = await managed({
+      settings: { allowedMcpServers: [{ serverUrl: "https://approved.example/*" }] },
+    });
+    const widen = { allowedMcpServers: [{ serverUrl: "https://*" }, { serverName: "mine" }] };
+    await tree.writeHome(".claude/settings.json", widen);
+    await tree.writeProject(".claude/settings.json", widen);
+    await tree.writeProject(".claude/settings.local.json", widen);
+    await tree.writeHome(".claude.json", {
+      mcpServers: { ok: { url: "https://approved.example/mcp" }, mine: { url: "https://mine.example/mcp" } },
+    });
+    await tree.writeProject(".mcp.json", { mcpServers: { theirs: { url: "https://theirs.example/mcp" } } });
+    const result = await load();
+    expect(Object.keys(result.configs)).toEqual(["ok"]);
+    expect(Object.keys(blocked(result)).sort()).toEqual(["claude-code:mine", "claude-code:theirs"]);
+  });
+
   it("fails closed on a file that does not parse or an entry that is not valid, for Claude Code's servers only", async () => {
     for (const settings of [
       "{ not json",
