@@ -1,6 +1,7 @@
 import {
   checkElicitationContent,
   type ElicitationHandler,
+  type MCPElicitationCall,
   type MCPElicitationField,
   type MCPElicitationRequest,
   type MCPElicitationResult,
@@ -27,6 +28,15 @@ export interface ElicitationHandlerOptions {
   asker: () => QuestionAsker | undefined;
   /** Opens a URL the user agreed to open. @default openInBrowser */
   openUrl?: (url: string) => Promise<void>;
+}
+
+/** `, while running its tool "execute_sql"`: the call a question belongs to, when known. */
+function during(call: MCPElicitationCall | undefined): string {
+  if (!call) return "";
+  const name = terminalSafe(call.name);
+  if (call.method === "tools/call") return `, while running its tool "${name}",`;
+  if (call.method === "prompts/get") return `, while getting its prompt "${name}",`;
+  return `, while reading ${name},`;
 }
 
 /** How a field is called on screen. */
@@ -198,8 +208,13 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
   };
 
   async function answerOne(request: MCPElicitationRequest): Promise<MCPElicitationResult> {
-    const who = `MCP server "${request.server}"`;
-    const data = { event: "elicitation", server: request.server, mode: request.mode };
+    const who = `MCP server "${request.server}"${during(request.call)}`;
+    const data = {
+      event: "elicitation",
+      server: request.server,
+      mode: request.mode,
+      ...(request.call ? { call: request.call } : {}),
+    };
     const asker = mode === "ask" ? options.asker() : undefined;
     const schema = request.requestedSchema;
     const confirm = request.mode === "form" ? confirmation(schema) : undefined;

@@ -55,11 +55,13 @@ interface Row {
   settled: boolean;
 }
 
-/** `✗ name: …` with the server's last stderr line when it said something. */
+/**
+ * `✗ name: …` in one line: the message (which carries the most telling stderr
+ * line), what to do, and where the whole stderr tail is when there is one.
+ */
 function failureText(name: string, error: Pick<McpRtError, "message"> & { stderrTail?: string }): string {
-  const tail = error.stderrTail?.trim().split("\n").at(-1)?.trim();
-  const said = tail && !error.message.includes(tail) ? ` (stderr: ${tail})` : "";
-  return `✗ ${name}: ${error.message}${said} — fix it, then /mcp reload; /mcp disable ${name} silences it`;
+  const stderr = error.stderrTail?.trim() ? `; /mcp list ${name} shows its stderr` : "";
+  return `✗ ${name}: ${error.message} — fix it, then /mcp reload; /mcp disable ${name} silences it${stderr}`;
 }
 
 /**

@@ -62,6 +62,21 @@ describe("a confirmation (a form without fields, or with one boolean)", () => {
     expect(await boolYes(yesNo, signal)).toEqual({ action: "accept", content: { confirm: true } });
   });
 
+  it("names the call it belongs to, when the request says it", async () => {
+    const output = recordingOutput();
+    const during = createElicitationHandler({ mode: "ask", output, asker: () => scriptedAsker([""]) });
+    await during({ ...empty, call: { method: "tools/call", name: "execute_sql" } }, signal);
+    expect(output.lines[0]).toBe(
+      'MCP server "s", while running its tool "execute_sql", asks you to confirm:\n  Run DROP TABLE users on project p?',
+    );
+    const plain = recordingOutput();
+    await createElicitationHandler({ mode: "decline", output: plain, asker: () => undefined })(
+      { ...empty, call: { method: "resources/read", name: "db://users" } },
+      signal,
+    );
+    expect(plain.lines[0]).toMatch(/^MCP server "s", while reading db:\/\/users, asked: Run DROP/);
+  });
+
   it("is never accepted without a person: accept-defaults declines it, even with default true", async () => {
     const output = recordingOutput();
     const handler = createElicitationHandler({ mode: "accept-defaults", output, asker: () => undefined });

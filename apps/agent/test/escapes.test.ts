@@ -30,7 +30,7 @@ describe("server text on the terminal", () => {
     );
     // The exposed name, as the naming rules make it of `escape` + the sequences.
     const tool = "mcp_esc_escape_52_c_agfja2vk_2j_h_0_owned_31m";
-    const commands = ["/tools", `/call ${tool} {}`, "/mcp list"];
+    const commands = ["/tools", `/call ${tool} {}`, "/mcp list", "/mcp list dies"];
     const text = await runAgent(
       ["--config", config, "--cache", "memory:", ...commands.flatMap((line) => ["--exec", line])],
       sandbox(),
@@ -38,6 +38,7 @@ describe("server text on the terminal", () => {
     expect(text.stdout).toContain("Shows escape sequences.");
     expect(text.stdout).toMatch(/← mcp_esc_escape_\S+ \(\d+ ms\)\nbeforeafter\n/);
     expect(text.stdout).toContain("✗ dies:");
+    // The stderr tail, escapes and all, under /mcp list dies.
     expect(text.stdout).toContain("starting (--escapes)");
     expect(text.stdout).not.toMatch(CONTROL);
     expect(text.stderr).not.toMatch(CONTROL);

@@ -3,13 +3,13 @@ import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isStdioConfig, type MCPServerConfig, type MCPStdioServerConfig, McpRtError } from "@mcp-rt/config";
 import { timerMs } from "@mcp-rt/config/util";
-import {
-  Client,
-  type ClientCapabilities,
-  type OAuthClientProvider,
-  type PriorDiscovery,
-  type VersionNegotiationMode,
+import type {
+  ClientCapabilities,
+  OAuthClientProvider,
+  PriorDiscovery,
+  VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
+import { AskingClient } from "./asking-call.js";
 import { watchProgress } from "./call-progress.js";
 import type { ClientTransport } from "./client-transport.js";
 import { toConnectError } from "./connect-error.js";
@@ -27,6 +27,7 @@ import { createTransport } from "./remote/create-transport.js";
 import { connectRemote } from "./remote/remote-era.js";
 import { LazySchemaValidator } from "./schema-check.js";
 import { getConnectionInternals, ServerConnection } from "./server-connection.js";
+import { withPassedThrough } from "./stdio/server-process.js";
 import { planStdioEra } from "./stdio/stdio-era.js";
 import { createStdioTransport, type ProcessGroupStdioTransport } from "./stdio/stdio-transport.js";
 import { checkConfigTimeLimits } from "./time-limit.js";
@@ -340,7 +341,7 @@ async function connectStdio(
     await transport.terminate();
     throw toConnectError({
       name,
-      config,
+      config: withPassedThrough(config, options.env),
       written: options.unresolvedConfig,
       error,
       transport,
@@ -378,7 +379,7 @@ function createConnection(
   options: ConnectOptions,
   mode: VersionNegotiationMode = "legacy",
 ): ServerConnection {
-  const client = new Client(clientInfoOf(options), {
+  const client = new AskingClient(clientInfoOf(options), {
     capabilities: capabilitiesOf(options),
     jsonSchemaValidator: new LazySchemaValidator(),
     // stdio: the 2025 wire (`initialize`, no probe); remote: what the config's `protocol` asks (remote/remote-era.ts).

@@ -89,7 +89,7 @@ export interface MCPServerConnection {
 
 /** What the package's own functions reach behind a connection; never exported. */
 export interface ConnectionInternals {
-  /** The config connected with (resolved: it may hold `!cmd` outputs and keys), to hide them in messages. */
+  /** The config connected with (resolved: it may hold `!cmd` outputs and keys, and a stdio server's passed-through environment), to hide them in messages. */
   resolvedConfig: MCPServerConfig;
   client: Client;
   transport: ClientTransport;

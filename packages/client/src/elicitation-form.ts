@@ -28,10 +28,23 @@ export interface MCPElicitationSchema {
   [key: string]: unknown;
 }
 
+/** The request a server's question belongs to: a tool call, a prompt, a resource read. */
+export interface MCPElicitationCall {
+  method: "tools/call" | "prompts/get" | "resources/read";
+  /** The tool's or prompt's name as the server lists it, or the resource's URI. */
+  name: string;
+}
+
 /** A server asks the user for input (`elicitation/create`). */
 export interface MCPElicitationRequest {
   /** The config name of the server that asks. */
   server: string;
+  /**
+   * The request it asks during, when known: always for a 2026-07-28 server
+   * (it asks inside that request's result); a 2025-11-25 server's question
+   * names none.
+   */
+  call?: MCPElicitationCall;
   /** `form`: fill in `requestedSchema`; `url`: open `url` (a sign-in, a payment) out of band. */
   mode: "form" | "url";
   /** What the server says to the user. */

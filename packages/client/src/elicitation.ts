@@ -1,8 +1,10 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
+import { askingCall } from "./asking-call.js";
 import {
   applyElicitationDefaults,
   checkElicitationContent,
   type ElicitationHandler,
+  type MCPElicitationCall,
   type MCPElicitationRequest,
   type MCPElicitationResult,
   type MCPElicitationSchema,
@@ -47,10 +49,11 @@ export function answerEmbeddedElicitation(
   signal: AbortSignal,
 ): Promise<MCPElicitationResult> {
   if (signal.aborted) return Promise.reject(signal.reason);
+  const call = askingCall();
   return new Promise((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    answerElicitation(server, params, handler, signal)
+    answerElicitation(server, params, handler, signal, call)
       .then(resolve, (error: unknown) =>
         reject(error instanceof ProtocolError ? new InputRequestError(error.message) : error),
       )
@@ -69,9 +72,11 @@ export async function answerElicitation(
   params: RawParams,
   handler: ElicitationHandler,
   signal: AbortSignal,
+  call?: MCPElicitationCall,
 ): Promise<MCPElicitationResult> {
   const mode = params.mode ?? "form";
   const request: MCPElicitationRequest = { server, mode, message: params.message };
+  if (call) request.call = call;
   if (params.requestedSchema) request.requestedSchema = params.requestedSchema;
   if (params.url !== undefined) request.url = params.url;
   if (params.elicitationId !== undefined) request.elicitationId = params.elicitationId;

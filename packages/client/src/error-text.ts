@@ -1,6 +1,7 @@
 import { McpRtError, redactConfigText } from "@mcp-rt/config";
 import { ProtocolError, SdkError, type SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ProcessExit } from "./client-transport.js";
+import { mostTellingLine } from "./telling-line.js";
 
 /** "process exited with code 3" / "process was killed by SIGKILL". */
 export function describeExit(exit: ProcessExit): string {
@@ -8,22 +9,14 @@ export function describeExit(exit: ProcessExit): string {
   return `process exited with code ${exit.code ?? "unknown"}`;
 }
 
-/** Characters of stderr a message carries at most (the error's `stderrTail` has more). */
-const MESSAGE_STDERR_CHARS = 1000;
-
-/** Appends the stderr tail, if any, the way every connection error shows it: at most ~1000 characters, whole lines. */
+/**
+ * Adds the most telling line of the stderr tail, if any, the way every
+ * connection error shows it: one line (`mostTellingLine`); the whole tail
+ * stays on the error's `stderrTail`.
+ */
 export function withStderr(message: string, stderrTail: string | undefined): string {
-  const tail = stderrTail?.trim();
-  if (!tail) return message;
-  let short = tail;
-  if (tail.length > MESSAGE_STDERR_CHARS) {
-    short = tail.slice(-(MESSAGE_STDERR_CHARS - 1));
-    // Start at a line, unless the last line alone is that long.
-    const newline = short.indexOf("\n");
-    if (newline !== -1) short = short.slice(newline + 1);
-    short = `…${short}`;
-  }
-  return `${message}. stderr: ${short}`;
+  const line = stderrTail ? mostTellingLine(stderrTail) : undefined;
+  return line ? `${message}. stderr: ${line}` : message;
 }
 
 /** The system error code (`ENOENT`, `EPIPE`…) of a Node error, else undefined. */

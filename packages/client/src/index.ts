@@ -21,6 +21,7 @@ export type {
 export { MAX_INPUT_ROUNDS } from "./elicitation.js";
 export type {
   ElicitationHandler,
+  MCPElicitationCall,
   MCPElicitationField,
   MCPElicitationRequest,
   MCPElicitationResult,

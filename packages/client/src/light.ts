@@ -5,6 +5,7 @@ export { authContextOf, localUser } from "./auth-context.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./connect-timeout.js";
 export type {
   ElicitationHandler,
+  MCPElicitationCall,
   MCPElicitationField,
   MCPElicitationRequest,
   MCPElicitationResult,

@@ -1,4 +1,4 @@
-import { type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
+import { isStdioConfig, type MCPServerConfig, McpRtError, redactConfigText } from "@mcp-rt/config";
 import type { Client } from "@modelcontextprotocol/client";
 import { authContextOf, localUser } from "./auth-context.js";
 import { type ClientTransport, stderrOf } from "./client-transport.js";
@@ -13,6 +13,7 @@ import type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
 import { describeExit, errnoOf, withoutSecrets, withStderr } from "./error-text.js";
 import type { MCPListCacheHint } from "./list-cache-hint.js";
 import { ListenStream } from "./listen-stream.js";
+import { withPassedThrough } from "./stdio/server-process.js";
 
 /** What a {@link ServerConnection} is made from. */
 export interface ServerConnectionInit {
@@ -39,8 +40,10 @@ export class ServerConnection implements MCPServerConnection {
   readonly config: MCPServerConfig;
   readonly #client: Client;
   readonly #transport: ClientTransport;
-  /** What the server runs with: its secrets never show in a stderr tail or an error. */
+  /** What the server runs with (who it connects as is a digest of it). */
   readonly #resolvedConfig: MCPServerConfig;
+  /** What the server runs with, its passed-through environment included: its secrets never show in a stderr tail or an error. */
+  readonly #scrubWith: MCPServerConfig;
   readonly #closeListeners = new Set<(event: MCPConnectionCloseEvent) => void>();
   readonly #errorListeners = new Set<(error: McpRtError) => void>();
   readonly #toolsListeners = new Set<() => void>();
@@ -63,10 +66,13 @@ export class ServerConnection implements MCPServerConnection {
     this.#client = init.client;
     this.#transport = init.transport;
     this.#resolvedConfig = init.resolvedConfig ?? init.config;
+    this.#scrubWith = isStdioConfig(this.#resolvedConfig)
+      ? withPassedThrough(this.#resolvedConfig, init.parentEnv)
+      : this.#resolvedConfig;
     this.#user = init.user ?? localUser();
     this.#parentEnv = init.parentEnv;
     this.#internals = {
-      resolvedConfig: this.#resolvedConfig,
+      resolvedConfig: this.#scrubWith,
       client: init.client,
       transport: init.transport,
       sourcePath: init.sourcePath,
@@ -199,7 +205,7 @@ export class ServerConnection implements MCPServerConnection {
     const tail = stderrOf(this.#transport, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
     return tail === undefined
       ? ""
-      : redactConfigText(tail, { config: this.#resolvedConfig, written: this.config, server: this.name });
+      : redactConfigText(tail, { config: this.#scrubWith, written: this.config, server: this.name });
   }
 
   onClose(listener: (event: MCPConnectionCloseEvent) => void): () => void {
@@ -270,7 +276,7 @@ export class ServerConnection implements MCPServerConnection {
             ...(stderrTail ? { stderrTail } : {}),
             details,
           }),
-          { config: this.#resolvedConfig, written: this.config },
+          { config: this.#scrubWith, written: this.config },
         ),
       };
     }

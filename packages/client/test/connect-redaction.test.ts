@@ -3,7 +3,7 @@ import { callTool, type MCPConnectionCloseEvent } from "@mcp-rt/client";
 import { McpRtError } from "@mcp-rt/config";
 import { startHttpFixture } from "@mcp-rt/testing";
 import { describe, expect, it } from "vitest";
-import { useConnections } from "./helpers.js";
+import { inlineServer, useConnections } from "./helpers.js";
 import { checkNoPortsLeftAfterFile, freePort, useTestServers } from "./http-test-servers.js";
 import { checkNoProcessesLeftAfterFile } from "./process-leak-check.js";
 
@@ -166,5 +166,53 @@ describe("a server's stderr never shows its config's secrets", () => {
     for (const failure of [error, event.error as McpRtError]) expect(shown(failure)).not.toContain(KEY);
     expect(connection.stderrTail()).toContain("starting with key ***");
     expect(connection.stderrTail()).not.toContain(KEY);
+  });
+});
+
+describe("secrets passed through from the environment", () => {
+  const token = "passed-through-token-0123456789";
+  const env = { ...process.env, API_TOKEN: token, PLAIN_SETTING: "visible-value" };
+  const printsAndExits = {
+    command: process.execPath,
+    args: [
+      "-e",
+      'console.error("token " + process.env.API_TOKEN + " setting " + process.env.PLAIN_SETTING); process.exit(2)',
+    ],
+    envPassthrough: ["API_TOKEN", "PLAIN_SETTING"],
+  };
+
+  it("are hidden as env values are, in the connect error and its stderr tail", async () => {
+    const error = await connectError({ name: "leaky", config: printsAndExits, env });
+    expect(error.code).toBe("INIT_FAILED");
+    const shown = JSON.stringify({ message: error.message, tail: error.stderrTail });
+    expect(shown).toContain("token ***");
+    expect(shown).not.toContain(token);
+    // Not every passed-through value is a secret: the same whole-token rule as env values.
+    expect(shown).toContain("visible-value");
+  });
+
+  it("are hidden in the close event of a server that prints one and dies", async () => {
+    const connection = await connect({
+      name: "leaky",
+      config: {
+        ...inlineServer([
+          'import { McpServer } from "@modelcontextprotocol/server";',
+          'import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";',
+          'const server = new McpServer({ name: "leaky", version: "1.0.0" });',
+          "await server.connect(new StdioServerTransport());",
+          'setTimeout(() => { console.error("token " + process.env.API_TOKEN); process.exit(3); }, 200);',
+        ]),
+        envPassthrough: ["API_TOKEN"],
+      },
+      env,
+    });
+    const closed = await new Promise<MCPConnectionCloseEvent>((resolve) => connection.onClose(resolve));
+    const shown = JSON.stringify({
+      reason: closed.reason,
+      message: closed.error?.message,
+      tail: connection.stderrTail(),
+    });
+    expect(shown).toContain("token ***");
+    expect(shown).not.toContain(token);
   });
 });

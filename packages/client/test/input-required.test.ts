@@ -71,6 +71,10 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
       ["asks", "form", "Who are you? (round 3 of 3)"],
     ]);
     expect(handler.asked[0]?.requestedSchema?.required).toEqual(["name"]);
+    // Every round names the call it belongs to.
+    expect(handler.asked.map((request) => request.call)).toEqual(
+      Array(3).fill({ method: "tools/call", name: "ask" }),
+    );
   });
 
   it("answers a URL elicitation through onElicitation", async () => {
@@ -80,6 +84,7 @@ describe.each(["stdio", "http"] as const)("input_required over %s (a 2026-07-28 
     expect(handler.asked).toEqual([
       {
         server: "asks",
+        call: { method: "tools/call", name: "ask_url" },
         mode: "url",
         message: "Sign in to the fixture",
         url: "https://example.com/fixture-sign-in",
@@ -221,10 +226,10 @@ describe("input_required on prompts/get, resources/read, and for roots", () => {
     // mcp-rt caches lists only: a read that needed input asks again and reaches the server again.
     expect(first.contents[0]).toMatchObject({ text: "secret about t2 (read 1)" });
     expect(second.contents[0]).toMatchObject({ text: "secret about t3 (read 2)" });
-    expect(handler.asked.map((request) => request.message)).toEqual([
-      "Topic?",
-      "Which secret?",
-      "Which secret?",
+    expect(handler.asked.map((request) => [request.message, request.call])).toEqual([
+      ["Topic?", { method: "prompts/get", name: "brief" }],
+      ["Which secret?", { method: "resources/read", name: "asking://secret" }],
+      ["Which secret?", { method: "resources/read", name: "asking://secret" }],
     ]);
   });
 
@@ -260,6 +265,8 @@ describe("a dual-era fixture connected legacy", () => {
     );
     expect(textOf(await callTool(connection, { name: "ask_url", args: {} }))).toBe("answer: accept");
     // elicitationId exists only on the 2025 wire's URL elicitation/create request.
+    // The 2025 wire's elicitation/create names no call.
+    expect(handler.asked.every((request) => request.call === undefined)).toBe(true);
     expect(handler.asked.map((request) => [request.message, request.elicitationId])).toEqual([
       ["Who are you?", undefined],
       ["Sign in to the fixture", "fixture-1"],

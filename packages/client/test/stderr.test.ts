@@ -36,17 +36,60 @@ describe("stderr ring buffer", () => {
   });
 });
 
+/** What Node prints for an uncaught fetch failure offline (a server that exits at start: @sveltejs/mcp). */
+const NODE_CRASH = `node:internal/deps/undici/undici:13510
+      Error.captureStackTrace(err);
+            ^
+
+TypeError: fetch failed
+    at node:internal/deps/undici/undici:13510:13
+    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)
+    at async file:///home/me/.npm/_npx/1/node_modules/@sveltejs/mcp/dist/index.js:10:5 {
+  [cause]: Error: getaddrinfo ENOTFOUND svelte.dev
+      at GetAddrInfoReqWrap.onlookupall [as oncomplete] (node:dns:120:26) {
+    errno: -3008,
+    code: 'ENOTFOUND',
+    syscall: 'getaddrinfo',
+    hostname: 'svelte.dev'
+  }
+}
+
+Node.js v20.20.2
+`;
+
+/** A start notice of six lines (chrome-devtools-mcp's), before the line that says what went wrong. */
+const NOTICE = `chrome-devtools-mcp exposes content of the browser instance to the MCP clients allowing them to inspect,
+debug, and modify any data in the browser or DevTools.
+Avoid sharing sensitive or personal information that you do not want to share with MCP clients.
+
+Google collects usage statistics to improve the reliability of Chrome DevTools MCP.
+You can opt out by passing the --no-usage-statistics flag.`;
+
 describe("stderr in error messages", () => {
-  it("is appended whole when short, and cut to about 1000 characters of whole lines when long", () => {
+  it("is one line: the one that says most about why it failed", () => {
     expect(withStderr("It failed", "  boom\n")).toBe("It failed. stderr: boom");
     expect(withStderr("It failed", "")).toBe("It failed");
-    const lines = Array.from({ length: 100 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n");
-    const message = withStderr("It failed", lines);
-    expect(message.length).toBeLessThanOrEqual("It failed. stderr: ".length + 1000);
-    expect(message).toMatch(/^It failed\. stderr: …line \d+ x+\n/);
-    expect(message.endsWith(`line 99 ${"x".repeat(40)}`)).toBe(true);
-    // One line longer than the limit is cut inside the line.
-    expect(withStderr("It failed", "y".repeat(5000))).toBe(`It failed. stderr: …${"y".repeat(999)}`);
+    expect(withStderr("It failed", NODE_CRASH)).toBe(
+      "It failed. stderr: [cause]: Error: getaddrinfo ENOTFOUND svelte.dev",
+    );
+    expect(withStderr("It failed", `${NOTICE}\nError: Could not find Chrome (ver. 140.0.7339.0)`)).toBe(
+      "It failed. stderr: Error: Could not find Chrome (ver. 140.0.7339.0)",
+    );
+    // Without a line that says error, one that names a failure; else the last line.
+    expect(withStderr("It failed", `${NOTICE}\nlisten EADDRINUSE: address already in use :::9222\nbye`)).toBe(
+      "It failed. stderr: listen EADDRINUSE: address already in use :::9222",
+    );
+    expect(withStderr("It failed", NOTICE)).toBe(
+      "It failed. stderr: You can opt out by passing the --no-usage-statistics flag.",
+    );
+    expect(
+      withStderr(
+        "It failed",
+        "Traceback (most recent call last):\n  File \"x.py\"\nModuleNotFoundError: No module named 'mcp'",
+      ),
+    ).toBe("It failed. stderr: ModuleNotFoundError: No module named 'mcp'");
+    // A very long line is cut.
+    expect(withStderr("It failed", "y".repeat(5000))).toBe(`It failed. stderr: ${"y".repeat(299)}…`);
   });
 });
 

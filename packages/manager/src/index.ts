@@ -11,6 +11,7 @@ export {
 export type {
   ElicitationHandler,
   MCPConnectionCloseEvent,
+  MCPElicitationCall,
   MCPElicitationField,
   MCPElicitationRequest,
   MCPElicitationResult,

@@ -297,6 +297,14 @@ export interface MCPManagerOptions {
   /** Where warnings (late failures, cache errors) go. @default silent */
   logger?: Logger;
   /**
+   * Names no server's tool may be exposed under: the host's own tools (a
+   * session passes `mcp_tool_search`, `mcp_read_result`, …). A server tool
+   * whose name would be one gets a hash suffix instead, and a warning names
+   * both, so a server can never answer a call meant for the host.
+   * @default none
+   */
+  reservedToolNames?: readonly string[];
+  /**
    * Where credentials live: API keys for `auth: { type: "apikey" }` and OAuth
    * sign-ins (client registrations, tokens) of remote servers. Without it,
    * a server that asks for a sign-in fails with `AUTH_REQUIRED`. At startup

@@ -66,6 +66,22 @@ describe("createMCPToolName", () => {
 });
 
 describe("createMCPToolNames", () => {
+  it("never gives a tool a reserved name (a host's own tool's): it gets a hash suffix instead", () => {
+    const reserved = new Set(["mcp_read_result", "mcp_tool_search"]);
+    const names = createMCPToolNames(
+      [
+        { server: "read", tool: "result" },
+        { server: "read", tool: "file" },
+        { server: "tool", tool: "search" },
+      ],
+      { reserved },
+    );
+    expect(names[0]).toMatch(/^mcp_read_result_[0-9a-f]{8}$/);
+    expect(names[1]).toBe("mcp_read_file");
+    expect(names[2]).toMatch(/^mcp_tool_search_[0-9a-f]{8}$/);
+    expect(createMCPToolNames([{ server: "read", tool: "result" }])).toEqual(["mcp_read_result"]);
+  });
+
   it("leaves distinct names alone", () => {
     expect(
       createMCPToolNames([

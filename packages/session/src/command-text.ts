@@ -1,7 +1,7 @@
 import { POLICY_NAMES } from "@mcp-rt/config/explain";
 import { displayPath, plural } from "@mcp-rt/config/util";
 import type { LoadConfigsResult, MCPServerState } from "@mcp-rt/manager";
-import { failure, indent, type MCPCommandResult } from "./mcp-command-result.js";
+import { failure, type MCPCommandResult } from "./mcp-command-result.js";
 import type { NativeReplacement } from "./native-tools.js";
 
 /** Options of {@link CommandText}. */
@@ -68,9 +68,9 @@ export class CommandText {
       case "needs-auth":
         return { line: `🔒 ${name}: needs you to sign in; run /mcp login ${name}`, state };
       case "failed": {
-        const tail = state.lastError?.stderrTail?.trimEnd();
+        const tail = state.lastError?.stderrTail?.trim();
         return {
-          line: `✗ ${name}: failed${state.lastError ? ` — ${state.lastError.message}` : ""}${tail ? `\n  stderr:\n${indent(tail, "    ")}` : ""}`,
+          line: `✗ ${name}: failed${state.lastError ? ` — ${state.lastError.message}` : ""}${tail ? ` (its stderr: /mcp list ${name})` : ""}`,
           state,
         };
       }

@@ -19,6 +19,7 @@ import {
   toLoadErrors,
 } from "@mcp-rt/manager";
 import { AgentSession } from "./agent-session.js";
+import { BUILT_IN_TOOL_NAMES } from "./built-in-tools.js";
 import { EXA_REASON, type NativeExa, nativeExaReplacement, reserveExa } from "./exa-rule.js";
 import { logLoadProblems, silentLogger } from "./logger.js";
 import { heldBackKeys } from "./native-tools.js";
@@ -286,6 +287,8 @@ function sessionManagerOptions(
       authStorage,
       ...(ownCache ? { cache: ownCache } : {}),
       ...given,
+      // The session's own tools' names are never a server's, whatever the caller's options say.
+      reservedToolNames: [...BUILT_IN_TOOL_NAMES, ...(given.reservedToolNames ?? [])],
     },
     opened: ownCache ? [ownCache] : [],
   };

@@ -11,6 +11,7 @@ export type {
   LoadConfigsResult,
   Logger,
   MCPConfigChange,
+  MCPElicitationCall,
   MCPElicitationField,
   MCPElicitationRequest,
   MCPElicitationResult,

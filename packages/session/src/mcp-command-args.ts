@@ -32,6 +32,11 @@ export function parseNameArgs(words: readonly string[]): ArgsResult<string> {
   return checkName(words[0]);
 }
 
+/** An optional `<name>` and nothing else (`/mcp list [name]`). */
+export function parseOptionalNameArgs(words: readonly string[]): ArgsResult<string | undefined> {
+  return words.length === 0 ? { ok: true, value: undefined } : parseNameArgs(words);
+}
+
 /** `/mcp reload`'s one option: `--all` restarts every server. */
 export function parseReloadArgs(words: readonly string[]): ArgsResult<{ all: boolean }> {
   const [first, second] = words;

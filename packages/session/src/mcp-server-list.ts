@@ -325,8 +325,19 @@ function compare(a: string, b: string): number {
 const LEGEND =
   "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  ⛔ blocked by policy  🔒 needs sign-in";
 
-/** `/mcp list` as text for a terminal. */
-export function formatServerList(list: MCPServerList, where: { cwd: string; homeDir: string }): string {
+/** Lines of a server's stderr tail `/mcp list <name>` shows. */
+const STDERR_LINES = 30;
+
+/**
+ * `/mcp list` as text for a terminal: one line a server, and its last error in
+ * one line under it. The stderr tail is shown only with `stderr` (`/mcp list
+ * <name>`); without it, a failed entry says where to find it.
+ */
+export function formatServerList(
+  list: MCPServerList,
+  where: { cwd: string; homeDir: string },
+  options: { stderr?: boolean } = {},
+): string {
   const all = list.groups.flatMap((group) => group.entries);
   if (all.length === 0 && list.fileErrors.length === 0) {
     return "No MCP servers are configured. Add one with /mcp add <name> --url <url> or /mcp add <name> -- <command>.";
@@ -360,11 +371,12 @@ export function formatServerList(list: MCPServerList, where: { cwd: string; home
       if (entry.note) facts.push(entry.note);
       out.push(`  ${entry.glyph} ${entry.name.padEnd(width)}  ${facts.join(" · ")}`);
       if (entry.lastError) {
-        out.push(`      last error: ${entry.lastError.code}: ${entry.lastError.message}`);
         const tail = entry.lastError.stderrTail?.trimEnd();
-        if (tail) {
+        const hint = tail && !options.stderr ? ` (its stderr: /mcp list ${entry.name})` : "";
+        out.push(`      last error: ${entry.lastError.code}: ${entry.lastError.message}${hint}`);
+        if (tail && options.stderr) {
           out.push("      stderr:");
-          for (const line of tail.split("\n").slice(-10)) out.push(`        ${line}`);
+          for (const line of tail.split("\n").slice(-STDERR_LINES)) out.push(`        ${line}`);
         }
       }
     }

@@ -205,12 +205,25 @@ describe("/mcp list, test and explain", () => {
     expect(text).toMatch(/^mcp-rt · ~\/\.mcp-rt\/mcp\.json \(user\)$/m);
     expect(text).toMatch(/● alpha\s+connected · 1 tool · \d+ ms · 2025-11-25 \(legacy\)/);
     expect(text).toMatch(/✗ dies\s+failed/);
-    expect(text).toMatch(/last error: /);
-    expect(text).toMatch(/stderr:/);
+    // One line: the cause, and where its stderr is.
+    expect(text).toMatch(
+      /\n {6}last error: INIT_FAILED: [^\n]*stderr: \[fixture [^\]]+\] exiting at start with code 4 \(--exit-code\)[^\n]* \(its stderr: \/mcp list dies\)\n/,
+    );
+    expect(text).not.toMatch(/stderr:\n/);
     expect(text).toMatch(/– off\s+disabled/);
     expect(text).toMatch(/^Cursor · ~\/\.cursor\/mcp\.json \(user\)$/m);
     expect(text).toMatch(/– alpha\s+shadowed · shadowed by mcp-rt/);
     expect(data).toMatchObject({ groups: expect.any(Array), fileErrors: [] });
+
+    const one = await mcp.handle("/mcp list dies");
+    expect(one.text).toMatch(
+      /^mcp-rt · ~\/\.mcp-rt\/mcp\.json \(user\)\n {2}✗ dies\s+failed\n {6}last error: /,
+    );
+    expect(one.text).toMatch(
+      /\n {6}stderr:\n {8}\[fixture [^\]]+\] exiting at start with code 4 \(--exit-code\)\n/,
+    );
+    expect(one.text).not.toMatch(/alpha|its stderr: /);
+    expect((await mcp.handle("/mcp list nope")).text).toMatch(/nope/);
   });
 
   it("list says why startup did not wait for a server, at the start that ran out and at the next", async () => {
@@ -264,6 +277,9 @@ describe("/mcp list, test and explain", () => {
     const result = await new MCPCommandController(session).handle("/mcp test dies");
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(/dies failed the test/);
+    expect(result.text).toMatch(
+      /\n {2}stderr:\n {4}\[fixture [^\]]+\] exiting at start with code 5 \(--exit-code\)$/,
+    );
   });
 
   it("explain uses config's explanation and hides secrets", async () => {

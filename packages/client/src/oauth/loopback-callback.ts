@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -76,9 +76,11 @@ function listen(server: Server, port: number): Promise<number | "taken"> {
   });
 }
 
-function sameState(a: string | null, b: string): boolean {
-  if (a === null || a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Whether `given` is this flow's `state`, in constant time for any input (its digest, not its bytes, is compared). */
+function sameState(given: string | null, state: string): boolean {
+  if (given === null) return false;
+  const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
+  return timingSafeEqual(digest(given), digest(state));
 }
 
 /**
@@ -97,8 +99,18 @@ export async function startLoopbackCallback(options: LoopbackCallbackOptions): P
     settle = resolve;
   });
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (req.method !== "GET" || url.pathname !== CALLBACK_PATH) {
+    // Anyone on this machine (or a web page) can send the loopback a request: none may end the agent.
+    try {
+      answer(req.url, req.method, res);
+    } catch {
+      if (!res.headersSent)
+        page(res, 400, "Bad request", "This address only takes the return from a sign-in.");
+      else res.end();
+    }
+  });
+  const answer = (requestUrl: string | undefined, method: string | undefined, res: ServerResponse): void => {
+    const url = new URL(requestUrl ?? "/", "http://127.0.0.1");
+    if (method !== "GET" || url.pathname !== CALLBACK_PATH) {
       page(res, 404, "Not found", "This address only takes the return from a sign-in.");
       return;
     }
@@ -136,7 +148,7 @@ export async function startLoopbackCallback(options: LoopbackCallbackOptions): P
       `You are signed in to MCP server "${options.serverName}". You can close this tab and return to the agent.`,
     );
     settle?.({ query: url.searchParams });
-  });
+  };
 
   let port: number | "taken";
   if (options.port !== undefined && options.port !== 0) {

@@ -60,6 +60,23 @@ export function createServerEnv(options: ServerEnvOptions = {}): Record<string, 
   return result;
 }
 
+/**
+ * A stdio config with what its `envPassthrough` names take from `parent`
+ * added to its `env` (the config's own values win), as the server's
+ * environment gets them: the config messages are scrubbed with, so that a
+ * passed-through secret is hidden as an `env` one is.
+ */
+export function withPassedThrough<
+  C extends { env?: Record<string, string> | undefined; envPassthrough?: string[] | undefined },
+>(config: C, parent: Record<string, string | undefined> = process.env): C {
+  const names = config.envPassthrough ?? [];
+  if (names.length === 0) return config;
+  const passed = Object.fromEntries(
+    names.flatMap((name) => (parent[name] === undefined ? [] : [[name, parent[name] as string]])),
+  );
+  return { ...config, env: { ...passed, ...config.env } };
+}
+
 /** The working folder of a stdio server: its config's `cwd` against the agent's, else the agent's. */
 export function resolveServerCwd(configCwd: string | undefined, agentCwd: string): string {
   if (!configCwd) return agentCwd;

@@ -107,7 +107,13 @@ export class Fleet {
     };
     this.table = new ServerTable(limits);
     this.signIn = new ServerSignIn({ table: this.table, authStorage });
-    this.catalog = new ToolCatalog(this.table, this.table);
+    this.catalog = new ToolCatalog(this.table, this.table, {
+      names: options.reservedToolNames ?? [],
+      onReserved: ({ server, tool, reserved, name }) =>
+        options.logger?.warn(
+          `MCP server "${server}": its tool "${tool}" would be exposed as "${reserved}", the name of one of the agent's own tools; it is exposed as "${name}"`,
+        ),
+    });
     this.#context = {
       settings,
       limits,

@@ -96,24 +96,38 @@ function hashedName(entry: ToolNameEntry, round = 0): string {
   return withHash(baseName(entry), entry, round);
 }
 
+/** Options of {@link createMCPToolNames}. */
+export interface MCPToolNamesOptions {
+  /**
+   * Names no server's tool may take: the host's own tools (a session's
+   * `mcp_read_result`, say). A tool whose name would be one gets a hash
+   * suffix instead, as a colliding one does.
+   */
+  reserved?: ReadonlySet<string> | undefined;
+}
+
 /**
  * The exposed names of a set of tools, in input order. Names are those of
  * {@link createMCPToolName}; when two or more different tools would still get the
- * same name, every one of them gets a hash suffix, so a name depends only on the
- * set, never on the order in which servers answered. The same server/tool pair
- * given twice gets the same name.
+ * same name, or one would take a reserved name, each of them gets a hash
+ * suffix, so a name depends only on the set, never on the order in which
+ * servers answered. The same server/tool pair given twice gets the same name.
  *
  * A plain name that merely looks hashed (ends in `_` + 8 hex digits) gets a
  * hash of its own too. Plain and hashed names are then two disjoint sets, so
  * no tool name, however crafted, can take or chase another tool's name.
  */
-export function createMCPToolNames(entries: readonly ToolNameEntry[]): string[] {
+export function createMCPToolNames(
+  entries: readonly ToolNameEntry[],
+  options: MCPToolNamesOptions = {},
+): string[] {
+  const reserved = options.reserved ?? new Set<string>();
   const keys = entries.map((entry) => `${entry.server}\u0000${entry.tool}`);
   const plain = entries.map((entry) => createMCPToolName(entry.server, entry.tool));
   const shared = clashesOf(plain, keys);
   const names = entries.map((entry, index) => {
     const name = plain[index]!;
-    if (shared.has(name)) return hashedName(entry);
+    if (shared.has(name) || reserved.has(name)) return hashedName(entry);
     if (!HASHED_SUFFIX.test(name)) return name;
     // A plain name that already ends in its own pair's hash (an empty part, a long name) is a hashed name.
     // (Hashed only here: a SHA-256 per tool on every rebuild was most of the naming time.)
@@ -155,6 +169,10 @@ function clashesOf(names: readonly string[], keys: readonly string[]): Set<strin
 export class ToolCatalog {
   readonly #servers: { views(): Iterable<ServerSlice> };
   readonly #host: MCPToolHost;
+  readonly #reserved: ReadonlySet<string>;
+  readonly #onReserved: ((notice: ReservedNameNotice) => void) | undefined;
+  /** The server/tool pairs already told about, so each is told once. */
+  readonly #told = new Set<string>();
   #tools: MCPTool[] = [];
   #index = new Map<string, ToolOwner>();
   /** A slice changed since the set was last named. */
@@ -163,10 +181,17 @@ export class ToolCatalog {
   /**
    * @param servers Every server's slice, in server order.
    * @param host What the tools ask about their server when they are called.
+   * @param reserved Names no server's tool takes, and who is told, once per tool, when one would.
    */
-  constructor(servers: { views(): Iterable<ServerSlice> }, host: MCPToolHost) {
+  constructor(
+    servers: { views(): Iterable<ServerSlice> },
+    host: MCPToolHost,
+    reserved: { names?: readonly string[]; onReserved?: (notice: ReservedNameNotice) => void } = {},
+  ) {
     this.#servers = servers;
     this.#host = host;
+    this.#reserved = new Set(reserved.names ?? []);
+    this.#onReserved = reserved.onReserved;
   }
 
   /** The exposed tools, in server order. */
@@ -207,6 +232,7 @@ export class ToolCatalog {
     );
     const names = createMCPToolNames(
       entries.map(({ record, definition }) => ({ server: record.name, tool: definition.name })),
+      { reserved: this.#reserved },
     );
     const tools: MCPTool[] = [];
     const index = new Map<string, ToolOwner>();
@@ -231,8 +257,31 @@ export class ToolCatalog {
         tools.push(record.deferred ? new DeferredMCPTool(options) : new MCPTool(options));
       }
       index.set(name, { server: record.name, tool: definition.name });
+      this.#tellIfReserved(record.name, definition.name, name);
     });
     this.#tools = tools;
     this.#index = index;
   }
+
+  /** Tells, once per tool, of one whose plain name is reserved (it was given `name` instead). */
+  #tellIfReserved(server: string, tool: string, name: string): void {
+    if (this.#reserved.size === 0) return;
+    const wanted = createMCPToolName(server, tool);
+    if (wanted === name || !this.#reserved.has(wanted)) return;
+    const key = keyOf(server, tool);
+    if (this.#told.has(key)) return;
+    this.#told.add(key);
+    this.#onReserved?.({ server, tool, reserved: wanted, name });
+  }
+}
+
+/** A server's tool whose name would have been a reserved one (a host's own tool's). */
+export interface ReservedNameNotice {
+  server: string;
+  /** The tool's name as the server lists it. */
+  tool: string;
+  /** The reserved name it would have taken. */
+  reserved: string;
+  /** The name it is exposed under instead. */
+  name: string;
 }
