@@ -49,7 +49,11 @@ describe("a session under an admin policy", () => {
     expect((await mcp.handle("/mcp list")).text).toMatch(/⛔ gone\s.*blocked by mcp-rt's policy/);
     const explained = await mcp.handle("/mcp explain gone");
     expect(explained.text).toContain(`forbidden by mcp-rt's policy (${policyFile}): ${RULE}`);
-    expect((await mcp.handle("/mcp reload")).ok).toBe(true);
+    const reload = await mcp.handle("/mcp reload");
+    expect(reload.text).toContain(
+      "⛔ forbidden by a policy: gone, theirs (/mcp explain <name> names the rule)",
+    );
+    expect(reload.data).toMatchObject({ blocked: ["gone", "theirs"] });
     expect(activeMCPNames(session)).toEqual(["mcp_mine_echo"]);
     expect(serverProcessesOf(process.pid)).toHaveLength(1);
   });
@@ -66,6 +70,10 @@ describe("a session under an admin policy", () => {
     // Its process is stopped in the background; the manager forgot it at once.
     expect(await waitForProcessExit(pid, 20_000)).toBe(true);
     expect(activeMCPNames(session)).toEqual(["mcp_mine_echo"]);
+    // Said once the reload is applied, which the change event comes before.
+    await expect
+      .poll(() => world.logger.lines, { timeout: 10_000 })
+      .toContain(`warn: MCP server "gone" stopped: forbidden by mcp-rt's policy (${policyFile}): ${RULE}`);
 
     changed = nextChange(session);
     await world.write(policyFile, { deniedMcpServers: [] });
