@@ -161,6 +161,8 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
         authStorage,
         // A warm start hands the cached tools over at once; live ones replace them as servers come up.
         startupMode: "cache-first",
+        // A tool that changed since the user approved it is held, and the notice shows the difference and asks.
+        toolChanges: args.toolChanges,
         ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
         ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
       },

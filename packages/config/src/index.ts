@@ -32,12 +32,19 @@ export {
 export type {
   MCPAuthConfig,
   MCPHttpServerConfig,
+  MCPPoisoningPolicy,
   MCPProtocolSetting,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
+  MCPToolChangesPolicy,
 } from "./model/server-config.js";
-export { isStdioConfig, MCPServerConfigSchema } from "./model/server-config.js";
+export {
+  isStdioConfig,
+  MCPServerConfigSchema,
+  POISONING_POLICIES,
+  TOOL_CHANGES_POLICIES,
+} from "./model/server-config.js";
 export type { SourceMeta } from "./model/source-meta.js";
 export type { MCPToolDefinition, ToolAnnotations } from "./model/tool-definition.js";
 export { MCPToolDefinitionSchema, toolMetaOf } from "./model/tool-definition.js";

@@ -1,12 +1,20 @@
 // The manager API, and the config, cache and client names a user of the manager needs (README "API").
 
-export type { MCPToolCacheOptions, ToolCacheStore } from "@mcp-rt/cache";
+export type {
+  MCPToolApprovalsOptions,
+  MCPToolCacheOptions,
+  ToolApprovalsFromUrlOptions,
+  ToolCacheStore,
+} from "@mcp-rt/cache";
 export {
   createAuthStorage,
   createCacheFromUrl,
   createFileStore,
+  createToolApprovals,
   defaultCacheDir,
+  MCPToolApprovals,
   MCPToolCache,
+  toolDefinitionDigest,
 } from "@mcp-rt/cache";
 export type {
   ElicitationHandler,
@@ -41,10 +49,12 @@ export type {
   Logger,
   MCPAuthConfig,
   MCPHttpServerConfig,
+  MCPPoisoningPolicy,
   MCPPromptArgument,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
+  MCPToolChangesPolicy,
   MCPToolDefinition,
   McpRtErrorCode,
   ProjectTrust,
@@ -60,6 +70,17 @@ export {
   resolveServerConfig,
   validateServerConfig,
 } from "@mcp-rt/config";
+export type { MCPHeldTool, MCPHoldReason, MCPServerChange } from "./approvals/approval-check.js";
+export type { MCPToolDiffEntry, MCPWordChange } from "./approvals/definition-diff.js";
+export type { MCPPoisoningStrength, PoisoningRule } from "./approvals/poisoning-rules.js";
+export { POISONING_RULES, visibleText } from "./approvals/poisoning-rules.js";
+export type {
+  MCPPoisoningFinding,
+  MCPPoisoningSubject,
+  PoisoningScanInput,
+} from "./approvals/poisoning-scan.js";
+export { scanServerText } from "./approvals/poisoning-scan.js";
+export type { MCPHeldToolReview, MCPToolReview, MCPToolsHeld } from "./approvals/tool-review.js";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
 export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
 export type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";

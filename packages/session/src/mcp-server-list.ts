@@ -66,6 +66,8 @@ export interface MCPListEntry {
   source?: MCPListSource;
   /** Tools exposed for it now (live or from the cache). */
   toolCount?: number;
+  /** Its tools held until the user approves them (`/mcp review <name>`), when any. */
+  heldTools?: string[];
   /** Resources and resource templates it offers (live or cached), when it has any. */
   resourceCount?: number;
   /** Prompts it offers (live or cached), when it has any. */
@@ -164,6 +166,7 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
   };
   if (state.resourceCount !== undefined) entry.resourceCount = state.resourceCount;
   if (state.promptCount !== undefined) entry.promptCount = state.promptCount;
+  if (state.heldTools) entry.heldTools = [...state.heldTools];
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
   if (state.queuedMs !== undefined && state.status === "connected") entry.queuedMs = state.queuedMs;
   if (state.protocol && state.status === "connected") entry.protocol = describeEra(state.protocol);
@@ -353,6 +356,7 @@ export function formatServerList(
       const facts: string[] = [entry.status.replace("-", " ")];
       if (entry.toolCount !== undefined && entry.status !== "failed") {
         facts.push(plural(entry.toolCount, "tool"));
+        if (entry.heldTools) facts.push(`${entry.heldTools.length} held (/mcp review ${entry.name})`);
         if (entry.resourceCount !== undefined) facts.push(plural(entry.resourceCount, "resource"));
         if (entry.promptCount !== undefined) facts.push(plural(entry.promptCount, "prompt"));
       }
