@@ -1,3 +1,4 @@
+import type { McpRtErrorDetails } from "@mcp-rt/config";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { HttpFailure } from "./remote/remote-fetch.js";
 
@@ -16,7 +17,7 @@ interface TransportFacts extends Transport {
   /** Why the transport closed on its own (a lost session, a dropped stream, a message too large, a broken stdin), once it has. */
   readonly closeReason?: string | undefined;
   /** Facts about that close (HTTP status, session id, errno), for error `details`. */
-  readonly closeDetails?: Record<string, unknown> | undefined;
+  readonly closeDetails?: McpRtErrorDetails["TRANSPORT_CLOSED"] | undefined;
   /** Closes without a grace period for the server to exit on its own (used after a failure). */
   terminate(): Promise<void>;
 }

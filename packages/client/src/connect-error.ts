@@ -56,7 +56,7 @@ function describeConnectError(failure: ConnectFailure): McpRtError {
     return new McpRtError("ABORTED", `Connection to MCP server "${name}" was aborted`, base);
   }
   // The OAuth session's own errors (its storage could not be read) explain themselves.
-  if (McpRtError.isInstance(error) && error.code === "AUTH_REQUIRED") return error;
+  if (McpRtError.isInstance(error, "AUTH_REQUIRED", "SIGN_IN_REQUIRED")) return error;
 
   const errno = errnoOf(error);
   if (stdio?.pid === undefined && errno !== undefined && isStdioConfig(config)) {
@@ -134,11 +134,11 @@ function toRemoteConnectError(
   const http = transport.httpFailureOf(error);
   if (http) {
     const mapped = httpFailureError({ name, failure: http, lead: fail, sourcePath, cause: error });
-    if (!tried) return mapped;
-    return new McpRtError(mapped.code, `${mapped.message}${tried}`, {
-      server: name,
-      cause: error,
-      ...(mapped.details ? { details: { ...mapped.details, fallbackFrom: failure.fallbackFrom } } : {}),
+    const { fallbackFrom } = failure;
+    if (!fallbackFrom) return mapped;
+    return mapped.with({
+      message: `${mapped.message}${tried}`,
+      ...(mapped.details ? { details: { ...mapped.details, fallbackFrom } } : {}),
     });
   }
   const url = "url" in config ? displayUrl(config.url) : "";

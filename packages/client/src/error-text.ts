@@ -62,12 +62,7 @@ export function withoutSecrets<T extends Error>(error: T, secrets: SecretsOf): T
   const stderrTail = error.stderrTail === undefined ? undefined : redact(error.stderrTail);
   const details = error.details === undefined ? undefined : redactStrings(error.details, redact);
   if (message === error.message && stderrTail === error.stderrTail && details === error.details) return error;
-  return new McpRtError(error.code, message, {
-    cause: error.cause,
-    ...(error.server === undefined ? {} : { server: error.server }),
-    ...(stderrTail === undefined ? {} : { stderrTail }),
-    ...(details === undefined ? {} : { details }),
-  });
+  return error.with({ message, stderrTail, details });
 }
 
 /**

@@ -93,7 +93,9 @@ export function listPrompts(
 
 /** The McpError code of a failure, through the `McpRtError` it was wrapped in. */
 function rpcCodeOf(error: unknown): unknown {
-  return McpRtError.isInstance(error) ? error.details?.rpcCode : undefined;
+  return McpRtError.isInstance(error, "PROTOCOL_ERROR", "TOOL_NOT_FOUND", "INIT_FAILED")
+    ? error.details?.rpcCode
+    : undefined;
 }
 
 async function listAll<T extends { description?: string | undefined; title?: string | undefined }>(

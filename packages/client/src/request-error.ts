@@ -82,7 +82,10 @@ function describeRequestError(failure: RequestFailure): Error {
     return abortError(`The ${what} to MCP server "${server}"`, failure.signal.reason);
   }
   // A sign-in the request needed, which failed or was aborted, explains itself.
-  if (McpRtError.isInstance(error) && (error.code === "AUTH_REQUIRED" || error.code === "ABORTED"))
+  if (
+    McpRtError.isInstance(error) &&
+    (error.code === "AUTH_REQUIRED" || error.code === "SIGN_IN_REQUIRED" || error.code === "ABORTED")
+  )
     return error;
   const code = rpcCode(error);
   const { transport } = internals;

@@ -65,7 +65,7 @@ describe("the issuer of an authorization response (RFC 9207) and of the metadata
       }),
     );
     expect(seen).toEqual([fixture.issuer]);
-    expect(error.code).toBe("AUTH_REQUIRED");
+    expect(error.code).toBe("SIGN_IN_REQUIRED");
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({ failure: "issuer-mismatch" });
     expect(error.message).toMatch(/^Cannot sign in to MCP server "linear": the sign-in response came back/);
@@ -87,7 +87,7 @@ describe("authorization server metadata whose issuer is not the one its URL was 
     server = undefined;
   });
 
-  it("is refused with a clear AUTH_REQUIRED naming both, and no browser opens", async () => {
+  it("is refused with a clear SIGN_IN_REQUIRED naming both, and no browser opens", async () => {
     const requests: string[] = [];
     server = createServer((req, res) => {
       const origin = `http://${req.headers.host}`;
@@ -125,7 +125,7 @@ describe("authorization server metadata whose issuer is not the one its URL was 
         oauth: kit.oauth(createMemoryAuthStorage(), { interactive: true }),
       }),
     );
-    expect(error.code).toBe("AUTH_REQUIRED");
+    expect(error.code).toBe("SIGN_IN_REQUIRED");
     expect(error.details).toMatchObject({ failure: "issuer-mismatch" });
     expect(error.message).toContain(`the authorization server metadata fetched for "${origin}"`);
     expect(error.message).toContain('names another issuer ("https://other-issuer.example")');

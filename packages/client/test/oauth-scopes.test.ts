@@ -120,7 +120,7 @@ describe("step-up on 403 insufficient_scope", () => {
     }
     expect(kit.browser.visits).toHaveLength(3);
     const error = await rejection(callTool(connection, { name: "admin_action", args: {} }));
-    expect(error.details).toMatchObject({ signIn: true, reason: "insufficient-scope" });
+    expect(error.details).toMatchObject({ reason: "insufficient-scope" });
     expect(kit.browser.visits).toHaveLength(3);
   });
 });

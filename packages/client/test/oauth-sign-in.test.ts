@@ -12,17 +12,16 @@ const kit = useOAuthKit();
 const { connect } = useConnections();
 
 describe("signing in to an MCP server that needs OAuth", () => {
-  it("fails at once with a needs-sign-in AUTH_REQUIRED when not interactive, and opens no browser", async () => {
+  it("fails at once with a needs-sign-in SIGN_IN_REQUIRED when not interactive, and opens no browser", async () => {
     const fixture = await kit.fixture();
     const started = Date.now();
     const error = await rejection(
       connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(createMemoryAuthStorage()) }),
     );
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(error.code).toBe("AUTH_REQUIRED");
+    expect(error.code).toBe("SIGN_IN_REQUIRED");
     expect(isSignInRequired(error)).toBe(true);
     expect(error.details).toMatchObject({
-      signIn: true,
       reason: "not-signed-in",
       scope: "mcp:read",
       status: 401,
@@ -102,11 +101,11 @@ describe("signing in to an MCP server that needs OAuth", () => {
         }),
       );
       expect(Date.now() - started).toBeLessThan(5000);
-      expect(error.code).toBe("AUTH_REQUIRED");
+      expect(error.code).toBe("SIGN_IN_REQUIRED");
       expect(error.message).toBe(
         `Cannot sign in to MCP server "linear": port ${port} on 127.0.0.1 is in use by another program; close that program, or change "auth.callbackPort" in /home/ann/.claude.json`,
       );
-      expect(error.details).toMatchObject({ signIn: true, failure: "port-taken" });
+      expect(error.details).toMatchObject({ failure: "port-taken" });
       expect(kit.browser.visits).toEqual([]);
     } finally {
       squatter.close();

@@ -176,7 +176,7 @@ describe("stored OAuth tokens", () => {
     const error = await rejection(
       connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(kit.fileStorage()) }),
     );
-    expect(error.details).toMatchObject({ signIn: true, reason: "not-signed-in" });
+    expect(error.details).toMatchObject({ reason: "not-signed-in" });
     await connect({
       name: "linear",
       config: fixture.config(),

@@ -265,7 +265,7 @@ describe("the era probe and OAuth", () => {
     const error = await rejection(
       connect({ name: "linear", config: fixture.config(), oauth: kit.oauth(createMemoryAuthStorage()) }),
     );
-    expect(error.code).toBe("AUTH_REQUIRED");
+    expect(error.code).toBe("SIGN_IN_REQUIRED");
     expect(isSignInRequired(error)).toBe(true);
     expect(fixture.counts.unauthorized).toBe(1);
   });

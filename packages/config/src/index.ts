@@ -8,7 +8,18 @@ export { mcpRtPath } from "./mcp-rt-path.js";
 export { createMemoryAuthStorage } from "./memory-auth-storage.js";
 export type { AuthStorage } from "./model/auth-storage.js";
 export type { ConfigIssue } from "./model/config-issue.js";
-export type { McpRtErrorCode } from "./model/errors.js";
+export type {
+  ConnectTryFacts,
+  HttpAnswerFacts,
+  McpRtErrorDetails,
+  NetworkFacts,
+  ProcessExitFacts,
+  RpcFacts,
+  SignInFacts,
+  SignInFailureKind,
+  SignInReason,
+} from "./model/error-details.js";
+export type { McpRtErrorCode, McpRtErrorOptions } from "./model/errors.js";
 export { McpRtError } from "./model/errors.js";
 export type { Logger } from "./model/logger.js";
 export type { MCPPromptArgument, MCPPromptDefinition } from "./model/prompt-definition.js";
@@ -37,6 +48,7 @@ export {
 export type { SourceMeta } from "./model/source-meta.js";
 export type { MCPToolDefinition, ToolAnnotations } from "./model/tool-definition.js";
 export { MCPToolDefinitionSchema, toolMetaOf } from "./model/tool-definition.js";
+export type { PolicyId } from "./policy/server-policy.js";
 export { hashProjectServers } from "./project-trust.js";
 export type { ConfigFormat } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
@@ -57,6 +69,7 @@ export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
 export { createTrustStore } from "./trust-store.js";
 export type {
+  BlockedServer,
   CapabilitySource,
   DiscoveredServer,
   DiscoveryContext,

@@ -25,16 +25,20 @@ describe("servers that need a sign-in", () => {
     const events = recordEvents(m);
     const result = await m.connectServers({ linear: fixture.config(), local: echoServer() });
     expect(result.connectedServers).toEqual(["local"]);
-    expect(result.errors.get("linear")?.code).toBe("AUTH_REQUIRED");
+    expect(result.errors.get("linear")?.code).toBe("SIGN_IN_REQUIRED");
     expect(result.errors.get("linear")?.message).toContain("/mcp login linear");
     expect(browser.visits).toEqual([]);
     expect(events).toContain("server:needs-auth linear");
     expect(events).not.toContain("server:failed linear");
     const state = m.getServerStates().find((s) => s.name === "linear");
-    expect(state).toMatchObject({ status: "needs-auth", toolCount: 0, lastError: { code: "AUTH_REQUIRED" } });
+    expect(state).toMatchObject({
+      status: "needs-auth",
+      toolCount: 0,
+      lastError: { code: "SIGN_IN_REQUIRED" },
+    });
     expect(m.getConnectionStatus("linear")).toBe("disconnected");
     // Never a reconnect timer: waiting for it gives the sign-in error at once.
-    await expect(m.waitForConnection("linear")).rejects.toMatchObject({ code: "AUTH_REQUIRED" });
+    await expect(m.waitForConnection("linear")).rejects.toMatchObject({ code: "SIGN_IN_REQUIRED" });
     expect(events).not.toContain("server:reconnecting linear");
   });
 

@@ -1,3 +1,4 @@
+import { POLICY_NAMES } from "@mcp-rt/config/explain";
 import { displayPath, plural } from "@mcp-rt/config/util";
 import type {
   LoadConfigsResult,
@@ -20,6 +21,7 @@ export type MCPListStatus =
   | "needs-auth"
   | "disabled"
   | "needs-approval"
+  | "blocked"
   | "shadowed"
   | "filtered"
   | "invalid";
@@ -34,6 +36,7 @@ const GLYPHS: Record<MCPListStatus, string> = {
   "needs-auth": "🔒",
   disabled: "–",
   "needs-approval": "?",
+  blocked: "⛔",
   shadowed: "–",
   filtered: "–",
   invalid: "✗",
@@ -241,6 +244,14 @@ export function buildServerList(options: BuildServerListOptions): MCPServerList 
       "project server waiting for approval; review it, then /mcp trust",
     );
   }
+  for (const { name, source, policy, rule, policyFile } of discovery.blocked ?? []) {
+    configOnly(
+      name,
+      source,
+      "blocked",
+      `blocked by ${POLICY_NAMES[policy]} (${displayPath(policyFile, where)}): ${rule}`,
+    );
+  }
   for (const { name, source } of discovery.disabled) {
     configOnly(name, source, "disabled", `disabled; /mcp enable ${name} turns it on`);
   }
@@ -315,7 +326,7 @@ function compare(a: string, b: string): number {
 }
 
 const LEGEND =
-  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  🔒 needs sign-in";
+  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  ⛔ blocked by policy  🔒 needs sign-in";
 
 /** Lines of a server's stderr tail `/mcp list <name>` shows. */
 const STDERR_LINES = 30;

@@ -152,7 +152,7 @@ export class OAuthSession {
    * authorization server at a time) registration if needed, the browser step
    * at `openUrl` with a loopback callback, and the code exchange.
    *
-   * @throws McpRtError `AUTH_REQUIRED` (`details.signIn`) when the sign-in
+   * @throws McpRtError `SIGN_IN_REQUIRED` (`details.failure`) when the sign-in
    *   cannot complete, `ABORTED` when `signal` or `oauth.signal` aborts it.
    */
   async signIn(need: SignInNeed, signal?: AbortSignal): Promise<void> {

@@ -1,15 +1,6 @@
-import { McpRtError } from "@mcp-rt/config";
+import { type HttpAnswerFacts, McpRtError, type SignInReason } from "@mcp-rt/config";
 
-/** Why a server needs the user to sign in (again). */
-export type SignInReason =
-  /** Nothing is stored for this server and its authorization server. */
-  | "not-signed-in"
-  /** The stored sign-in was refused: the refresh token expired or was revoked (`invalid_grant`). */
-  | "expired"
-  /** The tokens could not be refreshed for another reason (the authorization server failed or is unreachable). */
-  | "refresh-failed"
-  /** The server asked for a scope the sign-in does not cover (403 `insufficient_scope`). */
-  | "insufficient-scope";
+export type { SignInReason } from "@mcp-rt/config";
 
 /** What a server's challenge said, and why it cannot be answered without the user. */
 export interface SignInNeed {
@@ -63,29 +54,27 @@ export interface SignInRequiredInit {
   /** How the message starts, e.g. `Connection to MCP server "x" failed`. @default `MCP server "<name>"` */
   lead?: string;
   /** More facts for `details` (HTTP status, URL). */
-  details?: Record<string, unknown>;
+  details?: HttpAnswerFacts;
   cause?: unknown;
 }
 
 /**
- * The `AUTH_REQUIRED` error of a server that needs a (new) sign-in: its
- * `details.signIn` is `true`, so a manager can show `needs-auth` instead of
- * `failed`, and `details.reason` says why. No token, code or secret is ever
- * part of it.
+ * The `SIGN_IN_REQUIRED` error of a server that needs a (new) sign-in, so a
+ * manager can show `needs-auth` instead of `failed`; `details.reason` says
+ * why. No token, code or secret is ever part of it.
  */
 export function signInRequiredError(init: SignInRequiredInit): McpRtError {
   const { name, need } = init;
   const lead = init.lead ?? `MCP server "${name}"`;
   const scope = need.scope ? ` (scope "${need.scope}")` : "";
   return new McpRtError(
-    "AUTH_REQUIRED",
+    "SIGN_IN_REQUIRED",
     `${lead}: ${WHY[need.reason]}${scope}; sign in with \`/mcp login ${name}\` in an agent session (or connect with oauth.interactive)`,
     {
       server: name,
       cause: init.cause,
       details: {
         ...init.details,
-        signIn: true,
         reason: need.reason,
         ...(need.scope ? { scope: need.scope } : {}),
         ...(need.issuer ? { issuer: need.issuer } : {}),
@@ -95,12 +84,12 @@ export function signInRequiredError(init: SignInRequiredInit): McpRtError {
 }
 
 /**
- * True for an error that a sign-in would fix: an `AUTH_REQUIRED` error from
+ * True for an error that a sign-in would fix: the `SIGN_IN_REQUIRED` error from
  * `connectToServer`, `listTools` or `callTool` about an OAuth server with no
  * usable sign-in. Such a server should show as `needs-auth` and never enter
  * reconnect back-off; `connectToServer({ …, oauth: { interactive: true } })`
  * signs in.
  */
 export function isSignInRequired(error: unknown): boolean {
-  return McpRtError.isInstance(error) && error.code === "AUTH_REQUIRED" && error.details?.signIn === true;
+  return McpRtError.isInstance(error, "SIGN_IN_REQUIRED");
 }

@@ -1,4 +1,4 @@
-import { McpRtError } from "@mcp-rt/config";
+import { McpRtError, type SignInFailureKind } from "@mcp-rt/config";
 import { errorText, inConfig, timerMs } from "@mcp-rt/config/util";
 import {
   auth,
@@ -41,8 +41,8 @@ export type SignInRequest = SignInNeed & { staleAccessToken?: string | undefined
 
 /** A failure while signing in, for the error: what happened and whether it is the config's fault. */
 class SignInFailure extends Error {
-  readonly kind: string;
-  constructor(kind: string, message: string, options?: { cause?: unknown }) {
+  readonly kind: SignInFailureKind;
+  constructor(kind: SignInFailureKind, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.kind = kind;
   }
@@ -225,7 +225,7 @@ async function canIdentify(provider: StoredOAuthProvider, discovery: OAuthDiscov
 function describeCallbackFailure(
   failure: CallbackFailure,
   context: SignInContext,
-): { kind: string; message: string } {
+): { kind: SignInFailureKind; message: string } {
   switch (failure.kind) {
     case "port-taken":
       return {
@@ -264,7 +264,7 @@ function issuerMismatchText(error: IssuerMismatchError, at: string): string {
   return `the sign-in response ${problem} (expected${expected}, RFC 9207); the code was not used, as the response may come from another server (a mix-up attack). Sign in again; if it persists, the authorization server is misconfigured`;
 }
 
-/** The error a failed sign-in ends with: `ABORTED`, or `AUTH_REQUIRED` (the server still needs a sign-in) saying why. */
+/** The error a failed sign-in ends with: `ABORTED`, or `SIGN_IN_REQUIRED` (the server still needs one) saying why. */
 function toSignInError(
   context: SignInContext,
   issuer: string | undefined,
@@ -279,7 +279,7 @@ function toSignInError(
     });
   }
   const at = issuer ? ` at ${issuer}` : "";
-  let kind = "authorization-server";
+  let kind: SignInFailureKind = "authorization-server";
   let what: string;
   if (error instanceof CallbackError) {
     ({ kind, message: what } = describeCallbackFailure(error.failure, context));
@@ -300,9 +300,9 @@ function toSignInError(
   } else {
     what = `${errorText(error)}${at ? ` (authorization server${at})` : ""}`;
   }
-  return new McpRtError("AUTH_REQUIRED", `Cannot sign in to MCP server "${name}": ${what}`, {
+  return new McpRtError("SIGN_IN_REQUIRED", `Cannot sign in to MCP server "${name}": ${what}`, {
     server: name,
     cause: error,
-    details: { signIn: true, failure: kind, ...(issuer ? { issuer } : {}) },
+    details: { reason: "not-signed-in", failure: kind, ...(issuer ? { issuer } : {}) },
   });
 }

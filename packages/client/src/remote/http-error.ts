@@ -1,4 +1,4 @@
-import { McpRtError } from "@mcp-rt/config";
+import { type HttpAnswerFacts, McpRtError } from "@mcp-rt/config";
 import { errorText, inConfig } from "@mcp-rt/config/util";
 import {
   InsufficientScopeError,
@@ -67,8 +67,8 @@ export interface HttpFailureErrorInit {
 
 /**
  * The `McpRtError` for an HTTP error status: `AUTH_REQUIRED` for 401 and 403
- * (with the `WWW-Authenticate` header in `details`; marked `details.signIn`
- * when OAuth could not answer it without a sign-in), `TRANSPORT_CLOSED` for a
+ * (with the `WWW-Authenticate` header in `details`), `SIGN_IN_REQUIRED` when
+ * OAuth could not answer it without a sign-in, `TRANSPORT_CLOSED` for a
  * 404 to a request that carried a session id (the server lost the session),
  * `HTTP_ERROR` for anything else, a redirect to another origin included
  * (`details.location`). `details` holds the status, status text, method, URL
@@ -77,7 +77,7 @@ export interface HttpFailureErrorInit {
 export function httpFailureError(init: HttpFailureErrorInit): McpRtError {
   const { name, failure, lead } = init;
   const where = inConfig(init.sourcePath);
-  const details: Record<string, unknown> = {
+  const details: HttpAnswerFacts = {
     status: failure.status,
     statusText: failure.statusText,
     method: failure.method,

@@ -182,7 +182,8 @@ export async function connectRemote(init: RemoteConnectInit): Promise<ServerConn
         fallbackFrom,
       });
       const noted =
-        probeStatus !== undefined && failure.code !== "AUTH_REQUIRED" && failure.code !== "ABORTED";
+        probeStatus !== undefined &&
+        !McpRtError.isInstance(failure, "AUTH_REQUIRED", "SIGN_IN_REQUIRED", "ABORTED");
       throw noted ? withProbeNote(failure, probeStatus as number) : failure;
     } finally {
       signal.removeEventListener("abort", stop);
@@ -234,16 +235,10 @@ function pinRefusedError(
 
 /** The error of the legacy retry, saying that the probe before it failed too. */
 function withProbeNote(error: McpRtError, status: number): McpRtError {
-  return new McpRtError(
-    error.code,
-    `${error.message}; server/discover had been answered with HTTP ${status}`,
-    {
-      server: error.server,
-      cause: error.cause,
-      details: { ...error.details, probeStatus: status },
-      stderrTail: error.stderrTail,
-    },
-  );
+  return error.with({
+    message: `${error.message}; server/discover had been answered with HTTP ${status}`,
+    details: { ...error.details, probeStatus: status },
+  });
 }
 
 /** How a step that connected decided its era, in a sentence. */

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { McpRtErrorDetails } from "@mcp-rt/config";
 import { errorText, firstSettled } from "@mcp-rt/config/util";
 import {
   type FetchLike,
@@ -91,7 +92,7 @@ export class RemoteTransport implements RemoteClientTransport {
   #closing: Promise<void> | undefined;
   #closeReported = false;
   #closeReason: string | undefined;
-  #closeDetails: Record<string, unknown> | undefined;
+  #closeDetails: McpRtErrorDetails["TRANSPORT_CLOSED"] | undefined;
   #protocolVersion: string | undefined;
   #lastStreamError: string | undefined;
   // The SSE transport's failed POSTs are plain errors: each is paired here with the response it got.
@@ -157,7 +158,7 @@ export class RemoteTransport implements RemoteClientTransport {
   }
 
   /** Facts about an unexpected close, for the `TRANSPORT_CLOSED` error's `details`. */
-  get closeDetails(): Record<string, unknown> | undefined {
+  get closeDetails(): McpRtErrorDetails["TRANSPORT_CLOSED"] | undefined {
     return this.#closeDetails;
   }
 
@@ -248,7 +249,7 @@ export class RemoteTransport implements RemoteClientTransport {
   }
 
   /** The server is gone: record why and close, so that `onclose` tells the connection. */
-  #lose(reason: string, details?: Record<string, unknown>): void {
+  #lose(reason: string, details?: McpRtErrorDetails["TRANSPORT_CLOSED"]): void {
     if (this.#closing || this.#closeReported) return;
     this.#closeReason = reason;
     this.#closeDetails = details;

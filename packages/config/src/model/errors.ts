@@ -1,39 +1,22 @@
+import type { McpRtErrorDetails } from "./error-details.js";
+
 /**
  * Every error code an mcp-rt package can raise. One union for all packages, so
- * a caller can `switch` on `error.code` without knowing which package threw.
+ * a caller can `switch` on `error.code` without knowing which package threw;
+ * what each carries in `details` is {@link McpRtErrorDetails}.
  */
-export type McpRtErrorCode =
-  | "CONFIG_INVALID"
-  | "CONFIG_UNREADABLE"
-  | "VAR_UNSET"
-  | "INPUT_UNRESOLVED"
-  | "SHELL_FAILED"
-  | "SPAWN_FAILED"
-  | "CONNECT_TIMEOUT"
-  | "INIT_FAILED"
-  | "HTTP_ERROR"
-  | "AUTH_REQUIRED"
-  | "TRANSPORT_CLOSED"
-  | "REQUEST_TIMEOUT"
-  | "PROTOCOL_ERROR"
-  | "TOOL_NOT_FOUND"
-  | "TOOL_NAME_TAKEN"
-  | "NOT_CONNECTED"
-  | "UNKNOWN_SERVER"
-  | "CACHE_ERROR"
-  | "LIMIT_EXCEEDED"
-  | "ABORTED";
+export type McpRtErrorCode = keyof McpRtErrorDetails;
 
 /** Options of {@link McpRtError}. */
-export interface McpRtErrorOptions {
+export interface McpRtErrorOptions<C extends McpRtErrorCode = McpRtErrorCode> {
   /** The underlying error, if any. */
   cause?: unknown;
   /** The server the error is about, if any. */
   server?: string | undefined;
   /** The last lines a stdio server wrote to stderr before the error. */
   stderrTail?: string | undefined;
-  /** Anything else a UI may want to show (HTTP status, WWW-Authenticate header…). */
-  details?: Record<string, unknown> | undefined;
+  /** The code's facts (HTTP status, exit code…): {@link McpRtErrorDetails}. */
+  details?: McpRtErrorDetails[C] | undefined;
 }
 
 // A registered symbol (not `instanceof`) so two copies of this package in one
@@ -50,17 +33,17 @@ const brand = Symbol.for("@mcp-rt/McpRtError");
  * catch (e) { if (McpRtError.isInstance(e) && e.code === "CONNECT_TIMEOUT") … }
  * ```
  */
-export class McpRtError extends Error {
+export class McpRtError<C extends McpRtErrorCode = McpRtErrorCode> extends Error {
   /** What kind of failure this is. */
-  readonly code: McpRtErrorCode;
+  readonly code: C;
   /** The server the error is about, if any. */
   readonly server?: string;
   /** The last lines the server wrote to stderr, if it is a stdio server. */
   readonly stderrTail?: string;
-  /** Extra structured facts (HTTP status, headers…). */
-  readonly details?: Record<string, unknown>;
+  /** The code's facts (HTTP status, exit code…), as {@link McpRtErrorDetails} says for each code. */
+  readonly details?: McpRtErrorDetails[C];
 
-  constructor(code: McpRtErrorCode, message: string, options: McpRtErrorOptions = {}) {
+  constructor(code: C, message: string, options: McpRtErrorOptions<C> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "McpRtError";
     this.code = code;
@@ -70,8 +53,39 @@ export class McpRtError extends Error {
     Object.defineProperty(this, brand, { value: true });
   }
 
-  /** True for any `McpRtError`, even one created by another copy of this package. */
-  static isInstance(error: unknown): error is McpRtError {
-    return typeof error === "object" && error !== null && (error as { [brand]?: unknown })[brand] === true;
+  /**
+   * A copy with some parts changed (a longer message, more facts, the stderr
+   * tail): the code, server and cause stay.
+   */
+  with(changes: {
+    message?: string;
+    details?: McpRtErrorDetails[C] | undefined;
+    stderrTail?: string | undefined;
+  }): McpRtError<C> {
+    const has = (key: string): boolean => Object.hasOwn(changes, key);
+    return new McpRtError(this.code, changes.message ?? this.message, {
+      server: this.server,
+      cause: this.cause,
+      stderrTail: has("stderrTail") ? changes.stderrTail : this.stderrTail,
+      details: has("details") ? changes.details : this.details,
+    });
+  }
+
+  /**
+   * True for any `McpRtError`, even one created by another copy of this
+   * package; with codes, true only for those, and `details` is typed by them.
+   *
+   * @example
+   * ```ts
+   * if (McpRtError.isInstance(e, "HTTP_ERROR")) console.log(e.details?.status);
+   * ```
+   */
+  static isInstance<C extends McpRtErrorCode = McpRtErrorCode>(
+    error: unknown,
+    ...codes: C[]
+  ): error is McpRtError<C> {
+    if (typeof error !== "object" || error === null || (error as { [brand]?: unknown })[brand] !== true)
+      return false;
+    return codes.length === 0 || (codes as readonly string[]).includes((error as McpRtError).code);
   }
 }

@@ -1,5 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { isAbsolute, join, posix } from "node:path";
+import { claudeManagedMcpFiles } from "../policy/policy-paths.js";
 import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
 import { isPlainObject } from "../util/describe-value.js";
 import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
@@ -41,21 +42,30 @@ export function mapClaudeEntry(entry: Record<string, unknown>): EntryMapping {
  * `mcpServers` of `~/.claude.json`). `$CLAUDE_CONFIG_DIR` moves
  * `.claude.json`. A project server the user turned down in Claude
  * (`projects[<cwd>].disabledMcpjsonServers`) is `enabled: false`.
+ *
+ * Above them, an organisation's `managed-mcp.json` (`/etc/claude-code/`,
+ * `/Library/Application Support/ClaudeCode/`, `C:\Program Files\ClaudeCode\`),
+ * level `user`: where it exists Claude Code's managed policy lets only its
+ * servers start (`loadAllMCPConfigs` reports the others as `blocked`).
  */
 export function createClaudeCodeSource(): CapabilitySource {
   return {
     ...ID,
     priority: 700,
-    paths: (ctx) => allowedPaths(claudeFiles(ctx), ctx),
+    paths: (ctx) => [...managedFiles(ctx).map((file) => file.path), ...allowedPaths(claudeFiles(ctx), ctx)],
     async load(ctx) {
       const [userFile, projectFile] = claudeFiles(ctx);
       const none: ReadSourceFileResult = { issues: [] };
-      const [user, project] = await Promise.all([
+      const [user, project, managed] = await Promise.all([
         readSourceFile(userFile),
         allowed(projectFile, ctx) ? readSourceFile(projectFile) : none,
+        Promise.all(managedFiles(ctx).map(async (file) => ({ file, read: await readSourceFile(file) }))),
       ]);
       const results: CapabilitySourceResult[] = [
-        { servers: [], issues: [...user.issues, ...project.issues] },
+        {
+          servers: [],
+          issues: [...user.issues, ...project.issues, ...managed.flatMap(({ read }) => read.issues)],
+        },
       ];
       const mapped = (collected: CollectedEntries): CapabilitySourceResult => ({
         servers: collected.entries.map(({ server, entry }) => ({
@@ -64,6 +74,20 @@ export function createClaudeCodeSource(): CapabilitySource {
         })),
         issues: collected.issues,
       });
+      for (const { file, read } of managed) {
+        if (read.document === undefined) continue;
+        const { mcpServers } = read.document;
+        results.push(
+          mapped(
+            collectEntries({
+              map: mcpServers,
+              keyPath: "mcpServers",
+              source: sourceMeta(ID, file),
+              document: read.document,
+            }),
+          ),
+        );
+      }
 
       let turnedDown = new Set<string>();
       let declinedIn = "";
@@ -118,6 +142,11 @@ export function createClaudeCodeSource(): CapabilitySource {
       return mergeResults(results);
     },
   };
+}
+
+/** The organisation's `managed-mcp.json` files, read as user-level: they come with the machine, not the project. */
+function managedFiles(ctx: DiscoveryContext): SourceFile[] {
+  return claudeManagedMcpFiles(ctx).map((path) => ({ path, level: "user", format: "json" }));
 }
 
 /** `~/.claude.json` (or in `$CLAUDE_CONFIG_DIR`) and the project's `.mcp.json`. */

@@ -41,6 +41,7 @@ export interface ConnectSettings {
 /** Failures that say nothing of the server's era: a sign-in, a time limit, a stop, a message too large. */
 const NOT_ABOUT_THE_ERA = new Set([
   "AUTH_REQUIRED",
+  "SIGN_IN_REQUIRED",
   "REQUEST_TIMEOUT",
   "CONNECT_TIMEOUT",
   "ABORTED",

@@ -100,9 +100,7 @@ export class HealthMonitor {
 
 /** A JSON-RPC error answer: the server is there, it only refused the request. */
 function answered(error: unknown): boolean {
-  return (
-    McpRtError.isInstance(error) && error.code === "PROTOCOL_ERROR" && error.details?.rpcCode !== undefined
-  );
+  return McpRtError.isInstance(error, "PROTOCOL_ERROR") && error.details?.rpcCode !== undefined;
 }
 
 function unhealthyError(connection: MCPServerConnection, error: unknown, timeoutMs: number): McpRtError {

@@ -305,9 +305,9 @@ export class ServerSupervisor {
     this.#closeCurrent();
     this.fail(
       new McpRtError(
-        "AUTH_REQUIRED",
+        "SIGN_IN_REQUIRED",
         `MCP server "${this.name}" was signed out; sign in again with \`/mcp login ${this.name}\``,
-        { server: this.name, details: { signIn: true, reason: "not-signed-in" } },
+        { server: this.name, details: { reason: "not-signed-in" } },
       ),
     );
     return found;
