@@ -79,7 +79,6 @@ export interface ToolApprovalChange {
 export function withApproved(
   record: ToolApprovalRecord | undefined,
   change: ToolApprovalChange,
-  now: Date = new Date(),
 ): ToolApprovalRecord {
   const tools = { ...record?.tools };
   const declined = { ...record?.declined };
@@ -93,7 +92,7 @@ export function withApproved(
     ...(serverInfoName === undefined ? {} : { serverInfoName }),
     tools,
     ...(Object.keys(declined).length > 0 ? { declined } : {}),
-    approvedAt: now.toISOString(),
+    approvedAt: new Date().toISOString(),
   };
 }
 
