@@ -42,23 +42,31 @@ function readModule(file: string): ModuleFacts {
       }
     }
   };
+  const relative = (source: string): string => join(dirname(file), source.replace(/\.js$/, ".ts"));
+  // What this file imports from the package's own modules, by local name.
+  const imports = new Map<string, { from: string; name: string }>();
   for (const statement of parseModule(file).body) {
+    const source = (statement.source as Node | null)?.value;
+    if (statement.type === "ImportDeclaration" && typeof source === "string" && source.startsWith(".")) {
+      for (const specifier of nodes(statement.specifiers)) {
+        const imported = (specifier.imported as Node | undefined)?.name;
+        const local = (specifier.local as Node).name as string;
+        if (typeof imported === "string") imports.set(local, { from: relative(source), name: imported });
+      }
+    }
     if (statement.type !== "ExportNamedDeclaration") {
       declare(statement);
       continue;
     }
     if (statement.declaration) declare(statement.declaration as Node);
-    const source = (statement.source as Node | null)?.value;
     if (typeof source === "string" && !source.startsWith(".")) continue;
     for (const specifier of nodes(statement.specifiers)) {
       const local = (specifier.local as Node).name as string;
       const exported = (specifier.exported as Node).name as string;
-      // `export { a as b }` names a declaration of this file; `export { a }` of an import is no declaration.
-      if (typeof source === "string") {
-        reexports.set(exported, { from: join(dirname(file), source.replace(/\.js$/, ".ts")), name: local });
-      } else if (local !== exported) {
-        reexports.set(exported, { from: file, name: local });
-      }
+      // Without a source, `export { a }` passes on an import or names a declaration of this file.
+      if (typeof source === "string") reexports.set(exported, { from: relative(source), name: local });
+      else if (imports.has(local)) reexports.set(exported, imports.get(local)!);
+      else if (local !== exported) reexports.set(exported, { from: file, name: local });
     }
   }
   return { declarations, reexports };
