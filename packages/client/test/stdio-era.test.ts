@@ -106,17 +106,18 @@ describe("a stdio server's era, found on the process that keeps serving it", () 
     },
   );
 
+  // The exit ends the probe's wait whatever its length: a long one keeps a loaded machine's slow exit in it.
   it.each([
-    ["never answers", "never", /did not answer server\/discover within 800 ms of its last output/],
-    ["exits on", "exit", /exited on server\/discover/],
+    ["never answers", "never", 800, /did not answer server\/discover within 800 ms of its last output/],
+    ["exits on", "exit", 20_000, /exited on server\/discover/],
   ] as const)(
     "a legacy server that %s the probe is started again straight into initialize",
-    async (_label, answer, text) => {
+    async (_label, answer, probeWaitMs, text) => {
       const { config, counts } = counted((options) => legacyServer(answer, options));
       const connection = await connect({
         name: "old",
-        config: { ...config, timeout: 6000 },
-        probeWaitMs: 800,
+        config: { ...config, timeout: 30_000 },
+        probeWaitMs,
       });
       expect(connection.era).toBe("legacy");
       expect(connection.eraDecision.how).toBe("fallback");
@@ -160,16 +161,16 @@ describe("slow starts and exits, under auto", () => {
     const started = Date.now();
     const connection = await connect({
       name: "old",
-      config: { ...config, timeout: 20_000 },
+      config: { ...config, timeout: 60_000 },
       probeWaitMs: 1500,
     });
     const tookMs = Date.now() - started;
     expect(connection.era).toBe("legacy");
     expect(connection.eraDecision.text).toMatch(/within 1500 ms of its last output/);
-    // Not half the 20 s timeout: the wait counts from the banner.
-    expect(tookMs).toBeLessThan(6000);
+    // Not half the 60 s timeout, as for a server that writes nothing: the wait counts from the banner.
+    expect(tookMs).toBeLessThan(30_000);
     expect(counts()).toEqual({ processes: 2, probes: 1, initializes: 1 });
-  });
+  }, 70_000);
 
   it("a modern-only server that writes a line and is ready 6 s later connects in the modern era", async () => {
     const { config, counts } = counted((options) =>
@@ -187,7 +188,12 @@ describe("slow starts and exits, under auto", () => {
 
   it("a server that exits by itself, after the probe's window, fails with one process and its exit", async () => {
     const { config, counts } = counted((options) =>
-      legacyServer("method-not-found", { ...options, exitCode: 3, exitDelayMs: 1500 }),
+      legacyServer("method-not-found", {
+        ...options,
+        stderrBanner: "Starting the server…",
+        exitCode: 3,
+        exitDelayMs: 1500,
+      }),
     );
     const error = await connectError({ name: "broken", config });
     expect(error.code).toBe("INIT_FAILED");

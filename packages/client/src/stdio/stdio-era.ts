@@ -31,11 +31,13 @@ import type { ProcessGroupStdioTransport } from "./stdio-transport.js";
 export const PROBE_WAIT_MS = 5000;
 
 /**
- * How soon after the probe was written an exit counts as the server's answer
- * to it: servers on some SDKs exit on any request before `initialize`, and
- * get one more process, straight into `initialize`. A server that exits later,
- * or after writing on stdout, failed on its own: that is its error, and no
- * second process is started.
+ * How soon an exit counts as the server's answer to the probe: servers on
+ * some SDKs exit on any request before `initialize`, and get one more
+ * process, straight into `initialize`. Counted from the probe's write, or
+ * from the server's first output when that came later: a server that takes
+ * seconds to load (a cold `npx`, a loaded machine) reads the probe only then.
+ * A server that exits later, or after writing on stdout, failed on its own:
+ * that is its error, and no second process is started.
  */
 export const PROBE_EXIT_WINDOW_MS = 1000;
 
@@ -248,11 +250,12 @@ class DiscoverProbe {
     });
   }
 
-  /** True when the exit came right after the probe, before any stdout: the server's way of refusing it. */
+  /** True when the exit came right after the probe (or the first output), before any stdout: the server's way of refusing it. */
   #answeredByExit(): boolean {
     const sentAt = this.#sentAt ?? this.#spawnedAt;
-    const stdoutAt = this.#transport.firstStdoutAt;
-    return stdoutAt === undefined && Date.now() - sentAt <= PROBE_EXIT_WINDOW_MS;
+    const { firstStdoutAt, firstOutputAt } = this.#transport;
+    const since = Math.max(sentAt, firstOutputAt ?? sentAt);
+    return firstStdoutAt === undefined && Date.now() - since <= PROBE_EXIT_WINDOW_MS;
   }
 
   /** How long a server that writes nothing is waited for: half its timeout, at least {@link PROBE_WAIT_MS}. */
