@@ -2,6 +2,7 @@
 export type ContenderId =
   | "mcp-rt"
   | "mcp-rt-cache-first"
+  | "mcp-rt-approvals"
   | "raw-sdk"
   | "raw-sdk-v2"
   | "raw-sdk-v2-auto"
@@ -11,6 +12,7 @@ export type ContenderId =
 export const CONTENDER_LABELS: Record<ContenderId, string> = {
   "mcp-rt": "mcp-rt",
   "mcp-rt-cache-first": 'mcp-rt, `startupMode: "cache-first"`',
+  "mcp-rt-approvals": 'mcp-rt, `"cache-first"` with approved tool definitions checked',
   "raw-sdk": "raw SDK",
   "raw-sdk-v2": "raw SDK v2",
   "raw-sdk-v2-auto": 'raw SDK v2, `versionNegotiation: { mode: "auto" }`',

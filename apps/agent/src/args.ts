@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { ToolSearchMode } from "@mcp-rt/session";
+import type { MCPToolChangesPolicy, ToolSearchMode } from "@mcp-rt/session";
 import type { ElicitationMode } from "./elicitation.js";
 
 /** Which model answers plain (non-command) lines. */
@@ -30,6 +30,8 @@ export interface AgentArgs {
   toolSearch: ToolSearchMode | undefined;
   /** `--elicitation`: what to do when a server asks the user for input. */
   elicitation: ElicitationMode;
+  /** `--tool-changes`: what a tool whose definition changed since you approved it does (default `ask`). */
+  toolChanges: MCPToolChangesPolicy;
   model: ModelKind;
   /** The model name sent to an OpenAI-compatible server. */
   modelName: string;
@@ -66,6 +68,9 @@ Options:
                          MCP tool's schema (default: when the MCP tools cost more than 10000 tokens)
   --auth <url>           where API keys and sign-ins live: file:[/path], memory:, redis://host:port,
                          keychain: (default: ~/.mcp-rt/auth.json, private to you)
+  --tool-changes <when>  a tool whose definition changed since you approved it: ask (default:
+                         held, and you are shown the difference), hold (held, one line),
+                         allow (exposed and recorded). Review with /mcp review <server>
   --elicitation <mode>   when a server asks you for input: ask (default; on a terminal, else
                          decline), accept-defaults (accept a form with its defaults when no one
                          can be asked), decline
@@ -80,6 +85,7 @@ OPENAI_MODEL. In the REPL, /help lists the commands.`;
 
 const MODELS: readonly ModelKind[] = ["offline", "openai"];
 const ELICITATION_MODES: readonly ElicitationMode[] = ["ask", "accept-defaults", "decline"];
+const TOOL_CHANGES: readonly MCPToolChangesPolicy[] = ["ask", "hold", "allow"];
 
 /**
  * Parses the agent's command line (`argv` without node and the script).
@@ -127,6 +133,13 @@ export function parseAgentArgs(
       error: `--elicitation must be one of ${ELICITATION_MODES.join(", ")}, got "${elicitation}"`,
     };
   }
+  const toolChanges = values["tool-changes"] ?? "ask";
+  if (!TOOL_CHANGES.includes(toolChanges as MCPToolChangesPolicy)) {
+    return {
+      ok: false,
+      error: `--tool-changes must be one of ${TOOL_CHANGES.join(", ")}, got "${toolChanges}"`,
+    };
+  }
   const toolSearch = parseToolSearch(values["tool-search"]);
   if (toolSearch === null) {
     return {
@@ -148,6 +161,7 @@ export function parseAgentArgs(
       healthCheckMs,
       toolSearch,
       elicitation: elicitation as ElicitationMode,
+      toolChanges: toolChanges as MCPToolChangesPolicy,
       model: model as ModelKind,
       modelName: values["model-name"] ?? env.OPENAI_MODEL ?? "gpt-4o-mini",
       exec: values.exec ?? [],
@@ -180,6 +194,7 @@ function parse(argv: readonly string[]) {
       "health-check": { type: "string" },
       "tool-search": { type: "string" },
       elicitation: { type: "string" },
+      "tool-changes": { type: "string" },
       auth: { type: "string" },
       model: { type: "string" },
       "model-name": { type: "string" },

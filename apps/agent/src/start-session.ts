@@ -1,5 +1,7 @@
 import { homedir } from "node:os";
 import { mcpRtPath } from "@mcp-rt/config";
+import { POLICY_NAMES } from "@mcp-rt/config/explain";
+import { displayPath } from "@mcp-rt/config/util";
 import {
   type AgentSession,
   type AuthStorage,
@@ -91,11 +93,12 @@ export interface StartedSession {
   close(): Promise<void>;
 }
 
-/** True when discovery found nothing at all: no server, not even a disabled, shadowed or broken one. */
+/** True when discovery found nothing at all: no server, not even a disabled, shadowed, forbidden or broken one. */
 function foundNothing(result: LoadConfigsResult): boolean {
   return (
     Object.keys(result.configs).length === 0 &&
     result.needsApproval.length === 0 &&
+    (result.blocked ?? []).length === 0 &&
     result.disabled.length === 0 &&
     result.shadowed.length === 0 &&
     result.filtered.length === 0 &&
@@ -158,6 +161,8 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
         authStorage,
         // A warm start hands the cached tools over at once; live ones replace them as servers come up.
         startupMode: "cache-first",
+        // A tool that changed since the user approved it is held, and the notice shows the difference and asks.
+        toolChanges: args.toolChanges,
         ...(args.healthCheckMs === undefined ? {} : { healthCheckIntervalMs: args.healthCheckMs }),
         ...(options.onElicitation ? { onElicitation: options.onElicitation } : {}),
       },
@@ -174,9 +179,14 @@ export async function startSession(options: StartSessionOptions): Promise<Starte
         found = result;
         // Nothing configured: the demo takes over, and the view begins with it.
         if (!demo && foundNothing(result)) return;
+        const where = { cwd: args.cwd, homeDir };
         view.begin({
           names: Object.keys(result.configs),
           approval: result.needsApproval.map((entry) => entry.name),
+          blocked: (result.blocked ?? []).map(({ name, policy, rule, policyFile }) => ({
+            name,
+            why: `${POLICY_NAMES[policy]} (${displayPath(policyFile, where)}): ${rule}`,
+          })),
           note:
             demo === "flag"
               ? "Running the embedded demo servers (--demo)."

@@ -28,9 +28,15 @@ export interface StartupSummary {
 export interface StartupView {
   /**
    * Prints `note` (where the servers come from, when that needs saying), the
-   * header and a line per server (`approval`: project servers waiting for `/mcp trust`).
+   * header and a line per server (`approval`: project servers waiting for
+   * `/mcp trust`; `blocked`: servers a policy forbids, with whose rule in which file).
    */
-  begin(servers: { names: string[]; approval: string[]; note?: string | undefined }): void;
+  begin(servers: {
+    names: string[];
+    approval: string[];
+    blocked?: Array<{ name: string; why: string }>;
+    note?: string | undefined;
+  }): void;
   /** Follows the manager's events until the returned function is called. */
   attach(manager: MCPManager): () => void;
   /** Marks servers still pending as deferred or connecting and prints the timing line. */
@@ -61,7 +67,8 @@ function failureText(name: string, error: Pick<McpRtError, "message"> & { stderr
 /**
  * The startup status: `Connecting to MCP servers: a, b, c`, then per server
  * `✓ name  312 ms · 13 tools`, `◌ name  deferred: 3 tools from the cache`,
- * `✗ name: error — what to do`, `? name  needs approval (/mcp trust)`, then
+ * `✗ name: error — what to do`, `? name  needs approval (/mcp trust)`,
+ * `⛔ name  not started: forbidden by <policy> (<file>): <rule>`, then
  * `tools available after N ms`. On a terminal the lines update in place; in
  * plain mode each server prints once, when it settles; in `--json` mode each
  * is a `status` object.
@@ -116,7 +123,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
         draw();
       }
     },
-    begin({ names, approval, note }) {
+    begin({ names, approval, blocked = [], note }) {
       startedAt = monotonicMs();
       if (note) output.write("status", note, { event: "note" });
       const all = [...names, ...approval];
@@ -126,6 +133,9 @@ export function createStartupView(options: StartupViewOptions): StartupView {
       for (const name of names) rows.push({ name, text: `◌ ${name}  connecting…`, settled: false });
       for (const name of approval) {
         rows.push({ name, text: `? ${name}  needs approval: review it, then /mcp trust`, settled: false });
+      }
+      for (const { name, why } of blocked) {
+        rows.push({ name, text: `⛔ ${name}  not started: forbidden by ${why}`, settled: false });
       }
       draw();
     },
@@ -172,6 +182,7 @@ export function createStartupView(options: StartupViewOptions): StartupView {
       for (const row of rows) {
         if (!row.settled && row.text.startsWith("?"))
           update(row.name, row.text, { status: "needs-approval" });
+        if (!row.settled && row.text.startsWith("⛔")) update(row.name, row.text, { status: "blocked" });
       }
       draw();
       // The lines are final now: what follows is written below them.

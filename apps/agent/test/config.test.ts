@@ -102,6 +102,61 @@ describe("where the agent's servers come from", () => {
     expect(run.stdout).toMatch(/← mcp_good_echo \(\d+ ms\)\nfine/);
   });
 
+  it("an admin policy: what it forbids never starts, whoever's file names it, and the agent says whose rule in which file", async () => {
+    const fixture = echoServer();
+    await writeFile(
+      join(sandbox().home, ".claude.json"),
+      JSON.stringify({ mcpServers: { allowed: fixture, "by-name": echoServer({ tools: 1 }) } }),
+    );
+    await mkdir(join(sandbox().home, ".cursor"), { recursive: true });
+    await writeFile(
+      join(sandbox().home, ".cursor", "mcp.json"),
+      JSON.stringify({ mcpServers: { "by-command": echoServer({ tools: 2 }) } }),
+    );
+    await writeFile(
+      join(sandbox().project, ".mcp.json"),
+      JSON.stringify({ mcpServers: { remote: { type: "http", url: "https://mcp.untrusted.example/mcp" } } }),
+    );
+    const policy = join(sandbox().root, "admin", "policy.json");
+    await mkdir(dirname(policy), { recursive: true });
+    await writeFile(
+      policy,
+      JSON.stringify({
+        allowedMcpServers: [{ serverCommand: [fixture.command, ...(fixture.args ?? [])] }],
+        deniedMcpServers: [{ serverName: "by-name" }],
+      }),
+    );
+    const run = await runAgent(
+      ["--cache", "memory:", "--trust-project", "--exec", "/mcp list", "--exec", "/mcp explain remote"],
+      sandbox(),
+      { env: { MCP_RT_POLICY: policy } },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("embedded demo");
+    expect(run.stdout).toContain("Connecting to MCP servers: allowed\n");
+    expect(run.stdout).toContain(
+      `⛔ by-name  not started: forbidden by mcp-rt's policy (${policy}): deniedMcpServers: { "serverName": "by-name" }`,
+    );
+    expect(run.stdout).toContain(
+      `⛔ by-command  not started: forbidden by mcp-rt's policy (${policy}): allowedMcpServers: no serverCommand entry is its exact command and arguments`,
+    );
+    expect(run.stdout).toMatch(/⛔ remote +blocked · blocked by mcp-rt's policy/);
+    expect(run.stdout).toContain(
+      `why: forbidden by mcp-rt's policy (${policy}): allowedMcpServers: no serverName entry is "remote" (and none gives a serverUrl)`,
+    );
+    expect(run.stdout).toMatch(/● allowed +connected/);
+
+    // Everything forbidden is still something found: no demo stands in for it.
+    await writeFile(policy, JSON.stringify({ allowedMcpServers: [] }));
+    const none = await runAgent(["--cache", "memory:", "--exec", "/mcp list"], sandbox(), {
+      env: { MCP_RT_POLICY: policy },
+    });
+    expect(none.code).toBe(0);
+    expect(none.stdout).not.toContain("embedded demo");
+    expect(none.stdout).toContain("No MCP servers to connect.");
+    expect(none.stdout).toContain("⛔ allowed  not started: forbidden by mcp-rt's policy");
+  });
+
   it("bad command lines exit 2 with a message and start nothing", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["--bogus"], /Unknown option '--bogus'/],

@@ -47,6 +47,8 @@ describe("resources, prompts and elicitation in the example agent", () => {
   it.skipIf(!hasScript).each(["legacy", "modern"] as const)(
     "in a terminal: /prompt, an @server:uri attachment, a form answered field by field, Ctrl-C declining, a URL (%s era)",
     async (era) => {
+      // A 2026-07-28 elicitation comes with the call that asks; a 2025 one does not.
+      const during = (tool: string) => (era === "modern" ? `, while running its tool "${tool}",` : "");
       const config = await notesConfig(sandbox, era);
       agent = startInTerminal(sandbox, ["--config", config, "--cache", "memory:", "--model", "offline"]);
       await agent.waitFor(/tools available after \d+ ms[\s\S]*› /);
@@ -63,7 +65,9 @@ describe("resources, prompts and elicitation in the example agent", () => {
 
       mark = agent.output().length;
       agent.write("/call mcp_notes_ask {}\r");
-      await agent.waitFor(/MCP server "notes" asks: Who are you\?/, { from: mark });
+      await agent.waitFor(new RegExp(`MCP server "notes"${during("ask")} asks: Who are you\\?`), {
+        from: mark,
+      });
       await agent.waitFor(/Name \(required\) — Your name\s+› /, { from: mark });
       agent.write("\r");
       await agent.waitFor(/Name is required/, { from: mark });
@@ -92,7 +96,9 @@ describe("resources, prompts and elicitation in the example agent", () => {
       mark = agent.output().length;
       agent.write("/call mcp_notes_ask_url {}\r");
       await agent.waitFor(
-        /MCP server "notes" asks you to open a page:\s+Sign in to the fixture\s+https:\/\/example\.com\/fixture-sign-in/,
+        new RegExp(
+          `MCP server "notes"${during("ask_url")} asks you to open a page:\\s+Sign in to the fixture\\s+https://example\\.com/fixture-sign-in`,
+        ),
         {
           from: mark,
         },
@@ -112,10 +118,12 @@ describe("resources, prompts and elicitation in the example agent", () => {
   it.each(["legacy", "modern"] as const)(
     "without a terminal declines, unless --elicitation accept-defaults fills a form with its defaults (%s era)",
     async (era) => {
+      // A 2026-07-28 elicitation comes with the call that asks; a 2025 one does not.
+      const during = (tool: string) => (era === "modern" ? `, while running its tool "${tool}",` : "");
       const config = await notesConfig(sandbox, era);
       const base = ["--config", config, "--cache", "memory:", "--model", "offline"];
       const declined = await runAgent([...base, "--exec", '/call mcp_notes_ask {"optional": true}'], sandbox);
-      expect(declined.stdout).toContain('MCP server "notes" asked: Who are you?');
+      expect(declined.stdout).toContain(`MCP server "notes"${during("ask")} asked: Who are you?`);
       expect(declined.stdout).toContain("declined (no terminal to ask on; --elicitation accept-defaults");
       expect(declined.stdout).toContain("answer: decline");
 

@@ -6,6 +6,7 @@ export async function loadContender(id: ContenderId): Promise<ContenderModule> {
   switch (id) {
     case "mcp-rt":
     case "mcp-rt-cache-first":
+    case "mcp-rt-approvals":
       return import("./mcp-rt.js");
     case "raw-sdk":
       return (await import("./raw-sdk.js")).rawSdk;

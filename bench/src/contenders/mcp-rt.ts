@@ -8,6 +8,7 @@ import {
   type LoadConfigsOptions,
   MCPManager,
   type MCPServerConfig,
+  MCPToolApprovals,
   MCPToolCache,
   type McpRtError,
 } from "@mcp-rt/manager";
@@ -101,7 +102,11 @@ export async function startup(task: StartupTask): Promise<StartupResult> {
   const manager = new MCPManager(task.cwd, {
     ...pacing,
     cache: logged?.cache ?? fileCache(task.cacheDir),
-    startupMode: task.contender === "mcp-rt-cache-first" ? "cache-first" : "gate",
+    startupMode: task.contender === "mcp-rt" ? "gate" : "cache-first",
+    // The approvals primeCache recorded: every cached list is judged against them before it is handed over.
+    ...(task.contender === "mcp-rt-approvals"
+      ? { approvals: new MCPToolApprovals({ folder: approvalsDir(task.cacheDir) }) }
+      : {}),
     ...(task.maxStartupWaitMs === undefined ? {} : { maxStartupWaitMs: task.maxStartupWaitMs }),
     // Scenario 6 lists 5000 tools on one server, past the default bound of 2000 a server.
     toolLimits: { maxTools: task.expectTools },
@@ -167,15 +172,23 @@ async function waitForCacheEntries(
   }
 }
 
+/** Where a run's approved tool definitions are kept: beside its tool cache. */
+function approvalsDir(cacheDir: string): string {
+  return join(cacheDir, "tool-approvals");
+}
+
 /** Connects every server until it is live, so that its tools land in the cache. */
 export async function primeCache(task: PrimeCacheTask): Promise<PrimeCacheResult> {
   const cache = fileCache(task.cacheDir);
-  const manager = new MCPManager(task.cwd, { cache, maxStartupWaitMs: 60_000 });
+  // The first sight of every server is recorded too, for the runs that check approvals.
+  const approvals = new MCPToolApprovals({ folder: approvalsDir(task.cacheDir) });
+  const manager = new MCPManager(task.cwd, { cache, approvals, maxStartupWaitMs: 60_000 });
   const configs: Record<string, MCPServerConfig> = task.servers;
   await manager.connectServers(configs);
   await Promise.all(Object.keys(configs).map((name) => manager.waitForConnection(name)));
-  // disconnectAll waits for the cache writes still under way.
+  // disconnectAll waits for the cache and approval writes still under way.
   await manager.disconnectAll();
+  await approvals.close();
   return { kind: "prime-cache", cached: await waitForCacheEntries(cache, configs, task.cwd) };
 }
 

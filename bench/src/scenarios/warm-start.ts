@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { STARTUP_TIMEOUT_MS } from "@mcp-rt/manager";
 import { toolsPerFixture } from "../fixture-servers.js";
-import { medianAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
+import { medianAtMost, ratioAtMost, type Scenario, type ScenarioReport } from "../scenario.js";
 import { summarize } from "../stats.js";
 import { runStartups, startupProject, startupTables } from "./startup-plans.js";
 
@@ -28,6 +28,7 @@ export const warmStart: Scenario = {
     const outcomes = await runStartups(context, { kind: "startup", servers, cwd, cacheDir, expectTools }, [
       { id: "mcp-rt", warmup: size.warmup, runs: size.runs },
       { id: "mcp-rt-cache-first", warmup: size.warmup, runs: size.runs },
+      { id: "mcp-rt-approvals", warmup: size.warmup, runs: size.runs },
       { id: "raw-sdk", warmup: size.warmup, runs: size.runs },
       { id: "langchain", warmup: 0, runs: size.langchainRuns, timeoutMs: size.langchainTimeoutMs },
     ]);
@@ -37,6 +38,7 @@ export const warmStart: Scenario = {
     });
     const mcpRt = outcomes.get("mcp-rt")!;
     const cacheFirst = outcomes.get("mcp-rt-cache-first")!;
+    const approvals = outcomes.get("mcp-rt-approvals")!;
     const missed = mcpRt.results.filter((result) => result.deferred < expectTools).length;
     const deferred = summarize(mcpRt.results.map((result) => result.deferred));
     const limit = STARTUP_TIMEOUT_MS + 30;
@@ -46,6 +48,7 @@ export const warmStart: Scenario = {
       setup: [
         `${size.servers} \`slowInitServer(${size.initDelayMs})\` fixtures with ${toolsPerFixture(size.toolsPerServer)} tools each (${expectTools} tools); each run in a fresh process; the clock starts at the call that begins connecting (\`connectServers\`, the first \`client.connect\`, \`getTools()\`) and stops when every tool is in hand.`,
         `mcp-rt: \`MCPManager.connectServers\` with its file-store tool cache primed by an earlier, untimed run, then \`AgentSession.refreshMCPTools\` puts the tools into the agent's registry; tools of servers still starting are deferred tools from the cache, usable at once (a call waits for its server). Twice: with the default \`startupMode: "gate"\` (the design document: it returns at the gate) and with \`"cache-first"\` (it returns once every server has a cache entry; the example agent's mode).`,
+        `mcp-rt with approvals: the cache-first run with an \`approvals\` store (a folder beside the cache) that the priming run filled: every server's approvals are read with its attempt, and its cached list is judged against them before it stands in.`,
         `raw SDK: \`Client\` + \`StdioClientTransport\` per server, \`Promise.all\`, every \`tools/list\` page. LangChain: \`new MultiServerMCPClient(…).getTools()\`.`,
       ],
       tables,
@@ -61,6 +64,13 @@ export const warmStart: Scenario = {
           summary: summarize(cacheFirst.results.map((result) => result.ms)),
           limit: 50,
           unit: "ms",
+        }),
+        ratioAtMost({
+          target:
+            "approved tool definitions checked (every cached list judged before it is handed over) ≤ 1.10 × cache-first without them, same run",
+          of: summarize(approvals.results.map((result) => result.ms)),
+          to: summarize(cacheFirst.results.map((result) => result.ms)),
+          limit: 1.1,
         }),
       ],
       notes: [

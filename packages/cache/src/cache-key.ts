@@ -27,6 +27,15 @@ export class CacheKey {
     this.#secret = bytes;
   }
 
+  /**
+   * A key of its own for another kind of entry (`purpose`, e.g. tool
+   * approvals), derived from this one: entries of one kind can neither be
+   * read as nor stand in for entries of another, and the secret never leaves.
+   */
+  derive(purpose: string): CacheKey {
+    return new CacheKey(createHmac("sha256", this.#secret).update(`mcp-rt key for ${purpose}`).digest());
+  }
+
   /** What an entry is stored under (the last part of its store key): an HMAC of its fingerprint. */
   entryId(fingerprint: string): string {
     return this.#mac(`mcp-rt cache entry id\0${fingerprint}`);

@@ -13,7 +13,8 @@ export interface CacheFromUrlOptions extends MCPToolCacheOptions {
 
 const USAGE = 'use "memory:", "file:" (the default folder), "file:/path/to/folder" or "redis://host:port"';
 
-function filePath(url: string): string | undefined {
+/** The folder a `file:` URL names (`undefined`: the default one); `usage` ends the error of a broken file URL. */
+export function filePath(url: string, usage: string = USAGE): string | undefined {
   const rest = url.slice("file:".length);
   if (rest === "") return undefined;
   if (!rest.startsWith("//")) {
@@ -28,7 +29,7 @@ function filePath(url: string): string | undefined {
   } catch (error) {
     throw new McpRtError(
       "CONFIG_INVALID",
-      `Cache URL "${url}" is not a usable file URL (${String(error)}); ${USAGE}.`,
+      `"${url}" is not a usable file URL (${String(error)}); ${usage}.`,
       {
         cause: error,
       },

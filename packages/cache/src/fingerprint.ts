@@ -48,7 +48,8 @@ export interface ToolCacheServer {
 /**
  * What identifies a server's entry: SHA-256 (hex) over the format version, the
  * server name, the canonical JSON of its config as the caller passes it (less
- * `alwaysLoad`, which changes nothing of what the server lists) and,
+ * `alwaysLoad`, `toolChanges` and `poisoning`, which change nothing of what
+ * the server lists) and,
  * for stdio servers, the folder it runs in. Equal configs give equal
  * fingerprints, a changed one another. It is not secret (anyone who knows the
  * config can compute it), so it never reaches the store as it is: the store
@@ -58,8 +59,8 @@ export function toolCacheFingerprint(
   { serverName, config, cwd }: ToolCacheServer,
   version: number = CACHE_FORMAT_VERSION,
 ): string {
-  // `alwaysLoad` changes how a session offers the tools, not which tools there are: pinning keeps the entry.
-  const { alwaysLoad: _offered, ...listed } = config;
+  // These change how a host offers the tools, not which tools there are: pinning or a policy keeps the entry.
+  const { alwaysLoad: _offered, toolChanges: _changes, poisoning: _poisoning, ...listed } = config;
   const parts = [version, serverName, canonicalJson(listed), serverWorkingFolder(config, cwd)];
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }

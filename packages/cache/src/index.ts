@@ -1,4 +1,20 @@
 export type {
+  ApprovedDefinitions,
+  ToolApprovalChange,
+  ToolApprovalIdentity,
+  ToolApprovalRecord,
+} from "./approvals/approval-record.js";
+export { withApproved, withDeclined } from "./approvals/approval-record.js";
+export type { ToolApprovalsFromUrlOptions } from "./approvals/create-tool-approvals.js";
+export { createToolApprovals } from "./approvals/create-tool-approvals.js";
+export type {
+  MCPToolApprovalsOptions,
+  ToolApprovalRead,
+  ToolApprovalsStore,
+} from "./approvals/mcp-tool-approvals.js";
+export { MCPToolApprovals } from "./approvals/mcp-tool-approvals.js";
+export { toolDefinitionDigest } from "./approvals/tool-digest.js";
+export type {
   CachedServerInfo,
   MCPToolCacheEntry,
   MCPToolCacheEra,

@@ -17,3 +17,4 @@ export type {
   ServerStatus,
 } from "./cli/server-inventory.js";
 export { buildInventory } from "./cli/server-inventory.js";
+export { POLICY_NAMES } from "./cli/status-reason.js";

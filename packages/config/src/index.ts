@@ -32,15 +32,23 @@ export {
 export type {
   MCPAuthConfig,
   MCPHttpServerConfig,
+  MCPPoisoningPolicy,
   MCPProtocolSetting,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
+  MCPToolChangesPolicy,
 } from "./model/server-config.js";
-export { isStdioConfig, MCPServerConfigSchema } from "./model/server-config.js";
+export {
+  isStdioConfig,
+  MCPServerConfigSchema,
+  POISONING_POLICIES,
+  TOOL_CHANGES_POLICIES,
+} from "./model/server-config.js";
 export type { SourceMeta } from "./model/source-meta.js";
 export type { MCPToolDefinition, ToolAnnotations } from "./model/tool-definition.js";
 export { MCPToolDefinitionSchema, toolMetaOf } from "./model/tool-definition.js";
+export type { PolicyId } from "./policy/server-policy.js";
 export { hashProjectServers } from "./project-trust.js";
 export type { ConfigFormat } from "./read-config-file.js";
 export { readConfigFile } from "./read-config-file.js";
@@ -61,6 +69,7 @@ export { createVsCodeSource } from "./sources/vscode.js";
 export { createWindsurfSource } from "./sources/windsurf.js";
 export { createTrustStore } from "./trust-store.js";
 export type {
+  BlockedServer,
   CapabilitySource,
   DiscoveredServer,
   DiscoveryContext,

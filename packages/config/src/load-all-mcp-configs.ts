@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { memoizeResolveInput } from "./interpolate.js";
 import type { ConfigIssue } from "./model/config-issue.js";
+import { loadPolicies } from "./policy/load-policies.js";
 import { askProjectTrust, projectEnvFiles } from "./project-trust.js";
 import { type SettledServers, settleServers } from "./settle-servers.js";
 import { createAntigravitySource } from "./sources/antigravity.js";
@@ -33,7 +34,10 @@ import { errorMessage } from "./util/error-message.js";
  * `enableProjectConfig: false`) are not read at all; duplicates are resolved
  * by priority (→ `shadowed`); the winner's `enabled: false` or its name in the
  * native `disabledServers` (→ `disabled`); placeholder expansion and
- * validation (→ `errors`); the caller's `reserve` rule (→ `filtered`); then
+ * validation (→ `errors`); policy: mcp-rt's own and the managed policy of
+ * the client whose file defines the server (→ `blocked`, which no option,
+ * user file or project file loosens); the caller's `reserve` rule (→
+ * `filtered`); then
  * project trust: unless `trust` approves the project (or is `"all"`), its
  * servers wait in `needsApproval` and its files change nothing the user
  * configured (what they would change is in `pendingChanges`). Never
@@ -55,11 +59,13 @@ export async function loadAllMCPConfigs(
   const ctx: DiscoveryContext = discoveryContext(cwd, options);
   const sources = options.sources ?? builtinSources;
   // Each VS Code input is asked once per load, however many entries use it.
+  const [discovery, policies] = await Promise.all([discoverServers(sources, ctx), loadPolicies(ctx)]);
+  for (const file of policies.files) if (isAbsolute(file)) discovery.files.add(file);
   const settleOptions = {
+    policies,
     ...(options.reserve ? { reserve: options.reserve } : {}),
     ...(options.resolveInput ? { resolveInput: memoizeResolveInput(options.resolveInput) } : {}),
   };
-  const discovery = await discoverServers(sources, ctx);
   const { trust } = options;
   const envFiles = trust === "all" || !ctx.enableProjectConfig ? [] : await projectEnvFiles(discovery, ctx);
   const involved =
@@ -89,6 +95,7 @@ export async function loadAllMCPConfigs(
   const fromProject = <T extends { source: { level: string } }>(list: T[]) =>
     list.filter((entry) => entry.source.level === "project");
   result.disabled.push(...fromProject(wouldBe.disabled));
+  result.blocked?.push(...fromProject(wouldBe.blocked));
   result.shadowed.push(...fromProject(wouldBe.shadowed));
   result.files = [...new Set([...(result.files ?? []), ...wouldBe.envFiles])].sort();
 
@@ -117,6 +124,7 @@ function assemble(
     shadowed: settled.shadowed,
     disabled: settled.disabled,
     filtered: settled.filtered,
+    blocked: settled.blocked,
     needsApproval: [],
   };
   for (const server of settled.accepted) {
@@ -166,6 +174,7 @@ export function discoveryContext(cwd: string, options: LoadConfigsOptions = {}):
     env: options.env ?? process.env,
     platform: options.platform ?? process.platform,
     enableProjectConfig: options.enableProjectConfig !== false,
+    ...(options.systemRoot ? { systemRoot: options.systemRoot } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 
 /** The files mcp-rt keeps in a `.mcp-rt/` folder. */
-export type McpRtFile = "mcp.json" | "trust.json" | "auth.json" | "cache-key";
+export type McpRtFile = "mcp.json" | "trust.json" | "auth.json" | "cache-key" | "tool-approvals";
 
 /**
  * Where mcp-rt keeps `file`: `<dir>/.mcp-rt/<file>`. `dir` is the user's home

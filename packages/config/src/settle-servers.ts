@@ -8,6 +8,7 @@ import {
 import type { ConfigIssue } from "./model/config-issue.js";
 import type { McpRtErrorCode } from "./model/errors.js";
 import type { MCPServerConfig } from "./model/server-config.js";
+import type { Policies } from "./policy/server-policy.js";
 import { expansionReferences, scrubSecrets } from "./redact.js";
 import type {
   DiscoveredServer,
@@ -32,29 +33,39 @@ export interface AcceptedServer {
 /** What the loader's steps after discovery made of one discovery, before project trust. */
 export interface SettledServers
   extends Pick<LoadConfigsResult, "errors" | "shadowed" | "disabled" | "filtered"> {
+  /** Servers a policy forbids. */
+  blocked: NonNullable<LoadConfigsResult["blocked"]>;
   /** In precedence order; `alwaysLoadServers` pins already applied. */
   accepted: AcceptedServer[];
   /** The env files the entries read or would read. */
   envFiles: Set<string>;
 }
 
+/** Options of {@link settleServers}. */
+export interface SettleOptions extends Pick<LoadConfigsOptions, "reserve">, PrepareServerOptions {
+  /** The policies in force (`loadPolicies`); their file problems join `errors`. @default none */
+  policies?: Policies;
+}
+
 /**
- * The loader's steps 2 to 5 over one discovery: duplicates by priority (→
+ * The loader's steps 2 to 6 over one discovery: duplicates by priority (→
  * `shadowed`), `enabled: false` and `disabledServers` (→ `disabled`),
- * expansion and validation (→ `errors`), the caller's `reserve` rule (→
- * `filtered`). Pins (`alwaysLoadServers`) are applied to what is left.
+ * expansion and validation (→ `errors`), policy (→ `blocked`), the caller's
+ * `reserve` rule (→ `filtered`). Pins (`alwaysLoadServers`) are applied to
+ * what is left.
  */
 export async function settleServers(
   discovery: DiscoveryOutcome,
   ctx: DiscoveryContext,
-  options: Pick<LoadConfigsOptions, "reserve"> & PrepareServerOptions,
+  options: SettleOptions,
 ): Promise<SettledServers> {
   const settled: SettledServers = {
     accepted: [],
-    errors: [...discovery.issues],
+    errors: [...discovery.issues, ...(options.policies?.issues ?? [])],
     shadowed: [],
     disabled: [],
     filtered: [],
+    blocked: [],
     envFiles: new Set(),
   };
 
@@ -79,6 +90,16 @@ export async function settleServers(
     if (outcome.envFile !== undefined) settled.envFiles.add(outcome.envFile);
     if ("issue" in outcome) {
       settled.errors.push(outcome.issue);
+      return;
+    }
+    // Judged on what would run (placeholders expanded), before anything else may ask about it.
+    const block = options.policies?.judge({
+      name: server.name,
+      config: outcome.config,
+      source: server.source,
+    });
+    if (block) {
+      settled.blocked.push({ name: server.name, source: server.source, ...block });
       return;
     }
     const reserved = options.reserve?.({ name: server.name, config: outcome.config, source: server.source });

@@ -2,6 +2,7 @@ import type { InterpolationSyntax } from "./interpolate.js";
 import type { ConfigIssue } from "./model/config-issue.js";
 import type { MCPServerConfig } from "./model/server-config.js";
 import type { SourceMeta } from "./model/source-meta.js";
+import type { PolicyId } from "./policy/server-policy.js";
 
 /** Where discovery looks: injected so tests can point it at a fixture home. */
 export interface DiscoveryContext {
@@ -19,6 +20,14 @@ export interface DiscoveryContext {
    * project-level entries dropped by the loader. @default true
    */
   enableProjectConfig?: boolean;
+  /**
+   * A folder that stands in for the filesystem root, in addition to it, when
+   * system files are looked up (the policies of mcp-rt, Claude Code and
+   * Codex, Claude Code's `managed-mcp.json`): tests and containers point it
+   * at a fixture. What is found there adds to what the real system paths
+   * hold; it never hides them. @default none
+   */
+  systemRoot?: string;
 }
 
 /** How the loader expands `${…}` placeholders in one entry. */
@@ -184,6 +193,26 @@ export interface LoadConfigsOptions {
   trust?: ProjectTrust | "all" | undefined;
   /** Answers VS Code `${input:id}` placeholders. */
   resolveInput?: (id: string, input: unknown) => Promise<string | undefined>;
+  /**
+   * A folder whose system paths are read for policies too, in addition to
+   * the real ones (see `DiscoveryContext.systemRoot`): it can add a policy,
+   * never remove one. Policy itself has no option: no option, user file or
+   * project file loosens what an organisation's policy forbids.
+   * @default none
+   */
+  systemRoot?: string;
+}
+
+/** A server a policy forbids: it is not started, and this says which rule of which file. */
+export interface BlockedServer {
+  name: string;
+  source: SourceMeta;
+  /** Whose policy: mcp-rt's own, Claude Code's managed policy, or Codex's requirements. */
+  policy: PolicyId;
+  /** The rule, in the words of its file, e.g. `deniedMcpServers: { "serverName": "github" }`. */
+  rule: string;
+  /** The policy file the rule is in. */
+  policyFile: string;
 }
 
 /** What `loadAllMCPConfigs` found, and why each server it will not start is left out. */
@@ -200,6 +229,13 @@ export interface LoadConfigsResult {
    * answered (`keys` empty when it gave none).
    */
   filtered: Array<{ name: string; source: SourceMeta; reason: string; keys: string[] }>;
+  /**
+   * Servers a policy forbids (mcp-rt's own, or the managed policy of the
+   * client whose file defines them), each with the rule and the policy
+   * file. Always set by `loadAllMCPConfigs`; optional so that a replacement
+   * discovery may leave it out.
+   */
+  blocked?: BlockedServer[];
   /**
    * Project servers waiting for the user's approval (project trust), with
    * the config they would start with (after expansion), so a UI can show what

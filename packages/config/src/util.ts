@@ -4,6 +4,9 @@
  *
  * @packageDocumentation
  */
+
+export type { FileLockOptions } from "./file-lock.js";
+export { withFileLock } from "./file-lock.js";
 export { abortError } from "./util/abort-error.js";
 export type { PathContext } from "./util/display-path.js";
 export { displayPath } from "./util/display-path.js";

@@ -3,7 +3,9 @@ import {
   MCPHttpServerConfigSchema,
   type MCPServerConfig,
   MCPStdioServerConfigSchema,
+  POISONING_POLICIES,
   PROTOCOL_SETTINGS,
+  TOOL_CHANGES_POLICIES,
 } from "./model/server-config.js";
 import { redactUrl } from "./redact-text.js";
 import { describeKind, describeValue, fieldKey, isPlainObject } from "./util/describe-value.js";
@@ -143,6 +145,25 @@ export function findServerConfigProblems(name: string, config: unknown): ServerC
     add(
       "protocol",
       `must be "auto" (ask the server), "legacy" (2025-11-25 and before) or "2026-07-28", got ${describeValue(config.protocol)}`,
+    );
+  }
+
+  if (
+    config.toolChanges !== undefined &&
+    !(TOOL_CHANGES_POLICIES as readonly unknown[]).includes(config.toolChanges)
+  ) {
+    add(
+      "toolChanges",
+      `must be "ask" (hold changed tools and ask), "hold" (hold them until reviewed) or "allow" (expose and record them), got ${describeValue(config.toolChanges)}`,
+    );
+  }
+  if (
+    config.poisoning !== undefined &&
+    !(POISONING_POLICIES as readonly unknown[]).includes(config.poisoning)
+  ) {
+    add(
+      "poisoning",
+      `must be "hold" (keep a tool with a strong sign of poisoning from the model) or "warn" (only report it), got ${describeValue(config.poisoning)}`,
     );
   }
 

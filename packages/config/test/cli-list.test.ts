@@ -48,6 +48,7 @@ describe("mcp-rt-config list", () => {
       shadowedBy: null,
       reason: expect.stringContaining("mcp-rt-config trust"),
       issues: [],
+      blockedBy: null,
     });
     expect(json.servers.find((s) => s.name === "broken")?.issues.join(" ")).toContain("command");
   });

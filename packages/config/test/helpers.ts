@@ -208,6 +208,8 @@ export interface CliFixture {
   readonly project: string;
   /** Runs `mcp-rt-config` in the project, with only the fixture's environment. */
   cli(...args: string[]): CliRun;
+  /** {@link CliFixture.cli} with these variables added to the fixture's environment. */
+  cliWithEnv(env: Record<string, string>, ...args: string[]): CliRun;
   /** `list --json` as name → `provider:status` of each entry. */
   statuses(): Record<string, string[]>;
 }
@@ -249,7 +251,7 @@ export function useCliFixture(): CliFixture {
     if (!tree) throw new Error("useCliFixture: the fixture exists only while a test runs");
     return tree;
   };
-  const cli = (...args: string[]): CliRun => {
+  const cliWithEnv = (extra: Record<string, string>, ...args: string[]): CliRun => {
     const { home, project } = current();
     const result = spawnSync(process.execPath, [join(packageDir, "dist", "cli.js"), ...args], {
       cwd: project,
@@ -261,11 +263,13 @@ export function useCliFixture(): CliFixture {
         XDG_CONFIG_HOME: join(home, ".config"),
         GH_TOKEN: CLI_SECRETS.GH_TOKEN,
         OPAQUE_ARG: CLI_SECRETS.OPAQUE,
+        ...extra,
       },
       timeout: 20_000,
     });
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   };
+  const cli = (...args: string[]): CliRun => cliWithEnv({}, ...args);
   return {
     get home() {
       return current().home;
@@ -274,6 +278,7 @@ export function useCliFixture(): CliFixture {
       return current().project;
     },
     cli,
+    cliWithEnv,
     statuses() {
       const json = JSON.parse(cli("list", "--json").stdout) as ListJson;
       const out: Record<string, string[]> = {};

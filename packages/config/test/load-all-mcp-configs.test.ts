@@ -86,6 +86,7 @@ describe("loadAllMCPConfigs: the result", () => {
       shadowed: [],
       disabled: [],
       filtered: [],
+      blocked: [],
       needsApproval: [],
       files: expect.any(Array),
     });

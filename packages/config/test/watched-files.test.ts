@@ -38,7 +38,7 @@ describe("loadAllMCPConfigs: files, what a watcher follows", () => {
     expect(result.files).toContain(join(tree.home, ".claude.json"));
   });
 
-  it("takes a source's paths, and the files of a source without paths from its entries and issues", async () => {
+  it("takes a source's paths, the files of a source without paths from its entries and issues, and the policy files", async () => {
     const tree = await fixture();
     const meta = { provider: "team", providerName: "Team", level: "user" as const };
     const noPaths: CapabilitySource = {
@@ -72,6 +72,10 @@ describe("loadAllMCPConfigs: files, what a watcher follows", () => {
     const result = await tree.load({ sources: [noPaths, withPaths, throwing, createNativeSource()] });
     expect(result.files).toEqual(
       [
+        // The policy files are followed whatever the sources (fixture trees load as Linux).
+        "/etc/claude-code/managed-settings.json",
+        "/etc/codex/requirements.toml",
+        "/etc/mcp-rt/policy.json",
         "/later/servers.json",
         "/team/broken.json",
         "/team/servers.json",

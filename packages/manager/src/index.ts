@@ -1,5 +1,16 @@
 // The manager API (README "API").
 
+export type { MCPHeldTool, MCPHoldReason, MCPServerChange } from "./approvals/approval-check.js";
+export type { MCPToolDiffEntry, MCPWordChange } from "./approvals/definition-diff.js";
+export type { MCPPoisoningStrength, PoisoningRule } from "./approvals/poisoning-rules.js";
+export { POISONING_RULES, visibleText } from "./approvals/poisoning-rules.js";
+export type {
+  MCPPoisoningFinding,
+  MCPPoisoningSubject,
+  PoisoningScanInput,
+} from "./approvals/poisoning-scan.js";
+export { scanServerText } from "./approvals/poisoning-scan.js";
+export type { MCPHeldToolReview, MCPToolReview, MCPToolsHeld } from "./approvals/tool-review.js";
 export type { DiscoverAndLoadOptions, DiscoverAndLoadResult } from "./discover-and-load.js";
 export { discoverAndLoadMCPTools, discoverMCPServers, toolOrigin } from "./discover-and-load.js";
 export type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";
@@ -42,13 +53,21 @@ export { createMCPToolName } from "./tools/tool-catalog.js";
 
 // Re-exported: the config, cache and client names a user of the manager needs (README "API").
 
-export type { MCPToolCacheOptions, ToolCacheStore } from "@mcp-rt/cache";
+export type {
+  MCPToolApprovalsOptions,
+  MCPToolCacheOptions,
+  ToolApprovalsFromUrlOptions,
+  ToolCacheStore,
+} from "@mcp-rt/cache";
 export {
   createAuthStorage,
   createCacheFromUrl,
   createFileStore,
+  createToolApprovals,
   defaultCacheDir,
+  MCPToolApprovals,
   MCPToolCache,
+  toolDefinitionDigest,
 } from "@mcp-rt/cache";
 export type {
   ElicitationHandler,
@@ -83,10 +102,12 @@ export type {
   Logger,
   MCPAuthConfig,
   MCPHttpServerConfig,
+  MCPPoisoningPolicy,
   MCPPromptArgument,
   MCPServerCommon,
   MCPServerConfig,
   MCPStdioServerConfig,
+  MCPToolChangesPolicy,
   MCPToolDefinition,
   McpRtErrorCode,
   ProjectTrust,

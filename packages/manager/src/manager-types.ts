@@ -1,14 +1,17 @@
-import type { MCPToolCache } from "@mcp-rt/cache";
+import type { MCPToolApprovals, MCPToolCache } from "@mcp-rt/cache";
 import type { ElicitationHandler, MCPEra, MCPEraDecision, ToolLimits } from "@mcp-rt/client";
 import type {
   AuthStorage,
   LoadConfigsOptions,
   LoadConfigsResult,
   Logger,
+  MCPPoisoningPolicy,
   MCPServerConfig,
+  MCPToolChangesPolicy,
   McpRtError,
   SourceMeta,
 } from "@mcp-rt/config";
+import type { MCPToolsHeld } from "./approvals/tool-review.js";
 
 /** The design document's three statuses of a server, derived from its phase. */
 export type MCPConnectionStatus = "connected" | "connecting" | "disconnected";
@@ -105,6 +108,14 @@ export interface MCPServerState {
   protocol?: MCPServerProtocol;
   /** While it is still starting: why startup did not wait for it (see {@link MCPNotWaitedFor}). */
   notWaitedFor?: MCPNotWaitedFor;
+  /**
+   * Tools it offers that are held until the user approves them (changed or
+   * new since approved, or poisoned), by their original names; absent when
+   * none. `reviewTools(name)` shows why, with each diff.
+   */
+  heldTools?: string[];
+  /** How many signs of poisoning the offline check found in what it offers now (held or not); absent when none. */
+  findingCount?: number;
   /** The last failure: connect, list, or a dropped transport. */
   lastError?: { code: string; message: string; stderrTail?: string };
 }
@@ -135,6 +146,15 @@ export interface MCPManagerEvents {
   "server:needs-auth": { name: string; error: McpRtError };
   /** The tools of `name` changed: call `getTools()` again. */
   "tools:changed": { name: string };
+  /**
+   * Tools of `name` are held until the user approves them, told once per
+   * definition (not those the user chose to keep holding): each with why
+   * (`reasons`), what the poisoning check found, and its diff against the
+   * definition approved before, so that a host can ask its own way. Its
+   * policy says whether to ask (`"ask"`) or only to note it (`"hold"`).
+   * Approve with `approveTools`, keep holding with `holdTools`.
+   */
+  "tools:held": MCPToolsHeld;
   /** The resources or resource templates of `name` changed (listed, relisted after `list_changed`, cached, or gone): call `getResources()` again. */
   "resources:changed": { name: string };
   /** The prompts of `name` changed: call `getPrompts()` again. */
@@ -261,6 +281,36 @@ export interface MCPManagerOptions {
    * @default an `MCPToolCache` on the default file store (`$XDG_CACHE_HOME/mcp-rt` or `~/.cache/mcp-rt`)
    */
   cache?: MCPToolCache | string | null;
+  /**
+   * Where the tool definitions the user approved are kept
+   * (`createToolApprovals()`: `~/.mcp-rt/tool-approvals/`). With a store, the
+   * first list of a server is recorded, and every later list (live or
+   * cached) is compared with it: a new or changed tool, or a server that
+   * now runs another command or calls itself by another name, is drift
+   * (see `toolChanges`). The caller's: the manager never closes it. `null`
+   * or unset: no store; tool changes are not checked, the poisoning check
+   * still runs, and approvals given with `approveTools` last as long as the
+   * manager. @default null
+   */
+  approvals?: MCPToolApprovals | null;
+  /**
+   * What drift does: `"ask"` and `"hold"` keep the drifted tools from the
+   * model (the rest of the server stays) and emit `tools:held`, whose
+   * listener asks the user (`"ask"`) or only notes it (`"hold"`);
+   * `"allow"` exposes and records them. A server's own `toolChanges`
+   * overrides it (a project-level entry only to make it stricter).
+   * @default "hold": a library has nobody to ask, and a tool held can still be approved, a tool exposed has been read
+   */
+  toolChanges?: MCPToolChangesPolicy;
+  /**
+   * What a strong sign of a poisoned definition does (tag characters, bidi
+   * controls, tags or orders aimed at the model): `"hold"` keeps the tool
+   * (and instructions) from the model until approved, `"warn"` only logs
+   * it. Weak signs are always only logged. A server's own `poisoning`
+   * overrides it (a project-level entry only to make it stricter).
+   * @default "hold"
+   */
+  poisoning?: MCPPoisoningPolicy;
   /** The startup gate: how long `connectServers` waits before it uses the cache. @default 250 */
   startupTimeoutMs?: number;
   /**

@@ -1,5 +1,6 @@
 import type { MCPPromptResult, MCPResourceContents, MCPServerConnection, SignInStatus } from "@mcp-rt/client";
 import type { AuthStorage, MCPServerConfig, SourceMeta } from "@mcp-rt/config";
+import type { MCPToolReview } from "./approvals/tool-review.js";
 import { Fleet } from "./fleet/fleet.js";
 import type { MCPLoadResult, MCPReloadResult } from "./fleet/load-result.js";
 import { ManagerCache, openAuthStorage } from "./manager-cache.js";
@@ -18,6 +19,7 @@ import type {
 } from "./manager-types.js";
 import type { ServerProbe } from "./server/probe-server.js";
 import type { MCPPrompt, MCPResource, MCPResourceTemplate } from "./server/server-content.js";
+import type { ServerSupervisor } from "./server/server-supervisor.js";
 import type { ToolResult } from "./tools/custom-tool.js";
 import type { MCPTool } from "./tools/mcp-tool.js";
 import type { ToolOwner } from "./tools/tool-catalog.js";
@@ -273,6 +275,45 @@ export class MCPManager implements AsyncDisposable {
    */
   signInStatus(name: string): Promise<SignInStatus | undefined> {
     return this.#fleet.signIn.status(name);
+  }
+
+  /**
+   * What the user reviews before approving a server's held tools: each held
+   * tool with why it is held, what the poisoning check found, and its diff
+   * against the definition approved before (description words, schema
+   * paths, annotations); what changed of the server itself; and every sign
+   * of poisoning in what it offers now. Rejects with `UNKNOWN_SERVER`.
+   */
+  reviewTools(name: string): Promise<MCPToolReview> {
+    return this.#server(name).then((server) => server.review());
+  }
+
+  /**
+   * Approves the held tools of a server named in `tools` (every held one when
+   * absent): they are recorded in `approvals` as they are now, exposed, and
+   * `tools:changed` is emitted. Resolves with the names approved. Rejects
+   * with `UNKNOWN_SERVER`, `TOOL_NOT_FOUND` (a name that is not held), or the
+   * store's error when it cannot be written (nothing is approved then).
+   */
+  approveTools(name: string, tools?: readonly string[]): Promise<string[]> {
+    return this.#server(name).then((server) => server.approveHeld(tools));
+  }
+
+  /**
+   * Keeps holding the held tools of a server named in `tools` (every held one
+   * when absent), as they are now: recorded, they are held again without a
+   * new `tools:held` until they change. Resolves with their names; rejects
+   * like {@link MCPManager.approveTools}.
+   */
+  holdTools(name: string, tools?: readonly string[]): Promise<string[]> {
+    return this.#server(name).then((server) => server.keepHeld(tools));
+  }
+
+  /** The supervisor of `name`, or `UNKNOWN_SERVER` naming the known ones. */
+  async #server(name: string): Promise<ServerSupervisor> {
+    const server = this.#fleet.table.get(name);
+    if (!server) throw this.#fleet.table.unknown(name);
+    return server;
   }
 
   /**

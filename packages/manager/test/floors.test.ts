@@ -33,6 +33,8 @@ const FLOORS: readonly Floor[] = [
       "result-limits.ts",
     ],
   ],
+  // Approved tool definitions: pure judgement over definitions and the cache's store, below everything that uses it.
+  [["approvals/"]],
 ];
 
 /** Where `file` lives: its floor (0 is the top) and its room there; `undefined` when no room names it. */

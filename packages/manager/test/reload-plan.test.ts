@@ -1,6 +1,6 @@
 import type { MCPServerConfig } from "@mcp-rt/config";
 import { describe, expect, it } from "vitest";
-import { planReload } from "../src/fleet/reload-plan.js";
+import { keepBrokenFiles, planReload } from "../src/fleet/reload-plan.js";
 import type { Attempt } from "../src/server/attempt.js";
 import { ServerRecord } from "../src/server/server-record.js";
 
@@ -59,5 +59,37 @@ describe("planReload: a reload computed from the table and the new configs, befo
     });
     expect(plan.change.restarted).toEqual(["a", "b"]);
     expect(plan.change.unchanged).toEqual([]);
+  });
+});
+
+describe("keepBrokenFiles: what a reload keeps while a file is broken", () => {
+  const source = (path: string) => ({
+    provider: "cursor",
+    providerName: "Cursor",
+    path,
+    level: "user" as const,
+  });
+  const views = () =>
+    [...tableOf({ kept: { command: "k" }, forbidden: { command: "f" } }).values()].map((record) => {
+      // Both were started from the file that is now broken mid-save.
+      record.from(source("/home/u/.cursor/mcp.json"));
+      return record;
+    });
+
+  it("keeps the servers of a broken file, but never one a policy now forbids", () => {
+    const broken = { path: "/home/u/.cursor/mcp.json", message: "invalid JSON" };
+    const discovery = { configs: {}, sources: {}, errors: [broken], needsApproval: [] };
+    expect(Object.keys(keepBrokenFiles(discovery, views()).configs).sort()).toEqual(["forbidden", "kept"]);
+    const blocked = [
+      {
+        name: "forbidden",
+        // The same name, defined in another file that still reads, and forbidden there.
+        source: source("/home/u/.codeium/windsurf/mcp_config.json"),
+        policy: "mcp-rt" as const,
+        rule: 'deniedMcpServers: { "serverName": "forbidden" }',
+        policyFile: "/etc/mcp-rt/policy.json",
+      },
+    ];
+    expect(Object.keys(keepBrokenFiles({ ...discovery, blocked }, views()).configs)).toEqual(["kept"]);
   });
 });

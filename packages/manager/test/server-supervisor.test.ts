@@ -2,6 +2,8 @@ import type { MCPConnectionCloseEvent, MCPServerConnection } from "@mcp-rt/clien
 import { McpRtError } from "@mcp-rt/config";
 import { TaskGroup } from "@mcp-rt/config/util";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { ToolApprovalKeeper } from "../src/approvals/approval-keeper.js";
+import { DEFAULT_APPROVAL_POLICIES } from "../src/approvals/approval-policy.js";
 import { loadClient } from "../src/client-module.js";
 import { createEmitter } from "../src/event-emitter.js";
 import type { MCPManagerEvents } from "../src/index.js";
@@ -107,6 +109,14 @@ function contextOf(connectAndList: ConnectAndList, events: string[]) {
       hurry() {},
     },
     catalog: { invalidate() {} },
+    approvals: new ToolApprovalKeeper({
+      store: null,
+      policies: DEFAULT_APPROVAL_POLICIES,
+      onHeld: (event) => emitter.emit("tools:held", event),
+      tasks,
+      logger,
+    }),
+    otherTools: () => new Set(),
     connectAndList,
   };
   return { context, logger, tasks };

@@ -17,6 +17,7 @@ import { ResourceTools } from "./resource-tools.js";
 import { ResultSpill, type ResultSpillOptions } from "./result-spill.js";
 import { SessionMCPTool } from "./session-mcp-tool.js";
 import { createToolRegistry, type ToolRegistry } from "./tool-registry.js";
+import { heldNotice } from "./tool-review-text.js";
 import { DEFAULT_TOOL_SEARCH, ToolSearch, type ToolSearchMode } from "./tool-search.js";
 import { sumToolTokens, type ToolTokens } from "./tool-tokens.js";
 
@@ -388,6 +389,10 @@ export class AgentSession {
     this.#unsubscribe.push(
       manager.on("tools:changed", schedule),
       manager.on("server:disconnected", schedule),
+      // Held tools never reach the registry: the user is told which, why, and how to review them.
+      manager.on("tools:held", (event) => {
+        if (!this.disposed) this.logger.warn(heldNotice(event));
+      }),
     );
     if (this.#resourceToolsOn) {
       const tools = new ResourceTools({

@@ -1,3 +1,4 @@
+import { POLICY_NAMES } from "@mcp-rt/config/explain";
 import { displayPath, plural } from "@mcp-rt/config/util";
 import type { LoadConfigsResult, MCPServerState } from "@mcp-rt/manager";
 import { failure, type MCPCommandResult } from "./mcp-command-result.js";
@@ -83,6 +84,10 @@ export class CommandText {
 
   /** Why discovery does not start `name`, or `undefined` when it does. */
   whyNotStarted(name: string, discovery: LoadConfigsResult): string | undefined {
+    const blocked = discovery.blocked?.find((entry) => entry.name === name);
+    if (blocked) {
+      return `⛔ ${name} is forbidden by ${POLICY_NAMES[blocked.policy]} (${this.show(blocked.policyFile)}): ${blocked.rule}; no config file or option here overrides it`;
+    }
     const approval = discovery.needsApproval.find((entry) => entry.name === name);
     if (approval) return `? ${name} waits for project approval: review it, then run /mcp trust`;
     const disabled = discovery.disabled.find((entry) => entry.name === name);

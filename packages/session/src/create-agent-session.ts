@@ -15,6 +15,7 @@ import {
   type MCPLoadProblem,
   MCPManager,
   type MCPManagerOptions,
+  MCPToolApprovals,
   MCPToolCache,
   toLoadErrors,
 } from "@mcp-rt/manager";
@@ -52,7 +53,10 @@ export interface CreateAgentSessionOptions {
    * store `<homeDir>/.mcp-rt/auth.json` (API keys and sign-ins), and `cache`
    * the file store in the session's home, with the cache key in
    * `<homeDir>/.mcp-rt/`, when `discovery.homeDir` or `discovery.env` is set
-   * (else the manager's default).
+   * (else the manager's default), and `approvals` the store of approved tool
+   * definitions in `<homeDir>/.mcp-rt/tool-approvals/` (`null` turns tool
+   * change checks off; `toolChanges` and `poisoning` keep the manager's
+   * defaults, `"hold"`).
    */
   manager?: MCPManagerOptions;
   /** Replaces `loadAllMCPConfigs` at start (tests inject one that fails). */
@@ -261,12 +265,13 @@ function sessionDiscovery(options: CreateAgentSessionOptions): LoadConfigsOption
 
 /**
  * The manager's options: the caller's, over the session's defaults; and what
- * the session opened for them (its own cache), which the session closes.
+ * the session opened for them (its own cache, its approvals store), which
+ * the session closes.
  */
 function sessionManagerOptions(
   options: CreateAgentSessionOptions,
   logger: Logger,
-): { managerOptions: MCPManagerOptions; opened: MCPToolCache[] } {
+): { managerOptions: MCPManagerOptions; opened: Array<{ close(): Promise<void> }> } {
   const given = options.manager ?? {};
   const { homeDir, env } = options.discovery ?? {};
   // Credentials live in the session's home: API keys and sign-ins survive restarts.
@@ -280,17 +285,23 @@ function sessionManagerOptions(
           keyFile: mcpRtPath("cache-key", homeDir),
         })
       : undefined;
+  // Approved tool definitions live beside the trust store: a changed tool is held until the user approves it.
+  const approvals =
+    given.approvals === undefined
+      ? new MCPToolApprovals({ folder: mcpRtPath("tool-approvals", homeDir) }, { logger })
+      : undefined;
   return {
     managerOptions: {
       maxStartupWaitMs: SESSION_MAX_STARTUP_WAIT_MS,
       logger,
       authStorage,
       ...(ownCache ? { cache: ownCache } : {}),
+      ...(approvals ? { approvals } : {}),
       ...given,
       // The session's own tools' names are never a server's, whatever the caller's options say.
       reservedToolNames: [...BUILT_IN_TOOL_NAMES, ...(given.reservedToolNames ?? [])],
     },
-    opened: ownCache ? [ownCache] : [],
+    opened: [...(ownCache ? [ownCache] : []), ...(approvals ? [approvals] : [])],
   };
 }
 

@@ -19,6 +19,7 @@ export type { ResultSpillOptions } from "./result-spill.js";
 export { SessionMCPTool } from "./session-mcp-tool.js";
 export type { ToolRegistry } from "./tool-registry.js";
 export { createToolRegistry } from "./tool-registry.js";
+export { heldNotice, reviewText } from "./tool-review-text.js";
 export type { ToolMatch, ToolSearchAnswer, ToolSearchMode } from "./tool-search.js";
 export { DEFAULT_TOOL_SEARCH, ToolSearch, toolSummary } from "./tool-search.js";
 export type { ModelToolDefinition, ToolTokens } from "./tool-tokens.js";
@@ -44,6 +45,9 @@ export type {
   MCPElicitationSchema,
   MCPServerConfig,
   MCPServerState,
+  MCPToolChangesPolicy,
+  MCPToolReview,
+  MCPToolsHeld,
   SourceMeta,
   ToolResult,
 } from "@mcp-rt/manager";

@@ -1,3 +1,4 @@
+import { POLICY_NAMES } from "@mcp-rt/config/explain";
 import { errorMessage } from "@mcp-rt/config/util";
 import type { Logger, MCPReloadResult } from "@mcp-rt/manager";
 import { ConfigWatcher } from "./config-watcher.js";
@@ -88,6 +89,12 @@ export class LiveConfig {
       result.problems.filter((problem) => problem.kind !== "file" || !this.#said.has(problem.error.message)),
     );
     this.#said = said;
+    for (const { name, policy, rule, policyFile } of result.discovery?.blocked ?? []) {
+      if (!result.removed.includes(name)) continue;
+      this.#logger.warn(
+        `MCP server "${name}" stopped: forbidden by ${POLICY_NAMES[policy]} (${policyFile}): ${rule}`,
+      );
+    }
     const waiting = new Set(result.discovery?.needsApproval.map((entry) => entry.name));
     const stopped = result.removed.filter((name) => waiting.has(name));
     if (stopped.length > 0) {

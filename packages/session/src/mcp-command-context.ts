@@ -92,6 +92,7 @@ export class MCPCommandContext {
     const names = new Set<string>([
       ...Object.keys(discovery.configs),
       ...discovery.needsApproval.map((entry) => entry.name),
+      ...(discovery.blocked ?? []).map((entry) => entry.name),
       ...discovery.disabled.map((entry) => entry.name),
       ...discovery.filtered.map((entry) => entry.name),
       ...discovery.shadowed.map((entry) => entry.name),
@@ -105,6 +106,7 @@ export class MCPCommandContext {
   sourceOf(name: string, discovery: LoadConfigsResult): SourceMeta | undefined {
     const held = [
       ...discovery.needsApproval,
+      ...(discovery.blocked ?? []),
       ...discovery.disabled,
       ...discovery.filtered,
       ...discovery.shadowed,

@@ -1,3 +1,4 @@
+import { POLICY_NAMES } from "@mcp-rt/config/explain";
 import { displayPath, plural } from "@mcp-rt/config/util";
 import type {
   LoadConfigsResult,
@@ -20,6 +21,7 @@ export type MCPListStatus =
   | "needs-auth"
   | "disabled"
   | "needs-approval"
+  | "blocked"
   | "shadowed"
   | "filtered"
   | "invalid";
@@ -34,6 +36,7 @@ const GLYPHS: Record<MCPListStatus, string> = {
   "needs-auth": "🔒",
   disabled: "–",
   "needs-approval": "?",
+  blocked: "⛔",
   shadowed: "–",
   filtered: "–",
   invalid: "✗",
@@ -63,6 +66,8 @@ export interface MCPListEntry {
   source?: MCPListSource;
   /** Tools exposed for it now (live or from the cache). */
   toolCount?: number;
+  /** Its tools held until the user approves them (`/mcp review <name>`), when any. */
+  heldTools?: string[];
   /** Resources and resource templates it offers (live or cached), when it has any. */
   resourceCount?: number;
   /** Prompts it offers (live or cached), when it has any. */
@@ -161,6 +166,7 @@ function fromState(state: MCPServerState, signIn?: SignInStatus): Omit<MCPListEn
   };
   if (state.resourceCount !== undefined) entry.resourceCount = state.resourceCount;
   if (state.promptCount !== undefined) entry.promptCount = state.promptCount;
+  if (state.heldTools) entry.heldTools = [...state.heldTools];
   if (state.connectedMs !== undefined && state.status === "connected") entry.connectedMs = state.connectedMs;
   if (state.queuedMs !== undefined && state.status === "connected") entry.queuedMs = state.queuedMs;
   if (state.protocol && state.status === "connected") entry.protocol = describeEra(state.protocol);
@@ -238,6 +244,14 @@ export function buildServerList(options: BuildServerListOptions): MCPServerList 
       "project server waiting for approval; review it, then /mcp trust",
     );
   }
+  for (const { name, source, policy, rule, policyFile } of discovery.blocked ?? []) {
+    configOnly(
+      name,
+      source,
+      "blocked",
+      `blocked by ${POLICY_NAMES[policy]} (${displayPath(policyFile, where)}): ${rule}`,
+    );
+  }
   for (const { name, source } of discovery.disabled) {
     configOnly(name, source, "disabled", `disabled; /mcp enable ${name} turns it on`);
   }
@@ -312,7 +326,7 @@ function compare(a: string, b: string): number {
 }
 
 const LEGEND =
-  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  🔒 needs sign-in";
+  "● connected  ◌ connecting/deferred  ○ disconnected  ✗ failed  – disabled/shadowed/filtered  ? needs approval  ⛔ blocked by policy  🔒 needs sign-in";
 
 /** Lines of a server's stderr tail `/mcp list <name>` shows. */
 const STDERR_LINES = 30;
@@ -342,6 +356,7 @@ export function formatServerList(
       const facts: string[] = [entry.status.replace("-", " ")];
       if (entry.toolCount !== undefined && entry.status !== "failed") {
         facts.push(plural(entry.toolCount, "tool"));
+        if (entry.heldTools) facts.push(`${entry.heldTools.length} held (/mcp review ${entry.name})`);
         if (entry.resourceCount !== undefined) facts.push(plural(entry.resourceCount, "resource"));
         if (entry.promptCount !== undefined) facts.push(plural(entry.promptCount, "prompt"));
       }

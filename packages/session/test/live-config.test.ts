@@ -30,7 +30,11 @@ describe("createAgentSession({ watch: true })", () => {
   it("restarts only the server whose args changed; the others keep their pid and finish their calls", async () => {
     const servers = { a: echoServer(), b: echoServer(), slow: slowCallServer() };
     await world.write(world.userFile, { mcpServers: servers });
-    const { session } = await world.start({ watch: true });
+    // Its edits are the user's own: what approvals ask about an edited server is tested in mcp-review-command.test.ts.
+    const { session } = await world.start({
+      watch: true,
+      manager: { cache: world.cache, toolChanges: "allow" },
+    });
     const pids = {
       a: await pidOf(session, "a"),
       b: await pidOf(session, "b"),

@@ -45,6 +45,11 @@ describe("/mcp trust", () => {
     expect(activeMCPNames(third.session)).toEqual(["mcp_mine_echo"]);
     const third_mcp = new MCPCommandController(third.session);
     expect((await third_mcp.handle("/mcp trust")).ok).toBe(true);
+    // It runs other arguments than when its tools were approved: they wait for the user's review too.
+    expect((await third_mcp.handle("/mcp review proj")).text).toMatch(
+      /server: runs .*--tools=2.*, was .*--tools=1/,
+    );
+    expect((await third_mcp.handle("/mcp review proj approve")).ok).toBe(true);
     expect(activeMCPNames(third.session)).toContain("mcp_proj_tool_1");
     const pid = await pidOf(third.session, "proj");
     const untrusted = await third_mcp.handle("/mcp untrust");

@@ -37,7 +37,8 @@ describe("/mcp reload restarts only what changed", () => {
     await world.write(world.userFile, {
       mcpServers: { a: echoServer(), b: echoServer(), old: echoServer() },
     });
-    const { session } = await world.start();
+    // Its edits are the user's own: what approvals ask about an edited server is tested in mcp-review-command.test.ts.
+    const { session } = await world.start({ manager: { cache: world.cache, toolChanges: "allow" } });
     const a = await pidOf(session, "a");
     const b = await pidOf(session, "b");
     const mcp = new MCPCommandController(session);
@@ -77,7 +78,8 @@ describe("/mcp reload restarts only what changed", () => {
   it("stops project servers whose config changed until /mcp trust", async () => {
     const project = join(world.cwd, ".mcp.json");
     await world.write(project, { mcpServers: { proj: echoServer() } });
-    const { session } = await world.start();
+    // Its edits are the user's own: what approvals ask about an edited server is tested in mcp-review-command.test.ts.
+    const { session } = await world.start({ manager: { cache: world.cache, toolChanges: "allow" } });
     const mcp = new MCPCommandController(session);
     expect((await mcp.handle("/mcp trust")).ok).toBe(true);
     expect((await mcp.handle("/mcp reload")).data).toMatchObject({ unchanged: ["proj"] });

@@ -130,7 +130,10 @@ describe("tool search in a session", () => {
   });
 
   it("re-indexes when a server's tools change (list_changed)", async () => {
-    await world.write(world.userFile, { mcpServers: { changing: listChangingServer() } });
+    // A server whose tools change on purpose: its new tools are taken as they come, not held for review.
+    await world.write(world.userFile, {
+      mcpServers: { changing: { ...listChangingServer(), toolChanges: "allow" } },
+    });
     const { session } = await world.start({ toolSearch: "on" });
     expect(session.toolSearch.search("zebra stripes")).toEqual([]);
     const tools = session.modelTools();

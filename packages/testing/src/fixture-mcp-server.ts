@@ -5,7 +5,6 @@ import {
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  type RegisteredTool,
   type ServerContext,
   type Tool,
   type Transport,
@@ -14,6 +13,7 @@ import { z } from "zod";
 import { DEEP_SCHEMA_MARKER } from "./deep-schema.js";
 import { askStateCodec } from "./fixture-ask.js";
 import { addFixtureContent } from "./fixture-content.js";
+import { addDefinedTools, type ListedTool, readFixtureDefinitions } from "./fixture-definitions.js";
 import { type FixtureOptions, TERMINAL_ESCAPES } from "./fixture-options.js";
 
 /** What the MCP side of the fixture needs from the process around it. */
@@ -78,6 +78,9 @@ function hugeBlock(bytes: number, type: unknown): CallToolResult["content"][numb
  */
 export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHooks): McpServer {
   const escapes = options.escapes ? TERMINAL_ESCAPES : "";
+  // Read at each start (a stdio process, an HTTP session): a file changed between two starts is a server that changed.
+  const defined = options.definitions === undefined ? undefined : readFixtureDefinitions(options.definitions);
+  const instructions = escapes ? `Read me.${escapes}` : defined?.instructions;
   const mcp = new McpServer(
     { name: `${options.name ?? "mcp-rt-fixture"}${escapes}`, version: "1.0.0" },
     {
@@ -86,13 +89,13 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
         // Declared without handlers: every resources/* and prompts/* request gets -32601.
         ...(options.contentNotFound ? { resources: {}, prompts: {} } : {}),
       },
-      ...(escapes ? { instructions: `Read me.${escapes}` } : {}),
+      ...(instructions === undefined ? {} : { instructions }),
       // A requestState the client did not echo byte for byte fails its retry with -32602.
       requestState: { verify: askStateCodec.verify },
     },
   );
   const prefix = options.toolPrefix ?? "";
-  const listed = new Map<string, { definition: Tool; registered: RegisteredTool }>();
+  const listed = new Map<string, ListedTool>();
 
   const addTool = (
     name: string,
@@ -295,6 +298,10 @@ export function createFixtureMcpServer(options: FixtureOptions, hooks: FixtureHo
         return text(`removed ${toolName}`);
       },
     );
+  }
+
+  if (options.definitions !== undefined && defined) {
+    addDefinedTools(mcp, listed, { path: options.definitions, first: defined });
   }
 
   addFixtureContent(mcp, options, (name, description, shape, handler, outputSchema) =>

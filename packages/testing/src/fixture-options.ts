@@ -156,6 +156,16 @@ export interface FixtureOptions {
    * @default 0
    */
   startCpuMs?: number | undefined;
+  /**
+   * A JSON file `{ "tools": [...], "instructions": "..." }` read when the
+   * server starts: each tool is listed exactly as written (name, title,
+   * description, input and output schema, annotations) and answers a call
+   * with its arguments; the instructions are sent at `initialize`. With it
+   * comes `reload_definitions`, which reads the file again and sends
+   * `notifications/tools/list_changed`. A server whose tools change between
+   * two starts, or while it runs (`--definitions`).
+   */
+  definitions?: string | undefined;
   /** Write no diagnostics to stderr; with `hangAtInit`, the process writes nothing at all (`--quiet`). @default false */
   quiet?: boolean | undefined;
 }
@@ -235,6 +245,7 @@ const commandLineSchema = lazy(() => {
       "probe-status": whole(100, 599),
       "stdin-delay-ms": whole(0),
       "start-cpu-ms": whole(0),
+      definitions: nonEmpty,
       quiet: flag,
       http: flag,
       sse: flag,
@@ -268,6 +279,7 @@ const stringFlags = [
   "list-ttl-ms",
   "list-scope",
   "start-cpu-ms",
+  "definitions",
   "port",
 ] as const;
 const booleanFlags = [
@@ -351,6 +363,7 @@ export function fixtureArgs(options: FixtureOptions = {}): string[] {
   value("probe-status", options.probeStatus);
   value("stdin-delay-ms", options.stdinDelayMs);
   value("start-cpu-ms", options.startCpuMs);
+  value("definitions", options.definitions);
   flag("quiet", options.quiet);
   return args;
 }
@@ -430,6 +443,7 @@ export function parseFixtureCommandLine(argv: string[]): ParseFixtureCommandLine
       probeStatus: v["probe-status"],
       stdinDelayMs: v["stdin-delay-ms"],
       startCpuMs: v["start-cpu-ms"],
+      definitions: v.definitions,
       quiet: v.quiet,
     },
   };

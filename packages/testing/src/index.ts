@@ -44,5 +44,9 @@ export type { OAuthFixture, OAuthFixtureCounts, OAuthFixtureOptions } from "./oa
 export { startOAuthFixture } from "./oauth-fixture.js";
 export type { PidFileEntry } from "./pid-file.js";
 export { readPidFile, readPidFileEntries } from "./pid-file.js";
+export type { PoisonedCase } from "./poisoning-corpus.js";
+export { POISONED_DEFINITIONS, tagSmuggled } from "./poisoning-corpus.js";
+export type { RealServerDefinitions } from "./real-server-corpus.js";
+export { driftCorpus, realServerDefinitions } from "./real-server-corpus.js";
 export type { RedisServer } from "./redis-server.js";
 export { freePort, hasRedisServer, redisUnavailable, startRedisServer } from "./redis-server.js";

@@ -18,6 +18,8 @@ export interface EntryJson {
   reason: string;
   /** Validation problems and unset variables. */
   issues: string[];
+  /** For a `blocked` entry: whose policy (`mcp-rt`, `claude-code`, `codex`), the rule and the policy file; else null. */
+  blockedBy: { policy: string; rule: string; policyFile: string } | null;
 }
 
 /** The {@link EntryJson} of one entry, its texts passed through `scrub` (which hides secrets). */
@@ -38,5 +40,6 @@ export function entryJson(
     shadowedBy: by ? { provider: by.provider, providerName: by.providerName, path: by.path } : null,
     reason: scrub(statusReason(entry, context)),
     issues: entry.issues.map(scrub),
+    blockedBy: entry.blockedBy ? { ...entry.blockedBy } : null,
   };
 }

@@ -2,11 +2,18 @@ import type { ConfigIssue } from "../model/config-issue.js";
 import type { SourceMeta } from "../model/source-meta.js";
 import { expansionReferences, scrubSecrets, secretValues } from "../redact.js";
 import { redactText } from "../redact-text.js";
-import type { DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
+import type { BlockedServer, DiscoveredServer, LoadConfigsResult, ProjectChange } from "../types.js";
 import { containsToken } from "../whole-token.js";
 
 /** Why a server entry will, or will not, start. */
-export type ServerStatus = "active" | "disabled" | "filtered" | "shadowed" | "needs approval" | "invalid";
+export type ServerStatus =
+  | "active"
+  | "blocked"
+  | "disabled"
+  | "filtered"
+  | "shadowed"
+  | "needs approval"
+  | "invalid";
 
 /** How a server is reached: `http` also covers URL configs without `type` (HTTP with SSE fallback). */
 export type Transport = "stdio" | "http" | "sse";
@@ -43,6 +50,8 @@ export interface InventoryEntry {
   disabledBy?: string;
   /** For `filtered`: the reason the loader's `reserve` rule gave. */
   filteredBy?: string;
+  /** For `blocked`: whose policy forbids it, the rule and the policy file. */
+  blockedBy?: Pick<BlockedServer, "policy" | "rule" | "policyFile">;
   /** The env file it reads (or, waiting for approval, would read). */
   envFile?: string;
   /** What a project not approved yet would change about this (user's) entry. */
@@ -66,6 +75,7 @@ export interface InventoryExtras {
 export const STATUSES: readonly ServerStatus[] = [
   "active",
   "needs approval",
+  "blocked",
   "disabled",
   "filtered",
   "invalid",
@@ -143,6 +153,11 @@ export function buildInventory(result: LoadConfigsResult, extras: InventoryExtra
     );
     const added = last();
     if (entry.envFile !== undefined && added !== undefined) added.envFile = entry.envFile;
+  }
+  for (const { name, source, policy, rule, policyFile } of result.blocked ?? []) {
+    add(name, "blocked", source, raw(name, source));
+    const added = last();
+    if (added !== undefined) added.blockedBy = { policy, rule, policyFile };
   }
   for (const entry of result.disabled) {
     add(entry.name, "disabled", entry.source, raw(entry.name, entry.source));

@@ -17,6 +17,13 @@ export interface ReasonContext extends PathContext {
   env?: Record<string, string | undefined>;
 }
 
+/** Whose policy, as a person reads it. */
+export const POLICY_NAMES: Record<NonNullable<InventoryEntry["blockedBy"]>["policy"], string> = {
+  "mcp-rt": "mcp-rt's policy",
+  "claude-code": "Claude Code's managed policy",
+  codex: "Codex's requirements",
+};
+
 /** Why a project-level server waits, without what to do about it. */
 export const APPROVAL =
   "a project-level server not approved for this folder yet, or changed since the approval";
@@ -32,6 +39,11 @@ export function statusReason(entry: InventoryEntry, context: ReasonContext): str
       return "starts in a new session";
     case "needs approval":
       return `${APPROVAL}; review it, then run \`${context.trustCommand}\``;
+    case "blocked": {
+      const by = entry.blockedBy;
+      if (by === undefined) return "forbidden by a policy";
+      return `forbidden by ${POLICY_NAMES[by.policy]} (${displayPath(by.policyFile, context)}): ${by.rule}; no config file or option here overrides it`;
+    }
     case "disabled": {
       const enabled = (entry.config as { enabled?: unknown } | undefined)?.enabled;
       if (enabled === false && entry.disabledBy === "disabled") return "`disabled: true` in its config";

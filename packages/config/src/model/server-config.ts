@@ -51,7 +51,34 @@ export interface MCPServerCommon {
    * @default "auto"
    */
   protocol?: MCPProtocolSetting | undefined;
+  /**
+   * What happens when this server's tools differ from the ones approved
+   * before (a changed or new tool): `"ask"` holds them and asks the user,
+   * `"hold"` holds them until reviewed, `"allow"` exposes and records them.
+   * mcp-rt's own field; a project's file may only make it stricter than the
+   * host's setting. @default the host's `toolChanges`
+   */
+  toolChanges?: MCPToolChangesPolicy | undefined;
+  /**
+   * What a strong sign of a poisoned definition does (tag characters, bidi
+   * controls, instructions aimed at the model): `"hold"` keeps the tool from
+   * the model until reviewed, `"warn"` only reports it. mcp-rt's own field; a
+   * project's file may only make it stricter. @default the host's `poisoning`
+   */
+  poisoning?: MCPPoisoningPolicy | undefined;
 }
+
+/** The values of {@link MCPServerCommon.toolChanges}, strictest last. */
+export const TOOL_CHANGES_POLICIES = ["allow", "ask", "hold"] as const;
+
+/** What drifted tool definitions do: see {@link MCPServerCommon.toolChanges}. */
+export type MCPToolChangesPolicy = (typeof TOOL_CHANGES_POLICIES)[number];
+
+/** The values of {@link MCPServerCommon.poisoning}, strictest last. */
+export const POISONING_POLICIES = ["warn", "hold"] as const;
+
+/** What a strong sign of poisoning does: see {@link MCPServerCommon.poisoning}. */
+export type MCPPoisoningPolicy = (typeof POISONING_POLICIES)[number];
 
 /** The values of {@link MCPServerCommon.protocol}. */
 export const PROTOCOL_SETTINGS = ["auto", "legacy", "2026-07-28"] as const;
@@ -136,6 +163,8 @@ const common = {
   excludeTools: z.optional(z.array(z.string())),
   alwaysLoad: z.optional(z.boolean()),
   protocol: z.optional(z.enum(PROTOCOL_SETTINGS)),
+  toolChanges: z.optional(z.enum(TOOL_CHANGES_POLICIES)),
+  poisoning: z.optional(z.enum(POISONING_POLICIES)),
 };
 
 /** zod schema of {@link MCPStdioServerConfig}. */

@@ -1,5 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { isAbsolute, join, posix } from "node:path";
+import { claudeManagedMcpFiles } from "../policy/policy-paths.js";
 import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
 import { isPlainObject } from "../util/describe-value.js";
 import { defineFileSource, type FileSourceFindings } from "./define-file-source.js";
@@ -32,6 +33,11 @@ export function mapClaudeEntry(entry: Record<string, unknown>): EntryMapping {
  * `mcpServers` of `~/.claude.json`). `$CLAUDE_CONFIG_DIR` moves
  * `.claude.json`. A project server the user turned down in Claude
  * (`projects[<cwd>].disabledMcpjsonServers`) is `enabled: false`.
+ *
+ * Above them, an organisation's `managed-mcp.json` (`/etc/claude-code/`,
+ * `/Library/Application Support/ClaudeCode/`, `C:\Program Files\ClaudeCode\`),
+ * level `user`: where it exists Claude Code's managed policy lets only its
+ * servers start (`loadAllMCPConfigs` reports the others as `blocked`).
  */
 export function createClaudeCodeSource(): CapabilitySource {
   return defineFileSource({
@@ -44,13 +50,19 @@ export function createClaudeCodeSource(): CapabilitySource {
 }
 
 /**
- * Claude's scopes in its precedence: local (`projects[<cwd>].mcpServers` in
- * `~/.claude.json`, or in `$CLAUDE_CONFIG_DIR`), project (`.mcp.json`), user
- * (`mcpServers` of `~/.claude.json`).
+ * Claude's files in its precedence: the organisation's `managed-mcp.json`
+ * files (user level: they come with the machine, not the project), then
+ * local (`projects[<cwd>].mcpServers` in `~/.claude.json`, or in
+ * `$CLAUDE_CONFIG_DIR`), project (`.mcp.json`), user (`mcpServers` of
+ * `~/.claude.json`).
  */
 function claudeFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  const managed = claudeManagedMcpFiles(ctx).map(
+    (path): FileSourceFile => ({ path, level: "user", format: "json", key: "mcpServers" }),
+  );
   const user = join(ctx.env.CLAUDE_CONFIG_DIR || ctx.homeDir, ".claude.json");
   return [
+    ...managed,
     { path: user, level: "user", format: "json", key: "mcpServers", within: localProject },
     { path: join(ctx.cwd, ".mcp.json"), level: "project", format: "json", key: "mcpServers" },
     { path: user, level: "user", format: "json", key: "mcpServers" },

@@ -10,6 +10,9 @@ import {
   validateServerConfig,
 } from "@mcp-rt/config";
 import { monotonicMs, TaskGroup } from "@mcp-rt/config/util";
+import { ToolApprovalKeeper } from "../approvals/approval-keeper.js";
+import { resolveApprovalPolicies } from "../approvals/approval-policy.js";
+import { distinctiveToolNames } from "../approvals/other-tools.js";
 import { createEmitter, type TypedEmitter } from "../event-emitter.js";
 import { discoveryProblem, fileProblem, type MCPLoadProblem } from "../load-problem.js";
 import type {
@@ -106,6 +109,13 @@ export class Fleet {
       logger: options.logger,
     };
     this.table = new ServerTable(limits);
+    const approvals = new ToolApprovalKeeper({
+      store: options.approvals ?? null,
+      policies: resolveApprovalPolicies(options),
+      onHeld: (event) => this.emitter.emit("tools:held", event),
+      tasks: this.#tasks,
+      logger: options.logger,
+    });
     this.signIn = new ServerSignIn({ table: this.table, authStorage });
     this.catalog = new ToolCatalog(this.table, this.table, {
       names: options.reservedToolNames ?? [],
@@ -125,6 +135,8 @@ export class Fleet {
         options.maxConcurrentStarts === undefined ? {} : { maxConcurrentStarts: options.maxConcurrentStarts },
       ),
       catalog: this.catalog,
+      approvals,
+      otherTools: (name) => distinctiveToolNames(this.table.views(), name),
       connectAndList,
     };
     this.#health = health

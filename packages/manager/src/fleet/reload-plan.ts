@@ -138,10 +138,11 @@ export async function runsOtherConfig(
  * read or parsed (caught mid-save, say), while its entry is invalid, or while
  * its source failed; and, while any file is broken, a server that would now
  * wait for project approval keeps running too (the trust hash counts the
- * broken file's entries as gone).
+ * broken file's entries as gone). A server a policy now forbids is never
+ * kept, whatever else is broken.
  */
 export function keepBrokenFiles(
-  discovery: Pick<LoadConfigsResult, "configs" | "sources" | "errors" | "needsApproval">,
+  discovery: Pick<LoadConfigsResult, "configs" | "sources" | "errors" | "needsApproval" | "blocked">,
   servers: Iterable<ServerView>,
 ): { configs: Record<string, MCPServerConfig>; sources: Record<string, SourceMeta> } {
   const configs = Object.entries(discovery.configs);
@@ -153,8 +154,10 @@ export function keepBrokenFiles(
     discovery.errors.flatMap((issue) => (issue.server === undefined ? [] : [issue.server])),
   );
   const waiting = new Set(brokenFiles.size > 0 ? discovery.needsApproval.map((entry) => entry.name) : []);
+  const forbidden = new Set(discovery.blocked?.map((entry) => entry.name));
   for (const record of servers) {
     const { name, source } = record;
+    if (forbidden.has(name)) continue;
     const held =
       invalid.has(name) ||
       waiting.has(name) ||

@@ -115,6 +115,8 @@ export async function passStartupGate(
       if (attempt.outcome) continue;
       // A late read that already landed counts as found.
       const cached = (await attempt.cached) ?? attempt.cachedEntry?.tools ?? null;
+      // Cached tools are judged against the approvals before any is handed over: read together, they are in by now.
+      if (cached !== null) await attempt.approvals;
       if (cached !== null) offers.push({ attempt, cached });
       else if (passedOver(attempt, maxWait)) notToWaitFor.push(attempt);
       else waitFor.push(attempt);
@@ -136,8 +138,10 @@ export async function passStartupGate(
   // in for it (deferred tools), during the wait and after it, instead of the server being waited for.
   const lateDeferred = new Set<Attempt>();
   for (const attempt of waitFor) {
-    void attempt.late.then((cached) => {
+    void attempt.late.then(async (cached) => {
       if (cached === null || attempt.outcome) return;
+      await attempt.approvals;
+      if (attempt.outcome) return;
       for (const used of options.defer([{ attempt, cached }])) lateDeferred.add(used);
     });
   }

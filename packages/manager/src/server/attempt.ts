@@ -27,6 +27,12 @@ export interface AttemptOptions {
    * with the attempt: its private lists are read under its auth context.
    */
   identity: Promise<AttemptIdentity>;
+  /**
+   * The read of the server's approved tool definitions, started with the
+   * attempt (it never rejects): its tools are judged once it is in.
+   * @default nothing to read
+   */
+  approvals?: Promise<void>;
   /** True for an automatic reconnect: no `connectServers` call waits on it. @default false */
   reconnect?: boolean;
   /** True for `login`: a remote server that needs a sign-in runs the browser step. @default false */
@@ -66,6 +72,8 @@ export class Attempt {
   readonly done: Promise<MCPServerConnection>;
   /** What the server is started with and as; rejects as resolving its config does (`SHELL_FAILED`, `AUTH_REQUIRED`). */
   readonly identity: Promise<AttemptIdentity>;
+  /** Resolves once the server's approved tool definitions are known (never rejects). */
+  readonly approvals: Promise<void>;
   #cachedEntry: MCPToolCacheEntry | null = null;
   #facts: MCPToolCacheFacts | undefined;
   #missedStartup: { waitMs: number; at: number } | undefined;
@@ -95,6 +103,7 @@ export class Attempt {
     this.#returned = this.reconnect;
     const { cache, name, config, cwd } = options;
     this.identity = options.identity;
+    this.approvals = options.approvals ?? Promise.resolve();
     // Its failure is the attempt's, reported when it connects; a read without it finds only public lists.
     this.identity.catch(() => {});
     const authContext = this.identity.then((identity) => identity.authContext);

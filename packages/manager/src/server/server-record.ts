@@ -1,6 +1,8 @@
 import { toolCacheFingerprint } from "@mcp-rt/cache";
 import type { MCPEraVerdict, MCPServerConnection } from "@mcp-rt/client";
 import type { MCPServerConfig, MCPToolDefinition, McpRtError, SourceMeta } from "@mcp-rt/config";
+import type { ApprovalVerdict, MCPHeldTool, MCPServerChange } from "../approvals/approval-check.js";
+import type { MCPPoisoningFinding } from "../approvals/poisoning-scan.js";
 import type { MCPConnectionStatus, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
@@ -16,6 +18,17 @@ import {
 } from "./server-content.js";
 import { nextPhase, type ServerEvent, type ServerPhase } from "./server-phase.js";
 import { appOnlyToolNames, filterServerTools } from "./tool-exposure.js";
+
+/** What of an approvals verdict a record keeps. */
+export type Judgement = Pick<ApprovalVerdict, "held" | "findings" | "serverChange" | "withholdInstructions">;
+
+/** The verdict of a server nobody judged: nothing held. */
+export const NOTHING_HELD: Judgement = Object.freeze({
+  held: [],
+  findings: [],
+  serverChange: undefined,
+  withholdInstructions: false,
+});
 
 /**
  * Everything the manager knows of one server besides its phase, in one
@@ -33,8 +46,16 @@ export interface ServerRecordState {
   attempt: Attempt | undefined;
   /** The live connection, while `connected`. */
   connection: MCPServerConnection | undefined;
-  /** The exposed (filtered) tool definitions: live, or from the cache while `deferred`. */
+  /** The exposed tool definitions (filtered, less those held): live, or from the cache while `deferred`. */
   definitions: readonly MCPToolDefinition[];
+  /** The full tool list last judged (live, or cached while `deferred`): judged again after an approval. */
+  offered: readonly MCPToolDefinition[];
+  /** Tools kept from the model until the user approves them (changed, new, or poisoned). */
+  held: readonly MCPHeldTool[];
+  /** What the poisoning check found in what the server offers now. */
+  findings: readonly MCPPoisoningFinding[];
+  /** What changed of the server itself since its tools were approved. */
+  serverChange: MCPServerChange | undefined;
   /** Tools it offers for an app's UI only (MCP Apps visibility without `"model"`): never exposed. */
   appOnlyTools: readonly string[];
   /** The server's full, unfiltered tool list as last listed live: what the cache keeps. */
@@ -128,6 +149,10 @@ export class ServerRecord extends StateFields {
       attempt: undefined,
       connection: undefined,
       definitions: [],
+      offered: [],
+      held: [],
+      findings: [],
+      serverChange: undefined,
       appOnlyTools: [],
       listedTools: [],
       deferred: false,
@@ -285,21 +310,46 @@ export class ServerRecord extends StateFields {
     this.#set({ notWaitedFor: why });
   }
 
-  /** Cached definitions stand in while the server connects; returns whether there are any. */
-  defer(cached: readonly MCPToolDefinition[]): boolean {
-    this.#set({
-      definitions: filterServerTools(cached, this.config),
-      appOnlyTools: appOnlyToolNames(cached, this.config),
-      deferred: true,
-      notWaitedFor: undefined,
-    });
+  /** Cached definitions stand in while the server connects, less those `judged` holds; returns whether any are exposed. */
+  defer(cached: readonly MCPToolDefinition[], judged: Judgement = NOTHING_HELD): boolean {
+    this.#set({ deferred: true, notWaitedFor: undefined });
+    this.#expose(cached, judged);
     return this.definitions.length > 0;
   }
 
   /** Cached resources, prompts and instructions stand in too; returns the lists that changed. */
-  deferContent(cached: GivenContent & { instructions?: string | undefined }): ContentList[] {
-    this.#set({ instructions: capInstructions(cached.instructions) });
+  deferContent(
+    cached: GivenContent & { instructions?: string | undefined },
+    judged: Judgement,
+  ): ContentList[] {
+    this.#set({
+      instructions: judged.withholdInstructions ? undefined : capInstructions(cached.instructions),
+    });
     return this.setContent(cached);
+  }
+
+  /** The tools of `offered` the config lets through, less those `judged` holds, are exposed. */
+  #expose(offered: readonly MCPToolDefinition[], judged: Judgement): void {
+    const held = new Set(judged.held.map((tool) => tool.name));
+    this.#set({
+      offered,
+      definitions: filterServerTools(offered, this.config).filter((tool) => !held.has(tool.name)),
+      appOnlyTools: appOnlyToolNames(offered, this.config),
+      held: judged.held,
+      findings: judged.findings,
+      serverChange: judged.serverChange,
+    });
+  }
+
+  /** The tools it offers were judged again (the user approved some): returns whether the exposed ones changed. */
+  rejudged(judged: Judgement): boolean {
+    const before = this.definitions;
+    this.#expose(this.offered, judged);
+    if (judged.withholdInstructions) this.#set({ instructions: undefined });
+    return (
+      before.length !== this.definitions.length ||
+      before.some((tool, index) => tool !== this.definitions[index])
+    );
   }
 
   /**
@@ -310,11 +360,13 @@ export class ServerRecord extends StateFields {
   connect(committed: {
     connection: MCPServerConnection;
     tools: readonly MCPToolDefinition[];
+    /** What the approvals decided of `tools`. @default nothing held */
+    judged?: Judgement;
     connectedMs: number;
     queuedMs: number;
   }): boolean {
     if (!this.#enter("listed")) return false;
-    const { connection, tools: serverTools, connectedMs, queuedMs } = committed;
+    const { connection, tools: serverTools, judged = NOTHING_HELD, connectedMs, queuedMs } = committed;
     const verdict = connection.eraVerdict;
     this.#set({
       connection,
@@ -326,11 +378,11 @@ export class ServerRecord extends StateFields {
         protocolVersion: verdict.protocolVersion,
         decision: connection.eraDecision,
       },
-      instructions: capInstructions(connection.instructions),
+      instructions: judged.withholdInstructions ? undefined : capInstructions(connection.instructions),
       disconnectReason: undefined,
       notWaitedFor: undefined,
     });
-    this.relisted(serverTools);
+    this.relisted(serverTools, judged);
     return true;
   }
 
@@ -344,14 +396,10 @@ export class ServerRecord extends StateFields {
     return changed;
   }
 
-  /** The server's tools were listed again: they replace the exposed ones. */
-  relisted(serverTools: readonly MCPToolDefinition[]): void {
-    this.#set({
-      listedTools: serverTools,
-      definitions: filterServerTools(serverTools, this.config),
-      appOnlyTools: appOnlyToolNames(serverTools, this.config),
-      deferred: false,
-    });
+  /** The server's tools were listed again: they replace the exposed ones, less those `judged` holds. */
+  relisted(serverTools: readonly MCPToolDefinition[], judged: Judgement = NOTHING_HELD): void {
+    this.#set({ listedTools: serverTools, deferred: false });
+    this.#expose(serverTools, judged);
   }
 
   /** Remembers a resource subscription (made again after a reconnect). */
@@ -376,6 +424,10 @@ export class ServerRecord extends StateFields {
     this.#set({
       lastError: error,
       definitions: [],
+      offered: [],
+      held: [],
+      findings: [],
+      serverChange: undefined,
       appOnlyTools: [],
       deferred: false,
       instructions: undefined,

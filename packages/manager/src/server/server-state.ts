@@ -57,6 +57,8 @@ export function serverState(server: ServerView): MCPServerState {
     state.resourceCount = resources.length + resourceTemplates.length;
   if (prompts.length > 0) state.promptCount = prompts.length;
   if (server.appOnlyTools.length > 0) state.appOnlyTools = [...server.appOnlyTools];
+  if (server.held.length > 0) state.heldTools = server.held.map((tool) => tool.name);
+  if (server.findings.length > 0) state.findingCount = server.findings.length;
   if (server.instructions !== undefined) state.instructions = server.instructions;
   if (server.source) state.source = server.source;
   // The config of a record may be anything a caller passed (validation names the problem).

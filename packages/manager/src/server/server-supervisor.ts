@@ -8,6 +8,8 @@ import {
   type SourceMeta,
 } from "@mcp-rt/config";
 import { abortError, errorMessage, monotonicMs } from "@mcp-rt/config/util";
+import type { JudgedServer } from "../approvals/approval-keeper.js";
+import type { MCPToolReview } from "../approvals/tool-review.js";
 import { client, loadClient } from "../client-module.js";
 import type { MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import { Attempt, calledOffError, verdictToPass } from "./attempt.js";
@@ -16,11 +18,18 @@ import { listCacheOptions } from "./cached-list.js";
 import type { AttemptResult } from "./connect-and-list.js";
 import { ConnectionWatch } from "./connection-watch.js";
 import { ReconnectPolicy, type ReconnectStep } from "./reconnect-policy.js";
-import { type ContentList, listServerContent, NO_CONTENT, type ServerContent } from "./server-content.js";
+import {
+  type ContentList,
+  type GivenContent,
+  listServerContent,
+  NO_CONTENT,
+  type ServerContent,
+} from "./server-content.js";
 import { contentListOptions, toolListOptions } from "./server-limits.js";
-import { ServerRecord, type ServerView } from "./server-record.js";
+import { type Judgement, ServerRecord, type ServerView } from "./server-record.js";
 import { dropError } from "./server-state.js";
 import type { SupervisorContext } from "./supervisor-context.js";
+import { filterServerTools } from "./tool-exposure.js";
 
 /** Failures of a start that are the server's own (not a sign-in, a config or a stop): noted, so the next start does not wait. */
 const FAILED_START_CODES: ReadonlySet<string> = new Set([
@@ -34,6 +43,13 @@ const FAILED_START_CODES: ReadonlySet<string> = new Set([
 
 /** Re-lists in a row held back by `minRelistIntervalMs` after which a server's tool changes are logged as a storm. */
 const STORM_RELISTS = 3;
+
+/** Where a judged list comes from: the server's name, content and instructions beside it (live or cached). */
+interface JudgeFrom {
+  serverInfoName: string | undefined;
+  content: GivenContent;
+  instructions: string | undefined;
+}
 
 /** How an attempt starts. */
 export interface StartOptions {
@@ -117,7 +133,7 @@ export class ServerSupervisor {
    * `server:connecting`. Starting on purpose ends a reconnect in progress.
    */
   start(how: StartOptions = {}): Attempt {
-    const { settings, cache, emitter, pace } = this.#context;
+    const { settings, cache, emitter, pace, approvals } = this.#context;
     const reconnect = how.reconnect ?? false;
     if (!reconnect) {
       this.#record.endOutage();
@@ -136,6 +152,8 @@ export class ServerSupervisor {
         authStorage: settings.authStorage,
         user: settings.user,
       }),
+      // A reconnect keeps what was read at the start; another start reads again (another agent may have approved).
+      approvals: approvals.read(this.name, this.#record.source, !reconnect),
       reconnect,
       interactive: how.interactive ?? false,
     });
@@ -156,10 +174,16 @@ export class ServerSupervisor {
   defer(attempt: Attempt, cached: readonly MCPToolDefinition[]): boolean {
     const record = this.#record;
     if (!this.#isCurrent(attempt) || record.connection) return false;
-    const hadTools = record.defer(cached);
-    if (hadTools) this.#context.catalog.invalidate();
     const entry = attempt.cachedEntry;
-    this.#news = { hadTools, content: entry ? record.deferContent(entry) : [] };
+    // A cached tool that is held is never handed over as a deferred one.
+    const judged = this.#judge(cached, {
+      serverInfoName: entry?.serverInfo?.name,
+      content: entry ?? NO_CONTENT,
+      instructions: entry?.instructions,
+    });
+    const hadTools = record.defer(cached, judged);
+    if (hadTools) this.#context.catalog.invalidate();
+    this.#news = { hadTools, content: entry ? record.deferContent(entry, judged) : [] };
     return true;
   }
 
@@ -351,6 +375,100 @@ export class ServerSupervisor {
     this.#announceContent(news.content);
   }
 
+  /**
+   * The user approves the server's held tools named `names` (all of them
+   * when absent): recorded, then its tools are judged again and exposed.
+   * Resolves with the names approved.
+   *
+   * @throws McpRtError `TOOL_NOT_FOUND` naming the held tools, for a name that is not held.
+   */
+  async approveHeld(names?: readonly string[]): Promise<string[]> {
+    const chosen = this.#heldNamed(names);
+    if (chosen.length === 0) return [];
+    await this.#context.approvals.approve(this.#judged(), chosen);
+    this.#rejudge();
+    return chosen.map((tool) => tool.name);
+  }
+
+  /**
+   * The user keeps holding the held tools named `names` (all when absent) as
+   * they are: they stay held and are not asked about again until they change.
+   *
+   * @throws McpRtError `TOOL_NOT_FOUND` naming the held tools, for a name that is not held.
+   */
+  async keepHeld(names?: readonly string[]): Promise<string[]> {
+    const chosen = this.#heldNamed(names);
+    if (chosen.length === 0) return [];
+    await this.#context.approvals.keep(this.#judged(), chosen);
+    this.#rejudge();
+    return chosen.map((tool) => tool.name);
+  }
+
+  /** What the user reviews: the held tools with their diffs, and what the poisoning check found. */
+  async review(): Promise<MCPToolReview> {
+    const { approvals } = this.#context;
+    const record = this.#record;
+    const judged = this.#judged();
+    const { where } = approvals;
+    return {
+      server: this.name,
+      ...approvals.policies(record.config, record.source),
+      ...(where === undefined ? {} : { store: where }),
+      ...(record.serverChange ? { serverChange: record.serverChange } : {}),
+      held: await approvals.review(judged, record.held),
+      findings: [...record.findings],
+    };
+  }
+
+  /** The held definitions named `names` (every one when absent). */
+  #heldNamed(names: readonly string[] | undefined): MCPToolDefinition[] {
+    const { held } = this.#record;
+    if (names === undefined) return held.map((tool) => tool.definition);
+    const unknown = names.filter((name) => !held.some((tool) => tool.name === name));
+    if (unknown.length > 0) {
+      throw new McpRtError(
+        "TOOL_NOT_FOUND",
+        `MCP server "${this.name}" holds no tool named ${unknown.map((name) => `"${name}"`).join(", ")}; held: ${held.map((tool) => tool.name).join(", ") || "none"}`,
+        { server: this.name },
+      );
+    }
+    return held.filter((tool) => names.includes(tool.name)).map((tool) => tool.definition);
+  }
+
+  /** The server as the approvals judge it now (its offered tools, content and names). */
+  #judged(tools: readonly MCPToolDefinition[] = this.#record.offered, from?: JudgeFrom): JudgedServer {
+    const record = this.#record;
+    const entry = record.attempt?.cachedEntry;
+    const connection = record.connection;
+    const content = from?.content ?? record.content;
+    return {
+      name: this.name,
+      config: record.config,
+      source: record.source,
+      serverInfoName: from ? from.serverInfoName : (connection?.serverInfo?.name ?? entry?.serverInfo?.name),
+      tools: filterServerTools(tools, record.config),
+      prompts: content.prompts ?? [],
+      resources: content.resources ?? [],
+      resourceTemplates: content.resourceTemplates ?? [],
+      instructions: from ? from.instructions : (connection?.instructions ?? entry?.instructions),
+      otherTools: () => this.#context.otherTools(this.name),
+    };
+  }
+
+  /** Judges `tools` (the server's full list, live or cached) against its approvals. */
+  #judge(tools: readonly MCPToolDefinition[], from: JudgeFrom): Judgement {
+    return this.#context.approvals.judge(this.#judged(tools, from));
+  }
+
+  /** After a decision of the user: the offered tools judged again; listeners told when the exposed ones changed. */
+  #rejudge(): void {
+    if (this.#retired) return;
+    const judged = this.#context.approvals.judge(this.#judged());
+    if (!this.#record.rejudged(judged)) return;
+    this.#context.catalog.invalidate();
+    this.#context.emitter.emit("tools:changed", { name: this.name });
+  }
+
   /** The attempt itself, then what it came to: committed, retried, failed, or dropped when no longer current. */
   async #run(attempt: Attempt): Promise<MCPServerConnection> {
     const { settings, limits, pace } = this.#context;
@@ -381,6 +499,8 @@ export class ServerSupervisor {
     }
     const result = step.value;
     slot.release();
+    // Its tools are judged against its approvals, read while it connected.
+    if (result.kind === "listed") await attempt.approvals;
     if (result.kind === "listed" && this.#isCurrent(attempt)) {
       this.#commit(attempt, result);
       return result.connection;
@@ -412,7 +532,12 @@ export class ServerSupervisor {
     const { connection, content, contentFailures } = listed;
     const ms = Math.round(monotonicMs() - attempt.startedAt);
     const { queuedMs } = attempt;
-    record.connect({ connection, tools: listed.tools, connectedMs: ms, queuedMs });
+    const judged = this.#judge(listed.tools, {
+      serverInfoName: connection.serverInfo?.name,
+      content: content instanceof Promise ? record.content : content,
+      instructions: connection.instructions,
+    });
+    record.connect({ connection, tools: listed.tools, judged, connectedMs: ms, queuedMs });
     const late = content instanceof Promise;
     // Late lists keep what stood in (cached, or the previous connection's) until they land.
     const contentChanged = late ? [] : record.setContent({ ...NO_CONTENT, ...content });
@@ -515,7 +640,14 @@ export class ServerSupervisor {
       signal,
     });
     if (signal.aborted || !this.#isLive(connection)) return;
-    this.#record.relisted(tools);
+    await this.#context.approvals.read(this.name, this.#record.source, false);
+    if (!this.#isLive(connection)) return;
+    const judged = this.#judge(tools, {
+      serverInfoName: connection.serverInfo?.name,
+      content: this.#record.content,
+      instructions: connection.instructions,
+    });
+    this.#record.relisted(tools, judged);
     this.#context.catalog.invalidate();
     emitter.emit("tools:changed", { name: this.name });
     this.#writeCache(connection);

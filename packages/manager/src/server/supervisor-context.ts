@@ -1,5 +1,6 @@
 import type { MCPToolCache } from "@mcp-rt/cache";
 import type { TaskGroup } from "@mcp-rt/config/util";
+import type { ToolApprovalKeeper } from "../approvals/approval-keeper.js";
 import type { TypedEmitter } from "../event-emitter.js";
 import type { MCPManagerEvents } from "../manager-types.js";
 import type { Attempt } from "./attempt.js";
@@ -41,6 +42,10 @@ export interface SupervisorContext {
   pace: StartPacing;
   /** The exposed tools: told when a server's slice changed, to name the set again when it is next read. */
   catalog: { invalidate(): void };
+  /** Approved tool definitions: read with each attempt, every list judged. */
+  approvals: ToolApprovalKeeper;
+  /** Distinctive tool names of every server but `name` (the poisoning check's `other-tools` rule). */
+  otherTools(name: string): ReadonlySet<string>;
   /** Runs one attempt: `connectAndList` (a test hands the supervisor scripted results instead). */
   connectAndList: ConnectAndList;
 }

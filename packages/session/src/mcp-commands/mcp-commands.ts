@@ -15,6 +15,7 @@ import { readCommand } from "./read-command.js";
 import { reloadCommand } from "./reload-command.js";
 import { removeCommand } from "./remove-command.js";
 import { resourcesCommand } from "./resources-command.js";
+import { reviewCommand } from "./review-command.js";
 import { testCommand } from "./test-command.js";
 import { trustCommand, untrustCommand } from "./trust-command.js";
 
@@ -44,6 +45,7 @@ export const MCP_COMMANDS: readonly MCPCommand[] = [
   explainCommand,
   trustCommand,
   untrustCommand,
+  reviewCommand,
   loginCommand,
   logoutCommand,
   keyCommand,

@@ -45,6 +45,10 @@ async function reload({ ctx, input: options }: MCPCommandCall<{ all: boolean }>)
   }
   const waiting = result.discovery?.needsApproval.map((entry) => entry.name) ?? [];
   if (waiting.length > 0) lines.push(`? waiting for project approval: ${waiting.join(", ")} (/mcp trust)`);
+  const blocked = result.discovery?.blocked?.map((entry) => entry.name) ?? [];
+  if (blocked.length > 0) {
+    lines.push(`⛔ forbidden by a policy: ${blocked.join(", ")} (/mcp explain <name> names the rule)`);
+  }
   return ok(lines.join("\n"), {
     added,
     removed,
@@ -54,6 +58,7 @@ async function reload({ ctx, input: options }: MCPCommandCall<{ all: boolean }>)
     pending,
     errors: Object.fromEntries([...result.errors].map(([name, error]) => [name, error.message])),
     needsApproval: waiting,
+    blocked,
     toolCount: ctx.manager.getTools().length,
     ms,
   });
