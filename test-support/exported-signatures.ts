@@ -1,26 +1,13 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseSync } from "vite";
 import { describe, expect, it } from "vitest";
+import { type Node, nodes, ownExports } from "./module-exports.js";
 
 /** STYLE.md: more than this many parameters → one options object. */
 const MAX_POSITIONAL = 2;
-
-// The few AST shapes read here (oxc's ESTree + TS-ESTree, as `vite` parses).
-interface Node {
-  type: string;
-  [key: string]: unknown;
-}
 
 /** A callable the API exposes and how many parameters it takes: `MCPManager.getPrompt` with 4. */
 export interface Signature {
   name: string;
   parameters: number;
-}
-
-function nodes(value: unknown): Node[] {
-  return Array.isArray(value) ? (value as Node[]) : [];
 }
 
 function keyName(node: Node): string | undefined {
@@ -77,45 +64,6 @@ function membersOf(name: string, members: Node[]): Signature[] {
   });
 }
 
-/** One module: its top-level declarations by name, and the names it re-exports from relative modules. */
-interface ModuleFacts {
-  declarations: Map<string, Node>;
-  reexports: Map<string, { from: string; name: string }>;
-}
-
-function readModule(file: string): ModuleFacts {
-  const { program, errors } = parseSync(file, readFileSync(file, "utf8"), { lang: "ts" });
-  if (errors.length > 0) throw new Error(`${file} does not parse: ${errors[0]!.message}`);
-  const declarations = new Map<string, Node>();
-  const reexports = new Map<string, { from: string; name: string }>();
-  const declare = (node: Node): void => {
-    const id = (node.id as Node | undefined)?.name;
-    if (typeof id === "string") declarations.set(id, node);
-    if (node.type === "VariableDeclaration") {
-      for (const variable of nodes(node.declarations)) {
-        const init = variable.init as Node | undefined;
-        const variableName = (variable.id as Node).name;
-        if (init && typeof variableName === "string") declarations.set(variableName, init);
-      }
-    }
-  };
-  for (const statement of program.body as unknown as Node[]) {
-    if (statement.type !== "ExportNamedDeclaration") {
-      declare(statement);
-      continue;
-    }
-    if (statement.declaration) declare(statement.declaration as Node);
-    const source = (statement.source as Node | null)?.value;
-    if (typeof source !== "string" || !source.startsWith(".")) continue;
-    for (const specifier of nodes(statement.specifiers)) {
-      const local = (specifier.local as Node).name as string;
-      const exported = (specifier.exported as Node).name as string;
-      reexports.set(exported, { from: join(dirname(file), source.replace(/\.js$/, ".ts")), name: local });
-    }
-  }
-  return { declarations, reexports };
-}
-
 /**
  * Every callable a package's entry exports from the package's own modules
  * (re-exports of other packages are checked in those packages), with its
@@ -123,27 +71,9 @@ function readModule(file: string): ModuleFacts {
  * constructors, methods of exported interfaces and function types.
  */
 export function exportedSignatures(entry: URL): Signature[] {
-  const modules = new Map<string, ModuleFacts>();
-  const facts = (file: string): ModuleFacts => {
-    let known = modules.get(file);
-    if (!known) {
-      known = readModule(file);
-      modules.set(file, known);
-    }
-    return known;
-  };
-  const resolve = (file: string, name: string): Node | undefined => {
-    const { declarations, reexports } = facts(file);
-    const declared = declarations.get(name);
-    if (declared) return declared;
-    const next = reexports.get(name);
-    return next ? resolve(next.from, next.name) : undefined;
-  };
-  const entryFile = fileURLToPath(entry);
-  return [...facts(entryFile).reexports.keys()].flatMap((name) => {
-    const declaration = resolve(entryFile, name);
-    return declaration ? signaturesOf(name, declaration) : [];
-  });
+  return [...ownExports(entry)].flatMap(([name, declaration]) =>
+    declaration ? signaturesOf(name, declaration) : [],
+  );
 }
 
 /** The callables among `signatures` with more than two parameters, as `Name.method(n)`, minus `fixed`. */

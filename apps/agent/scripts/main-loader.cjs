@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The agent's bin (dist/main.js, written by scripts/bundle.mjs). It runs the bundle through a V8
 // code cache: every start after the first skips compiling ~650 KB of code and the functions the
-// first one compiled until its tools were in hand, which was about a quarter of the CPU time until
-// the tools are in hand. Node 20 has no `module.enableCompileCache`, so this does what it does: a
+// first one compiled until its tools were in hand (bench/README.md, "The agent's start path", has
+// what that saves). Node 20 has no `module.enableCompileCache`, so this does what it does: a
 // `vm.Script` with `cachedData`, written when there was none or V8 rejected it (another Node, other
 // flags).
 //
@@ -10,7 +10,7 @@
 // `import()` (scripts/bundle.mjs fails the build when it would).
 //
 // This file is CommonJS (dist/package.json says so): Node runs it without starting its ES module
-// loader, which cost ~10 ms before the first line of the agent ran.
+// loader before the first line of the agent.
 "use strict";
 const { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } = require("node:fs");
 const { createRequire, Module } = require("node:module");
@@ -51,9 +51,8 @@ function openCache() {
 
 /**
  * The bundle's source and its code cache, read through one buffer: the bundle into it and made a
- * string, then the cache over it. Memory a process touches for the first time costs a page fault
- * for every 4 KB, which is ~10 µs on a virtual machine: a buffer of its own for the 450 KB cache was
- * ~1.5 ms of every start on one.
+ * string, then the cache over it: memory a process touches for the first time costs a page fault
+ * for every 4 KB, so the cache gets no buffer of its own.
  */
 function readBundle() {
   const fd = openSync(file, "r");
@@ -95,8 +94,8 @@ if (cachedData === undefined || script.cachedDataRejected) {
   };
   // Written when the agent has its tools in hand (main.ts emits this), so that the cache holds
   // what the start path compiled. One written at exit held the whole run's functions (a first,
-  // cold start's server handling and cache writes): ~40% larger, and ~15 ms more CPU to load on
-  // every start. At exit only when the agent never got there (--help, an error).
+  // cold start's server handling and cache writes), larger and slower to load on every start. At
+  // exit only when the agent never got there (--help, an error).
   process.once("mcp-rt-agent:start-path-done", write);
   process.once("exit", write);
 }

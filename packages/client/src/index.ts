@@ -1,4 +1,5 @@
-export type { CallToolResult } from "@modelcontextprotocol/client";
+// The client API (README "API").
+
 export type { AuthContextInput } from "./auth-context.js";
 export { authContextOf, localUser } from "./auth-context.js";
 export type { CallToolOptions, MCPProgress } from "./call-tool.js";
@@ -29,6 +30,7 @@ export type {
 } from "./elicitation-form.js";
 export { applyElicitationDefaults, checkElicitationContent } from "./elicitation-form.js";
 export type { MCPEra, MCPEraDecision, MCPEraVerdict } from "./era.js";
+export { describeEra } from "./era.js";
 export type { MCPListCacheHint } from "./list-cache-hint.js";
 export { isFreshHint, MAX_CACHE_TTL_MS } from "./list-cache-hint.js";
 export type { ListContentOptions } from "./list-server-content.js";
@@ -42,7 +44,7 @@ export type { OpenInBrowserOptions } from "./oauth/open-in-browser.js";
 export { openInBrowser } from "./oauth/open-in-browser.js";
 export type { StoredPrincipal } from "./oauth/principal.js";
 export { readStoredPrincipal } from "./oauth/principal.js";
-export type { SignInNeed, SignInReason } from "./oauth/sign-in-error.js";
+export type { SignInNeed } from "./oauth/sign-in-error.js";
 export { isSignInRequired } from "./oauth/sign-in-error.js";
 export type { SignInStatus } from "./oauth/sign-in-status.js";
 export { readSignInStatus, signOut } from "./oauth/sign-in-status.js";
@@ -61,13 +63,14 @@ export { getPrompt, readResource, subscribeResource, unsubscribeResource } from 
 export { closeConnection } from "./server-connection.js";
 export type { ServerRequestOptions } from "./server-request.js";
 export type { ServerEnvOptions } from "./stdio/server-process.js";
-export {
-  createServerEnv,
-  holdLaunches,
-  isSecretEnvName,
-  SECRET_ENV_NAME_PATTERN,
-} from "./stdio/server-process.js";
+export { createServerEnv, holdLaunches } from "./stdio/server-process.js";
 export type { StdioTransportOptions } from "./stdio/stdio-transport.js";
 export { createStdioTransport, ProcessGroupStdioTransport } from "./stdio/stdio-transport.js";
 export type { ToolLimitBreach, ToolLimits } from "./tool-limits.js";
 export { DEFAULT_TOOL_LIMITS } from "./tool-limits.js";
+
+// Re-exported: the SDK's result type, and config's names a client user needs (README "API").
+
+export type { SignInReason } from "@mcp-rt/config";
+export { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "@mcp-rt/config";
+export type { CallToolResult } from "@modelcontextprotocol/client";

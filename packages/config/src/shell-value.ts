@@ -60,7 +60,7 @@ async function execute(
   cwd: string,
   options: RunShellValueOptions,
 ): Promise<ShellValueResult> {
-  // Loaded on first use: most starts run no shell value, and it is ~2 ms of the example agent's start path.
+  // Loaded on first use: most starts run no shell value (bench/README.md, "The agent's start path").
   const { spawn } = await import("node:child_process");
   const timeoutMs = options.timeoutMs ?? SHELL_VALUE_TIMEOUT_MS;
   const groups = process.platform !== "win32";

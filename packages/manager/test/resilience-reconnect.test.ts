@@ -40,13 +40,13 @@ function killableServer(): MCPStdioServerConfig {
 const startsOf = async (): Promise<number> =>
   (await readFile(join(dir, "starts"), "utf8").catch(() => "")).split("\n").filter(Boolean).length;
 
-/** Timers created by the reconnect scheduler that are neither cleared nor fired yet. */
+/** Timers of the outage (the next attempt's) that are neither cleared nor fired yet. */
 function trackSchedulerTimers(): { created(): number; live(): number; stop(): void } {
   const live = new Set<number>();
   let created = 0;
   const hook = createHook({
     init(id, type) {
-      if (type !== "Timeout" || !new Error().stack?.includes("reconnect-scheduler")) return;
+      if (type !== "Timeout" || !new Error().stack?.includes("/outage.")) return;
       created++;
       live.add(id);
     },

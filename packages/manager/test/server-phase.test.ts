@@ -28,13 +28,13 @@ const error = new McpRtError("INIT_FAILED", "x");
 // The whole table, written out: a row per phase, a column per event; "-" where the event is not allowed.
 // biome-ignore format: the table reads as a table
 const EXPECTED: Record<ServerPhase, Record<ServerEvent, ServerPhase | "-">> = {
-  idle:         { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
-  connecting:   { start: "connecting", handshake: "listing", listed: "-",         retry: "reconnecting", drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
-  listing:      { start: "connecting", handshake: "listing", listed: "connected", retry: "reconnecting", drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
-  connected:    { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "reconnecting", close: "idle", fail: "failed", "sign-in-needed": "needs-auth" },
-  reconnecting: { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
-  failed:       { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
-  "needs-auth": { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
+  idle:          { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
+  connecting:    { start: "connecting", handshake: "listing", listed: "-",         retry: "backing-off",  drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
+  listing:       { start: "connecting", handshake: "listing", listed: "connected", retry: "backing-off",  drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
+  connected:     { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "backing-off",  close: "idle", fail: "failed", "sign-in-needed": "needs-auth" },
+  "backing-off": { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
+  failed:        { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
+  "needs-auth":  { start: "connecting", handshake: "-",       listed: "-",         retry: "-",            drop: "-",            close: "-",    fail: "failed", "sign-in-needed": "needs-auth" },
 };
 
 describe("a server's transition table", () => {
@@ -60,10 +60,10 @@ describe("a server's transition table", () => {
     expect(record.connect({ connection, tools: [], connectedMs: 1, queuedMs: 0 })).toBe(true);
     expect(record.phase).toBe("connected");
     expect(record.drop("gone", error, true)).toBe(true);
-    expect(record.phase).toBe("reconnecting");
+    expect(record.phase).toBe("backing-off");
     expect(record.start(attempt)).toBe(true);
     expect(record.retrying(error)).toBe(true);
-    expect(record.phase).toBe("reconnecting");
+    expect(record.phase).toBe("backing-off");
     expect(record.fail(error)).toBe(false);
     expect(record.phase).toBe("failed");
   });

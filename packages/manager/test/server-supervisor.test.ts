@@ -147,7 +147,7 @@ describe("ServerSupervisor, driven by scripted attempts", () => {
 
     connection.goAway("the server exited");
     // Dropped at once: its tools stay (calls fail fast) while it is brought back.
-    expect(supervisor.record.phase).toBe("reconnecting");
+    expect(supervisor.record.phase).toBe("backing-off");
     expect(supervisor.record.connection).toBeUndefined();
     expect(closeConnection).toHaveBeenCalledWith(connection);
 
@@ -173,7 +173,7 @@ describe("ServerSupervisor, driven by scripted attempts", () => {
       lastError?.message,
     ]);
     // Given up for good: no timer is left, nothing else runs.
-    expect(supervisor.record.reconnecting).toBe(false);
+    expect(supervisor.record.inOutage).toBe(false);
     await tasks.idle();
     expect(attempts.left()).toBe(0);
   });

@@ -1,7 +1,5 @@
 import { type HttpAnswerFacts, McpRtError, type SignInReason } from "@mcp-rt/config";
 
-export type { SignInReason } from "@mcp-rt/config";
-
 /** What a server's challenge said, and why it cannot be answered without the user. */
 export interface SignInNeed {
   reason: SignInReason;

@@ -1,15 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isSecretEnvName, SECRET_ENV_NAME_PATTERN } from "@mcp-rt/config";
+import { isSecretEnvName } from "@mcp-rt/config";
 import { ProcessReaper } from "./process-reaper.js";
 
 // A stdio server's process: the environment and folder it starts with, when it may start, and how
 // its process group ends. `/light` exports part of it, so `node:child_process` loads only when a
 // server is launched or ended (`process.getBuiltinModule`), never on the start path.
-
-// The pattern lives in config, which also hides these names' values in messages.
-export { isSecretEnvName, SECRET_ENV_NAME_PATTERN };
 
 /** Options of {@link createServerEnv}. */
 export interface ServerEnvOptions {
@@ -25,7 +22,7 @@ export interface ServerEnvOptions {
 
 /**
  * Builds the environment of a stdio server: the parent's environment minus
- * variables whose names look secret ({@link SECRET_ENV_NAME_PATTERN}) unless
+ * variables whose names look secret (`SECRET_ENV_NAME_PATTERN` of `@mcp-rt/config`) unless
  * `passthrough` names them, minus exported shell functions (values starting
  * with `()`), then the config's `env` on top.
  *

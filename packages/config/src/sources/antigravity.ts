@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
-import { allowedPaths, type EntryMapping, type FileSourceFile, readFileSource } from "./file-source.js";
+import { defineFileSource } from "./define-file-source.js";
+import type { EntryMapping, FileSourceFile } from "./file-source.js";
 import { mapWindsurfEntry } from "./windsurf.js";
 
 /**
@@ -15,8 +16,6 @@ export function mapAntigravityEntry(entry: Record<string, unknown>): EntryMappin
   return { ...mapWindsurfEntry(entry), interpolation: { syntax: "posix" } };
 }
 
-const ANTIGRAVITY = { id: "antigravity", name: "Antigravity" };
-
 /**
  * The Antigravity CLI's (`agy`) `~/.gemini/config/mcp_config.json`, then the
  * Antigravity IDE's `~/.gemini/antigravity/mcp_config.json`, `mcpServers`;
@@ -26,23 +25,13 @@ const ANTIGRAVITY = { id: "antigravity", name: "Antigravity" };
  * the file they edit now should win.
  */
 export function createAntigravitySource(): CapabilitySource {
-  return {
-    ...ANTIGRAVITY,
+  return defineFileSource({
+    id: "antigravity",
+    name: "Antigravity",
     priority: 450,
-    paths: (ctx) => allowedPaths(antigravityFiles(ctx), ctx),
-    async load(ctx) {
-      const { entries, issues } = await readFileSource({
-        source: ANTIGRAVITY,
-        files: antigravityFiles(ctx),
-        ctx,
-      });
-      const servers = entries.map(({ server, entry }) => ({
-        ...server,
-        ...(entry && mapAntigravityEntry(entry)),
-      }));
-      return { servers, issues };
-    },
-  };
+    files: antigravityFiles,
+    map: mapAntigravityEntry,
+  });
 }
 
 function antigravityFiles(ctx: DiscoveryContext): FileSourceFile[] {

@@ -3,18 +3,9 @@ import { isAbsolute, join, posix } from "node:path";
 import { claudeManagedMcpFiles } from "../policy/policy-paths.js";
 import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
 import { isPlainObject } from "../util/describe-value.js";
+import { defineFileSource, type FileSourceFindings } from "./define-file-source.js";
 import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
-import {
-  allowed,
-  allowedPaths,
-  type CollectedEntries,
-  collectEntries,
-  type EntryMapping,
-  type ReadSourceFileResult,
-  readSourceFile,
-  type SourceFile,
-  sourceMeta,
-} from "./file-source.js";
+import type { EntryMapping, FileSourceFile, MapHolder } from "./file-source.js";
 
 const ID = { id: "claude-code", name: "Claude Code" };
 
@@ -49,122 +40,60 @@ export function mapClaudeEntry(entry: Record<string, unknown>): EntryMapping {
  * servers start (`loadAllMCPConfigs` reports the others as `blocked`).
  */
 export function createClaudeCodeSource(): CapabilitySource {
-  return {
+  return defineFileSource({
     ...ID,
     priority: 700,
-    paths: (ctx) => [...managedFiles(ctx).map((file) => file.path), ...allowedPaths(claudeFiles(ctx), ctx)],
-    async load(ctx) {
-      const [userFile, projectFile] = claudeFiles(ctx);
-      const none: ReadSourceFileResult = { issues: [] };
-      const [user, project, managed] = await Promise.all([
-        readSourceFile(userFile),
-        allowed(projectFile, ctx) ? readSourceFile(projectFile) : none,
-        Promise.all(managedFiles(ctx).map(async (file) => ({ file, read: await readSourceFile(file) }))),
-      ]);
-      const results: CapabilitySourceResult[] = [
-        {
-          servers: [],
-          issues: [...user.issues, ...project.issues, ...managed.flatMap(({ read }) => read.issues)],
-        },
-      ];
-      const mapped = (collected: CollectedEntries): CapabilitySourceResult => ({
-        servers: collected.entries.map(({ server, entry }) => ({
-          ...server,
-          ...(entry && mapClaudeEntry(entry)),
-        })),
-        issues: collected.issues,
-      });
-      for (const { file, read } of managed) {
-        if (read.document === undefined) continue;
-        const { mcpServers } = read.document;
-        results.push(
-          mapped(
-            collectEntries({
-              map: mcpServers,
-              keyPath: "mcpServers",
-              source: sourceMeta(ID, file),
-              document: read.document,
-            }),
-          ),
-        );
-      }
-
-      let turnedDown = new Set<string>();
-      let declinedIn = "";
-      if (user.document !== undefined) {
-        const local = await localProject(user.document.projects, ctx);
-        if (local !== undefined) {
-          results.push(
-            mapped(
-              collectEntries({
-                map: local.settings.mcpServers,
-                keyPath: `projects[${JSON.stringify(local.key)}].mcpServers`,
-                source: sourceMeta(ID, userFile),
-                document: user.document,
-              }),
-            ),
-          );
-          declinedIn = `projects[${JSON.stringify(local.key)}].disabledMcpjsonServers in ${userFile.path}`;
-          const disabled = local.settings.disabledMcpjsonServers;
-          if (Array.isArray(disabled))
-            turnedDown = new Set(disabled.filter((name) => typeof name === "string"));
-        }
-      }
-      if (project.document !== undefined) {
-        const result = mapped(
-          collectEntries({
-            map: project.document.mcpServers,
-            keyPath: "mcpServers",
-            source: sourceMeta(ID, projectFile),
-            document: project.document,
-          }),
-        );
-        for (const server of result.servers) {
-          if (turnedDown.has(server.name) && isPlainObject(server.config)) {
-            server.config = { ...server.config, enabled: false };
-            server.fieldNames = { ...server.fieldNames, enabled: declinedIn };
-          }
-        }
-        results.push(result);
-      }
-      if (user.document !== undefined) {
-        results.push(
-          mapped(
-            collectEntries({
-              map: user.document.mcpServers,
-              keyPath: "mcpServers",
-              source: sourceMeta(ID, userFile),
-              document: user.document,
-            }),
-          ),
-        );
-      }
-      return mergeResults(results);
-    },
-  };
+    files: claudeFiles,
+    map: mapClaudeEntry,
+    finish: applyTurnedDown,
+  });
 }
 
-/** The organisation's `managed-mcp.json` files, read as user-level: they come with the machine, not the project. */
-function managedFiles(ctx: DiscoveryContext): SourceFile[] {
-  return claudeManagedMcpFiles(ctx).map((path) => ({ path, level: "user", format: "json" }));
-}
-
-/** `~/.claude.json` (or in `$CLAUDE_CONFIG_DIR`) and the project's `.mcp.json`. */
-function claudeFiles(ctx: DiscoveryContext): [user: SourceFile, project: SourceFile] {
-  const configDir = ctx.env.CLAUDE_CONFIG_DIR || ctx.homeDir;
+/**
+ * Claude's files in its precedence: the organisation's `managed-mcp.json`
+ * files (user level: they come with the machine, not the project), then
+ * local (`projects[<cwd>].mcpServers` in `~/.claude.json`, or in
+ * `$CLAUDE_CONFIG_DIR`), project (`.mcp.json`), user (`mcpServers` of
+ * `~/.claude.json`).
+ */
+function claudeFiles(ctx: DiscoveryContext): FileSourceFile[] {
+  const managed = claudeManagedMcpFiles(ctx).map(
+    (path): FileSourceFile => ({ path, level: "user", format: "json", key: "mcpServers" }),
+  );
+  const user = join(ctx.env.CLAUDE_CONFIG_DIR || ctx.homeDir, ".claude.json");
   return [
-    { path: join(configDir, ".claude.json"), level: "user", format: "json" },
-    { path: join(ctx.cwd, ".mcp.json"), level: "project", format: "json" },
+    ...managed,
+    { path: user, level: "user", format: "json", key: "mcpServers", within: localProject },
+    { path: join(ctx.cwd, ".mcp.json"), level: "project", format: "json", key: "mcpServers" },
+    { path: user, level: "user", format: "json", key: "mcpServers" },
   ];
+}
+
+/** A project server the user turned down in Claude (`disabledMcpjsonServers` of the local scope) is `enabled: false`. */
+function applyTurnedDown({ servers, issues, read }: FileSourceFindings): Required<CapabilitySourceResult> {
+  const local = read.find(({ file, holder }) => file.within !== undefined && holder !== undefined);
+  const disabled = local?.holder?.object.disabledMcpjsonServers;
+  if (local?.holder && Array.isArray(disabled)) {
+    const turnedDown = new Set(disabled.filter((name) => typeof name === "string"));
+    const declinedIn = `${local.holder.path}.disabledMcpjsonServers in ${local.file.path}`;
+    for (const server of servers) {
+      if (server.source.level === "project" && turnedDown.has(server.name) && isPlainObject(server.config)) {
+        server.config = { ...server.config, enabled: false };
+        server.fieldNames = { ...server.fieldNames, enabled: declinedIn };
+      }
+    }
+  }
+  return { servers, issues, disabledServers: [], alwaysLoadServers: [], projectSettings: [] };
 }
 
 // Claude keys `projects` by the folder's absolute path as the OS spelled it;
 // compare without trailing slashes or `.` / `..` segments, with either slash,
 // and through symlinks on either side (a key may name a link to the project).
 async function localProject(
-  projects: unknown,
+  document: Record<string, unknown>,
   ctx: DiscoveryContext,
-): Promise<{ key: string; settings: Record<string, unknown> } | undefined> {
+): Promise<MapHolder | undefined> {
+  const { projects } = document;
   if (!isPlainObject(projects)) return undefined;
   const normalize = (path: string) => {
     const slashed = posix.normalize(path.replace(/\\/g, "/")).replace(/\/+$/, "");
@@ -176,31 +105,13 @@ async function localProject(
   const candidates = Object.entries(projects).filter((entry): entry is [string, Record<string, unknown>] =>
     isPlainObject(entry[1]),
   );
+  const found = (project: [string, Record<string, unknown>] | undefined): MapHolder | undefined =>
+    project && { object: project[1], path: `projects[${JSON.stringify(project[0])}]` };
   const direct = candidates.find(([key]) => wanted.has(normalize(key)));
-  if (direct !== undefined || realCwd === undefined) return direct && { key: direct[0], settings: direct[1] };
+  if (direct !== undefined || realCwd === undefined) return found(direct);
   const resolved = await Promise.all(
     candidates.map(([key]) => (isAbsolute(key) ? realpath(key).catch(() => undefined) : undefined)),
   );
   const index = resolved.findIndex((path) => path !== undefined && normalize(path) === normalize(realCwd));
-  const linked = candidates[index];
-  return linked && { key: linked[0], settings: linked[1] };
-}
-
-/** Concatenates results, keeping their order (= precedence). */
-function mergeResults(results: CapabilitySourceResult[]): Required<CapabilitySourceResult> {
-  const merged: Required<CapabilitySourceResult> = {
-    servers: [],
-    issues: [],
-    disabledServers: [],
-    alwaysLoadServers: [],
-    projectSettings: [],
-  };
-  for (const result of results) {
-    merged.servers.push(...result.servers);
-    merged.issues.push(...result.issues);
-    merged.disabledServers.push(...(result.disabledServers ?? []));
-    merged.alwaysLoadServers.push(...(result.alwaysLoadServers ?? []));
-    merged.projectSettings.push(...(result.projectSettings ?? []));
-  }
-  return merged;
+  return found(candidates[index]);
 }

@@ -2,14 +2,9 @@ import { join } from "node:path";
 import { ENV_NAME } from "../model/server-config.js";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
 import { isPlainObject, setOwn } from "../util/describe-value.js";
+import { defineFileSource } from "./define-file-source.js";
 import { pickFields } from "./entry-fields.js";
-import {
-  allowedPaths,
-  type EntryContext,
-  type EntryMapping,
-  type FileSourceFile,
-  readFileSource,
-} from "./file-source.js";
+import type { EntryContext, EntryMapping, FileSourceFile } from "./file-source.js";
 
 /**
  * Maps a Codex `[mcp_servers.<name>]` table:
@@ -83,26 +78,18 @@ export function mapCodexEntry(entry: Record<string, unknown>, info: Pick<EntryCo
   return { config, interpolation: { syntax: "posix" }, fieldNames };
 }
 
-const CODEX = { id: "codex", name: "Codex" };
-
 /**
  * Codex's `config.toml` (`$CODEX_HOME`, default `~/.codex`) and the project's
  * `.codex/config.toml`, `[mcp_servers.<name>]` tables.
  */
 export function createCodexSource(): CapabilitySource {
-  return {
-    ...CODEX,
+  return defineFileSource({
+    id: "codex",
+    name: "Codex",
     priority: 500,
-    paths: (ctx) => allowedPaths(codexFiles(ctx), ctx),
-    async load(ctx) {
-      const { entries, issues } = await readFileSource({ source: CODEX, files: codexFiles(ctx), ctx });
-      const servers = entries.map(({ server, entry }) => ({
-        ...server,
-        ...(entry && mapCodexEntry(entry, { ctx })),
-      }));
-      return { servers, issues };
-    },
-  };
+    files: codexFiles,
+    map: mapCodexEntry,
+  });
 }
 
 function codexFiles(ctx: DiscoveryContext): FileSourceFile[] {

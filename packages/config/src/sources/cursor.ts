@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
+import { defineFileSource } from "./define-file-source.js";
 import { oauthAuth, objectOrUndefined, pickFields, transportType } from "./entry-fields.js";
-import { allowedPaths, type EntryMapping, type FileSourceFile, readFileSource } from "./file-source.js";
+import type { EntryMapping, FileSourceFile } from "./file-source.js";
 
 /**
  * Maps a Cursor entry: `type`, `command`, `args`, `env`, `envFile`, `url`,
@@ -28,23 +29,15 @@ export function mapCursorEntry(entry: Record<string, unknown>): EntryMapping {
   };
 }
 
-const CURSOR = { id: "cursor", name: "Cursor" };
-
 /** Cursor's `.cursor/mcp.json` (project) and `~/.cursor/mcp.json` (user), `mcpServers`. */
 export function createCursorSource(): CapabilitySource {
-  return {
-    ...CURSOR,
+  return defineFileSource({
+    id: "cursor",
+    name: "Cursor",
     priority: 300,
-    paths: (ctx) => allowedPaths(cursorFiles(ctx), ctx),
-    async load(ctx) {
-      const { entries, issues } = await readFileSource({ source: CURSOR, files: cursorFiles(ctx), ctx });
-      const servers = entries.map(({ server, entry }) => ({
-        ...server,
-        ...(entry && mapCursorEntry(entry)),
-      }));
-      return { servers, issues };
-    },
-  };
+    files: cursorFiles,
+    map: mapCursorEntry,
+  });
 }
 
 function cursorFiles(ctx: DiscoveryContext): FileSourceFile[] {

@@ -16,8 +16,20 @@ export interface SourceFile {
 
 /** A file of a file-based source and where its server map sits. */
 export interface FileSourceFile extends SourceFile {
-  /** The top-level key of the server map: `mcpServers`, `servers`, `mcp_servers`. */
+  /** The key of the server map: `mcpServers`, `servers`, `mcp_servers`; at the top level unless `within` says where. */
   key: string;
+  /**
+   * Finds the object that holds the map, for a map nested deeper than the top
+   * level (Claude Code's `projects[<cwd>].mcpServers`); undefined: the file
+   * has none. A file listed twice (two maps in one file) is read once.
+   */
+  within?: (document: Record<string, unknown>, ctx: DiscoveryContext) => Promise<MapHolder | undefined>;
+}
+
+/** The object that holds a server map, and where it sits in its file, for messages: `projects["/work/app"]`. */
+export interface MapHolder {
+  object: Record<string, unknown>;
+  path: string;
 }
 
 /** A provider entry mapped onto mcp-rt's field names, plus how to finish it. */
@@ -33,6 +45,8 @@ export interface EntryContext {
 /** A file a file-based source read, and what it held. */
 export interface ReadFile extends ReadSourceFileResult {
   file: FileSourceFile;
+  /** The object holding the file's server map, when the file was read and has one. */
+  holder?: MapHolder;
 }
 
 /** What a file-based source's files hold, in precedence order. */
@@ -43,8 +57,10 @@ export interface ReadFileSource extends CollectedEntries {
 
 /**
  * Reads a source's files, each holding one name → entry map, and lists their
- * entries as written; the source maps them onto mcp-rt's field names.
- * Project-level files are skipped when `ctx.enableProjectConfig` is `false`.
+ * entries as written, in the files' order; the source maps them onto mcp-rt's
+ * field names. A file listed twice is read once, and its problems reported
+ * once. Project-level files are skipped when `ctx.enableProjectConfig` is
+ * `false`.
  */
 export async function readFileSource({
   source,
@@ -56,18 +72,30 @@ export async function readFileSource({
   files: readonly FileSourceFile[];
   ctx: DiscoveryContext;
 }): Promise<ReadFileSource> {
+  const listed = files.filter((file) => allowed(file, ctx));
+  const reads = new Map<string, Promise<ReadSourceFileResult>>();
   const read = await Promise.all(
-    files
-      .filter((file) => allowed(file, ctx))
-      .map(async (file): Promise<ReadFile> => ({ file, ...(await readSourceFile(file)) })),
+    listed.map(async (file, index): Promise<ReadFile> => {
+      if (!reads.has(file.path)) reads.set(file.path, readSourceFile(file));
+      const { document, issues } = await reads.get(file.path)!;
+      const first = listed.findIndex((other) => other.path === file.path) === index;
+      const holder =
+        document && (file.within ? await file.within(document, ctx) : { object: document, path: "" });
+      return {
+        file,
+        issues: first ? issues : [],
+        ...(document ? { document } : {}),
+        ...(holder ? { holder } : {}),
+      };
+    }),
   );
   const result: ReadFileSource = { read, entries: [], issues: [] };
-  for (const { file, document, issues } of read) {
+  for (const { file, document, issues, holder } of read) {
     result.issues.push(...issues);
-    if (document === undefined) continue;
+    if (document === undefined || holder === undefined) continue;
     const collected = collectEntries({
-      map: document[file.key],
-      keyPath: file.key,
+      map: holder.object[file.key],
+      keyPath: holder.path ? `${holder.path}.${file.key}` : file.key,
       source: sourceMeta(source, file),
       document,
     });
@@ -77,9 +105,9 @@ export async function readFileSource({
   return result;
 }
 
-/** The files of `files` that `ctx` lets a source read (see {@link allowed}), as paths. */
+/** The files of `files` that `ctx` lets a source read (see {@link allowed}), as paths, each once. */
 export function allowedPaths(files: readonly SourceFile[], ctx: DiscoveryContext): string[] {
-  return files.filter((file) => allowed(file, ctx)).map((file) => file.path);
+  return [...new Set(files.filter((file) => allowed(file, ctx)).map((file) => file.path))];
 }
 
 /** False for a project-level file when project config is turned off. */

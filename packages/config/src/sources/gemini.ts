@@ -1,16 +1,9 @@
 import { join } from "node:path";
-import type { CapabilitySource, DiscoveryContext, ProjectSetting } from "../types.js";
+import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext, ProjectSetting } from "../types.js";
 import { isPlainObject } from "../util/describe-value.js";
+import { defineFileSource, type FileSourceFindings } from "./define-file-source.js";
 import { oauthAuth, objectOrUndefined, pickFields } from "./entry-fields.js";
-import {
-  allowedPaths,
-  type EntryMapping,
-  type FileSourceFile,
-  type ReadFile,
-  readFileSource,
-} from "./file-source.js";
-
-const ID = { id: "gemini", name: "Gemini CLI" };
+import type { EntryMapping, FileSourceFile, ReadFile } from "./file-source.js";
 
 /**
  * Maps a Gemini CLI entry: `command`, `args`, `env`, `cwd`, `headers`;
@@ -64,37 +57,37 @@ export function mapGeminiEntry(entry: Record<string, unknown>): EntryMapping {
  * user's) turn the servers they leave out into `enabled: false`.
  */
 export function createGeminiSource(): CapabilitySource {
-  return {
-    ...ID,
+  return defineFileSource({
+    id: "gemini",
+    name: "Gemini CLI",
     priority: 400,
-    paths: (ctx) => allowedPaths(geminiFiles(ctx), ctx),
-    async load(ctx) {
-      const { entries, issues, read } = await readFileSource({ source: ID, files: geminiFiles(ctx), ctx });
-      const servers = entries.map(({ server, entry }) => ({
-        ...server,
-        ...(entry && mapGeminiEntry(entry)),
-      }));
-      const projectSettings: ProjectSetting[] = [];
-      const allow = firstList(read, "allowed", "allowMCPServers");
-      const deny = firstList(read, "excluded", "excludeMCPServers");
-      for (const list of [allow, deny]) {
-        if (list?.level === "project")
-          projectSettings.push({ path: list.path, key: list.written, value: [...list.names] });
-      }
-      for (const server of servers) {
-        const by = deny?.names.has(server.name)
-          ? `${deny.written} in ${deny.path}`
-          : allow !== undefined && !allow.names.has(server.name)
-            ? `${allow.written} in ${allow.path}, which leaves it out`
-            : undefined;
-        if (by !== undefined && isPlainObject(server.config)) {
-          server.config = { ...server.config, enabled: false };
-          server.fieldNames = { ...server.fieldNames, enabled: by };
-        }
-      }
-      return { servers, issues, projectSettings };
-    },
-  };
+    files: geminiFiles,
+    map: mapGeminiEntry,
+    finish: applyServerLists,
+  });
+}
+
+/** The settings' allow / deny lists: a server they leave out is `enabled: false`. */
+function applyServerLists({ servers, issues, read }: FileSourceFindings): CapabilitySourceResult {
+  const projectSettings: ProjectSetting[] = [];
+  const allow = firstList(read, "allowed", "allowMCPServers");
+  const deny = firstList(read, "excluded", "excludeMCPServers");
+  for (const list of [allow, deny]) {
+    if (list?.level === "project")
+      projectSettings.push({ path: list.path, key: list.written, value: [...list.names] });
+  }
+  for (const server of servers) {
+    const by = deny?.names.has(server.name)
+      ? `${deny.written} in ${deny.path}`
+      : allow !== undefined && !allow.names.has(server.name)
+        ? `${allow.written} in ${allow.path}, which leaves it out`
+        : undefined;
+    if (by !== undefined && isPlainObject(server.config)) {
+      server.config = { ...server.config, enabled: false };
+      server.fieldNames = { ...server.fieldNames, enabled: by };
+    }
+  }
+  return { servers, issues, projectSettings };
 }
 
 function geminiFiles(ctx: DiscoveryContext): FileSourceFile[] {

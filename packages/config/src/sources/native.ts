@@ -1,9 +1,8 @@
 import { mcpRtPath } from "../mcp-rt-path.js";
 import type { CapabilitySource, CapabilitySourceResult, DiscoveryContext } from "../types.js";
 import { describeValue } from "../util/describe-value.js";
-import { allowedPaths, type FileSourceFile, readFileSource } from "./file-source.js";
-
-const NATIVE = { id: "mcp-rt", name: "mcp-rt" };
+import { defineFileSource, type FileSourceFindings } from "./define-file-source.js";
+import type { FileSourceFile } from "./file-source.js";
 
 /**
  * mcp-rt's own files, highest priority: `.mcp-rt/mcp.json` in the project
@@ -15,43 +14,42 @@ const NATIVE = { id: "mcp-rt", name: "mcp-rt" };
  * here without editing that file.
  */
 export function createNativeSource(): CapabilitySource {
-  return {
-    ...NATIVE,
+  // Entries are already in mcp-rt's shape: nothing to map.
+  return defineFileSource({
+    id: "mcp-rt",
+    name: "mcp-rt",
     priority: 800,
-    paths: (ctx) => allowedPaths(nativeFiles(ctx), ctx),
-    async load(ctx) {
-      // Entries are already in mcp-rt's shape: nothing to map.
-      const { entries, issues, read } = await readFileSource({
-        source: NATIVE,
-        files: nativeFiles(ctx),
-        ctx,
-      });
-      const result: Required<CapabilitySourceResult> = {
-        servers: entries.map(({ server }) => server),
-        issues,
-        disabledServers: [],
-        alwaysLoadServers: [],
-        projectSettings: [],
-      };
-      for (const { file, document } of read) {
-        for (const key of ["disabledServers", "alwaysLoadServers"] as const) {
-          const names = document?.[key];
-          if (names === undefined) continue;
-          if (file.level === "project") result.projectSettings.push({ path: file.path, key, value: names });
-          if (Array.isArray(names) && names.every((name) => typeof name === "string")) {
-            result[key].push(...names);
-          } else {
-            result.issues.push({
-              path: file.path,
-              code: "CONFIG_INVALID",
-              message: `${file.path}: "${key}" must be an array of server names, got ${describeValue(names)}`,
-            });
-          }
-        }
-      }
-      return result;
-    },
+    files: nativeFiles,
+    finish: nameLists,
+  });
+}
+
+/** The files' `disabledServers` and `alwaysLoadServers`, beside their servers. */
+function nameLists({ servers, issues, read }: FileSourceFindings): Required<CapabilitySourceResult> {
+  const result: Required<CapabilitySourceResult> = {
+    servers,
+    issues,
+    disabledServers: [],
+    alwaysLoadServers: [],
+    projectSettings: [],
   };
+  for (const { file, document } of read) {
+    for (const key of ["disabledServers", "alwaysLoadServers"] as const) {
+      const names = document?.[key];
+      if (names === undefined) continue;
+      if (file.level === "project") result.projectSettings.push({ path: file.path, key, value: names });
+      if (Array.isArray(names) && names.every((name) => typeof name === "string")) {
+        result[key].push(...names);
+      } else {
+        result.issues.push({
+          path: file.path,
+          code: "CONFIG_INVALID",
+          message: `${file.path}: "${key}" must be an array of server names, got ${describeValue(names)}`,
+        });
+      }
+    }
+  }
+  return result;
 }
 
 function nativeFiles(ctx: DiscoveryContext): FileSourceFile[] {

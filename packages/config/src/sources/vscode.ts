@@ -2,14 +2,9 @@ import { join } from "node:path";
 import { appConfigDir } from "../app-config-dir.js";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
 import { isPlainObject, setOwn } from "../util/describe-value.js";
+import { defineFileSource } from "./define-file-source.js";
 import { pickFields, transportType } from "./entry-fields.js";
-import {
-  allowedPaths,
-  type EntryContext,
-  type EntryMapping,
-  type FileSourceFile,
-  readFileSource,
-} from "./file-source.js";
+import type { EntryContext, EntryMapping, FileSourceFile } from "./file-source.js";
 
 /**
  * Maps a VS Code entry of `servers`: `type` (`stdio` | `http` | `sse`),
@@ -30,27 +25,19 @@ export function mapVsCodeEntry(
   };
 }
 
-const VSCODE = { id: "vscode", name: "VS Code" };
-
 /**
  * VS Code's `mcp.json`, JSON with comments: `.vscode/mcp.json` (project) and
  * the user profile's `Code/User/mcp.json` in the OS's app-config folder.
  * Servers sit under `servers`, prompts for secrets under `inputs`.
  */
 export function createVsCodeSource(): CapabilitySource {
-  return {
-    ...VSCODE,
+  return defineFileSource({
+    id: "vscode",
+    name: "VS Code",
     priority: 100,
-    paths: (ctx) => allowedPaths(vsCodeFiles(ctx), ctx),
-    async load(ctx) {
-      const { entries, issues } = await readFileSource({ source: VSCODE, files: vsCodeFiles(ctx), ctx });
-      const servers = entries.map(({ server, entry, document }) => ({
-        ...server,
-        ...(entry && mapVsCodeEntry(entry, { document })),
-      }));
-      return { servers, issues };
-    },
-  };
+    files: vsCodeFiles,
+    map: mapVsCodeEntry,
+  });
 }
 
 function vsCodeFiles(ctx: DiscoveryContext): FileSourceFile[] {

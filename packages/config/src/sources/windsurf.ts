@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { CapabilitySource, DiscoveryContext } from "../types.js";
+import { defineFileSource } from "./define-file-source.js";
 import { pickFields } from "./entry-fields.js";
-import { allowedPaths, type EntryMapping, type FileSourceFile, readFileSource } from "./file-source.js";
+import type { EntryMapping, FileSourceFile } from "./file-source.js";
 
 /**
  * Maps a Windsurf entry: `command`, `args`, `env`; `serverUrl` (or `url`) →
@@ -28,26 +29,18 @@ export function mapWindsurfEntry(entry: Record<string, unknown>): EntryMapping {
   return { config, interpolation: { syntax: "windsurf" }, fieldNames };
 }
 
-const WINDSURF = { id: "windsurf", name: "Windsurf" };
-
 /**
  * Windsurf's `~/.codeium/windsurf/mcp_config.json` (user) and
  * `.windsurf/mcp_config.json` (project), `mcpServers`.
  */
 export function createWindsurfSource(): CapabilitySource {
-  return {
-    ...WINDSURF,
+  return defineFileSource({
+    id: "windsurf",
+    name: "Windsurf",
     priority: 200,
-    paths: (ctx) => allowedPaths(windsurfFiles(ctx), ctx),
-    async load(ctx) {
-      const { entries, issues } = await readFileSource({ source: WINDSURF, files: windsurfFiles(ctx), ctx });
-      const servers = entries.map(({ server, entry }) => ({
-        ...server,
-        ...(entry && mapWindsurfEntry(entry)),
-      }));
-      return { servers, issues };
-    },
-  };
+    files: windsurfFiles,
+    map: mapWindsurfEntry,
+  });
 }
 
 function windsurfFiles(ctx: DiscoveryContext): FileSourceFile[] {

@@ -1,7 +1,7 @@
 /**
  * A value built on its first use and kept: for module-level values, zod
- * schemas above all, that a module's importers may never need (building every
- * schema of the start path when its modules load cost the example agent ~15 ms).
+ * schemas above all, that a module's importers may never need: a start builds
+ * only the schemas it uses (bench/README.md, "The agent's start path").
  *
  * @example
  * ```ts

@@ -109,7 +109,7 @@ export class ServerTable implements MCPToolHost {
     // A connected server's definitions are always its live ones (the cached ones only stand in before).
     if (record.connection) return { connection: record.connection, toolNames: record.toolNames };
     // A call to a server that dropped fails fast, even during a reconnect attempt: a model should not stall on it.
-    if (record.reconnecting) return { error: unavailable(record) };
+    if (record.inOutage) return { error: unavailable(record) };
     if (record.active) return { pending: true };
     return { error: unavailable(record) };
   }

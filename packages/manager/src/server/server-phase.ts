@@ -5,8 +5,10 @@
  * - `connecting`: an attempt is resolving its config and doing the handshake;
  * - `listing`: the handshake succeeded, the first `tools/list` is running;
  * - `connected`: live, its tools are the server's own;
- * - `reconnecting`: it dropped, and the next automatic attempt is scheduled
- *   (during that attempt the phase is `connecting`/`listing` again);
+ * - `backing-off`: in an outage (it dropped, or an automatic attempt failed):
+ *   the next automatic attempt waits out its backoff (during that attempt the
+ *   phase is `connecting`/`listing` again; the public status is `reconnecting`
+ *   throughout);
  * - `failed`: the last attempt failed, or reconnecting gave up;
  * - `needs-auth`: a remote server that needs the user to sign in (again):
  *   it waits for `login`, never for a reconnect timer.
@@ -16,7 +18,7 @@ export type ServerPhase =
   | "connecting"
   | "listing"
   | "connected"
-  | "reconnecting"
+  | "backing-off"
   | "failed"
   | "needs-auth";
 
@@ -47,7 +49,7 @@ export const SERVER_PHASES: readonly ServerPhase[] = [
   "connecting",
   "listing",
   "connected",
-  "reconnecting",
+  "backing-off",
   "failed",
   "needs-auth",
 ];
@@ -74,10 +76,10 @@ const ALWAYS = { start: "connecting", fail: "failed", "sign-in-needed": "needs-a
 export const TRANSITIONS: Readonly<Record<ServerPhase, Readonly<Partial<Record<ServerEvent, ServerPhase>>>>> =
   {
     idle: { ...ALWAYS },
-    connecting: { ...ALWAYS, handshake: "listing", retry: "reconnecting" },
-    listing: { ...ALWAYS, handshake: "listing", listed: "connected", retry: "reconnecting" },
-    connected: { ...ALWAYS, drop: "reconnecting", close: "idle" },
-    reconnecting: { ...ALWAYS },
+    connecting: { ...ALWAYS, handshake: "listing", retry: "backing-off" },
+    listing: { ...ALWAYS, handshake: "listing", listed: "connected", retry: "backing-off" },
+    connected: { ...ALWAYS, drop: "backing-off", close: "idle" },
+    "backing-off": { ...ALWAYS },
     failed: { ...ALWAYS },
     "needs-auth": { ...ALWAYS },
   };

@@ -6,8 +6,8 @@ import type { MCPPoisoningFinding } from "../approvals/poisoning-scan.js";
 import type { MCPConnectionStatus, MCPNotWaitedFor, MCPServerProtocol } from "../manager-types.js";
 import type { Attempt } from "./attempt.js";
 import type { ConnectionWatch } from "./connection-watch.js";
+import { Outage } from "./outage.js";
 import type { ReconnectPolicy } from "./reconnect-policy.js";
-import { Outage } from "./reconnect-scheduler.js";
 import {
   type ContentList,
   capInstructions,
@@ -97,7 +97,7 @@ export type ServerView = Readonly<ServerRecordState> &
     | "phase"
     | "status"
     | "active"
-    | "reconnecting"
+    | "inOutage"
     | "reconnectAttempt"
     | "toolNames"
     | "started"
@@ -202,17 +202,17 @@ export class ServerRecord extends StateFields {
     return this.status !== "disconnected";
   }
 
-  /** True from a drop until it is back, given up, or stopped: waiting for an automatic attempt, or in one. */
-  get reconnecting(): boolean {
+  /** True from a drop until it is back, given up, or stopped: backing off before an automatic attempt, or in one. */
+  get inOutage(): boolean {
     return (
-      this.#phase === "reconnecting" ||
+      this.#phase === "backing-off" ||
       (this.active && this.#phase !== "connected" && !!this.attempt?.reconnect)
     );
   }
 
-  /** While it is reconnecting: the number of the attempt running or scheduled (1, 2, …). */
+  /** While it is in an outage: the number of the attempt running or scheduled (1, 2, …). */
   get reconnectAttempt(): number | undefined {
-    return this.reconnecting ? this.#outage?.policy.attempts : undefined;
+    return this.inOutage ? this.#outage?.policy.attempts : undefined;
   }
 
   /**
@@ -444,7 +444,7 @@ export class ServerRecord extends StateFields {
   }
 
   /**
-   * The live connection went away: it is no longer `connected` (`reconnecting`
+   * The live connection went away: it is no longer `connected` (`backing-off`
    * when an automatic attempt follows, else `idle`). Its tools stay, so that a
    * reconnect brings them back; calls fail fast meanwhile.
    */

@@ -76,7 +76,7 @@ export function serverState(server: ServerView): MCPServerState {
 }
 
 function uiStatus(server: ServerView): MCPServerState["status"] {
-  if (server.reconnecting) return "reconnecting";
+  if (server.inOutage) return "reconnecting";
   if (server.phase === "failed" || server.phase === "needs-auth") return server.phase;
   return server.status;
 }

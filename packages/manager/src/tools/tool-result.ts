@@ -162,9 +162,8 @@ function limitMedia(content: ToolResultContent[], limit: number): ToolResultCont
 /**
  * A result's `details`: where it came from, whether it failed, what the server
  * sent. Literals, not `{ ...context, isError, rawContent }` or `Object.assign`:
- * Node 20's V8 copies those property by property on a generic path (a spread
- * followed by more properties about 2 µs on every call, `Object.assign` about
- * 1000 instructions).
+ * Node 20's V8 copies those property by property on a generic path, on every
+ * call (bench/README.md, "Why the call path is shaped so").
  */
 export function resultDetails(
   context: ToolResultContext,
